@@ -1,0 +1,76 @@
+//! The one error type of ctx-core.
+
+use std::io;
+use std::path::PathBuf;
+
+/// Everything that can go wrong in ctx-core.
+///
+/// Messages are short, lower-case and have no trailing period, so front-ends
+/// can print them as they are. [`Error::code`] gives a stable identifier for
+/// programs (JSON output, Python exception fields).
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error("not a ctx workspace (no .ctx/ in {} or any parent); run `ctx init`", start.display())]
+    NotAWorkspace { start: PathBuf },
+
+    #[error("{}: {source}", path.display())]
+    Io { path: PathBuf, source: io::Error },
+
+    #[error("{}: not a ctx database", path.display())]
+    NotACtxDatabase { path: PathBuf },
+
+    #[error("{}: database is corrupt ({message})", path.display())]
+    CorruptDatabase { path: PathBuf, message: String },
+
+    #[error(
+        "{}: written by a newer ctx (schema version {found}, this ctx knows up to {supported}); upgrade ctx",
+        path.display()
+    )]
+    NewerSchema {
+        path: PathBuf,
+        found: u32,
+        supported: u32,
+    },
+
+    #[error("database error: {0}")]
+    Database(#[from] rusqlite::Error),
+
+    #[error("{}: {message}", path.display())]
+    Config { path: PathBuf, message: String },
+
+    #[error("{input}: outside the workspace root {}", root.display())]
+    OutsideRoot { input: String, root: PathBuf },
+
+    #[error("{path}: unknown folder (not in the last scan; run `ctx scan`?)")]
+    UnknownFolder { path: String },
+
+    #[error("{0}")]
+    InvalidInput(String),
+}
+
+impl Error {
+    /// A stable, upper-snake-case identifier of the kind of error.
+    pub fn code(&self) -> &'static str {
+        match self {
+            Error::NotAWorkspace { .. } => "NOT_A_WORKSPACE",
+            Error::Io { .. } => "IO_ERROR",
+            Error::NotACtxDatabase { .. } => "NOT_A_CTX_DATABASE",
+            Error::CorruptDatabase { .. } => "CORRUPT_DATABASE",
+            Error::NewerSchema { .. } => "NEWER_SCHEMA",
+            Error::Database(_) => "DATABASE_ERROR",
+            Error::Config { .. } => "CONFIG_ERROR",
+            Error::OutsideRoot { .. } => "OUTSIDE_ROOT",
+            Error::UnknownFolder { .. } => "UNKNOWN_FOLDER",
+            Error::InvalidInput(_) => "INVALID_INPUT",
+        }
+    }
+
+    pub(crate) fn io(path: impl Into<PathBuf>, source: io::Error) -> Error {
+        Error::Io {
+            path: path.into(),
+            source,
+        }
+    }
+}
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -1,0 +1,51 @@
+//! ctx-core: the engine of ctx, a context management system for AI coding agents.
+//!
+//! ctx keeps what an agent should know about a repository in one SQLite store
+//! (`.ctx/ctx.db`): a tree of **nodes** (folders now; work frames and artifacts
+//! later) and a stream of **records** (decisions now; session turns later).
+//! This crate owns that store and everything that reads or writes it.
+//!
+//! Main types:
+//! - [`Workspace`]: a repository root with its `.ctx/` folder; every operation
+//!   starts here ([`Workspace::init`], [`Workspace::discover`]).
+//! - [`ScanReport`], [`Status`], [`Folder`], [`Decision`]: plain, serializable
+//!   results that every front-end (CLI, Python, MCP) hands out unchanged.
+//! - [`Error`]: the one error type, with a stable [`Error::code`].
+//!
+//! ```
+//! # fn main() -> Result<(), ctx_core::Error> {
+//! # let dir = tempfile::tempdir().unwrap();
+//! # std::fs::create_dir(dir.path().join("src")).unwrap();
+//! # std::fs::write(dir.path().join("src/lib.rs"), "pub fn f() {}\n").unwrap();
+//! use ctx_core::{NewDecision, Workspace};
+//!
+//! let (mut ws, _) = Workspace::init(dir.path())?;
+//! let report = ws.scan()?;
+//! assert_eq!(report.files_added, 1);
+//! ws.log_decision("src", &NewDecision { title: "Keep the API small".into(), ..Default::default() })?;
+//! assert_eq!(ws.folder("src")?.decisions.len(), 1);
+//! # Ok(()) }
+//! ```
+//!
+//! This crate never prints, exits or panics on bad input: every failure is an
+//! [`Error`] for the front-end to report.
+
+mod config;
+mod error;
+mod folders;
+mod fsutil;
+pub mod paths;
+mod records;
+mod scan;
+mod store;
+pub mod time;
+mod workspace;
+
+pub use config::{Config, DEFAULT_CONFIG_TOML, ScanConfig};
+pub use error::{Error, Result};
+pub use folders::{FileEntry, Folder, FolderEdit, Relation};
+pub use fsutil::write_atomic;
+pub use records::{Decision, NewDecision};
+pub use scan::{FileKind, ScanIssue, ScanReport, language, secret_by_content, secret_by_name};
+pub use store::{SCHEMA_VERSION, Store};
+pub use workspace::{CTX_DIR, InitReport, Status, Workspace};

@@ -1,0 +1,187 @@
+//! Repository-relative paths: how user input becomes a folder key, and how
+//! folder keys relate to each other.
+//!
+//! A folder key is the path relative to the workspace root with `/` between
+//! components and no `.`/`..`, or `.` for the root itself.
+
+use std::path::{Component, Path, PathBuf};
+
+use crate::error::{Error, Result};
+
+/// The key of the workspace root folder.
+pub const ROOT: &str = ".";
+
+/// Turn `input` into a repository-relative key.
+///
+/// `input` is absolute, or relative to `cwd` when `cwd` lies inside `root`
+/// (as a shell user expects), else relative to `root`. `.` and `..` are
+/// resolved lexically; the result must stay inside `root`.
+pub fn resolve(root: &Path, cwd: &Path, input: &str) -> Result<String> {
+    if input.is_empty() {
+        return Err(Error::InvalidInput("empty path".into()));
+    }
+    if input.contains('\0') {
+        return Err(Error::InvalidInput(format!(
+            "{input:?}: path contains a NUL byte"
+        )));
+    }
+    let given = Path::new(input);
+    let base = if given.is_absolute() {
+        given.to_path_buf()
+    } else if cwd.starts_with(root) {
+        cwd.join(given)
+    } else {
+        root.join(given)
+    };
+    let normal = normalize_lexically(&base);
+    let rel = normal.strip_prefix(root).map_err(|_| Error::OutsideRoot {
+        input: input.to_string(),
+        root: root.to_path_buf(),
+    })?;
+    let mut key = String::new();
+    for component in rel.components() {
+        let Component::Normal(name) = component else {
+            continue;
+        };
+        let name = name
+            .to_str()
+            .ok_or_else(|| Error::InvalidInput(format!("{input:?}: path is not valid UTF-8")))?;
+        if !key.is_empty() {
+            key.push('/');
+        }
+        key.push_str(name);
+    }
+    if key.is_empty() {
+        key.push_str(ROOT);
+    }
+    Ok(key)
+}
+
+/// Drop `.` components and resolve `..` against the components before it,
+/// without touching the file system (the path may not exist).
+fn normalize_lexically(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other.as_os_str()),
+        }
+    }
+    out
+}
+
+/// The parent folder key of `key`, `None` for the root.
+pub fn parent(key: &str) -> Option<&str> {
+    if key == ROOT {
+        return None;
+    }
+    Some(key.rsplit_once('/').map_or(ROOT, |(parent, _)| parent))
+}
+
+/// Every ancestor of `key`, nearest first, ending with the root.
+pub fn ancestors(key: &str) -> impl Iterator<Item = &str> {
+    std::iter::successors(parent(key), |k| parent(k))
+}
+
+/// How many folders deep `key` is: 0 for the root, 1 for `src`, 2 for `src/auth`.
+pub fn depth(key: &str) -> usize {
+    if key == ROOT {
+        0
+    } else {
+        key.split('/').count()
+    }
+}
+
+/// The last component of `key` (`.` for the root).
+pub fn name(key: &str) -> &str {
+    key.rsplit_once('/').map_or(key, |(_, name)| name)
+}
+
+/// The key of `name` inside folder `folder`.
+pub fn join(folder: &str, name: &str) -> String {
+    if folder == ROOT {
+        name.to_string()
+    } else {
+        format!("{folder}/{name}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn check(cwd: &str, input: &str, expect: Result<&str, &str>) {
+        let got = resolve(Path::new("/repo"), Path::new(cwd), input);
+        match (got, expect) {
+            (Ok(key), Ok(want)) => assert_eq!(key, want, "input {input:?} from {cwd}"),
+            (Err(err), Err(code)) => assert_eq!(err.code(), code, "input {input:?}: {err}"),
+            (got, want) => panic!("input {input:?} from {cwd}: got {got:?}, want {want:?}"),
+        }
+    }
+
+    #[test]
+    fn relative_to_cwd_inside_root() {
+        check("/repo", "src/auth", Ok("src/auth"));
+        check("/repo/src", "auth", Ok("src/auth"));
+        check("/repo/src", "..", Ok("."));
+        check("/repo/src", ".", Ok("src"));
+        check("/repo", "./src//auth/", Ok("src/auth"));
+        check("/repo/src/auth", "../db", Ok("src/db"));
+    }
+
+    #[test]
+    fn relative_to_root_when_cwd_is_elsewhere() {
+        check("/home/me", "src", Ok("src"));
+        check("/home/me", ".", Ok("."));
+    }
+
+    #[test]
+    fn absolute_paths() {
+        check("/elsewhere", "/repo/src", Ok("src"));
+        check("/repo", "/repo", Ok("."));
+        check("/repo", "/etc", Err("OUTSIDE_ROOT"));
+        check("/repo", "/repository", Err("OUTSIDE_ROOT"));
+    }
+
+    #[test]
+    fn escapes_are_rejected() {
+        check("/repo", "../x", Err("OUTSIDE_ROOT"));
+        check("/repo/src", "../../x", Err("OUTSIDE_ROOT"));
+        check("/repo", "src/../../x", Err("OUTSIDE_ROOT"));
+        check("/repo", "", Err("INVALID_INPUT"));
+    }
+
+    #[test]
+    fn family() {
+        assert_eq!(parent("."), None);
+        assert_eq!(parent("src"), Some("."));
+        assert_eq!(parent("src/auth/hooks"), Some("src/auth"));
+        assert_eq!(
+            ancestors("src/auth/hooks").collect::<Vec<_>>(),
+            ["src/auth", "src", "."]
+        );
+        assert_eq!(depth("."), 0);
+        assert_eq!(depth("src/auth"), 2);
+        assert_eq!(name("src/auth"), "auth");
+        assert_eq!(join(".", "src"), "src");
+        assert_eq!(join("src", "auth"), "src/auth");
+    }
+
+    proptest! {
+        #[test]
+        fn resolved_keys_are_canonical(parts in proptest::collection::vec("[a-z.]{1,3}", 0..6)) {
+            let input = if parts.is_empty() { ".".to_string() } else { parts.join("/") };
+            if let Ok(key) = resolve(Path::new("/repo"), Path::new("/repo"), &input) {
+                // canonical keys resolve to themselves and contain no `.`/`..`/empty parts
+                prop_assert_eq!(resolve(Path::new("/repo"), Path::new("/repo"), &key).ok(), Some(key.clone()));
+                if key != ROOT {
+                    prop_assert!(key.split('/').all(|c| !c.is_empty() && c != "." && c != ".."));
+                }
+            }
+        }
+    }
+}

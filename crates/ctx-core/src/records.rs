@@ -1,0 +1,147 @@
+//! Records: the stream of things said and decided. For now, decisions logged
+//! on folders; session turns, attempts and operations share the table later.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use rusqlite::{Connection, params};
+use serde::Serialize;
+
+use crate::error::{Error, Result};
+use crate::folders::{folder_id, mark_stale_with_ancestors, one_line};
+use crate::time;
+
+/// A decision logged on a folder. Stable JSON.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Decision {
+    /// Stable id, `D-` followed by 12 hex digits.
+    pub id: String,
+    /// The folder it was logged on; `None` once that folder is gone.
+    pub folder: Option<String>,
+    pub title: String,
+    pub rationale: String,
+    /// Lower-case tags such as `architectural` or `breaking`.
+    pub tags: Vec<String>,
+    /// ISO-8601 UTC.
+    pub ts: String,
+}
+
+/// A decision to log.
+#[derive(Debug, Clone, Default)]
+pub struct NewDecision {
+    pub title: String,
+    pub rationale: String,
+    pub tags: Vec<String>,
+}
+
+pub(crate) fn log_decision(conn: &Connection, key: &str, new: &NewDecision) -> Result<Decision> {
+    let title = one_line(&new.title)?;
+    if title.is_empty() {
+        return Err(Error::InvalidInput("a decision needs a title".into()));
+    }
+    let tags = normalize_tags(&new.tags)?;
+    let node_id = folder_id(conn, key)?;
+    let ts = time::now_iso();
+    let id = new_id("D", &[&ts, key, &title]);
+    conn.execute(
+        "INSERT INTO records (uid, type, node_id, title, body, tags, ts) VALUES (?1, 'decision', ?2, ?3, ?4, ?5, ?6)",
+        params![id, node_id, title, new.rationale.trim(), tags.join(" "), ts],
+    )?;
+    mark_stale_with_ancestors(conn, [key])?;
+    Ok(Decision {
+        id,
+        folder: Some(key.to_string()),
+        title,
+        rationale: new.rationale.trim().to_string(),
+        tags,
+        ts,
+    })
+}
+
+/// Decisions on folder `key` (all decisions when `None`), newest first.
+pub(crate) fn decisions(conn: &Connection, key: Option<&str>) -> Result<Vec<Decision>> {
+    let node_id = key.map(|k| folder_id(conn, k)).transpose()?;
+    let mut stmt = conn.prepare_cached(
+        "SELECT r.uid, n.path, r.title, r.body, r.tags, r.ts FROM records r LEFT JOIN nodes n ON n.id = r.node_id
+         WHERE r.type = 'decision' AND (?1 IS NULL OR r.node_id = ?1)
+         ORDER BY r.ts DESC, r.id DESC",
+    )?;
+    let rows = stmt.query_map([node_id], |row| {
+        let tags: String = row.get(4)?;
+        Ok(Decision {
+            id: row.get(0)?,
+            folder: row.get(1)?,
+            title: row.get(2)?,
+            rationale: row.get(3)?,
+            tags: tags.split_whitespace().map(str::to_string).collect(),
+            ts: row.get(5)?,
+        })
+    })?;
+    Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+}
+
+/// Tags are lower-cased; each is 1–40 characters of letters, digits, `-` and `_`.
+fn normalize_tags(tags: &[String]) -> Result<Vec<String>> {
+    let mut out: Vec<String> = Vec::new();
+    for tag in tags {
+        let tag = tag.trim().to_lowercase();
+        let valid = !tag.is_empty()
+            && tag.chars().count() <= 40
+            && tag
+                .chars()
+                .all(|c| c.is_alphanumeric() || c == '-' || c == '_');
+        if !valid {
+            return Err(Error::InvalidInput(format!(
+                "{tag:?}: a tag is 1-40 letters, digits, '-' or '_' (e.g. architectural, breaking)"
+            )));
+        }
+        if !out.contains(&tag) {
+            out.push(tag);
+        }
+    }
+    Ok(out)
+}
+
+/// A new stable id: `prefix-` and 12 hex digits, unique across processes.
+pub(crate) fn new_id(prefix: &str, parts: &[&str]) -> String {
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let mut hasher = blake3::Hasher::new();
+    for part in parts {
+        hasher.update(part.as_bytes()).update(&[0]);
+    }
+    hasher.update(&time::unix_nanos(std::time::SystemTime::now()).to_le_bytes());
+    hasher.update(&std::process::id().to_le_bytes());
+    hasher.update(&COUNTER.fetch_add(1, Ordering::Relaxed).to_le_bytes());
+    let hex = hasher.finalize().to_hex();
+    format!("{prefix}-{}", &hex[..12])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tags_are_normalized_and_checked() {
+        let tags = normalize_tags(&[
+            "Architectural".into(),
+            " breaking ".into(),
+            "architectural".into(),
+        ])
+        .unwrap();
+        assert_eq!(tags, ["architectural", "breaking"]);
+        for bad in ["", "two words", "a,b", &"x".repeat(41)] {
+            assert_eq!(
+                normalize_tags(&[bad.to_string()]).unwrap_err().code(),
+                "INVALID_INPUT",
+                "{bad:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn ids_are_unique_and_shaped() {
+        let a = new_id("D", &["same"]);
+        let b = new_id("D", &["same"]);
+        assert_ne!(a, b);
+        assert!(a.starts_with("D-") && a.len() == 14, "{a}");
+    }
+}

@@ -1,0 +1,585 @@
+//! Scan: bring the store's picture of the repository's files and folders up
+//! to date, and mark stale the folders whose inputs changed.
+//!
+//! 1. Read the store's file table once (a snapshot) — no per-file queries.
+//! 2. Walk the tree in parallel with the `ignore` crate. A file whose size and
+//!    mtime match the snapshot is unchanged and not opened; any other file is
+//!    read, hashed (blake3) and classified on the walker's threads.
+//! 3. Take the write lock, compare against the store (re-reading it if another
+//!    process wrote meanwhile), and apply every change in one transaction.
+//! 4. Mark the folders that gained, lost or changed a file or a subfolder
+//!    stale, and every ancestor with them (staleness bubbles up, never sideways).
+//!
+//! One bad entry never stops a scan: it becomes a [`ScanIssue`] and is skipped.
+
+mod inspect;
+
+use std::collections::{BTreeSet, HashMap};
+use std::path::Path;
+use std::sync::Mutex;
+use std::time::{Instant, SystemTime};
+
+use ignore::overrides::OverrideBuilder;
+use ignore::{DirEntry, ParallelVisitor, ParallelVisitorBuilder, WalkBuilder, WalkState};
+use rusqlite::{Connection, TransactionBehavior, params};
+use serde::Serialize;
+
+pub use inspect::{FileKind, language, secret_by_content, secret_by_name};
+use inspect::{Inspection, inspect};
+
+use crate::config::ScanConfig;
+use crate::error::{Error, Result};
+use crate::folders::mark_stale_with_ancestors;
+use crate::paths::{self, ROOT};
+use crate::store::{Store, kv_set};
+use crate::time;
+
+/// A file whose mtime is this close to (or after) the start of the scan that
+/// recorded it is "racily clean": a write in the same timestamp tick would not
+/// change its mtime, so the next scan re-reads it instead of trusting the stat.
+const RACY_WINDOW_NS: i64 = 1_000_000_000;
+
+/// Bumped when classification rules change, so stored rows get re-inspected.
+const SCAN_RULES_VERSION: u32 = 1;
+
+/// What a scan did. Stable JSON (fields are only ever added).
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct ScanReport {
+    pub files_added: usize,
+    pub files_changed: usize,
+    pub files_removed: usize,
+    pub files_unchanged: usize,
+    pub folders_added: usize,
+    pub folders_removed: usize,
+    /// Folders this scan marked stale (changed ones and their ancestors), sorted.
+    pub stale_folders: Vec<String>,
+    /// Added or changed files that look like secrets, sorted.
+    pub secret_files: Vec<String>,
+    /// Entries that could not be scanned and were skipped.
+    pub issues: Vec<ScanIssue>,
+    pub elapsed_ms: u64,
+}
+
+/// One entry a scan skipped, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ScanIssue {
+    /// The path as well as it can be shown (lossy for non-UTF-8 names).
+    pub path: String,
+    pub message: String,
+}
+
+/// A stored file row, as the snapshot holds it.
+#[derive(Debug, Clone)]
+struct StoredFile {
+    id: i64,
+    size: u64,
+    mtime_ns: i64,
+    hash: Option<[u8; 32]>,
+    kind: FileKind,
+}
+
+/// The store's view of the tree at one moment.
+struct Snapshot {
+    files: HashMap<String, StoredFile>,
+    folders: HashMap<String, i64>,
+    /// Rows with an mtime at or after this were recorded racily: re-read them.
+    trusted_before_ns: i64,
+    /// `PRAGMA data_version` when read: tells whether another process wrote since.
+    data_version: i64,
+}
+
+/// What the walk saw of one file.
+#[derive(Debug)]
+struct SeenFile {
+    key: String,
+    size: u64,
+    mtime_ns: i64,
+    state: FileState,
+}
+
+#[derive(Debug)]
+enum FileState {
+    /// Size and mtime match a trusted stored row: not opened.
+    Unchanged,
+    Read(Inspection),
+    /// Could not be read this time (reported); a stored row is kept as it is.
+    Unreadable,
+}
+
+#[derive(Default)]
+struct Walked {
+    folders: Vec<String>,
+    files: Vec<SeenFile>,
+    issues: Vec<ScanIssue>,
+}
+
+pub(crate) fn scan(store: &mut Store, root: &Path, config: &ScanConfig) -> Result<ScanReport> {
+    let started = Instant::now();
+    let started_ns = time::unix_nanos(SystemTime::now());
+    let rules = rules_fingerprint(config);
+
+    let snapshot = load_snapshot(&store.conn, &rules)?;
+    let mut walked = walk(root, config, &snapshot)?;
+    walked
+        .folders
+        .sort_by(|a, b| (paths::depth(a), a).cmp(&(paths::depth(b), b)));
+    walked.files.sort_by(|a, b| a.key.cmp(&b.key));
+
+    let tx = store
+        .conn
+        .transaction_with_behavior(TransactionBehavior::Immediate)?;
+    let snapshot = if data_version(&tx)? == snapshot.data_version {
+        snapshot
+    } else {
+        // Another process committed between our snapshot and the lock: diff
+        // against what is there now, re-reading files the old snapshot misjudged.
+        let fresh = load_snapshot(&tx, &rules)?;
+        for file in &mut walked.files {
+            if matches!(file.state, FileState::Unchanged) && !fresh.trusts(file) {
+                file.state = read_file(
+                    &root.join(&file.key),
+                    file.size,
+                    config,
+                    &mut walked.issues,
+                    &file.key,
+                );
+            }
+        }
+        fresh
+    };
+
+    let mut report = ScanReport::default();
+    let stale = apply(&tx, snapshot, &walked, &mut report)?;
+    report.stale_folders = mark_stale_with_ancestors(&tx, stale.iter().map(String::as_str))?;
+
+    report.elapsed_ms = started.elapsed().as_millis() as u64;
+    kv_set(&tx, "scan.rules", &rules)?;
+    kv_set(&tx, "scan.last_started_ns", &started_ns.to_string())?;
+    kv_set(&tx, "scan.last_at", &time::now_iso())?;
+    kv_set(&tx, "scan.last_elapsed_ms", &report.elapsed_ms.to_string())?;
+    tx.commit()?;
+
+    report.issues = walked.issues;
+    report.issues.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok(report)
+}
+
+/// Everything that decides how a file is classified; when it changes, every
+/// stored row is re-inspected.
+fn rules_fingerprint(config: &ScanConfig) -> String {
+    format!(
+        "v{SCAN_RULES_VERSION} max_file_bytes={}",
+        config.max_file_bytes
+    )
+}
+
+fn data_version(conn: &Connection) -> rusqlite::Result<i64> {
+    conn.query_row("PRAGMA data_version", [], |row| row.get(0))
+}
+
+fn load_snapshot(conn: &Connection, rules: &str) -> Result<Snapshot> {
+    let data_version = data_version(conn)?;
+    let kv = |key: &str| -> rusqlite::Result<Option<String>> {
+        conn.query_row("SELECT value FROM kv WHERE key = ?1", [key], |row| {
+            row.get(0)
+        })
+        .map(Some)
+        .or_else(|e| {
+            if e == rusqlite::Error::QueryReturnedNoRows {
+                Ok(None)
+            } else {
+                Err(e)
+            }
+        })
+    };
+    let same_rules = kv("scan.rules")?.as_deref() == Some(rules);
+    let trusted_before_ns = match kv("scan.last_started_ns")?.and_then(|v| v.parse::<i64>().ok()) {
+        Some(last) if same_rules => last.saturating_sub(RACY_WINDOW_NS),
+        _ => i64::MIN,
+    };
+
+    let mut files = HashMap::new();
+    let mut stmt = conn.prepare("SELECT id, path, size, mtime_ns, hash, kind FROM files")?;
+    let mut rows = stmt.query([])?;
+    while let Some(row) = rows.next()? {
+        let hash: Option<Vec<u8>> = row.get(4)?;
+        let kind: String = row.get(5)?;
+        files.insert(
+            row.get::<_, String>(1)?,
+            StoredFile {
+                id: row.get(0)?,
+                size: row.get::<_, i64>(2)? as u64,
+                mtime_ns: row.get(3)?,
+                hash: hash.and_then(|h| <[u8; 32]>::try_from(h.as_slice()).ok()),
+                kind: FileKind::parse(&kind),
+            },
+        );
+    }
+    let mut folders = HashMap::new();
+    let mut stmt = conn.prepare("SELECT path, id FROM nodes WHERE kind = 'folder'")?;
+    let mut rows = stmt.query([])?;
+    while let Some(row) = rows.next()? {
+        folders.insert(row.get::<_, String>(0)?, row.get::<_, i64>(1)?);
+    }
+    Ok(Snapshot {
+        files,
+        folders,
+        trusted_before_ns,
+        data_version,
+    })
+}
+
+impl Snapshot {
+    /// Whether the stored row for `file` can be trusted without reading it.
+    fn trusts(&self, file: &SeenFile) -> bool {
+        self.files.get(&file.key).is_some_and(|row| {
+            row.size == file.size
+                && row.mtime_ns == file.mtime_ns
+                && row.mtime_ns < self.trusted_before_ns
+        })
+    }
+}
+
+fn read_file(
+    path: &Path,
+    size: u64,
+    config: &ScanConfig,
+    issues: &mut Vec<ScanIssue>,
+    key: &str,
+) -> FileState {
+    match inspect(path, size, config.max_file_bytes) {
+        Ok(inspection) => FileState::Read(inspection),
+        Err(err) => {
+            issues.push(ScanIssue {
+                path: key.to_string(),
+                message: format!("cannot read: {err}"),
+            });
+            FileState::Unreadable
+        }
+    }
+}
+
+fn walk(root: &Path, config: &ScanConfig, snapshot: &Snapshot) -> Result<Walked> {
+    let mut overrides = OverrideBuilder::new(root);
+    for glob in &config.exclude {
+        overrides
+            .add(&format!("!{glob}"))
+            .map_err(|err| Error::InvalidInput(format!("[scan] exclude {glob:?}: {err}")))?;
+    }
+    let overrides = overrides
+        .build()
+        .map_err(|err| Error::InvalidInput(format!("[scan] exclude: {err}")))?;
+
+    let mut builder = WalkBuilder::new(root);
+    builder
+        .hidden(!config.hidden)
+        .follow_links(config.follow_symlinks)
+        // .gitignore means the same thing in an unpacked tarball as in a clone.
+        .require_git(false)
+        .add_custom_ignore_filename(".ctxignore")
+        .overrides(overrides)
+        .filter_entry(|entry| {
+            let name = entry.file_name();
+            !(entry.depth() > 0 && (name == ".git" || name == ".ctx"))
+        });
+
+    let collected = Mutex::new(Walked::default());
+    let mut visitors = VisitorBuilder {
+        root,
+        config,
+        snapshot,
+        collected: &collected,
+    };
+    builder.build_parallel().visit(&mut visitors);
+    Ok(collected
+        .into_inner()
+        .unwrap_or_else(|poisoned| poisoned.into_inner()))
+}
+
+struct VisitorBuilder<'s> {
+    root: &'s Path,
+    config: &'s ScanConfig,
+    snapshot: &'s Snapshot,
+    collected: &'s Mutex<Walked>,
+}
+
+impl<'s> ParallelVisitorBuilder<'s> for VisitorBuilder<'s> {
+    fn build(&mut self) -> Box<dyn ParallelVisitor + 's> {
+        Box::new(Visitor {
+            root: self.root,
+            config: self.config,
+            snapshot: self.snapshot,
+            collected: self.collected,
+            local: Walked::default(),
+        })
+    }
+}
+
+/// One walker thread's visitor: collects locally, hands over once when dropped.
+struct Visitor<'s> {
+    root: &'s Path,
+    config: &'s ScanConfig,
+    snapshot: &'s Snapshot,
+    collected: &'s Mutex<Walked>,
+    local: Walked,
+}
+
+impl Drop for Visitor<'_> {
+    fn drop(&mut self) {
+        let local = std::mem::take(&mut self.local);
+        let mut all = self
+            .collected
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        all.folders.extend(local.folders);
+        all.files.extend(local.files);
+        all.issues.extend(local.issues);
+    }
+}
+
+impl ParallelVisitor for Visitor<'_> {
+    fn visit(&mut self, entry: Result<DirEntry, ignore::Error>) -> WalkState {
+        let entry = match entry {
+            Ok(entry) => entry,
+            Err(err) => {
+                self.local.issues.push(walk_issue(self.root, &err));
+                return WalkState::Continue;
+            }
+        };
+        if entry.depth() == 0 {
+            return WalkState::Continue;
+        }
+        let Some(file_type) = entry.file_type() else {
+            return WalkState::Continue;
+        };
+        let is_dir = file_type.is_dir();
+        let rel = entry.path().strip_prefix(self.root).unwrap_or(entry.path());
+        let Some(key) = rel
+            .to_str()
+            .map(|s| s.replace(std::path::MAIN_SEPARATOR, "/"))
+        else {
+            self.local.issues.push(ScanIssue {
+                path: rel.to_string_lossy().into_owned(),
+                message: "name is not valid UTF-8; skipped".into(),
+            });
+            return if is_dir {
+                WalkState::Skip
+            } else {
+                WalkState::Continue
+            };
+        };
+        if is_dir {
+            self.local.folders.push(key);
+            return WalkState::Continue;
+        }
+        // Symlinks that are not followed, FIFOs, sockets and devices hold no
+        // source; opening a FIFO would even block the scan.
+        if !file_type.is_file() {
+            return WalkState::Continue;
+        }
+        let metadata = match entry.metadata() {
+            Ok(metadata) => metadata,
+            Err(err) => {
+                self.local.issues.push(ScanIssue {
+                    path: key,
+                    message: format!("cannot stat: {err}"),
+                });
+                return WalkState::Continue;
+            }
+        };
+        let size = metadata.len();
+        let mtime_ns = metadata.modified().map(time::unix_nanos).unwrap_or(0);
+        let mut file = SeenFile {
+            key,
+            size,
+            mtime_ns,
+            state: FileState::Unchanged,
+        };
+        if !self.snapshot.trusts(&file) {
+            file.state = read_file(
+                entry.path(),
+                size,
+                self.config,
+                &mut self.local.issues,
+                &file.key,
+            );
+        }
+        self.local.files.push(file);
+        WalkState::Continue
+    }
+}
+
+fn walk_issue(root: &Path, err: &ignore::Error) -> ScanIssue {
+    fn path_of(err: &ignore::Error) -> Option<&Path> {
+        match err {
+            ignore::Error::WithPath { path, .. } => Some(path),
+            ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => {
+                path_of(err)
+            }
+            ignore::Error::Loop { child, .. } => Some(child),
+            _ => None,
+        }
+    }
+    let path = path_of(err).map_or_else(String::new, |p| {
+        p.strip_prefix(root)
+            .unwrap_or(p)
+            .to_string_lossy()
+            .into_owned()
+    });
+    ScanIssue {
+        path,
+        message: err.to_string(),
+    }
+}
+
+/// Write the difference between `snapshot` and `walked` into the store.
+/// Returns the folders whose own inputs changed (not yet their ancestors).
+fn apply(
+    tx: &Connection,
+    snapshot: Snapshot,
+    walked: &Walked,
+    report: &mut ScanReport,
+) -> Result<BTreeSet<String>> {
+    let Snapshot {
+        files: mut stored_files,
+        folders: mut folder_ids,
+        ..
+    } = snapshot;
+    let mut stale: BTreeSet<String> = BTreeSet::new();
+    let now = time::now_iso();
+
+    // Folders: the root always exists; new ones are inserted parents first.
+    if !folder_ids.contains_key(ROOT) {
+        let id = insert_folder(tx, ROOT, None, &now)?;
+        folder_ids.insert(ROOT.to_string(), id);
+        stale.insert(ROOT.to_string());
+    }
+    let seen_folders: BTreeSet<&str> = walked.folders.iter().map(String::as_str).collect();
+    for key in &walked.folders {
+        if folder_ids.contains_key(key) {
+            continue;
+        }
+        let parent = paths::parent(key).unwrap_or(ROOT);
+        let parent_id = folder_ids.get(parent).copied();
+        let id = insert_folder(tx, key, parent_id, &now)?;
+        folder_ids.insert(key.clone(), id);
+        report.folders_added += 1;
+        stale.insert(key.clone());
+        stale.insert(parent.to_string());
+    }
+    let vanished: Vec<(String, i64)> = folder_ids
+        .iter()
+        .filter(|(key, _)| key.as_str() != ROOT && !seen_folders.contains(key.as_str()))
+        .map(|(key, id)| (key.clone(), *id))
+        .collect();
+    {
+        let mut delete = tx.prepare_cached("DELETE FROM nodes WHERE id = ?1")?;
+        for (key, id) in &vanished {
+            delete.execute([id])?;
+            folder_ids.remove(key);
+            report.folders_removed += 1;
+        }
+    }
+    for (key, _) in &vanished {
+        stale.remove(key);
+        if let Some(parent) = paths::parent(key).filter(|p| folder_ids.contains_key(*p)) {
+            stale.insert(parent.to_string());
+        }
+    }
+
+    // Files.
+    let mut insert = tx.prepare_cached(
+        "INSERT INTO files (path, folder_id, size, mtime_ns, hash, kind, lang, secret)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+    )?;
+    let mut update = tx.prepare_cached(
+        "UPDATE files SET size = ?2, mtime_ns = ?3, hash = ?4, kind = ?5, secret = ?6 WHERE id = ?1",
+    )?;
+    let mut touch = tx.prepare_cached("UPDATE files SET size = ?2, mtime_ns = ?3 WHERE id = ?1")?;
+    for file in &walked.files {
+        let folder = paths::parent(&file.key).unwrap_or(ROOT);
+        let Some(&folder_id) = folder_ids.get(folder) else {
+            continue;
+        };
+        let stored = stored_files.remove(&file.key);
+        let inspection = match (&file.state, &stored) {
+            (FileState::Read(inspection), _) => inspection,
+            // Unchanged, or unreadable this time: the stored row stands.
+            (_, Some(_)) => {
+                report.files_unchanged += 1;
+                continue;
+            }
+            (_, None) => continue,
+        };
+        let name = paths::name(&file.key);
+        let secret = secret_by_name(name).or(inspection.secret);
+        let hash = inspection.hash.as_ref().map(|h| &h[..]);
+        let size = file.size as i64;
+        match stored {
+            None => {
+                insert.execute(params![
+                    file.key,
+                    folder_id,
+                    size,
+                    file.mtime_ns,
+                    hash,
+                    inspection.kind.as_str(),
+                    language(name),
+                    secret
+                ])?;
+                report.files_added += 1;
+            }
+            Some(row)
+                if row.kind == inspection.kind
+                    && row.hash.is_some()
+                    && row.hash == inspection.hash =>
+            {
+                // Touched, not changed: remember the new stat so the next scan skips it.
+                touch.execute(params![row.id, size, file.mtime_ns])?;
+                report.files_unchanged += 1;
+                continue;
+            }
+            Some(row) => {
+                update.execute(params![
+                    row.id,
+                    size,
+                    file.mtime_ns,
+                    hash,
+                    inspection.kind.as_str(),
+                    secret
+                ])?;
+                report.files_changed += 1;
+            }
+        }
+        if secret.is_some() {
+            report.secret_files.push(file.key.clone());
+        }
+        stale.insert(folder.to_string());
+    }
+
+    // Files that vanished (their folder may have vanished with them).
+    let mut delete = tx.prepare_cached("DELETE FROM files WHERE id = ?1")?;
+    for (key, row) in stored_files {
+        let removed = delete.execute([row.id])?;
+        report.files_removed += 1;
+        let folder = paths::parent(&key).unwrap_or(ROOT);
+        if removed > 0 && folder_ids.contains_key(folder) {
+            stale.insert(folder.to_string());
+        }
+    }
+    Ok(stale)
+}
+
+fn insert_folder(
+    tx: &Connection,
+    key: &str,
+    parent_id: Option<i64>,
+    now: &str,
+) -> rusqlite::Result<i64> {
+    tx.prepare_cached(
+        "INSERT INTO nodes (kind, parent_id, path, stale, created_at, updated_at)
+         VALUES ('folder', ?1, ?2, 1, ?3, ?3)",
+    )?
+    .execute(params![parent_id, key, now])?;
+    Ok(tx.last_insert_rowid())
+}

@@ -1,0 +1,275 @@
+//! The SQLite store: opening, connection set-up and forward-only migrations.
+//!
+//! One file, `.ctx/ctx.db`, in WAL mode so that many readers and one writer
+//! (CLI, watcher, MCP server, Python) can work at once; writers wait on a busy
+//! timeout instead of failing. Multi-row changes are transactions.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use rusqlite::{Connection, ErrorCode, OpenFlags, OptionalExtension, TransactionBehavior};
+
+use crate::error::{Error, Result};
+
+/// `PRAGMA application_id` of a ctx database: the bytes `ctx!`.
+const APPLICATION_ID: i32 = 0x6374_7821;
+
+/// How long a writer waits for another writer before giving up.
+const BUSY_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// The migrations, in order; migration `i` brings the schema to version `i + 1`.
+/// A shipped migration is never edited: add a new file instead.
+const MIGRATIONS: &[&str] = &[include_str!("../migrations/0001_init.sql")];
+
+/// The schema version this build of ctx writes and understands.
+pub const SCHEMA_VERSION: u32 = MIGRATIONS.len() as u32;
+
+/// An open ctx database.
+#[derive(Debug)]
+pub struct Store {
+    pub(crate) conn: Connection,
+    path: PathBuf,
+}
+
+impl Store {
+    /// Open (creating if needed) the database at `path` and bring its schema
+    /// up to date. A file that is not a ctx database, is corrupt, or was
+    /// written by a newer ctx is an error and is left untouched.
+    pub fn open(path: &Path) -> Result<Store> {
+        check_header(path)?;
+        let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
+            | OpenFlags::SQLITE_OPEN_CREATE
+            | OpenFlags::SQLITE_OPEN_NO_MUTEX
+            | OpenFlags::SQLITE_OPEN_URI;
+        let conn = Connection::open_with_flags(path, flags).map_err(|e| classify(path, e))?;
+        let mut store = Store {
+            conn,
+            path: path.to_path_buf(),
+        };
+        store.configure().map_err(|e| classify(path, e))?;
+        store.migrate()?;
+        Ok(store)
+    }
+
+    /// Where the database file lives.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The schema version recorded in the file.
+    pub fn schema_version(&self) -> Result<u32> {
+        Ok(self
+            .conn
+            .pragma_query_value(None, "user_version", |row| row.get(0))?)
+    }
+
+    fn configure(&mut self) -> rusqlite::Result<()> {
+        self.conn.busy_timeout(BUSY_TIMEOUT)?;
+        // Reading the schema first makes a non-database file fail here, before
+        // any pragma that would write to it.
+        self.conn
+            .query_row("SELECT count(*) FROM sqlite_schema", [], |_| Ok(()))?;
+        self.conn.pragma_update(None, "foreign_keys", true)?;
+        self.conn.pragma_update(None, "synchronous", "NORMAL")?;
+        Ok(())
+    }
+
+    fn migrate(&mut self) -> Result<()> {
+        let path = self.path.clone();
+        let (app_id, version) = self.identity().map_err(|e| classify(&path, e))?;
+        self.check_identity(app_id, version)?;
+        if version == SCHEMA_VERSION {
+            return Ok(());
+        }
+        // WAL is persistent; switching needs no transaction, and must happen outside one.
+        let _: String = self
+            .conn
+            .query_row("PRAGMA journal_mode = WAL", [], |row| row.get(0))
+            .map_err(|e| classify(&path, e))?;
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        // Another process may have migrated while we waited for the lock.
+        let version: u32 = tx.pragma_query_value(None, "user_version", |row| row.get(0))?;
+        for (index, sql) in MIGRATIONS.iter().enumerate().skip(version as usize) {
+            tx.execute_batch(sql)?;
+            tx.pragma_update(None, "user_version", index as u32 + 1)?;
+        }
+        tx.pragma_update(None, "application_id", APPLICATION_ID)?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    fn identity(&self) -> rusqlite::Result<(i32, u32)> {
+        let app_id = self
+            .conn
+            .pragma_query_value(None, "application_id", |row| row.get(0))?;
+        let version = self
+            .conn
+            .pragma_query_value(None, "user_version", |row| row.get(0))?;
+        Ok((app_id, version))
+    }
+
+    fn check_identity(&self, app_id: i32, version: u32) -> Result<()> {
+        let not_ours = || Error::NotACtxDatabase {
+            path: self.path.clone(),
+        };
+        if app_id != APPLICATION_ID && app_id != 0 {
+            return Err(not_ours());
+        }
+        if app_id == 0 {
+            // A fresh file has no tables; anything else is somebody else's database.
+            let tables: i64 =
+                self.conn
+                    .query_row("SELECT count(*) FROM sqlite_schema", [], |row| row.get(0))?;
+            if tables > 0 || version != 0 {
+                return Err(not_ours());
+            }
+        }
+        if version > SCHEMA_VERSION {
+            return Err(Error::NewerSchema {
+                path: self.path.clone(),
+                found: version,
+                supported: SCHEMA_VERSION,
+            });
+        }
+        Ok(())
+    }
+
+    /// Read a value from the workspace's key/value table.
+    pub(crate) fn kv_get(&self, key: &str) -> Result<Option<String>> {
+        Ok(self
+            .conn
+            .query_row("SELECT value FROM kv WHERE key = ?1", [key], |row| {
+                row.get(0)
+            })
+            .optional()?)
+    }
+}
+
+/// Write `value` under `key` in the key/value table (inside the caller's transaction).
+pub(crate) fn kv_set(conn: &Connection, key: &str, value: &str) -> rusqlite::Result<()> {
+    conn.execute(
+        "INSERT INTO kv (key, value) VALUES (?1, ?2) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+        [key, value],
+    )?;
+    Ok(())
+}
+
+/// A non-empty file that does not start with SQLite's magic is not ours: say so
+/// before SQLite gets a chance to touch it.
+fn check_header(path: &Path) -> Result<()> {
+    let mut file = match std::fs::File::open(path) {
+        Ok(file) => file,
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(err) => return Err(Error::io(path, err)),
+    };
+    let mut magic = [0u8; 16];
+    let mut filled = 0;
+    while filled < magic.len() {
+        match file.read(&mut magic[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(err) => return Err(Error::io(path, err)),
+        }
+    }
+    if filled == 0 || &magic[..filled] == b"SQLite format 3\0" {
+        return Ok(());
+    }
+    Err(Error::NotACtxDatabase {
+        path: path.to_path_buf(),
+    })
+}
+
+/// Map SQLite's "this is not a database" and "corrupt" codes to our errors.
+fn classify(path: &Path, err: rusqlite::Error) -> Error {
+    match err.sqlite_error_code() {
+        Some(ErrorCode::NotADatabase) => Error::NotACtxDatabase {
+            path: path.to_path_buf(),
+        },
+        Some(ErrorCode::DatabaseCorrupt) => Error::CorruptDatabase {
+            path: path.to_path_buf(),
+            message: err.to_string(),
+        },
+        _ => Error::Database(err),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn creates_and_reopens() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("ctx.db");
+        let store = Store::open(&path).unwrap();
+        assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
+        drop(store);
+        let store = Store::open(&path).unwrap();
+        let mode: String = store
+            .conn
+            .query_row("PRAGMA journal_mode", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(mode, "wal");
+        let fk: bool = store
+            .conn
+            .query_row("PRAGMA foreign_keys", [], |r| r.get(0))
+            .unwrap();
+        assert!(fk);
+    }
+
+    #[test]
+    fn text_file_is_not_a_database_and_is_left_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("ctx.db");
+        std::fs::write(&path, "hello, I am a text file\n").unwrap();
+        let err = Store::open(&path).unwrap_err();
+        assert_eq!(err.code(), "NOT_A_CTX_DATABASE", "{err}");
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            "hello, I am a text file\n"
+        );
+    }
+
+    #[test]
+    fn foreign_sqlite_database_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("other.db");
+        Connection::open(&path)
+            .unwrap()
+            .execute_batch("CREATE TABLE t (x)")
+            .unwrap();
+        let err = Store::open(&path).unwrap_err();
+        assert_eq!(err.code(), "NOT_A_CTX_DATABASE", "{err}");
+    }
+
+    #[test]
+    fn newer_schema_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("ctx.db");
+        drop(Store::open(&path).unwrap());
+        Connection::open(&path)
+            .unwrap()
+            .pragma_update(None, "user_version", SCHEMA_VERSION + 1)
+            .unwrap();
+        let err = Store::open(&path).unwrap_err();
+        assert_eq!(err.code(), "NEWER_SCHEMA", "{err}");
+        assert!(err.to_string().contains("upgrade ctx"));
+    }
+
+    #[test]
+    fn garbage_after_a_valid_header_is_an_error_not_a_panic() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("ctx.db");
+        let mut bytes = b"SQLite format 3\0".to_vec();
+        bytes.extend(std::iter::repeat_n(0xA5u8, 8192));
+        std::fs::write(&path, &bytes).unwrap();
+        let err = Store::open(&path).unwrap_err();
+        assert!(
+            matches!(err.code(), "NOT_A_CTX_DATABASE" | "CORRUPT_DATABASE"),
+            "{err}"
+        );
+    }
+}

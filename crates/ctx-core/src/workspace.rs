@@ -1,0 +1,265 @@
+//! The workspace: a repository root with a `.ctx/` folder, its configuration
+//! and its store. Every operation of ctx starts here.
+
+use std::path::{Path, PathBuf};
+
+use rusqlite::TransactionBehavior;
+use serde::Serialize;
+
+use crate::config::{Config, DEFAULT_CONFIG_TOML};
+use crate::error::{Error, Result};
+use crate::folders::{self, Folder, FolderEdit};
+use crate::fsutil::write_atomic;
+use crate::paths;
+use crate::records::{self, Decision, NewDecision};
+use crate::scan::{self, ScanReport};
+use crate::store::Store;
+
+/// The name of the workspace folder at the repository root.
+pub const CTX_DIR: &str = ".ctx";
+
+/// What `.ctx/.gitignore` holds: the database and generated files stay local.
+const CTX_GITIGNORE: &str = "# Local state and generated files: rebuilt from the repository by `ctx scan` / `ctx build`.\nctx.db*\ncontext/\n";
+
+/// An open workspace.
+#[derive(Debug)]
+pub struct Workspace {
+    root: PathBuf,
+    config: Config,
+    store: Store,
+}
+
+/// What `init` did. Stable JSON.
+#[derive(Debug, Clone, Serialize)]
+pub struct InitReport {
+    pub root: String,
+    /// Files `init` created, relative to the root; empty when all existed.
+    pub created: Vec<String>,
+    /// Whether `.ctx/` was already there.
+    pub already_initialized: bool,
+}
+
+/// Counts and freshness of the store. Stable JSON.
+#[derive(Debug, Clone, Serialize)]
+pub struct Status {
+    pub root: String,
+    pub schema_version: u32,
+    pub folders: usize,
+    pub files: usize,
+    pub text_files: usize,
+    pub binary_files: usize,
+    pub oversized_files: usize,
+    pub secret_files: usize,
+    pub decisions: usize,
+    pub records: usize,
+    /// Folders marked stale, sorted.
+    pub stale_folders: Vec<String>,
+    /// ISO-8601 time of the last scan; `None` before the first.
+    pub last_scan_at: Option<String>,
+    pub last_scan_ms: Option<u64>,
+    pub db_bytes: u64,
+}
+
+impl Workspace {
+    /// Create `.ctx/` in `root` (a config with commented defaults, a
+    /// `.gitignore` for local state, the database) and open it. Idempotent:
+    /// existing files are left as they are.
+    pub fn init(root: &Path) -> Result<(Workspace, InitReport)> {
+        let root = canonical_dir(root)?;
+        let ctx_dir = root.join(CTX_DIR);
+        let already_initialized = ctx_dir.is_dir();
+        std::fs::create_dir_all(&ctx_dir).map_err(|err| Error::io(&ctx_dir, err))?;
+        let mut created = Vec::new();
+        for (name, text) in [
+            ("config.toml", DEFAULT_CONFIG_TOML),
+            (".gitignore", CTX_GITIGNORE),
+        ] {
+            let path = ctx_dir.join(name);
+            if !path.exists() {
+                write_atomic(&path, text.as_bytes())?;
+                created.push(format!("{CTX_DIR}/{name}"));
+            }
+        }
+        let db_existed = ctx_dir.join("ctx.db").exists();
+        let workspace = Workspace::open(&root)?;
+        if !db_existed {
+            created.push(format!("{CTX_DIR}/ctx.db"));
+        }
+        let report = InitReport {
+            root: root.display().to_string(),
+            created,
+            already_initialized,
+        };
+        Ok((workspace, report))
+    }
+
+    /// Open the workspace whose `.ctx/` is in `start` or its nearest ancestor.
+    pub fn discover(start: &Path) -> Result<Workspace> {
+        let start = canonical_dir(start)?;
+        let root = start
+            .ancestors()
+            .find(|dir| dir.join(CTX_DIR).is_dir())
+            .ok_or_else(|| Error::NotAWorkspace {
+                start: start.clone(),
+            })?;
+        Workspace::open(root)
+    }
+
+    /// Open the workspace at `root`, which must hold a `.ctx/` folder. The
+    /// database is created if it is missing (a fresh clone has the config but
+    /// not the local database).
+    pub fn open(root: &Path) -> Result<Workspace> {
+        let root = canonical_dir(root)?;
+        let ctx_dir = root.join(CTX_DIR);
+        if !ctx_dir.is_dir() {
+            return Err(Error::NotAWorkspace { start: root });
+        }
+        let config = Config::load(&ctx_dir.join("config.toml"))?;
+        let store = Store::open(&ctx_dir.join("ctx.db"))?;
+        Ok(Workspace {
+            root,
+            config,
+            store,
+        })
+    }
+
+    /// The repository root (canonical).
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// The `.ctx/` folder.
+    pub fn ctx_dir(&self) -> PathBuf {
+        self.root.join(CTX_DIR)
+    }
+
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// Turn user input into a folder key: absolute, or relative to `cwd` when
+    /// `cwd` is inside the workspace, else relative to the root. See [`paths::resolve`].
+    pub fn resolve_path(&self, cwd: &Path, input: &str) -> Result<String> {
+        let cwd = std::fs::canonicalize(cwd).unwrap_or_else(|_| cwd.to_path_buf());
+        paths::resolve(&self.root, &cwd, input)
+    }
+
+    /// A repository-relative path (or an absolute one inside the root) as a folder key.
+    fn key(&self, path: &str) -> Result<String> {
+        paths::resolve(&self.root, &self.root, path)
+    }
+
+    /// Bring the store up to date with the files on disk.
+    pub fn scan(&mut self) -> Result<ScanReport> {
+        scan::scan(&mut self.store, &self.root, &self.config.scan)
+    }
+
+    pub fn status(&self) -> Result<Status> {
+        let conn = &self.store.conn;
+        let count = |sql: &str| -> Result<usize> {
+            Ok(conn.query_row(sql, [], |row| row.get::<_, i64>(0))? as usize)
+        };
+        let stale_folders = conn
+            .prepare("SELECT path FROM nodes WHERE kind = 'folder' AND stale = 1 ORDER BY path")?
+            .query_map([], |row| row.get(0))?
+            .collect::<rusqlite::Result<Vec<String>>>()?;
+        let db_path = self.store.path();
+        let db_bytes = ["", "-wal"]
+            .iter()
+            .filter_map(|suffix| std::fs::metadata(format!("{}{suffix}", db_path.display())).ok())
+            .map(|m| m.len())
+            .sum();
+        Ok(Status {
+            root: self.root.display().to_string(),
+            schema_version: self.store.schema_version()?,
+            folders: count("SELECT count(*) FROM nodes WHERE kind = 'folder'")?,
+            files: count("SELECT count(*) FROM files")?,
+            text_files: count("SELECT count(*) FROM files WHERE kind = 'text'")?,
+            binary_files: count("SELECT count(*) FROM files WHERE kind = 'binary'")?,
+            oversized_files: count("SELECT count(*) FROM files WHERE kind = 'oversized'")?,
+            secret_files: count("SELECT count(*) FROM files WHERE secret IS NOT NULL")?,
+            decisions: count("SELECT count(*) FROM records WHERE type = 'decision'")?,
+            records: count("SELECT count(*) FROM records")?,
+            stale_folders,
+            last_scan_at: self.store.kv_get("scan.last_at")?,
+            last_scan_ms: self
+                .store
+                .kv_get("scan.last_elapsed_ms")?
+                .and_then(|v| v.parse().ok()),
+            db_bytes,
+        })
+    }
+
+    /// Everything known about the folder at `path`.
+    pub fn folder(&self, path: &str) -> Result<Folder> {
+        folders::load(&self.store.conn, &self.key(path)?)
+    }
+
+    /// Write a folder's description and/or long-form content; marks it and
+    /// its ancestors stale.
+    pub fn describe_folder(&mut self, path: &str, edit: &FolderEdit) -> Result<Folder> {
+        let key = self.key(path)?;
+        self.write(|conn| folders::describe(conn, &key, edit))?;
+        self.folder(&key)
+    }
+
+    /// Mark a folder as a scope (or not); marks it and its ancestors stale.
+    pub fn set_scope(&mut self, path: &str, is_scope: bool) -> Result<Folder> {
+        let key = self.key(path)?;
+        self.write(|conn| folders::set_scope(conn, &key, is_scope))?;
+        self.folder(&key)
+    }
+
+    /// Relate folder `path` to `other` (a "related scope" shown in `path`'s
+    /// context), replacing the note of an existing relation.
+    pub fn relate(&mut self, path: &str, other: &str, note: Option<&str>) -> Result<Folder> {
+        let (key, other) = (self.key(path)?, self.key(other)?);
+        self.write(|conn| folders::relate(conn, &key, &other, note))?;
+        self.folder(&key)
+    }
+
+    /// Remove the relation from `path` to `other`.
+    pub fn unrelate(&mut self, path: &str, other: &str) -> Result<Folder> {
+        let (key, other) = (self.key(path)?, self.key(other)?);
+        self.write(|conn| folders::unrelate(conn, &key, &other))?;
+        self.folder(&key)
+    }
+
+    /// Log a decision on the folder at `path`; marks it and its ancestors stale.
+    pub fn log_decision(&mut self, path: &str, decision: &NewDecision) -> Result<Decision> {
+        let key = self.key(path)?;
+        self.write(|conn| records::log_decision(conn, &key, decision))
+    }
+
+    /// Decisions on the folder at `path` (every decision when `None`), newest first.
+    pub fn decisions(&self, path: Option<&str>) -> Result<Vec<Decision>> {
+        let key = path.map(|p| self.key(p)).transpose()?;
+        records::decisions(&self.store.conn, key.as_deref())
+    }
+
+    /// Run `f` in a write transaction: all of it lands, or none of it.
+    fn write<T>(&mut self, f: impl FnOnce(&rusqlite::Connection) -> Result<T>) -> Result<T> {
+        let tx = self
+            .store
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let value = f(&tx)?;
+        tx.commit()?;
+        Ok(value)
+    }
+}
+
+fn canonical_dir(path: &Path) -> Result<PathBuf> {
+    let canonical = std::fs::canonicalize(path).map_err(|err| Error::io(path, err))?;
+    if !canonical.is_dir() {
+        return Err(Error::InvalidInput(format!(
+            "{}: not a directory",
+            path.display()
+        )));
+    }
+    Ok(canonical)
+}
