@@ -1,1 +1,9 @@
+//! End-to-end tests: the `ctx` binary run on fixture trees built in temp dirs.
+//! One test binary (see ripgrep's tests/tests.rs); `util` gives each test a
+//! fresh repository and a way to run `ctx` in it.
 
+mod util;
+
+mod cli;
+mod scan;
+mod store;

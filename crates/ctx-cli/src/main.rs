@@ -1,1 +1,28 @@
-fn main() {}
+//! `ctx`: the command-line front-end of ctx. Parsing and printing live here;
+//! everything else is in the library crates.
+
+mod args;
+mod commands;
+mod output;
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+use crate::args::Cli;
+
+/// Exit codes: a small fixed set, chosen only here.
+const EXIT_ERROR: u8 = 1;
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let json = cli.json;
+    match commands::run(cli) {
+        Ok(code) => code,
+        Err(err) if output::is_broken_pipe(&err) => ExitCode::SUCCESS,
+        Err(err) => {
+            output::print_error(&err, json);
+            ExitCode::from(EXIT_ERROR)
+        }
+    }
+}

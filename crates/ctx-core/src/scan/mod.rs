@@ -14,7 +14,7 @@
 
 mod inspect;
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::Path;
 use std::sync::Mutex;
 use std::time::{Instant, SystemTime};
@@ -120,6 +120,7 @@ pub(crate) fn scan(store: &mut Store, root: &Path, config: &ScanConfig) -> Resul
 
     let snapshot = load_snapshot(&store.conn, &rules)?;
     let mut walked = walk(root, config, &snapshot)?;
+    drop_empty_folders(&mut walked);
     walked
         .folders
         .sort_by(|a, b| (paths::depth(a), a).cmp(&(paths::depth(b), b)));
@@ -162,6 +163,26 @@ pub(crate) fn scan(store: &mut Store, root: &Path, config: &ScanConfig) -> Resul
     report.issues = walked.issues;
     report.issues.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(report)
+}
+
+/// Keep only folders with a scanned file somewhere below them: a folder whose
+/// every file is ignored (or that is empty) holds no context, as git sees it.
+fn drop_empty_folders(walked: &mut Walked) {
+    let mut occupied: HashSet<&str> = HashSet::new();
+    for file in &walked.files {
+        for folder in paths::ancestors(&file.key) {
+            if !occupied.insert(folder) {
+                break;
+            }
+        }
+    }
+    let keep: HashSet<String> = walked
+        .folders
+        .iter()
+        .filter(|f| occupied.contains(f.as_str()))
+        .cloned()
+        .collect();
+    walked.folders.retain(|folder| keep.contains(folder));
 }
 
 /// Everything that decides how a file is classified; when it changes, every

@@ -1,0 +1,116 @@
+//! The command line, as clap derive structs. Conversion into library options
+//! happens in each command's `run`.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+/// Context management for AI coding agents: what an agent should know about
+/// this repository, kept in `.ctx/` and served as small, ranked context.
+#[derive(Debug, Parser)]
+#[command(name = "ctx", version, propagate_version = true, max_term_width = 100)]
+pub struct Cli {
+    /// The workspace root (the folder holding `.ctx/`). Default: found by
+    /// walking up from the current directory, like git.
+    #[arg(long, global = true, value_name = "DIR")]
+    pub root: Option<PathBuf>,
+
+    /// Print machine-readable JSON instead of text.
+    #[arg(long, global = true)]
+    pub json: bool,
+
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Create `.ctx/` here (or in --root) and run a first scan. Idempotent.
+    Init(InitArgs),
+    /// Bring the store up to date with the files on disk and mark changed folders stale.
+    Scan,
+    /// Show counts, stale folders and the last scan time.
+    Status,
+    /// Show and edit what ctx knows about a folder.
+    #[command(subcommand)]
+    Folder(FolderCommand),
+    /// Log a decision on a folder, or list decisions (`ctx log list`).
+    Log(LogArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct InitArgs {
+    /// Only create `.ctx/`; do not scan.
+    #[arg(long)]
+    pub no_scan: bool,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum FolderCommand {
+    /// Show a folder: description, content, files, subfolders, relations, decisions.
+    Show {
+        /// The folder (relative to the current directory; `.` for here).
+        path: String,
+    },
+    /// Write a folder's one-line description and/or long-form content.
+    Describe {
+        path: String,
+        /// The one-line description.
+        #[arg(long)]
+        description: Option<String>,
+        /// Read the long-form markdown content from this file (`-` for standard input).
+        #[arg(long, value_name = "FILE")]
+        content_file: Option<PathBuf>,
+    },
+    /// Mark a folder as a scope (its description heads its descendants' context), or unmark it.
+    Scope {
+        path: String,
+        #[arg(long, conflicts_with = "off", required_unless_present = "off")]
+        on: bool,
+        #[arg(long)]
+        off: bool,
+    },
+    /// Relate a folder to another one (shown as a related scope in its context).
+    Relate {
+        path: String,
+        other: String,
+        /// Why they are related (one line).
+        #[arg(long, conflicts_with = "remove")]
+        note: Option<String>,
+        /// Remove the relation instead.
+        #[arg(long)]
+        remove: bool,
+    },
+}
+
+#[derive(Debug, Args)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+pub struct LogArgs {
+    #[command(subcommand)]
+    pub command: Option<LogCommand>,
+
+    /// The folder the decision is about.
+    #[arg(required = true)]
+    pub path: Option<String>,
+
+    /// What was decided (one line).
+    #[arg(long, required = true)]
+    pub title: Option<String>,
+
+    /// Why.
+    #[arg(long)]
+    pub rationale: Option<String>,
+
+    /// A tag such as `architectural` or `breaking` (repeatable).
+    #[arg(long = "tag", value_name = "TAG")]
+    pub tags: Vec<String>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum LogCommand {
+    /// List decisions, newest first: of one folder, or all.
+    List {
+        /// Only this folder's decisions.
+        path: Option<String>,
+    },
+}

@@ -1,0 +1,130 @@
+//! `ctx folder show|describe|scope|relate`.
+
+use std::io::{Read, Write};
+use std::path::Path;
+
+use anyhow::Context as _;
+use ctx_core::{Folder, FolderEdit};
+
+use super::Env;
+use crate::args::FolderCommand;
+use crate::output;
+
+pub fn run(env: &Env, command: FolderCommand) -> anyhow::Result<()> {
+    let mut ws = env.workspace()?;
+    let folder = match command {
+        FolderCommand::Show { path } => ws.folder(&env.folder_key(&ws, &path)?)?,
+        FolderCommand::Describe {
+            path,
+            description,
+            content_file,
+        } => {
+            let key = env.folder_key(&ws, &path)?;
+            let content_md = content_file.as_deref().map(read_content).transpose()?;
+            ws.describe_folder(
+                &key,
+                &FolderEdit {
+                    description,
+                    content_md,
+                },
+            )?
+        }
+        FolderCommand::Scope { path, on, off: _ } => {
+            ws.set_scope(&env.folder_key(&ws, &path)?, on)?
+        }
+        FolderCommand::Relate {
+            path,
+            other,
+            note,
+            remove,
+        } => {
+            let key = env.folder_key(&ws, &path)?;
+            let other = env.folder_key(&ws, &other)?;
+            if remove {
+                ws.unrelate(&key, &other)?
+            } else {
+                ws.relate(&key, &other, note.as_deref())?
+            }
+        }
+    };
+    if env.json {
+        return output::json(&folder);
+    }
+    print_folder(&folder)
+}
+
+/// The content of `--content-file`: a file, or standard input for `-`.
+fn read_content(path: &Path) -> anyhow::Result<String> {
+    if path == Path::new("-") {
+        let mut text = String::new();
+        std::io::stdin()
+            .read_to_string(&mut text)
+            .context("cannot read content from standard input")?;
+        return Ok(text);
+    }
+    std::fs::read_to_string(path)
+        .with_context(|| format!("{}: cannot read content file", path.display()))
+}
+
+fn print_folder(folder: &Folder) -> anyhow::Result<()> {
+    let mut out = std::io::stdout().lock();
+    let mut flags = Vec::new();
+    if folder.is_scope {
+        flags.push("scope");
+    }
+    if folder.stale {
+        flags.push("stale");
+    }
+    let flags = if flags.is_empty() {
+        String::new()
+    } else {
+        format!("  [{}]", flags.join(", "))
+    };
+    writeln!(out, "{}{flags}", folder.path)?;
+    let description = if folder.description.is_empty() {
+        "(none yet)"
+    } else {
+        &folder.description
+    };
+    writeln!(out, "description: {description}")?;
+    if !folder.content_md.is_empty() {
+        writeln!(out, "content:")?;
+        for line in folder.content_md.lines() {
+            writeln!(out, "  {line}")?;
+        }
+    }
+    if !folder.files.is_empty() {
+        writeln!(out, "files:")?;
+        for file in &folder.files {
+            let mut about = vec![output::human_bytes(file.size)];
+            if let Some(lang) = &file.lang {
+                about.insert(0, lang.clone());
+            }
+            if file.kind != ctx_core::FileKind::Text {
+                about.push(file.kind.as_str().to_string());
+            }
+            if let Some(reason) = &file.secret {
+                about.push(format!("secret: {reason}"));
+            }
+            writeln!(out, "  {}  ({})", file.name, about.join(", "))?;
+        }
+    }
+    if !folder.children.is_empty() {
+        writeln!(out, "subfolders: {}", folder.children.join(", "))?;
+    }
+    for relation in &folder.related {
+        let note = if relation.note.is_empty() {
+            String::new()
+        } else {
+            format!(" — {}", relation.note)
+        };
+        writeln!(out, "related: {}{note}", relation.path)?;
+    }
+    if !folder.decisions.is_empty() {
+        writeln!(out, "decisions:")?;
+        for decision in &folder.decisions {
+            super::log::print_decision(&mut out, decision)?;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,38 @@
+//! `ctx init`: create `.ctx/` and run a first scan.
+
+use std::io::Write;
+
+use ctx_core::Workspace;
+
+use super::Env;
+use crate::args::InitArgs;
+use crate::output;
+
+pub fn run(env: &Env, args: &InitArgs) -> anyhow::Result<()> {
+    let (mut ws, report) = Workspace::init(env.init_root())?;
+    let scan = if args.no_scan { None } else { Some(ws.scan()?) };
+    if env.json {
+        return output::json(&serde_json::json!({ "init": report, "scan": scan }));
+    }
+    let mut out = std::io::stdout().lock();
+    if report.created.is_empty() {
+        writeln!(out, "ctx is already set up in {}", report.root)?;
+    } else {
+        let verb = if report.already_initialized {
+            "completed"
+        } else {
+            "initialized"
+        };
+        writeln!(
+            out,
+            "{verb} ctx in {} (created {})",
+            report.root,
+            report.created.join(", ")
+        )?;
+    }
+    drop(out);
+    if let Some(scan) = &scan {
+        super::scan::print_report(scan)?;
+    }
+    Ok(())
+}

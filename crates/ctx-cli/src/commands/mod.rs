@@ -1,0 +1,58 @@
+//! One module per subcommand, each with a `run`.
+
+mod folder;
+mod init;
+mod log;
+mod scan;
+mod status;
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::Context as _;
+use ctx_core::Workspace;
+
+use crate::args::{Cli, Command};
+
+/// What every command gets: where it runs and how it prints.
+pub struct Env {
+    pub cwd: PathBuf,
+    pub root: Option<PathBuf>,
+    pub json: bool,
+}
+
+impl Env {
+    /// The workspace: `--root`, else the nearest `.ctx/` above the current directory.
+    pub fn workspace(&self) -> anyhow::Result<Workspace> {
+        Ok(match &self.root {
+            Some(root) => Workspace::open(root)?,
+            None => Workspace::discover(&self.cwd)?,
+        })
+    }
+
+    /// A path argument as a folder key of `ws`.
+    pub fn folder_key(&self, ws: &Workspace, input: &str) -> anyhow::Result<String> {
+        Ok(ws.resolve_path(&self.cwd, input)?)
+    }
+
+    pub fn init_root(&self) -> &Path {
+        self.root.as_deref().unwrap_or(&self.cwd)
+    }
+}
+
+pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    let cwd = std::env::current_dir().context("cannot read the current directory")?;
+    let env = Env {
+        cwd,
+        root: cli.root,
+        json: cli.json,
+    };
+    match cli.command {
+        Command::Init(args) => init::run(&env, &args),
+        Command::Scan => scan::run(&env),
+        Command::Status => status::run(&env),
+        Command::Folder(command) => folder::run(&env, command),
+        Command::Log(args) => log::run(&env, args),
+    }?;
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,69 @@
+//! `ctx scan`: bring the store up to date with the files on disk.
+
+use std::io::Write;
+
+use ctx_core::ScanReport;
+
+use super::Env;
+use crate::output;
+
+pub fn run(env: &Env) -> anyhow::Result<()> {
+    let mut ws = env.workspace()?;
+    let report = ws.scan()?;
+    if env.json {
+        for issue in &report.issues {
+            output::warn(&format!("{}: {}", issue.path, issue.message));
+        }
+        return output::json(&report);
+    }
+    print_report(&report)
+}
+
+/// The text summary of a scan, with its issues as warnings on stderr.
+pub fn print_report(report: &ScanReport) -> anyhow::Result<()> {
+    for issue in &report.issues {
+        output::warn(&format!("{}: {}", issue.path, issue.message));
+    }
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
+        "scanned in {} ms: {} added, {} changed, {} removed, {} unchanged files; {} folders added, {} removed",
+        report.elapsed_ms,
+        report.files_added,
+        report.files_changed,
+        report.files_removed,
+        report.files_unchanged,
+        report.folders_added,
+        report.folders_removed,
+    )?;
+    if !report.stale_folders.is_empty() {
+        let n = report.stale_folders.len();
+        writeln!(
+            out,
+            "stale: {n} folder{} ({})",
+            plural(n),
+            output::list_some(&report.stale_folders, 8)
+        )?;
+    }
+    if !report.secret_files.is_empty() {
+        let n = report.secret_files.len();
+        writeln!(
+            out,
+            "secrets: {n} file{} flagged; their content never goes into any context ({})",
+            plural(n),
+            output::list_some(&report.secret_files, 8)
+        )?;
+    }
+    if !report.issues.is_empty() {
+        writeln!(
+            out,
+            "skipped: {} entries (see warnings)",
+            report.issues.len()
+        )?;
+    }
+    Ok(())
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}

@@ -1,0 +1,92 @@
+//! Printing: JSON for programs, text for people, errors on stderr.
+
+use std::io::{self, Write};
+
+use serde::Serialize;
+
+/// Print `value` as pretty JSON on stdout.
+pub fn json<T: Serialize>(value: &T) -> anyhow::Result<()> {
+    let mut out = io::stdout().lock();
+    serde_json::to_writer_pretty(&mut out, value)?;
+    writeln!(out)?;
+    Ok(())
+}
+
+/// A broken pipe (`ctx status | head -1`) is success, not an error.
+pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|cause| {
+        cause
+            .downcast_ref::<io::Error>()
+            .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+            || cause
+                .downcast_ref::<serde_json::Error>()
+                .is_some_and(|e| e.io_error_kind() == Some(io::ErrorKind::BrokenPipe))
+    })
+}
+
+/// One line on stderr; with `--json`, an object with a stable `code`.
+pub fn print_error(err: &anyhow::Error, json: bool) {
+    let code = err
+        .downcast_ref::<ctx_core::Error>()
+        .map_or("ERROR", ctx_core::Error::code);
+    let message = format!("{err:#}");
+    if json {
+        let value = serde_json::json!({ "error": { "code": code, "message": message } });
+        eprintln!("{value}");
+    } else {
+        eprintln!("ctx: error: {message}");
+    }
+}
+
+/// A warning on stderr (text mode and JSON mode alike: stdout stays parseable).
+pub fn warn(message: &str) {
+    eprintln!("ctx: warning: {message}");
+}
+
+/// `1234567` → `1.2 MB`.
+pub fn human_bytes(bytes: u64) -> String {
+    const UNITS: [&str; 5] = ["B", "KB", "MB", "GB", "TB"];
+    let mut value = bytes as f64;
+    let mut unit = 0;
+    while value >= 1000.0 && unit < UNITS.len() - 1 {
+        value /= 1000.0;
+        unit += 1;
+    }
+    if unit == 0 {
+        format!("{bytes} B")
+    } else {
+        format!("{value:.1} {}", UNITS[unit])
+    }
+}
+
+/// `items` joined with ", ", at most `max` of them, then "and N more".
+pub fn list_some(items: &[String], max: usize) -> String {
+    let mut text = items
+        .iter()
+        .take(max)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(", ");
+    if items.len() > max {
+        text.push_str(&format!(" and {} more", items.len() - max));
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bytes_for_people() {
+        assert_eq!(human_bytes(999), "999 B");
+        assert_eq!(human_bytes(1_234_567), "1.2 MB");
+    }
+
+    #[test]
+    fn long_lists_are_cut() {
+        let items: Vec<String> = ["a", "b", "c"].map(String::from).to_vec();
+        assert_eq!(list_some(&items, 2), "a, b and 1 more");
+        assert_eq!(list_some(&items, 3), "a, b, c");
+    }
+}

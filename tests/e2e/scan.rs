@@ -1,0 +1,307 @@
+//! `ctx scan`: what is walked, what changes, what goes stale.
+
+use std::time::{Duration, SystemTime};
+
+use crate::util::{Repo, file_names, strings};
+
+const TREE: &str = "
+//- .gitignore
+target/
+*.log
+//- src/auth/jwt.rs
+pub fn sign() {}
+//- src/auth/hooks/use_auth.ts
+export function useAuth() {}
+//- src/db/pool.rs
+pub struct Pool;
+//- src/lib.rs
+mod auth;
+//- docs/guide.md
+# Guide
+//- README.md
+# Project
+";
+
+#[test]
+fn cold_scan_records_every_folder_and_file() {
+    let repo = Repo::with_files(TREE);
+    repo.ok(&["init", "--no-scan"]);
+    let report = repo.scan();
+    assert_eq!(report["files_added"], 7);
+    assert_eq!(report["folders_added"], 5, "{report}");
+    assert_eq!(
+        strings(&report["stale_folders"]),
+        [".", "docs", "src", "src/auth", "src/auth/hooks", "src/db"]
+    );
+    let status = repo.json(&["status"]);
+    assert_eq!(status["files"], 7);
+    assert_eq!(status["folders"], 6);
+    assert!(status["last_scan_at"].as_str().unwrap().ends_with('Z'));
+}
+
+#[test]
+fn gitignore_ignore_ctxignore_and_config_excludes_are_honoured() {
+    let repo = Repo::with_files(TREE);
+    repo.write("target/debug/out.rs", "fn generated() {}");
+    repo.write("app.log", "log line");
+    repo.write(".ignore", "scratch/\n");
+    repo.write("scratch/notes.md", "notes");
+    repo.write(".ctxignore", "*.tmp\n");
+    repo.write("src/cache.tmp", "tmp");
+    repo.write("vendor/lib/dep.rs", "fn dep() {}");
+    std::fs::create_dir_all(repo.path(".ctx")).unwrap();
+    repo.write(".ctx/config.toml", "[scan]\nexclude = [\"vendor/**\"]\n");
+    repo.ok(&["init"]);
+
+    let root = repo.json(&["folder", "show", "."]);
+    let children = strings(&root["children"]);
+    for hidden in ["target", "scratch", "vendor", ".git", ".ctx"] {
+        assert!(
+            !children.contains(&hidden.to_string()),
+            "{hidden} should not be scanned: {children:?}"
+        );
+    }
+    assert!(!file_names(&root).contains(&"app.log".to_string()));
+    assert!(!file_names(&repo.json(&["folder", "show", "src"])).contains(&"cache.tmp".to_string()));
+    // The ignore files themselves are ordinary files of the repository.
+    assert!(file_names(&root).contains(&".gitignore".to_string()));
+}
+
+#[test]
+fn a_changed_file_marks_exactly_its_folder_and_ancestors_stale() {
+    let repo = Repo::init(TREE);
+    repo.clear_stale();
+    repo.write("src/auth/jwt.rs", "pub fn sign() { /* v2 */ }");
+    let report = repo.scan();
+    assert_eq!(report["files_changed"], 1);
+    assert_eq!(report["files_unchanged"], 6);
+    assert_eq!(strings(&report["stale_folders"]), [".", "src", "src/auth"]);
+    // Siblings (src/db), children (src/auth/hooks) and unrelated folders (docs) stay fresh.
+    assert_eq!(repo.stale(), [".", "src", "src/auth"]);
+}
+
+#[test]
+fn touching_a_file_without_changing_it_marks_nothing() {
+    let repo = Repo::init(TREE);
+    repo.clear_stale();
+    let later = SystemTime::now() + Duration::from_secs(5);
+    std::fs::File::options()
+        .write(true)
+        .open(repo.path("src/db/pool.rs"))
+        .unwrap()
+        .set_modified(later)
+        .unwrap();
+    let report = repo.scan();
+    assert_eq!(report["files_changed"], 0);
+    assert!(repo.stale().is_empty(), "{:?}", repo.stale());
+}
+
+#[test]
+fn a_same_size_rewrite_right_after_a_scan_is_still_seen() {
+    // "Racily clean": the rewrite keeps size and mtime, so only the content can tell.
+    let repo = Repo::init(TREE);
+    let path = repo.path("src/db/pool.rs");
+    let mtime = std::fs::metadata(&path).unwrap().modified().unwrap();
+    std::fs::write(&path, "pub struct Lock;\n").unwrap();
+    std::fs::File::options()
+        .write(true)
+        .open(&path)
+        .unwrap()
+        .set_modified(mtime)
+        .unwrap();
+    let report = repo.scan();
+    assert_eq!(report["files_changed"], 1, "{report}");
+    assert!(strings(&report["stale_folders"]).contains(&"src/db".to_string()));
+}
+
+#[test]
+fn deleted_files_and_folders_disappear() {
+    let repo = Repo::init(TREE);
+    repo.clear_stale();
+    repo.remove("src/lib.rs");
+    repo.remove("src/auth/hooks");
+    let report = repo.scan();
+    assert_eq!(report["files_removed"], 2, "{report}");
+    assert_eq!(report["folders_removed"], 1);
+    assert_eq!(strings(&report["stale_folders"]), [".", "src", "src/auth"]);
+    assert!(!file_names(&repo.json(&["folder", "show", "src"])).contains(&"lib.rs".to_string()));
+    assert_eq!(
+        strings(&repo.json(&["folder", "show", "src/auth"])["children"]),
+        Vec::<String>::new()
+    );
+    let err = repo.fail(&["folder", "show", "src/auth/hooks"]);
+    assert!(err.contains("unknown folder"), "{err}");
+    assert_eq!(repo.json(&["status"])["files"], 5);
+
+    // A folder left without files is gone too, as it is for git.
+    repo.clear_stale();
+    repo.remove("src/db/pool.rs");
+    let report = repo.scan();
+    assert_eq!(report["folders_removed"], 1);
+    assert_eq!(strings(&report["stale_folders"]), [".", "src"]);
+    assert_eq!(
+        strings(&repo.json(&["folder", "show", "src"])["children"]),
+        ["src/auth"]
+    );
+}
+
+#[test]
+fn new_folders_mark_their_parent_stale() {
+    let repo = Repo::init(TREE);
+    repo.clear_stale();
+    repo.write("src/api/routes.ts", "export const routes = [];");
+    let report = repo.scan();
+    assert_eq!(report["folders_added"], 1);
+    assert_eq!(strings(&report["stale_folders"]), [".", "src", "src/api"]);
+}
+
+#[test]
+fn secrets_are_flagged_by_name_and_by_content() {
+    let repo = Repo::with_files(TREE);
+    repo.write(".env", "DATABASE_URL=postgres://u:p@h/db\n");
+    repo.write(
+        "config/deploy.yml",
+        "aws_access_key_id: AKIAIOSFODNN7EXAMPLE\n",
+    );
+    repo.write("config/keys/server.pem", "-----BEGIN CERTIFICATE-----\n");
+    repo.write("config/settings.yml", "debug: true\n");
+    let out = repo.ok(&["init"]);
+    assert!(out.contains("secrets: 3 files flagged"), "{out}");
+    let report = repo.json(&["folder", "show", "config"]);
+    let files = report["files"].as_array().unwrap();
+    let secret = |name: &str| files.iter().find(|f| f["name"] == name).unwrap()["secret"].clone();
+    assert_eq!(secret("deploy.yml"), "aws access key id");
+    assert!(secret("settings.yml").is_null());
+    assert_eq!(
+        repo.json(&["folder", "show", "."])["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|f| f["name"] == ".env")
+            .unwrap()["secret"],
+        "environment file"
+    );
+    assert_eq!(repo.json(&["status"])["secret_files"], 3);
+}
+
+#[test]
+fn binary_and_oversized_files_are_recorded_not_read() {
+    let repo = Repo::with_files(TREE);
+    std::fs::create_dir_all(repo.path(".ctx")).unwrap();
+    repo.write(".ctx/config.toml", "[scan]\nmax_file_bytes = 100\n");
+    std::fs::write(repo.path("logo.png"), b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR").unwrap();
+    repo.write("big.txt", &"x".repeat(1000));
+    repo.ok(&["init"]);
+    let root = repo.json(&["folder", "show", "."]);
+    let kind = |name: &str| {
+        root["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|f| f["name"] == name)
+            .unwrap()["kind"]
+            .clone()
+    };
+    assert_eq!(kind("logo.png"), "binary");
+    assert_eq!(kind("big.txt"), "oversized");
+    assert_eq!(kind("README.md"), "text");
+    let status = repo.json(&["status"]);
+    assert_eq!(
+        (
+            status["binary_files"].as_u64(),
+            status["oversized_files"].as_u64()
+        ),
+        (Some(1), Some(1))
+    );
+}
+
+#[test]
+fn unscannable_entries_are_reported_and_skipped() {
+    use std::os::unix::ffi::OsStrExt;
+    let repo = Repo::with_files(TREE);
+    // A name that is not UTF-8, a FIFO (opening it would block), and a symlink loop.
+    std::fs::write(
+        repo.root()
+            .join(std::ffi::OsStr::from_bytes(b"bad-\xff.txt")),
+        "x",
+    )
+    .unwrap();
+    let fifo = std::ffi::CString::new(repo.path("pipe").to_str().unwrap()).unwrap();
+    assert_eq!(unsafe { libc_mkfifo(fifo.as_ptr(), 0o644) }, 0);
+    std::os::unix::fs::symlink(repo.path("src"), repo.path("src/db/loop")).unwrap();
+    std::fs::create_dir_all(repo.path(".ctx")).unwrap();
+    repo.write(".ctx/config.toml", "[scan]\nfollow_symlinks = true\n");
+
+    let out = repo.run(&["init"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("not valid UTF-8"), "{stderr}");
+    assert!(stderr.to_lowercase().contains("loop"), "{stderr}");
+    let status = repo.json(&["status"]);
+    assert_eq!(status["files"], 7, "only the fixture's files: {status}");
+}
+
+unsafe extern "C" {
+    #[link_name = "mkfifo"]
+    fn libc_mkfifo(path: *const std::ffi::c_char, mode: u32) -> i32;
+}
+
+#[test]
+fn a_folder_without_git_still_honours_gitignore() {
+    let repo = Repo::with_files(TREE);
+    assert!(!repo.path(".git").exists());
+    repo.write("target/x.rs", "fn x() {}");
+    repo.ok(&["init"]);
+    assert!(
+        !strings(&repo.json(&["folder", "show", "."])["children"]).contains(&"target".to_string())
+    );
+}
+
+#[test]
+fn two_scans_at_once_both_finish_and_agree() {
+    let repo = Repo::new();
+    for i in 0..400 {
+        repo.write(
+            &format!("pkg{}/mod{}/file{i}.py", i % 7, i % 13),
+            &format!("def f{i}():\n    return {i}\n"),
+        );
+    }
+    repo.ok(&["init", "--no-scan"]);
+    let children: Vec<_> = (0..2)
+        .map(|_| {
+            repo.cmd(&["--json", "scan"])
+                .stdout(std::process::Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    let mut added = 0;
+    for child in children {
+        let out = child.wait_with_output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        added += report["files_added"].as_u64().unwrap();
+    }
+    // Each file was added once, by whichever scan got the lock first.
+    assert_eq!(added, 400);
+    let status = repo.json(&["status"]);
+    assert_eq!(status["files"], 400);
+    let again = repo.scan();
+    assert_eq!(
+        (
+            again["files_added"].as_u64(),
+            again["files_changed"].as_u64(),
+            again["files_removed"].as_u64()
+        ),
+        (Some(0), Some(0), Some(0))
+    );
+    repo.integrity_ok();
+}

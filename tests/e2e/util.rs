@@ -1,0 +1,171 @@
+//! A fixture repository in a temp dir, and `ctx` run inside it.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+/// A temporary repository. Files are written with [`Repo::write`] or from a
+/// fixture string (`//- path` lines start each file, as in rust-analyzer).
+pub struct Repo {
+    dir: tempfile::TempDir,
+}
+
+impl Repo {
+    pub fn new() -> Repo {
+        Repo {
+            dir: tempfile::tempdir().expect("temp dir"),
+        }
+    }
+
+    /// A repository holding the files of `fixture` (see the type docs).
+    pub fn with_files(fixture: &str) -> Repo {
+        let repo = Repo::new();
+        let mut path: Option<String> = None;
+        let mut text = String::new();
+        for line in fixture.lines().chain(std::iter::once("//- ")) {
+            if let Some(next) = line.trim_start().strip_prefix("//- ") {
+                if let Some(path) = path.take() {
+                    repo.write(&path, &text);
+                }
+                path = Some(next.trim().to_string()).filter(|p| !p.is_empty());
+                text.clear();
+            } else if path.is_some() {
+                text.push_str(line.trim_start());
+                text.push('\n');
+            }
+        }
+        repo
+    }
+
+    /// A repository with fixture files, already `ctx init`-ed (and so scanned).
+    pub fn init(fixture: &str) -> Repo {
+        let repo = Repo::with_files(fixture);
+        repo.ok(&["init"]);
+        repo
+    }
+
+    pub fn root(&self) -> &Path {
+        self.dir.path()
+    }
+
+    pub fn path(&self, rel: &str) -> PathBuf {
+        self.root().join(rel)
+    }
+
+    pub fn write(&self, rel: &str, text: &str) {
+        let path = self.path(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+
+    pub fn remove(&self, rel: &str) {
+        let path = self.path(rel);
+        if path.is_dir() {
+            std::fs::remove_dir_all(path)
+        } else {
+            std::fs::remove_file(path)
+        }
+        .unwrap();
+    }
+
+    /// A `ctx` command running in the repository root.
+    pub fn cmd(&self, args: &[&str]) -> Command {
+        let mut cmd = Command::new(assert_cmd::cargo::cargo_bin!("ctx"));
+        cmd.args(args).current_dir(self.root());
+        cmd
+    }
+
+    pub fn run(&self, args: &[&str]) -> Output {
+        self.cmd(args).output().expect("run ctx")
+    }
+
+    /// Run `ctx`, insist on success, return stdout.
+    pub fn ok(&self, args: &[&str]) -> String {
+        let out = self.run(args);
+        assert!(
+            out.status.success(),
+            "ctx {args:?} failed with {}:\n{}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).expect("utf-8 stdout")
+    }
+
+    /// Run `ctx`, insist on failure with a one-line message, return stderr.
+    pub fn fail(&self, args: &[&str]) -> String {
+        let out = self.run(args);
+        assert!(
+            !out.status.success(),
+            "ctx {args:?} should have failed:\n{}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+        assert_eq!(out.status.code(), Some(1), "ctx {args:?}: exit code");
+        let stderr = String::from_utf8(out.stderr).expect("utf-8 stderr");
+        assert_eq!(
+            stderr.trim_end().lines().count(),
+            1,
+            "ctx {args:?}: one-line error, got:\n{stderr}"
+        );
+        stderr
+    }
+
+    /// Run `ctx --json ...` and parse stdout.
+    pub fn json(&self, args: &[&str]) -> Value {
+        let mut all = vec!["--json"];
+        all.extend_from_slice(args);
+        let text = self.ok(&all);
+        serde_json::from_str(&text)
+            .unwrap_or_else(|e| panic!("ctx {args:?}: bad JSON ({e}):\n{text}"))
+    }
+
+    pub fn scan(&self) -> Value {
+        self.json(&["scan"])
+    }
+
+    /// The database, opened directly (to set up states or check integrity).
+    pub fn db(&self) -> rusqlite::Connection {
+        let conn = rusqlite::Connection::open(self.path(".ctx/ctx.db")).unwrap();
+        conn.busy_timeout(std::time::Duration::from_secs(30))
+            .unwrap();
+        conn
+    }
+
+    /// Clear every stale flag, as a build will, so a test can see what a change marks.
+    pub fn clear_stale(&self) {
+        self.db().execute("UPDATE nodes SET stale = 0", []).unwrap();
+    }
+
+    /// Stale folders according to `ctx status`.
+    pub fn stale(&self) -> Vec<String> {
+        strings(&self.json(&["status"])["stale_folders"])
+    }
+
+    pub fn integrity_ok(&self) {
+        let result: String = self
+            .db()
+            .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(result, "ok");
+    }
+}
+
+/// A JSON array of strings as a `Vec`.
+pub fn strings(value: &Value) -> Vec<String> {
+    value
+        .as_array()
+        .unwrap_or_else(|| panic!("not an array: {value}"))
+        .iter()
+        .map(|v| v.as_str().unwrap().to_string())
+        .collect()
+}
+
+/// The `name`s of a `ctx folder show --json` folder's files.
+pub fn file_names(folder: &Value) -> Vec<String> {
+    folder["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["name"].as_str().unwrap().to_string())
+        .collect()
+}
