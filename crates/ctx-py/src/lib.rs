@@ -1,1 +1,218 @@
-//! placeholder
+//! `ctxkit._ctx`: the native half of the `ctxkit` Python package.
+//!
+//! A thin wrapper over ctx-core: arguments are converted, the GIL is released
+//! while the engine works, and results come back as plain dicts and lists
+//! (the same JSON shapes the CLI prints with `--json`). Errors are mapped to
+//! Python exceptions in one place, [`to_py_err`].
+
+use std::path::PathBuf;
+use std::sync::Mutex;
+
+use ctx_core::{FolderEdit, NewDecision, Workspace as CoreWorkspace};
+use pyo3::exceptions::PyRuntimeError;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+use serde::Serialize;
+
+/// A ctx workspace: a repository root with a `.ctx/` folder.
+///
+/// `Workspace(path)` never touches the disk; `init()` creates `.ctx/` in
+/// `path`, and every other method opens the workspace whose `.ctx/` is in
+/// `path` or its nearest ancestor.
+#[pyclass(module = "ctxkit._ctx")]
+struct Workspace {
+    path: PathBuf,
+    /// Opened on first use, then kept for the object's life.
+    inner: Mutex<Option<CoreWorkspace>>,
+}
+
+#[pymethods]
+impl Workspace {
+    #[new]
+    fn new(path: PathBuf) -> Self {
+        Workspace {
+            path,
+            inner: Mutex::new(None),
+        }
+    }
+
+    /// The path this workspace was created with.
+    #[getter]
+    fn path(&self) -> PathBuf {
+        self.path.clone()
+    }
+
+    /// The repository root (canonical), opening the workspace if needed.
+    #[getter]
+    fn root(&self, py: Python<'_>) -> PyResult<PathBuf> {
+        self.with(py, |ws| Ok(ws.root().to_path_buf()))
+    }
+
+    /// Create `.ctx/` in `path` (idempotent) and return what was created.
+    fn init<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let path = self.path.clone();
+        let (ws, report) = py
+            .detach(|| CoreWorkspace::init(&path))
+            .map_err(to_py_err)?;
+        *self.lock() = Some(ws);
+        to_py(py, &report)
+    }
+
+    /// Bring the store up to date with the files on disk.
+    fn scan<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let report = self.with(py, |ws| ws.scan())?;
+        to_py(py, &report)
+    }
+
+    /// Counts, stale folders and the last scan time.
+    fn status<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let status = self.with(py, |ws| ws.status())?;
+        to_py(py, &status)
+    }
+
+    /// Everything known about a folder (a repository-relative path, `.` for the root).
+    fn folder<'py>(&self, py: Python<'py>, path: &str) -> PyResult<Bound<'py, PyAny>> {
+        let folder = self.with(py, |ws| ws.folder(path))?;
+        to_py(py, &folder)
+    }
+
+    /// Write a folder's one-line description and/or long-form markdown content.
+    #[pyo3(signature = (path, *, description=None, content=None))]
+    fn describe<'py>(
+        &self,
+        py: Python<'py>,
+        path: &str,
+        description: Option<String>,
+        content: Option<String>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let edit = FolderEdit {
+            description,
+            content_md: content,
+        };
+        let folder = self.with(py, |ws| ws.describe_folder(path, &edit))?;
+        to_py(py, &folder)
+    }
+
+    /// Log a decision on a folder.
+    #[pyo3(signature = (path, title, *, rationale=String::new(), tags=Vec::new()))]
+    fn log_decision<'py>(
+        &self,
+        py: Python<'py>,
+        path: &str,
+        title: String,
+        rationale: String,
+        tags: Vec<String>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let new = NewDecision {
+            title,
+            rationale,
+            tags,
+        };
+        let decision = self.with(py, |ws| ws.log_decision(path, &new))?;
+        to_py(py, &decision)
+    }
+
+    /// Decisions on one folder, or all of them, newest first.
+    #[pyo3(signature = (path=None))]
+    fn decisions<'py>(&self, py: Python<'py>, path: Option<&str>) -> PyResult<Bound<'py, PyAny>> {
+        let decisions = self.with(py, |ws| ws.decisions(path))?;
+        to_py(py, &decisions)
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Workspace({:?})", self.path.display().to_string())
+    }
+}
+
+impl Workspace {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Option<CoreWorkspace>> {
+        self.inner
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Run `f` on the open workspace (opening it first), without the GIL.
+    fn with<T: Send>(
+        &self,
+        py: Python<'_>,
+        f: impl FnOnce(&mut CoreWorkspace) -> ctx_core::Result<T> + Send,
+    ) -> PyResult<T> {
+        py.detach(|| {
+            let mut guard = self.lock();
+            let ws = match guard.as_mut() {
+                Some(ws) => ws,
+                None => guard.insert(CoreWorkspace::discover(&self.path)?),
+            };
+            f(ws)
+        })
+        .map_err(to_py_err)
+    }
+}
+
+/// The one place where engine errors become Python exceptions: the class
+/// named for the error's code in `ctxkit.errors`, with `code` and `message`.
+fn to_py_err(err: ctx_core::Error) -> PyErr {
+    let class = match err.code() {
+        "NOT_A_WORKSPACE" => "NotAWorkspaceError",
+        "UNKNOWN_FOLDER" => "UnknownFolderError",
+        "OUTSIDE_ROOT" => "OutsideRootError",
+        "INVALID_INPUT" => "InvalidInputError",
+        "CONFIG_ERROR" => "ConfigError",
+        "IO_ERROR" => "CtxIOError",
+        _ => "DatabaseError",
+    };
+    let (code, message) = (err.code(), err.to_string());
+    Python::attach(|py| {
+        let raised = py
+            .import("ctxkit.errors")
+            .and_then(|module| module.getattr(class))
+            .and_then(|class| class.call1((message.clone(), code)));
+        match raised {
+            Ok(exception) => PyErr::from_value(exception),
+            Err(_) => PyRuntimeError::new_err(format!("[{code}] {message}")),
+        }
+    })
+}
+
+/// Any serializable engine result as plain Python objects.
+fn to_py<'py, T: Serialize>(py: Python<'py>, value: &T) -> PyResult<Bound<'py, PyAny>> {
+    let json =
+        serde_json::to_value(value).map_err(|err| PyRuntimeError::new_err(err.to_string()))?;
+    json_to_py(py, &json)
+}
+
+fn json_to_py<'py>(py: Python<'py>, value: &serde_json::Value) -> PyResult<Bound<'py, PyAny>> {
+    use serde_json::Value;
+    Ok(match value {
+        Value::Null => py.None().into_bound(py),
+        Value::Bool(b) => b.into_pyobject(py)?.to_owned().into_any(),
+        Value::Number(n) => match (n.as_i64(), n.as_u64()) {
+            (Some(i), _) => i.into_pyobject(py)?.into_any(),
+            (None, Some(u)) => u.into_pyobject(py)?.into_any(),
+            _ => n.as_f64().unwrap_or(f64::NAN).into_pyobject(py)?.into_any(),
+        },
+        Value::String(s) => s.into_pyobject(py)?.into_any(),
+        Value::Array(items) => {
+            let list = PyList::empty(py);
+            for item in items {
+                list.append(json_to_py(py, item)?)?;
+            }
+            list.into_any()
+        }
+        Value::Object(map) => {
+            let dict = PyDict::new(py);
+            for (key, item) in map {
+                dict.set_item(key, json_to_py(py, item)?)?;
+            }
+            dict.into_any()
+        }
+    })
+}
+
+#[pymodule]
+fn _ctx(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Workspace>()?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("SCHEMA_VERSION", ctx_core::SCHEMA_VERSION)?;
+    Ok(())
+}

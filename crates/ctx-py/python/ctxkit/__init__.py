@@ -1,0 +1,37 @@
+"""ctxkit: the ctx context engine from Python.
+
+>>> import ctxkit
+>>> ws = ctxkit.Workspace(".")
+>>> ws.init()          # creates .ctx/ (idempotent)
+>>> ws.scan()["files_added"]
+>>> ws.status()["stale_folders"]
+
+Every method returns plain dicts and lists, shaped like the JSON that the
+`ctx` command prints with `--json`. Errors are subclasses of `CtxError`.
+"""
+
+from ctxkit._ctx import SCHEMA_VERSION, Workspace, __version__
+from ctxkit.errors import (
+    ConfigError,
+    CtxError,
+    CtxIOError,
+    DatabaseError,
+    InvalidInputError,
+    NotAWorkspaceError,
+    OutsideRootError,
+    UnknownFolderError,
+)
+
+__all__ = [
+    "SCHEMA_VERSION",
+    "ConfigError",
+    "CtxError",
+    "CtxIOError",
+    "DatabaseError",
+    "InvalidInputError",
+    "NotAWorkspaceError",
+    "OutsideRootError",
+    "UnknownFolderError",
+    "Workspace",
+    "__version__",
+]

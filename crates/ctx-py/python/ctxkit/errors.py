@@ -1,0 +1,51 @@
+"""Exceptions raised by ctxkit.
+
+Each carries `code` (stable, e.g. "UNKNOWN_FOLDER") and `message` (the same
+one-line text the `ctx` command prints), and also subclasses the closest
+builtin exception, so `except KeyError` or `except ValueError` work too.
+"""
+
+from __future__ import annotations
+
+
+class CtxError(Exception):
+    """Base class of every ctxkit error."""
+
+    code: str
+    message: str
+
+    def __init__(self, message: str, code: str = "ERROR") -> None:
+        super().__init__(message)
+        self.message = message
+        self.code = code
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class NotAWorkspaceError(CtxError, FileNotFoundError):
+    """No `.ctx/` folder in the path or any parent: call `Workspace.init()` first."""
+
+
+class UnknownFolderError(CtxError, KeyError):
+    """The folder is not in the store (not scanned yet, ignored, or gone)."""
+
+
+class OutsideRootError(CtxError, ValueError):
+    """The path points outside the workspace root."""
+
+
+class InvalidInputError(CtxError, ValueError):
+    """An argument is malformed (empty title, multi-line description, bad tag...)."""
+
+
+class ConfigError(CtxError, ValueError):
+    """`.ctx/config.toml` cannot be used."""
+
+
+class CtxIOError(CtxError, OSError):
+    """A file could not be read or written."""
+
+
+class DatabaseError(CtxError):
+    """The database is not a ctx database, is corrupt, is newer, or failed."""

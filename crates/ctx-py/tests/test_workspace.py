@@ -1,0 +1,188 @@
+"""ctxkit end to end: a real workspace in a temp dir, driven from Python."""
+
+from __future__ import annotations
+
+import ast
+import inspect
+from pathlib import Path
+
+import pytest
+
+import ctxkit
+
+
+def make_repo(root: Path) -> Path:
+    files = {
+        "src/auth/jwt.py": "def sign():\n    pass\n",
+        "src/db/pool.py": "class Pool:\n    pass\n",
+        "README.md": "# Demo\n",
+        ".gitignore": "build/\n",
+        "build/out.py": "generated = True\n",
+        ".env": "TOKEN=abc\n",
+    }
+    for rel, text in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    return root
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    return make_repo(tmp_path)
+
+
+@pytest.fixture
+def ws(repo: Path) -> ctxkit.Workspace:
+    ws = ctxkit.Workspace(repo)
+    ws.init()
+    ws.scan()
+    return ws
+
+
+def test_init_creates_the_workspace_and_is_idempotent(repo: Path) -> None:
+    ws = ctxkit.Workspace(repo)
+    first = ws.init()
+    assert first["created"] == [".ctx/config.toml", ".ctx/.gitignore", ".ctx/ctx.db"]
+    assert first["already_initialized"] is False
+    assert (repo / ".ctx" / "config.toml").is_file()
+    second = ctxkit.Workspace(str(repo)).init()
+    assert second["created"] == []
+    assert second["already_initialized"] is True
+
+
+def test_scan_reports_changes_and_respects_gitignore(repo: Path) -> None:
+    ws = ctxkit.Workspace(repo)
+    ws.init()
+    report = ws.scan()
+    assert report["files_added"] == 5  # build/ is ignored
+    assert report["secret_files"] == [".env"]
+    assert sorted(report["stale_folders"]) == [".", "src", "src/auth", "src/db"]
+    assert isinstance(report["elapsed_ms"], int)
+
+    (repo / "src" / "db" / "pool.py").write_text("class Pool:\n    size = 8\n")
+    again = ws.scan()
+    assert again["files_changed"] == 1
+    assert again["stale_folders"] == [".", "src", "src/db"]
+
+
+def test_status_is_a_plain_dict(ws: ctxkit.Workspace) -> None:
+    status = ws.status()
+    assert isinstance(status, dict)
+    assert status["files"] == 5
+    assert status["folders"] == 4
+    assert status["secret_files"] == 1
+    assert status["schema_version"] == ctxkit.SCHEMA_VERSION
+    assert status["last_scan_at"].endswith("Z")
+    assert Path(status["root"]) == ws.root
+
+
+def test_folders_and_decisions(ws: ctxkit.Workspace) -> None:
+    folder = ws.describe("src/auth", description="JWT signing", content="## Notes\nRotate keys.\n")
+    assert folder["description"] == "JWT signing"
+    assert folder["content_md"] == "## Notes\nRotate keys.\n"
+    assert [f["name"] for f in folder["files"]] == ["jwt.py"]
+    decision = ws.log_decision("src/auth", "Use EdDSA", rationale="Short keys", tags=["Architectural"])
+    assert decision["id"].startswith("D-")
+    assert decision["tags"] == ["architectural"]
+    assert [d["title"] for d in ws.decisions("src/auth")] == ["Use EdDSA"]
+    assert len(ws.decisions()) == 1
+    assert ws.folder(".")["children"] == ["src"]
+
+
+def test_errors_are_typed_and_carry_the_cli_message(
+    tmp_path_factory: pytest.TempPathFactory, ws: ctxkit.Workspace
+) -> None:
+    with pytest.raises(ctxkit.NotAWorkspaceError) as info:
+        ctxkit.Workspace(tmp_path_factory.mktemp("empty")).status()
+    assert info.value.code == "NOT_A_WORKSPACE"
+    assert "ctx init" in str(info.value)
+    assert isinstance(info.value, FileNotFoundError)
+
+    with pytest.raises(ctxkit.UnknownFolderError) as info:
+        ws.folder("nope")
+    assert str(info.value) == "nope: unknown folder (not in the last scan; run `ctx scan`?)"
+    assert isinstance(info.value, KeyError)
+
+    with pytest.raises(ctxkit.OutsideRootError):
+        ws.folder("../elsewhere")
+    with pytest.raises(ctxkit.InvalidInputError) as info:
+        ws.log_decision("src", "  ")
+    assert isinstance(info.value, ValueError)
+    with pytest.raises(ctxkit.InvalidInputError):
+        ws.describe("src", description="two\nlines")
+    # Nothing was written by the failed calls.
+    assert ws.decisions() == []
+
+
+def test_a_broken_database_raises_instead_of_crashing(repo: Path) -> None:
+    (repo / ".ctx").mkdir()
+    (repo / ".ctx" / "ctx.db").write_text("definitely not sqlite\n")
+    with pytest.raises(ctxkit.DatabaseError) as info:
+        ctxkit.Workspace(repo).scan()
+    assert info.value.code == "NOT_A_CTX_DATABASE"
+    assert (repo / ".ctx" / "ctx.db").read_text() == "definitely not sqlite\n"
+
+
+def test_a_broken_config_raises_config_error(repo: Path) -> None:
+    ws = ctxkit.Workspace(repo)
+    ws.init()
+    (repo / ".ctx" / "config.toml").write_text("[scan]\nbogus = 1\n")
+    with pytest.raises(ctxkit.ConfigError) as info:
+        ctxkit.Workspace(repo).scan()
+    assert "bogus" in str(info.value)
+
+
+def test_workspace_is_found_from_a_subfolder(ws: ctxkit.Workspace, repo: Path) -> None:
+    sub = ctxkit.Workspace(repo / "src" / "auth")
+    assert sub.root == ws.root
+    assert sub.status()["files"] == 5
+
+
+def test_stubs_match_the_runtime() -> None:
+    """Every public name in _ctx.pyi exists at runtime, and vice versa."""
+    stub_path = Path(ctxkit.__file__).with_name("_ctx.pyi")
+    tree = ast.parse(stub_path.read_text())
+    stub_names = set()
+    stub_methods: dict[str, set[str]] = {}
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef):
+            stub_names.add(node.name)
+            stub_methods[node.name] = {
+                item.name for item in node.body if isinstance(item, ast.FunctionDef) and not item.name.startswith("__")
+            }
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            stub_names.add(node.target.id)
+    runtime = {name for name in dir(ctxkit._ctx) if not name.startswith("_") or name == "__version__"}
+    assert stub_names == runtime
+    for cls, methods in stub_methods.items():
+        runtime_methods = {
+            name for name, _ in inspect.getmembers(getattr(ctxkit._ctx, cls)) if not name.startswith("__")
+        }
+        assert methods == runtime_methods, cls
+    assert (Path(ctxkit.__file__).parent / "py.typed").exists()
+
+
+def test_released_gil_allows_threads(ws: ctxkit.Workspace, repo: Path) -> None:
+    """Two threads, each with its own Workspace, scan at once without deadlock."""
+    import threading
+
+    for i in range(50):
+        (repo / "src" / f"m{i}.py").write_text(f"x = {i}\n")
+    results: list[dict] = []
+    errors: list[BaseException] = []
+
+    def scan() -> None:
+        try:
+            results.append(ctxkit.Workspace(repo).scan())
+        except BaseException as err:  # pragma: no cover - reported below
+            errors.append(err)
+
+    threads = [threading.Thread(target=scan) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert not errors
+    assert sum(r["files_added"] for r in results) == 50
+    assert ws.status()["files"] == 55
