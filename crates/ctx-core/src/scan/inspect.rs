@@ -132,7 +132,7 @@ pub fn secret_by_name(name: &str) -> Option<&'static str> {
 /// Content signatures of private keys and well-known API tokens.
 const SECRET_SIGNATURES: &[(&str, &str)] = &[
     ("PRIVATE KEY-----", "private key"),
-    ("-----BEGIN PGP PRIVATE KEY BLOCK-----", "pgp private key"),
+    ("PRIVATE KEY BLOCK-----", "pgp private key"),
     ("AKIA", "aws access key id"),
     ("ASIA", "aws access key id"),
     ("aws_secret_access_key", "aws secret access key"),
@@ -163,15 +163,14 @@ pub fn secret_by_content(bytes: &[u8]) -> Option<&'static str> {
             .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_' || **b == b'-')
             .count();
         let real = match pattern {
-            "PRIVATE KEY-----" => {
-                // `-----BEGIN [RSA |EC |OPENSSH ]PRIVATE KEY-----`
+            "PRIVATE KEY-----" | "PRIVATE KEY BLOCK-----" => {
+                // `-----BEGIN [RSA |EC |OPENSSH |PGP ]PRIVATE KEY[ BLOCK]-----` opening a line
                 let line_start = bytes[..found.start()]
                     .iter()
                     .rposition(|b| *b == b'\n')
                     .map_or(0, |i| i + 1);
                 bytes[line_start..found.start()].starts_with(b"-----BEGIN ")
             }
-            "-----BEGIN PGP PRIVATE KEY BLOCK-----" => true,
             "AKIA" | "ASIA" => {
                 token_len >= 16
                     && rest[..16]
@@ -191,11 +190,15 @@ pub fn secret_by_content(bytes: &[u8]) -> Option<&'static str> {
             _ => token_len >= 20,
         };
         // A signature glued to a preceding identifier (`MY_AKIA...`) is not a token start.
-        let glued = found.start() > 0 && pattern != "PRIVATE KEY-----" && {
+        let glued = found.start() > 0 && !pattern.starts_with("PRIVATE KEY") && {
             let before = bytes[found.start() - 1];
             before.is_ascii_alphanumeric() || before == b'_'
         };
-        if real && !glued {
+        // Vendors' documented placeholders (`AKIAIOSFODNN7EXAMPLE`) are not secrets.
+        let placeholder = bytes[found.end()..found.end() + token_len]
+            .windows(7)
+            .any(|w| w == b"EXAMPLE");
+        if real && !glued && !placeholder {
             return Some(reason);
         }
     }
@@ -277,20 +280,19 @@ mod tests {
 
     #[test]
     fn secret_contents() {
-        let key = b"config\n-----BEGIN OPENSSH PRIVATE KEY-----\nb3Blbn\n-----END OPENSSH PRIVATE KEY-----\n";
-        assert_eq!(secret_by_content(key), Some("private key"));
-        assert_eq!(
-            secret_by_content(b"aws_key = \"AKIAIOSFODNN7EXAMPLE\"\n"),
-            Some("aws access key id")
+        // Split with concat! so that this source file does not itself look like a secret.
+        let key = concat!("config\n-----BEGIN OPENSSH ", "PRIVATE KEY-----\nb3Blbn\n");
+        assert_eq!(secret_by_content(key.as_bytes()), Some("private key"));
+        let aws = concat!("aws_key = \"AKIA", "Q7RZ3MT2VX4PLK9D\"\n");
+        assert_eq!(secret_by_content(aws.as_bytes()), Some("aws access key id"));
+        let github = concat!("token: ghp", "_0123456789abcdefghijABCDEFGHIJ0123\n");
+        assert_eq!(secret_by_content(github.as_bytes()), Some("github token"));
+        let aws_secret = concat!(
+            "aws_secret",
+            "_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYzzKEYxx1234\n"
         );
         assert_eq!(
-            secret_by_content(b"token: ghp_0123456789abcdefghijABCDEFGHIJ0123\n"),
-            Some("github token")
-        );
-        assert_eq!(
-            secret_by_content(
-                b"aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEYxx\n"
-            ),
+            secret_by_content(aws_secret.as_bytes()),
             Some("aws secret access key")
         );
     }
@@ -301,6 +303,7 @@ mod tests {
             &b"AWS keys start with AKIA and are 20 characters long"[..],
             b"def parse_private_key(pem): # reads '-----BEGIN' then 'PRIVATE KEY-----'",
             b"MY_AKIAIOSFODNN7EXAMPLE_CONST = 1",
+            b"aws_key = \"AKIAIOSFODNN7EXAMPLE\"",
             b"the ghp_ prefix marks github tokens",
         ] {
             assert_eq!(
