@@ -15,15 +15,10 @@ pub struct Pool;
 fn init_is_idempotent_and_keeps_user_edits() {
     let repo = Repo::with_files(TREE);
     let first = repo.json(&["init"]);
-    assert_eq!(
-        strings(&first["init"]["created"]),
-        [".ctx/config.toml", ".ctx/.gitignore", ".ctx/ctx.db"]
-    );
+    assert_eq!(strings(&first["init"]["created"]), [".ctx/config.toml", ".ctx/.gitignore", ".ctx/ctx.db"]);
     assert_eq!(first["scan"]["files_added"], 3);
     let gitignore = std::fs::read_to_string(repo.path(".ctx/.gitignore")).unwrap();
-    assert!(
-        gitignore.lines().any(|l| l == "ctx.db*") && gitignore.lines().any(|l| l == "context/")
-    );
+    assert!(gitignore.lines().any(|l| l == "ctx.db*") && gitignore.lines().any(|l| l == "context/"));
 
     repo.write(".ctx/config.toml", "# mine\n[scan]\nhidden = false\n");
     let second = repo.json(&["init"]);
@@ -64,21 +59,10 @@ fn the_workspace_is_found_from_a_subfolder_and_paths_are_relative_to_it() {
 fn root_flag_works_from_anywhere() {
     let repo = Repo::init(TREE);
     let elsewhere = tempfile::tempdir().unwrap();
-    let mut cmd = repo.cmd(&[
-        "--root",
-        repo.root().to_str().unwrap(),
-        "--json",
-        "folder",
-        "show",
-        "src",
-    ]);
+    let mut cmd = repo.cmd(&["--root", repo.root().to_str().unwrap(), "--json", "folder", "show", "src"]);
     cmd.current_dir(elsewhere.path());
     let out = cmd.output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let folder: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(folder["path"], "src");
 }
@@ -87,10 +71,7 @@ fn root_flag_works_from_anywhere() {
 fn outside_a_workspace_commands_say_so() {
     let repo = Repo::with_files(TREE);
     let err = repo.fail(&["status"]);
-    assert!(
-        err.contains("not a ctx workspace") && err.contains("ctx init"),
-        "{err}"
-    );
+    assert!(err.contains("not a ctx workspace") && err.contains("ctx init"), "{err}");
 }
 
 #[test]
@@ -101,30 +82,10 @@ fn describe_scope_relate_and_log_mark_the_folder_and_its_ancestors_stale() {
         repo.ok(args);
         assert_eq!(repo.stale(), [".", "src", "src/auth"], "after ctx {args:?}");
     };
-    check(&[
-        "folder",
-        "describe",
-        "src/auth",
-        "--description",
-        "Authentication: JWT and sessions",
-    ]);
+    check(&["folder", "describe", "src/auth", "--description", "Authentication: JWT and sessions"]);
     check(&["folder", "scope", "src/auth", "--on"]);
-    check(&[
-        "folder",
-        "relate",
-        "src/auth",
-        "docs",
-        "--note",
-        "API specification",
-    ]);
-    check(&[
-        "log",
-        "src/auth",
-        "--title",
-        "Bearer tokens over cookies",
-        "--tag",
-        "architectural",
-    ]);
+    check(&["folder", "relate", "src/auth", "docs", "--note", "API specification"]);
+    check(&["log", "src/auth", "--title", "Bearer tokens over cookies", "--tag", "architectural"]);
 
     let folder = repo.json(&["folder", "show", "src/auth"]);
     assert_eq!(folder["description"], "Authentication: JWT and sessions");
@@ -132,10 +93,7 @@ fn describe_scope_relate_and_log_mark_the_folder_and_its_ancestors_stale() {
     assert!(folder["described_at"].is_string());
     assert_eq!(folder["related"][0]["path"], "docs");
     assert_eq!(folder["related"][0]["note"], "API specification");
-    assert_eq!(
-        folder["decisions"][0]["title"],
-        "Bearer tokens over cookies"
-    );
+    assert_eq!(folder["decisions"][0]["title"], "Bearer tokens over cookies");
     assert_eq!(strings(&folder["decisions"][0]["tags"]), ["architectural"]);
     // An undescribed folder says so.
     assert!(repo.json(&["folder", "show", "src/db"])["described_at"].is_null());
@@ -147,10 +105,7 @@ fn content_comes_from_a_file_or_standard_input() {
     let repo = Repo::init(TREE);
     repo.write("notes.md", "## Conventions\nUse tokens.\n");
     repo.ok(&["folder", "describe", "src", "--content-file", "notes.md"]);
-    assert_eq!(
-        repo.json(&["folder", "show", "src"])["content_md"],
-        "## Conventions\nUse tokens.\n"
-    );
+    assert_eq!(repo.json(&["folder", "show", "src"])["content_md"], "## Conventions\nUse tokens.\n");
 
     let mut child = repo
         .cmd(&["folder", "describe", "src/db", "--content-file", "-"])
@@ -158,17 +113,9 @@ fn content_comes_from_a_file_or_standard_input() {
         .stdout(std::process::Stdio::null())
         .spawn()
         .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"Pool sizing rules.\n")
-        .unwrap();
+    child.stdin.take().unwrap().write_all(b"Pool sizing rules.\n").unwrap();
     assert!(child.wait().unwrap().success());
-    assert_eq!(
-        repo.json(&["folder", "show", "src/db"])["content_md"],
-        "Pool sizing rules.\n"
-    );
+    assert_eq!(repo.json(&["folder", "show", "src/db"])["content_md"], "Pool sizing rules.\n");
 }
 
 #[test]
@@ -179,12 +126,7 @@ fn scope_off_and_unrelate() {
     assert_eq!(repo.json(&["folder", "show", "src"])["is_scope"], false);
     repo.ok(&["folder", "relate", "src", "docs"]);
     repo.ok(&["folder", "relate", "src", "docs", "--remove"]);
-    assert!(
-        repo.json(&["folder", "show", "src"])["related"]
-            .as_array()
-            .unwrap()
-            .is_empty()
-    );
+    assert!(repo.json(&["folder", "show", "src"])["related"].as_array().unwrap().is_empty());
     let err = repo.fail(&["folder", "relate", "src", "docs", "--remove"]);
     assert!(err.contains("not related"), "{err}");
 }
@@ -192,22 +134,10 @@ fn scope_off_and_unrelate() {
 #[test]
 fn decisions_are_listed_newest_first_per_folder_or_all() {
     let repo = Repo::init(TREE);
-    repo.ok(&[
-        "log",
-        "src/db",
-        "--title",
-        "Pool of 8",
-        "--rationale",
-        "Two cores",
-    ]);
+    repo.ok(&["log", "src/db", "--title", "Pool of 8", "--rationale", "Two cores"]);
     repo.ok(&["log", "src/auth", "--title", "JWT", "--tag", "Breaking"]);
     let all = repo.json(&["log", "list"]);
-    let titles: Vec<_> = all
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| d["title"].as_str().unwrap())
-        .collect();
+    let titles: Vec<_> = all.as_array().unwrap().iter().map(|d| d["title"].as_str().unwrap()).collect();
     assert_eq!(titles, ["JWT", "Pool of 8"]);
     assert_eq!(strings(&all[0]["tags"]), ["breaking"]);
     assert!(all[0]["id"].as_str().unwrap().starts_with("D-"));
@@ -221,43 +151,25 @@ fn decisions_are_listed_newest_first_per_folder_or_all() {
 fn bad_input_is_a_one_line_error_and_changes_nothing() {
     let repo = Repo::init(TREE);
     repo.ok(&["log", "src", "--title", "Keep"]);
-    let before = (
-        repo.json(&["status"]),
-        repo.json(&["folder", "show", "src"]),
-    );
+    let before = (repo.json(&["status"]), repo.json(&["folder", "show", "src"]));
     let cases: &[(&[&str], &str)] = &[
         (&["folder", "show", "nope"], "unknown folder"),
         (&["folder", "show", "../x"], "outside the workspace root"),
         (&["folder", "show", "/etc"], "outside the workspace root"),
         (&["folder", "describe", "src"], "nothing to change"),
-        (
-            &["folder", "describe", "src", "--description", "two\nlines"],
-            "single line",
-        ),
-        (
-            &["folder", "describe", "src", "--content-file", "missing.md"],
-            "cannot read content file",
-        ),
+        (&["folder", "describe", "src", "--description", "two\nlines"], "single line"),
+        (&["folder", "describe", "src", "--content-file", "missing.md"], "cannot read content file"),
         (&["folder", "relate", "src", "src"], "itself"),
         (&["folder", "relate", "src", "nope"], "unknown folder"),
         (&["log", "src", "--title", "  "], "needs a title"),
-        (
-            &["log", "src", "--title", "x", "--tag", "two words"],
-            "a tag is",
-        ),
+        (&["log", "src", "--title", "x", "--tag", "two words"], "a tag is"),
         (&["log", "list", "nope"], "unknown folder"),
     ];
     for (args, expect) in cases {
         let err = repo.fail(args);
-        assert!(
-            err.contains(expect),
-            "ctx {args:?}: expected {expect:?} in {err:?}"
-        );
+        assert!(err.contains(expect), "ctx {args:?}: expected {expect:?} in {err:?}");
     }
-    let after = (
-        repo.json(&["status"]),
-        repo.json(&["folder", "show", "src"]),
-    );
+    let after = (repo.json(&["status"]), repo.json(&["folder", "show", "src"]));
     assert_eq!(before, after);
     repo.integrity_ok();
 }

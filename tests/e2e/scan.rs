@@ -56,10 +56,7 @@ fn gitignore_ignore_ctxignore_and_config_excludes_are_honoured() {
     let root = repo.json(&["folder", "show", "."]);
     let children = strings(&root["children"]);
     for hidden in ["target", "scratch", "vendor", ".git", ".ctx"] {
-        assert!(
-            !children.contains(&hidden.to_string()),
-            "{hidden} should not be scanned: {children:?}"
-        );
+        assert!(!children.contains(&hidden.to_string()), "{hidden} should not be scanned: {children:?}");
     }
     assert!(!file_names(&root).contains(&"app.log".to_string()));
     assert!(!file_names(&repo.json(&["folder", "show", "src"])).contains(&"cache.tmp".to_string()));
@@ -103,12 +100,7 @@ fn a_same_size_rewrite_right_after_a_scan_is_still_seen() {
     let path = repo.path("src/db/pool.rs");
     let mtime = std::fs::metadata(&path).unwrap().modified().unwrap();
     std::fs::write(&path, "pub struct Lock;\n").unwrap();
-    std::fs::File::options()
-        .write(true)
-        .open(&path)
-        .unwrap()
-        .set_modified(mtime)
-        .unwrap();
+    std::fs::File::options().write(true).open(&path).unwrap().set_modified(mtime).unwrap();
     let report = repo.scan();
     assert_eq!(report["files_changed"], 1, "{report}");
     assert!(strings(&report["stale_folders"]).contains(&"src/db".to_string()));
@@ -125,10 +117,7 @@ fn deleted_files_and_folders_disappear() {
     assert_eq!(report["folders_removed"], 1);
     assert_eq!(strings(&report["stale_folders"]), [".", "src", "src/auth"]);
     assert!(!file_names(&repo.json(&["folder", "show", "src"])).contains(&"lib.rs".to_string()));
-    assert_eq!(
-        strings(&repo.json(&["folder", "show", "src/auth"])["children"]),
-        Vec::<String>::new()
-    );
+    assert_eq!(strings(&repo.json(&["folder", "show", "src/auth"])["children"]), Vec::<String>::new());
     let err = repo.fail(&["folder", "show", "src/auth/hooks"]);
     assert!(err.contains("unknown folder"), "{err}");
     assert_eq!(repo.json(&["status"])["files"], 5);
@@ -139,10 +128,7 @@ fn deleted_files_and_folders_disappear() {
     let report = repo.scan();
     assert_eq!(report["folders_removed"], 1);
     assert_eq!(strings(&report["stale_folders"]), [".", "src"]);
-    assert_eq!(
-        strings(&repo.json(&["folder", "show", "src"])["children"]),
-        ["src/auth"]
-    );
+    assert_eq!(strings(&repo.json(&["folder", "show", "src"])["children"]), ["src/auth"]);
 }
 
 #[test]
@@ -193,25 +179,13 @@ fn binary_and_oversized_files_are_recorded_not_read() {
     repo.ok(&["init"]);
     let root = repo.json(&["folder", "show", "."]);
     let kind = |name: &str| {
-        root["files"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|f| f["name"] == name)
-            .unwrap()["kind"]
-            .clone()
+        root["files"].as_array().unwrap().iter().find(|f| f["name"] == name).unwrap()["kind"].clone()
     };
     assert_eq!(kind("logo.png"), "binary");
     assert_eq!(kind("big.txt"), "oversized");
     assert_eq!(kind("README.md"), "text");
     let status = repo.json(&["status"]);
-    assert_eq!(
-        (
-            status["binary_files"].as_u64(),
-            status["oversized_files"].as_u64()
-        ),
-        (Some(1), Some(1))
-    );
+    assert_eq!((status["binary_files"].as_u64(), status["oversized_files"].as_u64()), (Some(1), Some(1)));
 }
 
 #[test]
@@ -219,12 +193,7 @@ fn unscannable_entries_are_reported_and_skipped() {
     use std::os::unix::ffi::OsStrExt;
     let repo = Repo::with_files(TREE);
     // A name that is not UTF-8, a FIFO (opening it would block), and a symlink loop.
-    std::fs::write(
-        repo.root()
-            .join(std::ffi::OsStr::from_bytes(b"bad-\xff.txt")),
-        "x",
-    )
-    .unwrap();
+    std::fs::write(repo.root().join(std::ffi::OsStr::from_bytes(b"bad-\xff.txt")), "x").unwrap();
     let fifo = std::ffi::CString::new(repo.path("pipe").to_str().unwrap()).unwrap();
     assert_eq!(unsafe { libc_mkfifo(fifo.as_ptr(), 0o644) }, 0);
     std::os::unix::fs::symlink(repo.path("src"), repo.path("src/db/loop")).unwrap();
@@ -232,11 +201,7 @@ fn unscannable_entries_are_reported_and_skipped() {
     repo.write(".ctx/config.toml", "[scan]\nfollow_symlinks = true\n");
 
     let out = repo.run(&["init"]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("not valid UTF-8"), "{stderr}");
     assert!(stderr.to_lowercase().contains("loop"), "{stderr}");
@@ -255,9 +220,7 @@ fn a_folder_without_git_still_honours_gitignore() {
     assert!(!repo.path(".git").exists());
     repo.write("target/x.rs", "fn x() {}");
     repo.ok(&["init"]);
-    assert!(
-        !strings(&repo.json(&["folder", "show", "."])["children"]).contains(&"target".to_string())
-    );
+    assert!(!strings(&repo.json(&["folder", "show", "."])["children"]).contains(&"target".to_string()));
 }
 
 #[test]
@@ -271,21 +234,12 @@ fn two_scans_at_once_both_finish_and_agree() {
     }
     repo.ok(&["init", "--no-scan"]);
     let children: Vec<_> = (0..2)
-        .map(|_| {
-            repo.cmd(&["--json", "scan"])
-                .stdout(std::process::Stdio::piped())
-                .spawn()
-                .unwrap()
-        })
+        .map(|_| repo.cmd(&["--json", "scan"]).stdout(std::process::Stdio::piped()).spawn().unwrap())
         .collect();
     let mut added = 0;
     for child in children {
         let out = child.wait_with_output().unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
         let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
         added += report["files_added"].as_u64().unwrap();
     }
@@ -295,11 +249,7 @@ fn two_scans_at_once_both_finish_and_agree() {
     assert_eq!(status["files"], 400);
     let again = repo.scan();
     assert_eq!(
-        (
-            again["files_added"].as_u64(),
-            again["files_changed"].as_u64(),
-            again["files_removed"].as_u64()
-        ),
+        (again["files_added"].as_u64(), again["files_changed"].as_u64(), again["files_removed"].as_u64()),
         (Some(0), Some(0), Some(0))
     );
     repo.integrity_ok();

@@ -10,10 +10,7 @@ fn a_file_that_is_not_a_database_is_refused_and_left_intact() {
     repo.write(".ctx/ctx.db", "not a database at all\n");
     let err = repo.fail(&["scan"]);
     assert!(err.contains("not a ctx database"), "{err}");
-    assert_eq!(
-        std::fs::read_to_string(repo.path(".ctx/ctx.db")).unwrap(),
-        "not a database at all\n"
-    );
+    assert_eq!(std::fs::read_to_string(repo.path(".ctx/ctx.db")).unwrap(), "not a database at all\n");
 }
 
 #[test]
@@ -42,10 +39,7 @@ fn a_broken_config_is_a_clear_error() {
     let repo = Repo::init("//- a.txt\nx\n");
     repo.write(".ctx/config.toml", "[scan]\nmax_file_bytes = \"lots\"\n");
     let err = repo.fail(&["scan"]);
-    assert!(
-        err.contains("config.toml") && err.contains("max_file_bytes"),
-        "{err}"
-    );
+    assert!(err.contains("config.toml") && err.contains("max_file_bytes"), "{err}");
     repo.write(".ctx/config.toml", "[scan]\nexclude = [\"a/{b\"]\n");
     let err = repo.fail(&["scan"]);
     assert!(err.contains("exclude"), "{err}");

@@ -13,9 +13,7 @@ pub struct Repo {
 
 impl Repo {
     pub fn new() -> Repo {
-        Repo {
-            dir: tempfile::tempdir().expect("temp dir"),
-        }
+        Repo { dir: tempfile::tempdir().expect("temp dir") }
     }
 
     /// A repository holding the files of `fixture` (see the type docs).
@@ -61,12 +59,7 @@ impl Repo {
 
     pub fn remove(&self, rel: &str) {
         let path = self.path(rel);
-        if path.is_dir() {
-            std::fs::remove_dir_all(path)
-        } else {
-            std::fs::remove_file(path)
-        }
-        .unwrap();
+        if path.is_dir() { std::fs::remove_dir_all(path) } else { std::fs::remove_file(path) }.unwrap();
     }
 
     /// A `ctx` command running in the repository root.
@@ -102,11 +95,7 @@ impl Repo {
         );
         assert_eq!(out.status.code(), Some(1), "ctx {args:?}: exit code");
         let stderr = String::from_utf8(out.stderr).expect("utf-8 stderr");
-        assert_eq!(
-            stderr.trim_end().lines().count(),
-            1,
-            "ctx {args:?}: one-line error, got:\n{stderr}"
-        );
+        assert_eq!(stderr.trim_end().lines().count(), 1, "ctx {args:?}: one-line error, got:\n{stderr}");
         stderr
     }
 
@@ -115,8 +104,7 @@ impl Repo {
         let mut all = vec!["--json"];
         all.extend_from_slice(args);
         let text = self.ok(&all);
-        serde_json::from_str(&text)
-            .unwrap_or_else(|e| panic!("ctx {args:?}: bad JSON ({e}):\n{text}"))
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("ctx {args:?}: bad JSON ({e}):\n{text}"))
     }
 
     pub fn scan(&self) -> Value {
@@ -126,8 +114,7 @@ impl Repo {
     /// The database, opened directly (to set up states or check integrity).
     pub fn db(&self) -> rusqlite::Connection {
         let conn = rusqlite::Connection::open(self.path(".ctx/ctx.db")).unwrap();
-        conn.busy_timeout(std::time::Duration::from_secs(30))
-            .unwrap();
+        conn.busy_timeout(std::time::Duration::from_secs(30)).unwrap();
         conn
     }
 
@@ -142,10 +129,7 @@ impl Repo {
     }
 
     pub fn integrity_ok(&self) {
-        let result: String = self
-            .db()
-            .query_row("PRAGMA integrity_check", [], |r| r.get(0))
-            .unwrap();
+        let result: String = self.db().query_row("PRAGMA integrity_check", [], |r| r.get(0)).unwrap();
         assert_eq!(result, "ok");
     }
 }
@@ -162,10 +146,5 @@ pub fn strings(value: &Value) -> Vec<String> {
 
 /// The `name`s of a `ctx folder show --json` folder's files.
 pub fn file_names(folder: &Value) -> Vec<String> {
-    folder["files"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| f["name"].as_str().unwrap().to_string())
-        .collect()
+    folder["files"].as_array().unwrap().iter().map(|f| f["name"].as_str().unwrap().to_string()).collect()
 }

@@ -15,9 +15,7 @@ pub fn json<T: Serialize>(value: &T) -> anyhow::Result<()> {
 /// A broken pipe (`ctx status | head -1`) is success, not an error.
 pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
     err.chain().any(|cause| {
-        cause
-            .downcast_ref::<io::Error>()
-            .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+        cause.downcast_ref::<io::Error>().is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
             || cause
                 .downcast_ref::<serde_json::Error>()
                 .is_some_and(|e| e.io_error_kind() == Some(io::ErrorKind::BrokenPipe))
@@ -26,9 +24,7 @@ pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
 
 /// One line on stderr; with `--json`, an object with a stable `code`.
 pub fn print_error(err: &anyhow::Error, json: bool) {
-    let code = err
-        .downcast_ref::<ctx_core::Error>()
-        .map_or("ERROR", ctx_core::Error::code);
+    let code = err.downcast_ref::<ctx_core::Error>().map_or("ERROR", ctx_core::Error::code);
     let message = format!("{err:#}");
     if json {
         let value = serde_json::json!({ "error": { "code": code, "message": message } });
@@ -52,21 +48,12 @@ pub fn human_bytes(bytes: u64) -> String {
         value /= 1000.0;
         unit += 1;
     }
-    if unit == 0 {
-        format!("{bytes} B")
-    } else {
-        format!("{value:.1} {}", UNITS[unit])
-    }
+    if unit == 0 { format!("{bytes} B") } else { format!("{value:.1} {}", UNITS[unit]) }
 }
 
 /// `items` joined with ", ", at most `max` of them, then "and N more".
 pub fn list_some(items: &[String], max: usize) -> String {
-    let mut text = items
-        .iter()
-        .take(max)
-        .cloned()
-        .collect::<Vec<_>>()
-        .join(", ");
+    let mut text = items.iter().take(max).cloned().collect::<Vec<_>>().join(", ");
     if items.len() > max {
         text.push_str(&format!(" and {} more", items.len() - max));
     }

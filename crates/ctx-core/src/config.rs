@@ -38,12 +38,7 @@ pub struct ScanConfig {
 
 impl Default for ScanConfig {
     fn default() -> Self {
-        ScanConfig {
-            exclude: Vec::new(),
-            max_file_bytes: 1024 * 1024,
-            hidden: true,
-            follow_symlinks: false,
-        }
+        ScanConfig { exclude: Vec::new(), max_file_bytes: 1024 * 1024, hidden: true, follow_symlinks: false }
     }
 }
 
@@ -89,8 +84,7 @@ mod tests {
     fn unknown_keys_and_bad_types_are_errors() {
         let err = Config::parse("[scan]\nexclud = []\n", Path::new("c.toml")).unwrap_err();
         assert!(err.to_string().contains("exclud"), "{err}");
-        let err =
-            Config::parse("[scan]\nmax_file_bytes = \"big\"\n", Path::new("c.toml")).unwrap_err();
+        let err = Config::parse("[scan]\nmax_file_bytes = \"big\"\n", Path::new("c.toml")).unwrap_err();
         assert_eq!(err.code(), "CONFIG_ERROR");
         assert!(err.to_string().starts_with("c.toml: "), "{err}");
     }

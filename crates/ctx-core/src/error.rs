@@ -26,11 +26,7 @@ pub enum Error {
         "{}: written by a newer ctx (schema version {found}, this ctx knows up to {supported}); upgrade ctx",
         path.display()
     )]
-    NewerSchema {
-        path: PathBuf,
-        found: u32,
-        supported: u32,
-    },
+    NewerSchema { path: PathBuf, found: u32, supported: u32 },
 
     #[error("database error: {0}")]
     Database(#[from] rusqlite::Error),
@@ -66,10 +62,7 @@ impl Error {
     }
 
     pub(crate) fn io(path: impl Into<PathBuf>, source: io::Error) -> Error {
-        Error::Io {
-            path: path.into(),
-            source,
-        }
+        Error::Io { path: path.into(), source }
     }
 }
 

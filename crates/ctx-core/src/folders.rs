@@ -67,9 +67,7 @@ pub(crate) fn folder_id(conn: &Connection, key: &str) -> Result<i64> {
     conn.prepare_cached("SELECT id FROM nodes WHERE kind = 'folder' AND path = ?1")?
         .query_row([key], |row| row.get(0))
         .optional()?
-        .ok_or_else(|| Error::UnknownFolder {
-            path: key.to_string(),
-        })
+        .ok_or_else(|| Error::UnknownFolder { path: key.to_string() })
 }
 
 pub(crate) fn load(conn: &Connection, key: &str) -> Result<Folder> {
@@ -80,9 +78,7 @@ pub(crate) fn load(conn: &Connection, key: &str) -> Result<Folder> {
         |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?, row.get(4)?, row.get(5)?)),
     )?;
     let children = conn
-        .prepare_cached(
-            "SELECT path FROM nodes WHERE kind = 'folder' AND parent_id = ?1 ORDER BY path",
-        )?
+        .prepare_cached("SELECT path FROM nodes WHERE kind = 'folder' AND parent_id = ?1 ORDER BY path")?
         .query_map([id], |row| row.get(0))?
         .collect::<rusqlite::Result<Vec<String>>>()?;
     let files = conn
@@ -106,12 +102,7 @@ pub(crate) fn load(conn: &Connection, key: &str) -> Result<Folder> {
             "SELECT n.path, l.note FROM links l JOIN nodes n ON n.id = l.to_id
              WHERE l.from_id = ?1 AND l.kind = 'related' ORDER BY n.path",
         )?
-        .query_map([id], |row| {
-            Ok(Relation {
-                path: row.get(0)?,
-                note: row.get(1)?,
-            })
-        })?
+        .query_map([id], |row| Ok(Relation { path: row.get(0)?, note: row.get(1)? }))?
         .collect::<rusqlite::Result<Vec<_>>>()?;
     Ok(Folder {
         path: key.to_string(),
@@ -131,9 +122,7 @@ pub(crate) fn load(conn: &Connection, key: &str) -> Result<Folder> {
 
 pub(crate) fn describe(conn: &Connection, key: &str, edit: &FolderEdit) -> Result<()> {
     if edit.description.is_none() && edit.content_md.is_none() {
-        return Err(Error::InvalidInput(
-            "nothing to change: give a description or content".into(),
-        ));
+        return Err(Error::InvalidInput("nothing to change: give a description or content".into()));
     }
     let description = edit.description.as_deref().map(one_line).transpose()?;
     let id = folder_id(conn, key)?;
@@ -160,9 +149,7 @@ pub(crate) fn set_scope(conn: &Connection, key: &str, is_scope: bool) -> Result<
 
 pub(crate) fn relate(conn: &Connection, key: &str, other: &str, note: Option<&str>) -> Result<()> {
     if key == other {
-        return Err(Error::InvalidInput(format!(
-            "{key}: a folder cannot be related to itself"
-        )));
+        return Err(Error::InvalidInput(format!("{key}: a folder cannot be related to itself")));
     }
     let from = folder_id(conn, key)?;
     let to = folder_id(conn, other)?;
@@ -179,14 +166,10 @@ pub(crate) fn relate(conn: &Connection, key: &str, other: &str, note: Option<&st
 pub(crate) fn unrelate(conn: &Connection, key: &str, other: &str) -> Result<()> {
     let from = folder_id(conn, key)?;
     let to = folder_id(conn, other)?;
-    let removed = conn.execute(
-        "DELETE FROM links WHERE from_id = ?1 AND to_id = ?2 AND kind = 'related'",
-        [from, to],
-    )?;
+    let removed =
+        conn.execute("DELETE FROM links WHERE from_id = ?1 AND to_id = ?2 AND kind = 'related'", [from, to])?;
     if removed == 0 {
-        return Err(Error::InvalidInput(format!(
-            "{key} is not related to {other}"
-        )));
+        return Err(Error::InvalidInput(format!("{key} is not related to {other}")));
     }
     mark_stale_with_ancestors(conn, [key])?;
     Ok(())
@@ -209,8 +192,7 @@ pub(crate) fn mark_stale_with_ancestors<'k>(
             }
         }
     }
-    let mut mark =
-        conn.prepare_cached("UPDATE nodes SET stale = 1 WHERE kind = 'folder' AND path = ?1")?;
+    let mut mark = conn.prepare_cached("UPDATE nodes SET stale = 1 WHERE kind = 'folder' AND path = ?1")?;
     let mut marked = Vec::with_capacity(all.len());
     for key in all {
         if mark.execute([key])? > 0 {
@@ -224,10 +206,7 @@ pub(crate) fn mark_stale_with_ancestors<'k>(
 pub(crate) fn one_line(text: &str) -> Result<String> {
     let text = text.trim();
     if text.contains(['\n', '\r']) {
-        return Err(Error::InvalidInput(format!(
-            "{:?}: must be a single line",
-            truncate(text, 40)
-        )));
+        return Err(Error::InvalidInput(format!("{:?}: must be a single line", truncate(text, 40))));
     }
     Ok(text.to_string())
 }

@@ -8,10 +8,7 @@ use crate::error::{Error, Result};
 /// Write `bytes` to `path` through a temporary file in the same folder and a
 /// rename, so readers see the old file or the new one, never a part.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
+    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let mut temp = tempfile_in(dir).map_err(|err| Error::io(dir, err))?;
     let written = temp.1.write_all(bytes).and_then(|()| temp.1.sync_all());
     if let Err(err) = written {
@@ -30,17 +27,9 @@ fn tempfile_in(dir: &Path) -> std::io::Result<(std::path::PathBuf, std::fs::File
     use std::sync::atomic::{AtomicU32, Ordering};
     static COUNTER: AtomicU32 = AtomicU32::new(0);
     loop {
-        let name = format!(
-            ".ctx-tmp-{}-{}",
-            std::process::id(),
-            COUNTER.fetch_add(1, Ordering::Relaxed)
-        );
+        let name = format!(".ctx-tmp-{}-{}", std::process::id(), COUNTER.fetch_add(1, Ordering::Relaxed));
         let path = dir.join(name);
-        match std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&path)
-        {
+        match std::fs::OpenOptions::new().write(true).create_new(true).open(&path) {
             Ok(file) => return Ok((path, file)),
             Err(err) if err.kind() == std::io::ErrorKind::AlreadyExists => continue,
             Err(err) => return Err(err),

@@ -46,6 +46,6 @@ pub use error::{Error, Result};
 pub use folders::{FileEntry, Folder, FolderEdit, Relation};
 pub use fsutil::write_atomic;
 pub use records::{Decision, NewDecision};
-pub use scan::{FileKind, ScanIssue, ScanReport, language, secret_by_content, secret_by_name};
+pub use scan::{FileKind, ScanIssue, ScanPhases, ScanReport, language, secret_by_content, secret_by_name};
 pub use store::{SCHEMA_VERSION, Store};
 pub use workspace::{CTX_DIR, InitReport, Status, Workspace};

@@ -21,9 +21,7 @@ pub fn resolve(root: &Path, cwd: &Path, input: &str) -> Result<String> {
         return Err(Error::InvalidInput("empty path".into()));
     }
     if input.contains('\0') {
-        return Err(Error::InvalidInput(format!(
-            "{input:?}: path contains a NUL byte"
-        )));
+        return Err(Error::InvalidInput(format!("{input:?}: path contains a NUL byte")));
     }
     let given = Path::new(input);
     let base = if given.is_absolute() {
@@ -34,10 +32,9 @@ pub fn resolve(root: &Path, cwd: &Path, input: &str) -> Result<String> {
         root.join(given)
     };
     let normal = normalize_lexically(&base);
-    let rel = normal.strip_prefix(root).map_err(|_| Error::OutsideRoot {
-        input: input.to_string(),
-        root: root.to_path_buf(),
-    })?;
+    let rel = normal
+        .strip_prefix(root)
+        .map_err(|_| Error::OutsideRoot { input: input.to_string(), root: root.to_path_buf() })?;
     let mut key = String::new();
     for component in rel.components() {
         let Component::Normal(name) = component else {
@@ -88,11 +85,7 @@ pub fn ancestors(key: &str) -> impl Iterator<Item = &str> {
 
 /// How many folders deep `key` is: 0 for the root, 1 for `src`, 2 for `src/auth`.
 pub fn depth(key: &str) -> usize {
-    if key == ROOT {
-        0
-    } else {
-        key.split('/').count()
-    }
+    if key == ROOT { 0 } else { key.split('/').count() }
 }
 
 /// The last component of `key` (`.` for the root).
@@ -102,11 +95,7 @@ pub fn name(key: &str) -> &str {
 
 /// The key of `name` inside folder `folder`.
 pub fn join(folder: &str, name: &str) -> String {
-    if folder == ROOT {
-        name.to_string()
-    } else {
-        format!("{folder}/{name}")
-    }
+    if folder == ROOT { name.to_string() } else { format!("{folder}/{name}") }
 }
 
 #[cfg(test)]
@@ -160,10 +149,7 @@ mod tests {
         assert_eq!(parent("."), None);
         assert_eq!(parent("src"), Some("."));
         assert_eq!(parent("src/auth/hooks"), Some("src/auth"));
-        assert_eq!(
-            ancestors("src/auth/hooks").collect::<Vec<_>>(),
-            ["src/auth", "src", "."]
-        );
+        assert_eq!(ancestors("src/auth/hooks").collect::<Vec<_>>(), ["src/auth", "src", "."]);
         assert_eq!(depth("."), 0);
         assert_eq!(depth("src/auth"), 2);
         assert_eq!(name("src/auth"), "auth");

@@ -86,9 +86,7 @@ fn normalize_tags(tags: &[String]) -> Result<Vec<String>> {
         let tag = tag.trim().to_lowercase();
         let valid = !tag.is_empty()
             && tag.chars().count() <= 40
-            && tag
-                .chars()
-                .all(|c| c.is_alphanumeric() || c == '-' || c == '_');
+            && tag.chars().all(|c| c.is_alphanumeric() || c == '-' || c == '_');
         if !valid {
             return Err(Error::InvalidInput(format!(
                 "{tag:?}: a tag is 1-40 letters, digits, '-' or '_' (e.g. architectural, breaking)"
@@ -121,19 +119,11 @@ mod tests {
 
     #[test]
     fn tags_are_normalized_and_checked() {
-        let tags = normalize_tags(&[
-            "Architectural".into(),
-            " breaking ".into(),
-            "architectural".into(),
-        ])
-        .unwrap();
+        let tags =
+            normalize_tags(&["Architectural".into(), " breaking ".into(), "architectural".into()]).unwrap();
         assert_eq!(tags, ["architectural", "breaking"]);
         for bad in ["", "two words", "a,b", &"x".repeat(41)] {
-            assert_eq!(
-                normalize_tags(&[bad.to_string()]).unwrap_err().code(),
-                "INVALID_INPUT",
-                "{bad:?}"
-            );
+            assert_eq!(normalize_tags(&[bad.to_string()]).unwrap_err().code(), "INVALID_INPUT", "{bad:?}");
         }
     }
 

@@ -43,10 +43,7 @@ impl Store {
             | OpenFlags::SQLITE_OPEN_NO_MUTEX
             | OpenFlags::SQLITE_OPEN_URI;
         let conn = Connection::open_with_flags(path, flags).map_err(|e| classify(path, e))?;
-        let mut store = Store {
-            conn,
-            path: path.to_path_buf(),
-        };
+        let mut store = Store { conn, path: path.to_path_buf() };
         store.configure().map_err(|e| classify(path, e))?;
         store.migrate()?;
         Ok(store)
@@ -59,17 +56,14 @@ impl Store {
 
     /// The schema version recorded in the file.
     pub fn schema_version(&self) -> Result<u32> {
-        Ok(self
-            .conn
-            .pragma_query_value(None, "user_version", |row| row.get(0))?)
+        Ok(self.conn.pragma_query_value(None, "user_version", |row| row.get(0))?)
     }
 
     fn configure(&mut self) -> rusqlite::Result<()> {
         self.conn.busy_timeout(BUSY_TIMEOUT)?;
         // Reading the schema first makes a non-database file fail here, before
         // any pragma that would write to it.
-        self.conn
-            .query_row("SELECT count(*) FROM sqlite_schema", [], |_| Ok(()))?;
+        self.conn.query_row("SELECT count(*) FROM sqlite_schema", [], |_| Ok(()))?;
         self.conn.pragma_update(None, "foreign_keys", true)?;
         self.conn.pragma_update(None, "synchronous", "NORMAL")?;
         Ok(())
@@ -87,9 +81,7 @@ impl Store {
             .conn
             .query_row("PRAGMA journal_mode = WAL", [], |row| row.get(0))
             .map_err(|e| classify(&path, e))?;
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         // Another process may have migrated while we waited for the lock.
         let version: u32 = tx.pragma_query_value(None, "user_version", |row| row.get(0))?;
         for (index, sql) in MIGRATIONS.iter().enumerate().skip(version as usize) {
@@ -102,27 +94,20 @@ impl Store {
     }
 
     fn identity(&self) -> rusqlite::Result<(i32, u32)> {
-        let app_id = self
-            .conn
-            .pragma_query_value(None, "application_id", |row| row.get(0))?;
-        let version = self
-            .conn
-            .pragma_query_value(None, "user_version", |row| row.get(0))?;
+        let app_id = self.conn.pragma_query_value(None, "application_id", |row| row.get(0))?;
+        let version = self.conn.pragma_query_value(None, "user_version", |row| row.get(0))?;
         Ok((app_id, version))
     }
 
     fn check_identity(&self, app_id: i32, version: u32) -> Result<()> {
-        let not_ours = || Error::NotACtxDatabase {
-            path: self.path.clone(),
-        };
+        let not_ours = || Error::NotACtxDatabase { path: self.path.clone() };
         if app_id != APPLICATION_ID && app_id != 0 {
             return Err(not_ours());
         }
         if app_id == 0 {
             // A fresh file has no tables; anything else is somebody else's database.
             let tables: i64 =
-                self.conn
-                    .query_row("SELECT count(*) FROM sqlite_schema", [], |row| row.get(0))?;
+                self.conn.query_row("SELECT count(*) FROM sqlite_schema", [], |row| row.get(0))?;
             if tables > 0 || version != 0 {
                 return Err(not_ours());
             }
@@ -139,12 +124,7 @@ impl Store {
 
     /// Read a value from the workspace's key/value table.
     pub(crate) fn kv_get(&self, key: &str) -> Result<Option<String>> {
-        Ok(self
-            .conn
-            .query_row("SELECT value FROM kv WHERE key = ?1", [key], |row| {
-                row.get(0)
-            })
-            .optional()?)
+        Ok(self.conn.query_row("SELECT value FROM kv WHERE key = ?1", [key], |row| row.get(0)).optional()?)
     }
 }
 
@@ -177,21 +157,16 @@ fn check_header(path: &Path) -> Result<()> {
     if filled == 0 || &magic[..filled] == b"SQLite format 3\0" {
         return Ok(());
     }
-    Err(Error::NotACtxDatabase {
-        path: path.to_path_buf(),
-    })
+    Err(Error::NotACtxDatabase { path: path.to_path_buf() })
 }
 
 /// Map SQLite's "this is not a database" and "corrupt" codes to our errors.
 fn classify(path: &Path, err: rusqlite::Error) -> Error {
     match err.sqlite_error_code() {
-        Some(ErrorCode::NotADatabase) => Error::NotACtxDatabase {
-            path: path.to_path_buf(),
-        },
-        Some(ErrorCode::DatabaseCorrupt) => Error::CorruptDatabase {
-            path: path.to_path_buf(),
-            message: err.to_string(),
-        },
+        Some(ErrorCode::NotADatabase) => Error::NotACtxDatabase { path: path.to_path_buf() },
+        Some(ErrorCode::DatabaseCorrupt) => {
+            Error::CorruptDatabase { path: path.to_path_buf(), message: err.to_string() }
+        }
         _ => Error::Database(err),
     }
 }
@@ -208,15 +183,9 @@ mod tests {
         assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
         drop(store);
         let store = Store::open(&path).unwrap();
-        let mode: String = store
-            .conn
-            .query_row("PRAGMA journal_mode", [], |r| r.get(0))
-            .unwrap();
+        let mode: String = store.conn.query_row("PRAGMA journal_mode", [], |r| r.get(0)).unwrap();
         assert_eq!(mode, "wal");
-        let fk: bool = store
-            .conn
-            .query_row("PRAGMA foreign_keys", [], |r| r.get(0))
-            .unwrap();
+        let fk: bool = store.conn.query_row("PRAGMA foreign_keys", [], |r| r.get(0)).unwrap();
         assert!(fk);
     }
 
@@ -227,20 +196,14 @@ mod tests {
         std::fs::write(&path, "hello, I am a text file\n").unwrap();
         let err = Store::open(&path).unwrap_err();
         assert_eq!(err.code(), "NOT_A_CTX_DATABASE", "{err}");
-        assert_eq!(
-            std::fs::read_to_string(&path).unwrap(),
-            "hello, I am a text file\n"
-        );
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "hello, I am a text file\n");
     }
 
     #[test]
     fn foreign_sqlite_database_is_refused() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("other.db");
-        Connection::open(&path)
-            .unwrap()
-            .execute_batch("CREATE TABLE t (x)")
-            .unwrap();
+        Connection::open(&path).unwrap().execute_batch("CREATE TABLE t (x)").unwrap();
         let err = Store::open(&path).unwrap_err();
         assert_eq!(err.code(), "NOT_A_CTX_DATABASE", "{err}");
     }
@@ -250,10 +213,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("ctx.db");
         drop(Store::open(&path).unwrap());
-        Connection::open(&path)
-            .unwrap()
-            .pragma_update(None, "user_version", SCHEMA_VERSION + 1)
-            .unwrap();
+        Connection::open(&path).unwrap().pragma_update(None, "user_version", SCHEMA_VERSION + 1).unwrap();
         let err = Store::open(&path).unwrap_err();
         assert_eq!(err.code(), "NEWER_SCHEMA", "{err}");
         assert!(err.to_string().contains("upgrade ctx"));
@@ -267,9 +227,6 @@ mod tests {
         bytes.extend(std::iter::repeat_n(0xA5u8, 8192));
         std::fs::write(&path, &bytes).unwrap();
         let err = Store::open(&path).unwrap_err();
-        assert!(
-            matches!(err.code(), "NOT_A_CTX_DATABASE" | "CORRUPT_DATABASE"),
-            "{err}"
-        );
+        assert!(matches!(err.code(), "NOT_A_CTX_DATABASE" | "CORRUPT_DATABASE"), "{err}");
     }
 }

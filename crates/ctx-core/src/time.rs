@@ -14,9 +14,7 @@ pub fn iso(t: SystemTime) -> String {
 
 /// Nanoseconds since the epoch, clamped to the range of `i64` (and 0 before 1970).
 pub fn unix_nanos(t: SystemTime) -> i64 {
-    t.duration_since(UNIX_EPOCH)
-        .map(|d| i64::try_from(d.as_nanos()).unwrap_or(i64::MAX))
-        .unwrap_or(0)
+    t.duration_since(UNIX_EPOCH).map(|d| i64::try_from(d.as_nanos()).unwrap_or(i64::MAX)).unwrap_or(0)
 }
 
 /// The inverse of [`unix_nanos`].

@@ -70,10 +70,7 @@ impl Workspace {
         let already_initialized = ctx_dir.is_dir();
         std::fs::create_dir_all(&ctx_dir).map_err(|err| Error::io(&ctx_dir, err))?;
         let mut created = Vec::new();
-        for (name, text) in [
-            ("config.toml", DEFAULT_CONFIG_TOML),
-            (".gitignore", CTX_GITIGNORE),
-        ] {
+        for (name, text) in [("config.toml", DEFAULT_CONFIG_TOML), (".gitignore", CTX_GITIGNORE)] {
             let path = ctx_dir.join(name);
             if !path.exists() {
                 write_atomic(&path, text.as_bytes())?;
@@ -85,11 +82,7 @@ impl Workspace {
         if !db_existed {
             created.push(format!("{CTX_DIR}/ctx.db"));
         }
-        let report = InitReport {
-            root: root.display().to_string(),
-            created,
-            already_initialized,
-        };
+        let report = InitReport { root: root.display().to_string(), created, already_initialized };
         Ok((workspace, report))
     }
 
@@ -99,9 +92,7 @@ impl Workspace {
         let root = start
             .ancestors()
             .find(|dir| dir.join(CTX_DIR).is_dir())
-            .ok_or_else(|| Error::NotAWorkspace {
-                start: start.clone(),
-            })?;
+            .ok_or_else(|| Error::NotAWorkspace { start: start.clone() })?;
         Workspace::open(root)
     }
 
@@ -116,11 +107,7 @@ impl Workspace {
         }
         let config = Config::load(&ctx_dir.join("config.toml"))?;
         let store = Store::open(&ctx_dir.join("ctx.db"))?;
-        Ok(Workspace {
-            root,
-            config,
-            store,
-        })
+        Ok(Workspace { root, config, store })
     }
 
     /// The repository root (canonical).
@@ -186,10 +173,7 @@ impl Workspace {
             records: count("SELECT count(*) FROM records")?,
             stale_folders,
             last_scan_at: self.store.kv_get("scan.last_at")?,
-            last_scan_ms: self
-                .store
-                .kv_get("scan.last_elapsed_ms")?
-                .and_then(|v| v.parse().ok()),
+            last_scan_ms: self.store.kv_get("scan.last_elapsed_ms")?.and_then(|v| v.parse().ok()),
             db_bytes,
         })
     }
@@ -243,10 +227,7 @@ impl Workspace {
 
     /// Run `f` in a write transaction: all of it lands, or none of it.
     fn write<T>(&mut self, f: impl FnOnce(&rusqlite::Connection) -> Result<T>) -> Result<T> {
-        let tx = self
-            .store
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = self.store.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         let value = f(&tx)?;
         tx.commit()?;
         Ok(value)
@@ -256,10 +237,7 @@ impl Workspace {
 fn canonical_dir(path: &Path) -> Result<PathBuf> {
     let canonical = std::fs::canonicalize(path).map_err(|err| Error::io(path, err))?;
     if !canonical.is_dir() {
-        return Err(Error::InvalidInput(format!(
-            "{}: not a directory",
-            path.display()
-        )));
+        return Err(Error::InvalidInput(format!("{}: not a directory", path.display())));
     }
     Ok(canonical)
 }

@@ -30,10 +30,7 @@ struct Workspace {
 impl Workspace {
     #[new]
     fn new(path: PathBuf) -> Self {
-        Workspace {
-            path,
-            inner: Mutex::new(None),
-        }
+        Workspace { path, inner: Mutex::new(None) }
     }
 
     /// The path this workspace was created with.
@@ -51,9 +48,7 @@ impl Workspace {
     /// Create `.ctx/` in `path` (idempotent) and return what was created.
     fn init<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let path = self.path.clone();
-        let (ws, report) = py
-            .detach(|| CoreWorkspace::init(&path))
-            .map_err(to_py_err)?;
+        let (ws, report) = py.detach(|| CoreWorkspace::init(&path)).map_err(to_py_err)?;
         *self.lock() = Some(ws);
         to_py(py, &report)
     }
@@ -85,10 +80,7 @@ impl Workspace {
         description: Option<String>,
         content: Option<String>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let edit = FolderEdit {
-            description,
-            content_md: content,
-        };
+        let edit = FolderEdit { description, content_md: content };
         let folder = self.with(py, |ws| ws.describe_folder(path, &edit))?;
         to_py(py, &folder)
     }
@@ -103,11 +95,7 @@ impl Workspace {
         rationale: String,
         tags: Vec<String>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let new = NewDecision {
-            title,
-            rationale,
-            tags,
-        };
+        let new = NewDecision { title, rationale, tags };
         let decision = self.with(py, |ws| ws.log_decision(path, &new))?;
         to_py(py, &decision)
     }
@@ -126,9 +114,7 @@ impl Workspace {
 
 impl Workspace {
     fn lock(&self) -> std::sync::MutexGuard<'_, Option<CoreWorkspace>> {
-        self.inner
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.inner.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     /// Run `f` on the open workspace (opening it first), without the GIL.
@@ -176,8 +162,7 @@ fn to_py_err(err: ctx_core::Error) -> PyErr {
 
 /// Any serializable engine result as plain Python objects.
 fn to_py<'py, T: Serialize>(py: Python<'py>, value: &T) -> PyResult<Bound<'py, PyAny>> {
-    let json =
-        serde_json::to_value(value).map_err(|err| PyRuntimeError::new_err(err.to_string()))?;
+    let json = serde_json::to_value(value).map_err(|err| PyRuntimeError::new_err(err.to_string()))?;
     json_to_py(py, &json)
 }
 

@@ -14,37 +14,16 @@ pub fn run(env: &Env, command: FolderCommand) -> anyhow::Result<()> {
     let mut ws = env.workspace()?;
     let folder = match command {
         FolderCommand::Show { path } => ws.folder(&env.folder_key(&ws, &path)?)?,
-        FolderCommand::Describe {
-            path,
-            description,
-            content_file,
-        } => {
+        FolderCommand::Describe { path, description, content_file } => {
             let key = env.folder_key(&ws, &path)?;
             let content_md = content_file.as_deref().map(read_content).transpose()?;
-            ws.describe_folder(
-                &key,
-                &FolderEdit {
-                    description,
-                    content_md,
-                },
-            )?
+            ws.describe_folder(&key, &FolderEdit { description, content_md })?
         }
-        FolderCommand::Scope { path, on, off: _ } => {
-            ws.set_scope(&env.folder_key(&ws, &path)?, on)?
-        }
-        FolderCommand::Relate {
-            path,
-            other,
-            note,
-            remove,
-        } => {
+        FolderCommand::Scope { path, on, off: _ } => ws.set_scope(&env.folder_key(&ws, &path)?, on)?,
+        FolderCommand::Relate { path, other, note, remove } => {
             let key = env.folder_key(&ws, &path)?;
             let other = env.folder_key(&ws, &other)?;
-            if remove {
-                ws.unrelate(&key, &other)?
-            } else {
-                ws.relate(&key, &other, note.as_deref())?
-            }
+            if remove { ws.unrelate(&key, &other)? } else { ws.relate(&key, &other, note.as_deref())? }
         }
     };
     if env.json {
@@ -57,13 +36,10 @@ pub fn run(env: &Env, command: FolderCommand) -> anyhow::Result<()> {
 fn read_content(path: &Path) -> anyhow::Result<String> {
     if path == Path::new("-") {
         let mut text = String::new();
-        std::io::stdin()
-            .read_to_string(&mut text)
-            .context("cannot read content from standard input")?;
+        std::io::stdin().read_to_string(&mut text).context("cannot read content from standard input")?;
         return Ok(text);
     }
-    std::fs::read_to_string(path)
-        .with_context(|| format!("{}: cannot read content file", path.display()))
+    std::fs::read_to_string(path).with_context(|| format!("{}: cannot read content file", path.display()))
 }
 
 fn print_folder(folder: &Folder) -> anyhow::Result<()> {
@@ -75,17 +51,9 @@ fn print_folder(folder: &Folder) -> anyhow::Result<()> {
     if folder.stale {
         flags.push("stale");
     }
-    let flags = if flags.is_empty() {
-        String::new()
-    } else {
-        format!("  [{}]", flags.join(", "))
-    };
+    let flags = if flags.is_empty() { String::new() } else { format!("  [{}]", flags.join(", ")) };
     writeln!(out, "{}{flags}", folder.path)?;
-    let description = if folder.description.is_empty() {
-        "(none yet)"
-    } else {
-        &folder.description
-    };
+    let description = if folder.description.is_empty() { "(none yet)" } else { &folder.description };
     writeln!(out, "description: {description}")?;
     if !folder.content_md.is_empty() {
         writeln!(out, "content:")?;
@@ -113,11 +81,7 @@ fn print_folder(folder: &Folder) -> anyhow::Result<()> {
         writeln!(out, "subfolders: {}", folder.children.join(", "))?;
     }
     for relation in &folder.related {
-        let note = if relation.note.is_empty() {
-            String::new()
-        } else {
-            format!(" — {}", relation.note)
-        };
+        let note = if relation.note.is_empty() { String::new() } else { format!(" — {}", relation.note) };
         writeln!(out, "related: {}{note}", relation.path)?;
     }
     if !folder.decisions.is_empty() {

@@ -18,17 +18,8 @@ pub fn run(env: &Env, args: &InitArgs) -> anyhow::Result<()> {
     if report.created.is_empty() {
         writeln!(out, "ctx is already set up in {}", report.root)?;
     } else {
-        let verb = if report.already_initialized {
-            "completed"
-        } else {
-            "initialized"
-        };
-        writeln!(
-            out,
-            "{verb} ctx in {} (created {})",
-            report.root,
-            report.created.join(", ")
-        )?;
+        let verb = if report.already_initialized { "completed" } else { "initialized" };
+        writeln!(out, "{verb} ctx in {} (created {})", report.root, report.created.join(", "))?;
     }
     drop(out);
     if let Some(scan) = &scan {

@@ -30,21 +30,12 @@ pub fn run(env: &Env, args: LogArgs) -> anyhow::Result<()> {
         anyhow::bail!("usage: ctx log PATH --title TEXT [--rationale TEXT] [--tag TAG]...");
     };
     let key = env.folder_key(&ws, &path)?;
-    let new = NewDecision {
-        title,
-        rationale: args.rationale.unwrap_or_default(),
-        tags: args.tags,
-    };
+    let new = NewDecision { title, rationale: args.rationale.unwrap_or_default(), tags: args.tags };
     let decision = ws.log_decision(&key, &new)?;
     if env.json {
         return output::json(&decision);
     }
-    writeln!(
-        std::io::stdout().lock(),
-        "logged {} on {}",
-        decision.id,
-        key
-    )?;
+    writeln!(std::io::stdout().lock(), "logged {} on {}", decision.id, key)?;
     Ok(())
 }
 
@@ -52,22 +43,11 @@ pub fn run(env: &Env, args: LogArgs) -> anyhow::Result<()> {
 pub fn print_decision(out: &mut impl Write, decision: &Decision) -> std::io::Result<()> {
     let date = decision.ts.get(..10).unwrap_or(&decision.ts);
     let folder = decision.folder.as_deref().unwrap_or("(folder gone)");
-    let tags = if decision.tags.is_empty() {
-        String::new()
-    } else {
-        format!("  [{}]", decision.tags.join(", "))
-    };
-    writeln!(
-        out,
-        "  {date}  {}  {}  ({folder}){tags}",
-        decision.id, decision.title
-    )?;
+    let tags =
+        if decision.tags.is_empty() { String::new() } else { format!("  [{}]", decision.tags.join(", ")) };
+    writeln!(out, "  {date}  {}  {}  ({folder}){tags}", decision.id, decision.title)?;
     if !decision.rationale.is_empty() {
-        writeln!(
-            out,
-            "      {}",
-            decision.rationale.replace('\n', "\n      ")
-        )?;
+        writeln!(out, "      {}", decision.rationale.replace('\n', "\n      "))?;
     }
     Ok(())
 }

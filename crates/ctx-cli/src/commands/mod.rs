@@ -42,11 +42,7 @@ impl Env {
 
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     let cwd = std::env::current_dir().context("cannot read the current directory")?;
-    let env = Env {
-        cwd,
-        root: cli.root,
-        json: cli.json,
-    };
+    let env = Env { cwd, root: cli.root, json: cli.json };
     match cli.command {
         Command::Init(args) => init::run(&env, &args),
         Command::Scan => scan::run(&env),

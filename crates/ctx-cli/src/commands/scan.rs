@@ -38,12 +38,7 @@ pub fn print_report(report: &ScanReport) -> anyhow::Result<()> {
     )?;
     if !report.stale_folders.is_empty() {
         let n = report.stale_folders.len();
-        writeln!(
-            out,
-            "stale: {n} folder{} ({})",
-            plural(n),
-            output::list_some(&report.stale_folders, 8)
-        )?;
+        writeln!(out, "stale: {n} folder{} ({})", plural(n), output::list_some(&report.stale_folders, 8))?;
     }
     if !report.secret_files.is_empty() {
         let n = report.secret_files.len();
@@ -55,11 +50,7 @@ pub fn print_report(report: &ScanReport) -> anyhow::Result<()> {
         )?;
     }
     if !report.issues.is_empty() {
-        writeln!(
-            out,
-            "skipped: {} entries (see warnings)",
-            report.issues.len()
-        )?;
+        writeln!(out, "skipped: {} entries (see warnings)", report.issues.len())?;
     }
     Ok(())
 }

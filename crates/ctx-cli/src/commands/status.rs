@@ -16,36 +16,18 @@ pub fn run(env: &Env) -> anyhow::Result<()> {
     writeln!(
         out,
         "files: {} ({} text, {} binary, {} oversized; {} flagged as secrets)",
-        status.files,
-        status.text_files,
-        status.binary_files,
-        status.oversized_files,
-        status.secret_files
+        status.files, status.text_files, status.binary_files, status.oversized_files, status.secret_files
     )?;
-    writeln!(
-        out,
-        "folders: {} ({} stale)",
-        status.folders,
-        status.stale_folders.len()
-    )?;
+    writeln!(out, "folders: {} ({} stale)", status.folders, status.stale_folders.len())?;
     writeln!(out, "decisions: {}", status.decisions)?;
     match (&status.last_scan_at, status.last_scan_ms) {
         (Some(at), Some(ms)) => writeln!(out, "last scan: {at} ({ms} ms)")?,
         (Some(at), None) => writeln!(out, "last scan: {at}")?,
         _ => writeln!(out, "last scan: never (run `ctx scan`)")?,
     }
-    writeln!(
-        out,
-        "database: {} (schema v{})",
-        output::human_bytes(status.db_bytes),
-        status.schema_version
-    )?;
+    writeln!(out, "database: {} (schema v{})", output::human_bytes(status.db_bytes), status.schema_version)?;
     if !status.stale_folders.is_empty() {
-        writeln!(
-            out,
-            "stale folders: {}",
-            output::list_some(&status.stale_folders, 10)
-        )?;
+        writeln!(out, "stale folders: {}", output::list_some(&status.stale_folders, 10))?;
     }
     Ok(())
 }

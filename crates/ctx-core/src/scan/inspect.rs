@@ -52,11 +52,7 @@ impl FileKind {
 /// is the caller's (it needs no I/O).
 pub(crate) fn inspect(path: &Path, size: u64, max_bytes: u64) -> std::io::Result<Inspection> {
     if size > max_bytes {
-        return Ok(Inspection {
-            kind: FileKind::Oversized,
-            hash: None,
-            secret: None,
-        });
+        return Ok(Inspection { kind: FileKind::Oversized, hash: None, secret: None });
     }
     let bytes = std::fs::read(path)?;
     Ok(inspect_bytes(&bytes))
@@ -65,11 +61,7 @@ pub(crate) fn inspect(path: &Path, size: u64, max_bytes: u64) -> std::io::Result
 pub(crate) fn inspect_bytes(bytes: &[u8]) -> Inspection {
     let sniff = &bytes[..bytes.len().min(BINARY_SNIFF_BYTES)];
     if sniff.contains(&0) {
-        return Inspection {
-            kind: FileKind::Binary,
-            hash: None,
-            secret: None,
-        };
+        return Inspection { kind: FileKind::Binary, hash: None, secret: None };
     }
     Inspection {
         kind: FileKind::Text,
@@ -85,24 +77,11 @@ pub fn secret_by_name(name: &str) -> Option<&'static str> {
     if lower == ".env" || lower.starts_with(".env.") || lower.ends_with(".env") {
         return Some("environment file");
     }
-    if matches!(
-        lower,
-        "id_rsa" | "id_dsa" | "id_ecdsa" | "id_ed25519" | "id_ecdsa_sk" | "id_ed25519_sk"
-    ) {
+    if matches!(lower, "id_rsa" | "id_dsa" | "id_ecdsa" | "id_ed25519" | "id_ecdsa_sk" | "id_ed25519_sk") {
         return Some("ssh private key");
     }
-    const KEY_EXTENSIONS: &[&str] = &[
-        ".pem",
-        ".key",
-        ".p12",
-        ".pfx",
-        ".jks",
-        ".keystore",
-        ".kdbx",
-        ".ppk",
-        ".gpg",
-        ".asc",
-    ];
+    const KEY_EXTENSIONS: &[&str] =
+        &[".pem", ".key", ".p12", ".pfx", ".jks", ".keystore", ".kdbx", ".ppk", ".gpg", ".asc"];
     if KEY_EXTENSIONS.iter().any(|ext| lower.ends_with(ext)) {
         return Some("key or certificate store");
     }
@@ -120,10 +99,7 @@ pub fn secret_by_name(name: &str) -> Option<&'static str> {
         return Some("credentials file");
     }
     let stem = lower.split('.').next().unwrap_or(lower);
-    if matches!(
-        stem,
-        "credentials" | "secrets" | "secret" | "service-account" | "service_account"
-    ) {
+    if matches!(stem, "credentials" | "secrets" | "secret" | "service-account" | "service_account") {
         return Some("credentials file");
     }
     None
@@ -158,33 +134,21 @@ pub fn secret_by_content(bytes: &[u8]) -> Option<&'static str> {
     for found in matcher.find_overlapping_iter(bytes) {
         let (pattern, reason) = SECRET_SIGNATURES[found.pattern().as_usize()];
         let rest = &bytes[found.end()..];
-        let token_len = rest
-            .iter()
-            .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_' || **b == b'-')
-            .count();
+        let token_len =
+            rest.iter().take_while(|b| b.is_ascii_alphanumeric() || **b == b'_' || **b == b'-').count();
         let real = match pattern {
             "PRIVATE KEY-----" | "PRIVATE KEY BLOCK-----" => {
                 // `-----BEGIN [RSA |EC |OPENSSH |PGP ]PRIVATE KEY[ BLOCK]-----` opening a line
-                let line_start = bytes[..found.start()]
-                    .iter()
-                    .rposition(|b| *b == b'\n')
-                    .map_or(0, |i| i + 1);
+                let line_start =
+                    bytes[..found.start()].iter().rposition(|b| *b == b'\n').map_or(0, |i| i + 1);
                 bytes[line_start..found.start()].starts_with(b"-----BEGIN ")
             }
             "AKIA" | "ASIA" => {
-                token_len >= 16
-                    && rest[..16]
-                        .iter()
-                        .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit())
+                token_len >= 16 && rest[..16].iter().all(|b| b.is_ascii_uppercase() || b.is_ascii_digit())
             }
             "aws_secret_access_key" => {
-                let value = rest
-                    .iter()
-                    .skip_while(|b| matches!(b, b' ' | b'=' | b':' | b'"' | b'\''));
-                value
-                    .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'/' | b'+'))
-                    .count()
-                    >= 40
+                let value = rest.iter().skip_while(|b| matches!(b, b' ' | b'=' | b':' | b'"' | b'\''));
+                value.take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'/' | b'+')).count() >= 40
             }
             "AIza" => token_len >= 35,
             _ => token_len >= 20,
@@ -195,9 +159,7 @@ pub fn secret_by_content(bytes: &[u8]) -> Option<&'static str> {
             before.is_ascii_alphanumeric() || before == b'_'
         };
         // Vendors' documented placeholders (`AKIAIOSFODNN7EXAMPLE`) are not secrets.
-        let placeholder = bytes[found.end()..found.end() + token_len]
-            .windows(7)
-            .any(|w| w == b"EXAMPLE");
+        let placeholder = bytes[found.end()..found.end() + token_len].windows(7).any(|w| w == b"EXAMPLE");
         if real && !glued && !placeholder {
             return Some(reason);
         }
@@ -266,14 +228,7 @@ mod tests {
         ] {
             assert!(secret_by_name(name).is_some(), "{name} should be a secret");
         }
-        for name in [
-            "id_rsa.pub",
-            "environment.py",
-            "keys.rs",
-            "README.md",
-            "secretary.py",
-            "envelope.txt",
-        ] {
+        for name in ["id_rsa.pub", "environment.py", "keys.rs", "README.md", "secretary.py", "envelope.txt"] {
             assert_eq!(secret_by_name(name), None, "{name} should not be a secret");
         }
     }
@@ -287,14 +242,8 @@ mod tests {
         assert_eq!(secret_by_content(aws.as_bytes()), Some("aws access key id"));
         let github = concat!("token: ghp", "_0123456789abcdefghijABCDEFGHIJ0123\n");
         assert_eq!(secret_by_content(github.as_bytes()), Some("github token"));
-        let aws_secret = concat!(
-            "aws_secret",
-            "_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYzzKEYxx1234\n"
-        );
-        assert_eq!(
-            secret_by_content(aws_secret.as_bytes()),
-            Some("aws secret access key")
-        );
+        let aws_secret = concat!("aws_secret", "_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYzzKEYxx1234\n");
+        assert_eq!(secret_by_content(aws_secret.as_bytes()), Some("aws secret access key"));
     }
 
     #[test]
@@ -306,12 +255,7 @@ mod tests {
             b"aws_key = \"AKIAIOSFODNN7EXAMPLE\"",
             b"the ghp_ prefix marks github tokens",
         ] {
-            assert_eq!(
-                secret_by_content(text),
-                None,
-                "{}",
-                String::from_utf8_lossy(text)
-            );
+            assert_eq!(secret_by_content(text), None, "{}", String::from_utf8_lossy(text));
         }
     }
 

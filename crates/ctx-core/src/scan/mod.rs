@@ -14,7 +14,7 @@
 
 mod inspect;
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::BTreeSet;
 use std::path::Path;
 use std::sync::Mutex;
 use std::time::{Instant, SystemTime};
@@ -22,6 +22,7 @@ use std::time::{Instant, SystemTime};
 use ignore::overrides::OverrideBuilder;
 use ignore::{DirEntry, ParallelVisitor, ParallelVisitorBuilder, WalkBuilder, WalkState};
 use rusqlite::{Connection, TransactionBehavior, params};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use serde::Serialize;
 
 pub use inspect::{FileKind, language, secret_by_content, secret_by_name};
@@ -58,6 +59,19 @@ pub struct ScanReport {
     /// Entries that could not be scanned and were skipped.
     pub issues: Vec<ScanIssue>,
     pub elapsed_ms: u64,
+    /// Where the time went.
+    pub phases: ScanPhases,
+}
+
+/// Milliseconds spent in each phase of a scan.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct ScanPhases {
+    /// Reading the store's file table.
+    pub load_ms: u64,
+    /// Walking the tree, reading and hashing changed files.
+    pub walk_ms: u64,
+    /// Comparing and writing, under the write lock.
+    pub apply_ms: u64,
 }
 
 /// One entry a scan skipped, and why.
@@ -119,16 +133,14 @@ pub(crate) fn scan(store: &mut Store, root: &Path, config: &ScanConfig) -> Resul
     let rules = rules_fingerprint(config);
 
     let snapshot = load_snapshot(&store.conn, &rules)?;
+    let loaded = Instant::now();
     let mut walked = walk(root, config, &snapshot)?;
     drop_empty_folders(&mut walked);
-    walked
-        .folders
-        .sort_by(|a, b| (paths::depth(a), a).cmp(&(paths::depth(b), b)));
-    walked.files.sort_by(|a, b| a.key.cmp(&b.key));
+    walked.folders.sort_by(|a, b| (paths::depth(a), a).cmp(&(paths::depth(b), b)));
+    walked.files.sort_unstable_by(|a, b| a.key.cmp(&b.key));
 
-    let tx = store
-        .conn
-        .transaction_with_behavior(TransactionBehavior::Immediate)?;
+    let walked_at = Instant::now();
+    let tx = store.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
     let snapshot = if data_version(&tx)? == snapshot.data_version {
         snapshot
     } else {
@@ -137,13 +149,8 @@ pub(crate) fn scan(store: &mut Store, root: &Path, config: &ScanConfig) -> Resul
         let fresh = load_snapshot(&tx, &rules)?;
         for file in &mut walked.files {
             if matches!(file.state, FileState::Unchanged) && !fresh.trusts(file) {
-                file.state = read_file(
-                    &root.join(&file.key),
-                    file.size,
-                    config,
-                    &mut walked.issues,
-                    &file.key,
-                );
+                file.state =
+                    read_file(&root.join(&file.key), file.size, config, &mut walked.issues, &file.key);
             }
         }
         fresh
@@ -154,6 +161,11 @@ pub(crate) fn scan(store: &mut Store, root: &Path, config: &ScanConfig) -> Resul
     report.stale_folders = mark_stale_with_ancestors(&tx, stale.iter().map(String::as_str))?;
 
     report.elapsed_ms = started.elapsed().as_millis() as u64;
+    report.phases = ScanPhases {
+        load_ms: (loaded - started).as_millis() as u64,
+        walk_ms: (walked_at - loaded).as_millis() as u64,
+        apply_ms: walked_at.elapsed().as_millis() as u64,
+    };
     kv_set(&tx, "scan.rules", &rules)?;
     kv_set(&tx, "scan.last_started_ns", &started_ns.to_string())?;
     kv_set(&tx, "scan.last_at", &time::now_iso())?;
@@ -168,7 +180,7 @@ pub(crate) fn scan(store: &mut Store, root: &Path, config: &ScanConfig) -> Resul
 /// Keep only folders with a scanned file somewhere below them: a folder whose
 /// every file is ignored (or that is empty) holds no context, as git sees it.
 fn drop_empty_folders(walked: &mut Walked) {
-    let mut occupied: HashSet<&str> = HashSet::new();
+    let mut occupied: HashSet<&str> = HashSet::default();
     for file in &walked.files {
         for folder in paths::ancestors(&file.key) {
             if !occupied.insert(folder) {
@@ -176,22 +188,15 @@ fn drop_empty_folders(walked: &mut Walked) {
             }
         }
     }
-    let keep: HashSet<String> = walked
-        .folders
-        .iter()
-        .filter(|f| occupied.contains(f.as_str()))
-        .cloned()
-        .collect();
+    let keep: HashSet<String> =
+        walked.folders.iter().filter(|f| occupied.contains(f.as_str())).cloned().collect();
     walked.folders.retain(|folder| keep.contains(folder));
 }
 
 /// Everything that decides how a file is classified; when it changes, every
 /// stored row is re-inspected.
 fn rules_fingerprint(config: &ScanConfig) -> String {
-    format!(
-        "v{SCAN_RULES_VERSION} max_file_bytes={}",
-        config.max_file_bytes
-    )
+    format!("v{SCAN_RULES_VERSION} max_file_bytes={}", config.max_file_bytes)
 }
 
 fn data_version(conn: &Connection) -> rusqlite::Result<i64> {
@@ -201,17 +206,11 @@ fn data_version(conn: &Connection) -> rusqlite::Result<i64> {
 fn load_snapshot(conn: &Connection, rules: &str) -> Result<Snapshot> {
     let data_version = data_version(conn)?;
     let kv = |key: &str| -> rusqlite::Result<Option<String>> {
-        conn.query_row("SELECT value FROM kv WHERE key = ?1", [key], |row| {
-            row.get(0)
-        })
-        .map(Some)
-        .or_else(|e| {
-            if e == rusqlite::Error::QueryReturnedNoRows {
-                Ok(None)
-            } else {
-                Err(e)
-            }
-        })
+        conn.query_row("SELECT value FROM kv WHERE key = ?1", [key], |row| row.get(0)).map(Some).or_else(
+            |e| {
+                if e == rusqlite::Error::QueryReturnedNoRows { Ok(None) } else { Err(e) }
+            },
+        )
     };
     let same_rules = kv("scan.rules")?.as_deref() == Some(rules);
     let trusted_before_ns = match kv("scan.last_started_ns")?.and_then(|v| v.parse::<i64>().ok()) {
@@ -219,44 +218,40 @@ fn load_snapshot(conn: &Connection, rules: &str) -> Result<Snapshot> {
         _ => i64::MIN,
     };
 
-    let mut files = HashMap::new();
+    let n_files: i64 = conn.query_row("SELECT count(*) FROM files", [], |row| row.get(0))?;
+    let mut files = HashMap::with_capacity_and_hasher(n_files as usize, Default::default());
     let mut stmt = conn.prepare("SELECT id, path, size, mtime_ns, hash, kind FROM files")?;
     let mut rows = stmt.query([])?;
     while let Some(row) = rows.next()? {
-        let hash: Option<Vec<u8>> = row.get(4)?;
-        let kind: String = row.get(5)?;
+        // Borrow blobs and text from SQLite: this loop runs once per file of the repository.
+        // A malformed value only costs a re-read of that file.
+        let hash = row.get_ref(4)?.as_blob_or_null().ok().flatten().and_then(|h| <[u8; 32]>::try_from(h).ok());
+        let kind = FileKind::parse(row.get_ref(5)?.as_str().unwrap_or_default());
         files.insert(
             row.get::<_, String>(1)?,
             StoredFile {
                 id: row.get(0)?,
                 size: row.get::<_, i64>(2)? as u64,
                 mtime_ns: row.get(3)?,
-                hash: hash.and_then(|h| <[u8; 32]>::try_from(h.as_slice()).ok()),
-                kind: FileKind::parse(&kind),
+                hash,
+                kind,
             },
         );
     }
-    let mut folders = HashMap::new();
+    let mut folders = HashMap::default();
     let mut stmt = conn.prepare("SELECT path, id FROM nodes WHERE kind = 'folder'")?;
     let mut rows = stmt.query([])?;
     while let Some(row) = rows.next()? {
         folders.insert(row.get::<_, String>(0)?, row.get::<_, i64>(1)?);
     }
-    Ok(Snapshot {
-        files,
-        folders,
-        trusted_before_ns,
-        data_version,
-    })
+    Ok(Snapshot { files, folders, trusted_before_ns, data_version })
 }
 
 impl Snapshot {
     /// Whether the stored row for `file` can be trusted without reading it.
     fn trusts(&self, file: &SeenFile) -> bool {
         self.files.get(&file.key).is_some_and(|row| {
-            row.size == file.size
-                && row.mtime_ns == file.mtime_ns
-                && row.mtime_ns < self.trusted_before_ns
+            row.size == file.size && row.mtime_ns == file.mtime_ns && row.mtime_ns < self.trusted_before_ns
         })
     }
 }
@@ -271,10 +266,7 @@ fn read_file(
     match inspect(path, size, config.max_file_bytes) {
         Ok(inspection) => FileState::Read(inspection),
         Err(err) => {
-            issues.push(ScanIssue {
-                path: key.to_string(),
-                message: format!("cannot read: {err}"),
-            });
+            issues.push(ScanIssue { path: key.to_string(), message: format!("cannot read: {err}") });
             FileState::Unreadable
         }
     }
@@ -287,9 +279,7 @@ fn walk(root: &Path, config: &ScanConfig, snapshot: &Snapshot) -> Result<Walked>
             .add(&format!("!{glob}"))
             .map_err(|err| Error::InvalidInput(format!("[scan] exclude {glob:?}: {err}")))?;
     }
-    let overrides = overrides
-        .build()
-        .map_err(|err| Error::InvalidInput(format!("[scan] exclude: {err}")))?;
+    let overrides = overrides.build().map_err(|err| Error::InvalidInput(format!("[scan] exclude: {err}")))?;
 
     let mut builder = WalkBuilder::new(root);
     builder
@@ -305,16 +295,9 @@ fn walk(root: &Path, config: &ScanConfig, snapshot: &Snapshot) -> Result<Walked>
         });
 
     let collected = Mutex::new(Walked::default());
-    let mut visitors = VisitorBuilder {
-        root,
-        config,
-        snapshot,
-        collected: &collected,
-    };
+    let mut visitors = VisitorBuilder { root, config, snapshot, collected: &collected };
     builder.build_parallel().visit(&mut visitors);
-    Ok(collected
-        .into_inner()
-        .unwrap_or_else(|poisoned| poisoned.into_inner()))
+    Ok(collected.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner()))
 }
 
 struct VisitorBuilder<'s> {
@@ -348,10 +331,7 @@ struct Visitor<'s> {
 impl Drop for Visitor<'_> {
     fn drop(&mut self) {
         let local = std::mem::take(&mut self.local);
-        let mut all = self
-            .collected
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut all = self.collected.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         all.folders.extend(local.folders);
         all.files.extend(local.files);
         all.issues.extend(local.issues);
@@ -375,19 +355,12 @@ impl ParallelVisitor for Visitor<'_> {
         };
         let is_dir = file_type.is_dir();
         let rel = entry.path().strip_prefix(self.root).unwrap_or(entry.path());
-        let Some(key) = rel
-            .to_str()
-            .map(|s| s.replace(std::path::MAIN_SEPARATOR, "/"))
-        else {
+        let Some(key) = rel.to_str().map(key_of) else {
             self.local.issues.push(ScanIssue {
                 path: rel.to_string_lossy().into_owned(),
                 message: "name is not valid UTF-8; skipped".into(),
             });
-            return if is_dir {
-                WalkState::Skip
-            } else {
-                WalkState::Continue
-            };
+            return if is_dir { WalkState::Skip } else { WalkState::Continue };
         };
         if is_dir {
             self.local.folders.push(key);
@@ -401,56 +374,38 @@ impl ParallelVisitor for Visitor<'_> {
         let metadata = match entry.metadata() {
             Ok(metadata) => metadata,
             Err(err) => {
-                self.local.issues.push(ScanIssue {
-                    path: key,
-                    message: format!("cannot stat: {err}"),
-                });
+                self.local.issues.push(ScanIssue { path: key, message: format!("cannot stat: {err}") });
                 return WalkState::Continue;
             }
         };
         let size = metadata.len();
         let mtime_ns = metadata.modified().map(time::unix_nanos).unwrap_or(0);
-        let mut file = SeenFile {
-            key,
-            size,
-            mtime_ns,
-            state: FileState::Unchanged,
-        };
+        let mut file = SeenFile { key, size, mtime_ns, state: FileState::Unchanged };
         if !self.snapshot.trusts(&file) {
-            file.state = read_file(
-                entry.path(),
-                size,
-                self.config,
-                &mut self.local.issues,
-                &file.key,
-            );
+            file.state = read_file(entry.path(), size, self.config, &mut self.local.issues, &file.key);
         }
         self.local.files.push(file);
         WalkState::Continue
     }
 }
 
+/// A relative path as a key: `/` between components on every platform.
+fn key_of(rel: &str) -> String {
+    if std::path::MAIN_SEPARATOR == '/' { rel.to_owned() } else { rel.replace(std::path::MAIN_SEPARATOR, "/") }
+}
+
 fn walk_issue(root: &Path, err: &ignore::Error) -> ScanIssue {
     fn path_of(err: &ignore::Error) -> Option<&Path> {
         match err {
             ignore::Error::WithPath { path, .. } => Some(path),
-            ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => {
-                path_of(err)
-            }
+            ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => path_of(err),
             ignore::Error::Loop { child, .. } => Some(child),
             _ => None,
         }
     }
-    let path = path_of(err).map_or_else(String::new, |p| {
-        p.strip_prefix(root)
-            .unwrap_or(p)
-            .to_string_lossy()
-            .into_owned()
-    });
-    ScanIssue {
-        path,
-        message: err.to_string(),
-    }
+    let path = path_of(err)
+        .map_or_else(String::new, |p| p.strip_prefix(root).unwrap_or(p).to_string_lossy().into_owned());
+    ScanIssue { path, message: err.to_string() }
 }
 
 /// Write the difference between `snapshot` and `walked` into the store.
@@ -461,11 +416,7 @@ fn apply(
     walked: &Walked,
     report: &mut ScanReport,
 ) -> Result<BTreeSet<String>> {
-    let Snapshot {
-        files: mut stored_files,
-        folders: mut folder_ids,
-        ..
-    } = snapshot;
+    let Snapshot { files: mut stored_files, folders: mut folder_ids, .. } = snapshot;
     let mut stale: BTreeSet<String> = BTreeSet::new();
     let now = time::now_iso();
 
@@ -550,11 +501,7 @@ fn apply(
                 ])?;
                 report.files_added += 1;
             }
-            Some(row)
-                if row.kind == inspection.kind
-                    && row.hash.is_some()
-                    && row.hash == inspection.hash =>
-            {
+            Some(row) if row.kind == inspection.kind && row.hash.is_some() && row.hash == inspection.hash => {
                 // Touched, not changed: remember the new stat so the next scan skips it.
                 touch.execute(params![row.id, size, file.mtime_ns])?;
                 report.files_unchanged += 1;
@@ -591,12 +538,7 @@ fn apply(
     Ok(stale)
 }
 
-fn insert_folder(
-    tx: &Connection,
-    key: &str,
-    parent_id: Option<i64>,
-    now: &str,
-) -> rusqlite::Result<i64> {
+fn insert_folder(tx: &Connection, key: &str, parent_id: Option<i64>, now: &str) -> rusqlite::Result<i64> {
     tx.prepare_cached(
         "INSERT INTO nodes (kind, parent_id, path, stale, created_at, updated_at)
          VALUES ('folder', ?1, ?2, 1, ?3, ?3)",
