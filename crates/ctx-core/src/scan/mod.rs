@@ -225,7 +225,8 @@ fn load_snapshot(conn: &Connection, rules: &str) -> Result<Snapshot> {
     while let Some(row) = rows.next()? {
         // Borrow blobs and text from SQLite: this loop runs once per file of the repository.
         // A malformed value only costs a re-read of that file.
-        let hash = row.get_ref(4)?.as_blob_or_null().ok().flatten().and_then(|h| <[u8; 32]>::try_from(h).ok());
+        let hash =
+            row.get_ref(4)?.as_blob_or_null().ok().flatten().and_then(|h| <[u8; 32]>::try_from(h).ok());
         let kind = FileKind::parse(row.get_ref(5)?.as_str().unwrap_or_default());
         files.insert(
             row.get::<_, String>(1)?,
@@ -391,7 +392,11 @@ impl ParallelVisitor for Visitor<'_> {
 
 /// A relative path as a key: `/` between components on every platform.
 fn key_of(rel: &str) -> String {
-    if std::path::MAIN_SEPARATOR == '/' { rel.to_owned() } else { rel.replace(std::path::MAIN_SEPARATOR, "/") }
+    if std::path::MAIN_SEPARATOR == '/' {
+        rel.to_owned()
+    } else {
+        rel.replace(std::path::MAIN_SEPARATOR, "/")
+    }
 }
 
 fn walk_issue(root: &Path, err: &ignore::Error) -> ScanIssue {
