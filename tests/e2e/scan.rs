@@ -233,9 +233,7 @@ fn two_scans_at_once_both_finish_and_agree() {
         );
     }
     repo.ok(&["init", "--no-scan"]);
-    let children: Vec<_> = (0..2)
-        .map(|_| repo.cmd(&["--json", "scan"]).stdout(std::process::Stdio::piped()).spawn().unwrap())
-        .collect();
+    let children: Vec<_> = (0..2).map(|_| repo.spawn(&["--json", "scan"])).collect();
     let mut added = 0;
     for child in children {
         let out = child.wait_with_output().unwrap();

@@ -44,3 +44,19 @@ fn a_broken_config_is_a_clear_error() {
     let err = repo.fail(&["scan"]);
     assert!(err.contains("exclude"), "{err}");
 }
+
+#[test]
+fn processes_creating_the_database_at_once_all_succeed() {
+    let repo = Repo::with_files("//- src/a.py\nx = 1\n//- src/b.py\ny = 2\n");
+    std::fs::create_dir(repo.path(".ctx")).unwrap();
+    let children: Vec<_> =
+        ["scan", "status", "scan", "status"].iter().map(|cmd| repo.spawn(&["--json", cmd])).collect();
+    for child in children {
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+    let status = repo.json(&["status"]);
+    assert_eq!(status["schema_version"], 1);
+    assert_eq!(status["files"], 2);
+    repo.integrity_ok();
+}

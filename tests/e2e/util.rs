@@ -69,6 +69,13 @@ impl Repo {
         cmd
     }
 
+    /// Start `ctx` in the background, capturing its output.
+    pub fn spawn(&self, args: &[&str]) -> std::process::Child {
+        let mut cmd = self.cmd(args);
+        cmd.stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::piped());
+        cmd.spawn().expect("spawn ctx")
+    }
+
     pub fn run(&self, args: &[&str]) -> Output {
         self.cmd(args).output().expect("run ctx")
     }

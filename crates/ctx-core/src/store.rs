@@ -6,6 +6,7 @@
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 
 use rusqlite::{Connection, ErrorCode, OpenFlags, OptionalExtension, TransactionBehavior};
@@ -37,11 +38,11 @@ impl Store {
     /// up to date. A file that is not a ctx database, is corrupt, or was
     /// written by a newer ctx is an error and is left untouched.
     pub fn open(path: &Path) -> Result<Store> {
+        if !path.exists() {
+            create(path)?;
+        }
         check_header(path)?;
-        let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
-            | OpenFlags::SQLITE_OPEN_CREATE
-            | OpenFlags::SQLITE_OPEN_NO_MUTEX
-            | OpenFlags::SQLITE_OPEN_URI;
+        let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
         let conn = Connection::open_with_flags(path, flags).map_err(|e| classify(path, e))?;
         let mut store = Store { conn, path: path.to_path_buf() };
         store.configure().map_err(|e| classify(path, e))?;
@@ -69,6 +70,7 @@ impl Store {
         Ok(())
     }
 
+    /// Bring an existing database written by an older ctx up to date.
     fn migrate(&mut self) -> Result<()> {
         let path = self.path.clone();
         let (app_id, version) = self.identity().map_err(|e| classify(&path, e))?;
@@ -76,19 +78,10 @@ impl Store {
         if version == SCHEMA_VERSION {
             return Ok(());
         }
-        // WAL is persistent; switching needs no transaction, and must happen outside one.
-        let _: String = self
-            .conn
-            .query_row("PRAGMA journal_mode = WAL", [], |row| row.get(0))
-            .map_err(|e| classify(&path, e))?;
         let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         // Another process may have migrated while we waited for the lock.
         let version: u32 = tx.pragma_query_value(None, "user_version", |row| row.get(0))?;
-        for (index, sql) in MIGRATIONS.iter().enumerate().skip(version as usize) {
-            tx.execute_batch(sql)?;
-            tx.pragma_update(None, "user_version", index as u32 + 1)?;
-        }
-        tx.pragma_update(None, "application_id", APPLICATION_ID)?;
+        apply_migrations(&tx, version)?;
         tx.commit()?;
         Ok(())
     }
@@ -126,6 +119,53 @@ impl Store {
     pub(crate) fn kv_get(&self, key: &str) -> Result<Option<String>> {
         Ok(self.conn.query_row("SELECT value FROM kv WHERE key = ?1", [key], |row| row.get(0)).optional()?)
     }
+}
+
+/// Create a new, fully migrated database at `path` without ever exposing a
+/// half-made one: build it under a temporary name, then hard-link it into
+/// place, which fails if another process got there first (then theirs stands).
+fn create(path: &Path) -> Result<()> {
+    static COUNTER: AtomicU32 = AtomicU32::new(0);
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("ctx.db");
+    let temp = path.with_file_name(format!(
+        ".{name}.new-{}-{}",
+        std::process::id(),
+        COUNTER.fetch_add(1, Ordering::Relaxed)
+    ));
+    let remove_temp = || {
+        for suffix in ["", "-wal", "-shm", "-journal"] {
+            let _ = std::fs::remove_file(format!("{}{suffix}", temp.display()));
+        }
+    };
+    let built = (|| -> rusqlite::Result<()> {
+        let mut conn = Connection::open(&temp)?;
+        // WAL is a property of the file: set once here, it holds for every later connection.
+        let _: String = conn.query_row("PRAGMA journal_mode = WAL", [], |row| row.get(0))?;
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        apply_migrations(&tx, 0)?;
+        tx.commit()?;
+        conn.close().map_err(|(_, err)| err)
+    })();
+    if let Err(err) = built {
+        remove_temp();
+        return Err(classify(&temp, err));
+    }
+    let linked = std::fs::hard_link(&temp, path);
+    remove_temp();
+    match linked {
+        Ok(()) => Ok(()),
+        Err(err) if err.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+        Err(err) => Err(Error::io(path, err)),
+    }
+}
+
+/// Run the migrations after `version`, recording each, inside the caller's transaction.
+fn apply_migrations(tx: &Connection, version: u32) -> rusqlite::Result<()> {
+    for (index, sql) in MIGRATIONS.iter().enumerate().skip(version as usize) {
+        tx.execute_batch(sql)?;
+        tx.pragma_update(None, "user_version", index as u32 + 1)?;
+    }
+    tx.pragma_update(None, "application_id", APPLICATION_ID)
 }
 
 /// Write `value` under `key` in the key/value table (inside the caller's transaction).
