@@ -85,6 +85,31 @@ impl Workspace {
         to_py(py, &folder)
     }
 
+    /// Mark a folder as a scope (its description heads its descendants' context), or unmark it.
+    fn set_scope<'py>(&self, py: Python<'py>, path: &str, is_scope: bool) -> PyResult<Bound<'py, PyAny>> {
+        let folder = self.with(py, |ws| ws.set_scope(path, is_scope))?;
+        to_py(py, &folder)
+    }
+
+    /// Relate a folder to another one (a related scope in its context); replaces the note.
+    #[pyo3(signature = (path, other, *, note=None))]
+    fn relate<'py>(
+        &self,
+        py: Python<'py>,
+        path: &str,
+        other: &str,
+        note: Option<&str>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let folder = self.with(py, |ws| ws.relate(path, other, note))?;
+        to_py(py, &folder)
+    }
+
+    /// Remove the relation from `path` to `other`.
+    fn unrelate<'py>(&self, py: Python<'py>, path: &str, other: &str) -> PyResult<Bound<'py, PyAny>> {
+        let folder = self.with(py, |ws| ws.unrelate(path, other))?;
+        to_py(py, &folder)
+    }
+
     /// Log a decision on a folder.
     #[pyo3(signature = (path, title, *, rationale=String::new(), tags=Vec::new()))]
     fn log_decision<'py>(

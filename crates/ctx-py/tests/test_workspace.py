@@ -90,6 +90,16 @@ def test_folders_and_decisions(ws: ctxkit.Workspace) -> None:
     assert ws.folder(".")["children"] == ["src"]
 
 
+def test_scope_and_relations(ws: ctxkit.Workspace) -> None:
+    assert ws.set_scope("src", True)["is_scope"] is True
+    assert ws.set_scope("src", False)["is_scope"] is False
+    related = ws.relate("src/auth", "src/db", note="sessions live in the db")["related"]
+    assert related == [{"path": "src/db", "note": "sessions live in the db"}]
+    assert ws.unrelate("src/auth", "src/db")["related"] == []
+    with pytest.raises(ctxkit.InvalidInputError):
+        ws.unrelate("src/auth", "src/db")
+
+
 def test_errors_are_typed_and_carry_the_cli_message(
     tmp_path_factory: pytest.TempPathFactory, ws: ctxkit.Workspace
 ) -> None:
