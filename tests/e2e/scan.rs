@@ -252,3 +252,28 @@ fn two_scans_at_once_both_finish_and_agree() {
     );
     repo.integrity_ok();
 }
+
+#[test]
+fn an_unreadable_folder_keeps_what_the_store_knows_of_it() {
+    use std::os::unix::fs::PermissionsExt;
+    let repo = Repo::init(TREE);
+    repo.ok(&["folder", "describe", "src/db", "--description", "Connection pool"]);
+    repo.ok(&["log", "src/db", "--title", "One pool per process"]);
+    let db = repo.path("src/db");
+    std::fs::set_permissions(&db, std::fs::Permissions::from_mode(0o000)).unwrap();
+    if std::fs::read_dir(&db).is_ok() {
+        // Privileged (root, CAP_DAC_OVERRIDE): no permission makes a folder unreadable here;
+        // the scan unit test `what_the_walk_could_not_read_is_kept_as_it_was` covers the logic.
+        std::fs::set_permissions(&db, std::fs::Permissions::from_mode(0o755)).unwrap();
+        eprintln!("skipped: this user reads folders without permission");
+        return;
+    }
+    let report = repo.scan();
+    std::fs::set_permissions(&db, std::fs::Permissions::from_mode(0o755)).unwrap();
+    assert_eq!(report["files_removed"], 0, "{report}");
+    assert!(report["issues"].to_string().contains("src/db"), "{report}");
+    let folder = repo.json(&["folder", "show", "src/db"]);
+    assert_eq!(folder["description"], "Connection pool");
+    assert_eq!(folder["decisions"].as_array().unwrap().len(), 1);
+    assert_eq!(file_names(&folder).len(), 1);
+}

@@ -98,6 +98,11 @@ pub fn join(folder: &str, name: &str) -> String {
     if folder == ROOT { name.to_string() } else { format!("{folder}/{name}") }
 }
 
+/// Whether `key` is `folder` or lies somewhere below it.
+pub fn is_within(key: &str, folder: &str) -> bool {
+    folder == ROOT || key.strip_prefix(folder).is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -155,6 +160,11 @@ mod tests {
         assert_eq!(name("src/auth"), "auth");
         assert_eq!(join(".", "src"), "src");
         assert_eq!(join("src", "auth"), "src/auth");
+        assert!(is_within("src/auth/jwt.rs", "src"));
+        assert!(is_within("src", "src"));
+        assert!(is_within("src", "."));
+        assert!(!is_within("srcs/x", "src"));
+        assert!(!is_within("src", "src/auth"));
     }
 
     proptest! {

@@ -2,6 +2,7 @@
 //! binary or too large to read, its content hash, and whether it looks like
 //! a secret (by name or by content).
 
+use std::io::Read;
 use std::path::Path;
 use std::sync::OnceLock;
 
@@ -24,7 +25,7 @@ pub(crate) struct Inspection {
 pub enum FileKind {
     /// Read and hashed.
     Text,
-    /// Has NUL bytes near its start; recorded, not hashed.
+    /// Has NUL bytes near its start; hashed, never shown.
     Binary,
     /// Larger than `[scan] max_file_bytes`; recorded, never opened.
     Oversized,
@@ -50,23 +51,35 @@ impl FileKind {
 
 /// Read `path` (of `size` bytes) and classify it. The name-based secret check
 /// is the caller's (it needs no I/O).
+///
+/// Binary files are hashed (so a touched binary is not a changed one) but
+/// never searched for secrets or shown; oversized files are never opened.
 pub(crate) fn inspect(path: &Path, size: u64, max_bytes: u64) -> std::io::Result<Inspection> {
     if size > max_bytes {
-        return Ok(Inspection { kind: FileKind::Oversized, hash: None, secret: None });
+        return Ok(Inspection::oversized());
     }
-    let bytes = std::fs::read(path)?;
+    let file = std::fs::File::open(path)?;
+    // The file may have grown since it was stat'ed: never hold more than the limit.
+    let mut bytes = Vec::with_capacity(size as usize);
+    file.take(max_bytes + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > max_bytes {
+        return Ok(Inspection::oversized());
+    }
     Ok(inspect_bytes(&bytes))
 }
 
 pub(crate) fn inspect_bytes(bytes: &[u8]) -> Inspection {
+    let hash = Some(*blake3::hash(bytes).as_bytes());
     let sniff = &bytes[..bytes.len().min(BINARY_SNIFF_BYTES)];
     if sniff.contains(&0) {
-        return Inspection { kind: FileKind::Binary, hash: None, secret: None };
+        return Inspection { kind: FileKind::Binary, hash, secret: None };
     }
-    Inspection {
-        kind: FileKind::Text,
-        hash: Some(*blake3::hash(bytes).as_bytes()),
-        secret: secret_by_content(bytes),
+    Inspection { kind: FileKind::Text, hash, secret: secret_by_content(bytes) }
+}
+
+impl Inspection {
+    fn oversized() -> Inspection {
+        Inspection { kind: FileKind::Oversized, hash: None, secret: None }
     }
 }
 
@@ -123,48 +136,67 @@ const SECRET_SIGNATURES: &[(&str, &str)] = &[
     ("AIza", "google api key"),
 ];
 
+/// The longest token a signature check looks at: real tokens are shorter,
+/// and bounding the look-ahead keeps a file full of `AKIA`s linear.
+const MAX_TOKEN_BYTES: usize = 64;
+
+/// How far before `PRIVATE KEY-----` the `-----BEGIN ` that opens its line may
+/// start (`-----BEGIN ENCRYPTED ` is the longest prefix in use).
+const MAX_KEY_HEADER_PREFIX: usize = 32;
+
 /// Why a file's content looks like a secret, if it does. Prefix signatures
 /// must be followed by enough token characters to be a real token, so prose
-/// that mentions "AKIA" is not flagged.
+/// that mentions "AKIA" is not flagged. Every check looks at a bounded window
+/// around a match, so the cost is linear in the file's size.
 pub fn secret_by_content(bytes: &[u8]) -> Option<&'static str> {
     static MATCHER: OnceLock<Option<AhoCorasick>> = OnceLock::new();
     let matcher = MATCHER
         .get_or_init(|| AhoCorasick::new(SECRET_SIGNATURES.iter().map(|(pattern, _)| pattern)).ok())
         .as_ref()?;
+    let is_token_byte = |b: &u8| b.is_ascii_alphanumeric() || *b == b'_' || *b == b'-';
     for found in matcher.find_overlapping_iter(bytes) {
         let (pattern, reason) = SECRET_SIGNATURES[found.pattern().as_usize()];
-        let rest = &bytes[found.end()..];
-        let token_len =
-            rest.iter().take_while(|b| b.is_ascii_alphanumeric() || **b == b'_' || **b == b'-').count();
+        let is_key_header = pattern.starts_with("PRIVATE KEY");
+        // A signature glued to a preceding identifier (`MY_AKIA...`) is not a token start.
+        let glued = !is_key_header
+            && found.start() > 0
+            && matches!(bytes[found.start() - 1], b if b.is_ascii_alphanumeric() || b == b'_');
+        if glued {
+            continue;
+        }
+        let rest = &bytes[found.end()..bytes.len().min(found.end() + MAX_TOKEN_BYTES)];
+        let token = &rest[..rest.iter().take_while(|b| is_token_byte(b)).count()];
         let real = match pattern {
-            "PRIVATE KEY-----" | "PRIVATE KEY BLOCK-----" => {
-                // `-----BEGIN [RSA |EC |OPENSSH |PGP ]PRIVATE KEY[ BLOCK]-----` opening a line
-                let line_start =
-                    bytes[..found.start()].iter().rposition(|b| *b == b'\n').map_or(0, |i| i + 1);
-                bytes[line_start..found.start()].starts_with(b"-----BEGIN ")
-            }
+            "PRIVATE KEY-----" | "PRIVATE KEY BLOCK-----" => opens_key_header(bytes, found.start()),
             "AKIA" | "ASIA" => {
-                token_len >= 16 && rest[..16].iter().all(|b| b.is_ascii_uppercase() || b.is_ascii_digit())
+                token.len() >= 16 && token[..16].iter().all(|b| b.is_ascii_uppercase() || b.is_ascii_digit())
             }
             "aws_secret_access_key" => {
                 let value = rest.iter().skip_while(|b| matches!(b, b' ' | b'=' | b':' | b'"' | b'\''));
                 value.take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'/' | b'+')).count() >= 40
             }
-            "AIza" => token_len >= 35,
-            _ => token_len >= 20,
-        };
-        // A signature glued to a preceding identifier (`MY_AKIA...`) is not a token start.
-        let glued = found.start() > 0 && !pattern.starts_with("PRIVATE KEY") && {
-            let before = bytes[found.start() - 1];
-            before.is_ascii_alphanumeric() || before == b'_'
+            "AIza" => token.len() >= 35,
+            _ => token.len() >= 20,
         };
         // Vendors' documented placeholders (`AKIAIOSFODNN7EXAMPLE`) are not secrets.
-        let placeholder = bytes[found.end()..found.end() + token_len].windows(7).any(|w| w == b"EXAMPLE");
-        if real && !glued && !placeholder {
+        let placeholder = token.windows(7).any(|w| w == b"EXAMPLE");
+        if real && !placeholder {
             return Some(reason);
         }
     }
     None
+}
+
+/// Whether the line holding `start` begins with `-----BEGIN ` shortly before it.
+fn opens_key_header(bytes: &[u8], start: usize) -> bool {
+    let window_start = start.saturating_sub(MAX_KEY_HEADER_PREFIX);
+    let window = &bytes[window_start..start];
+    let line_start = match window.iter().rposition(|b| *b == b'\n') {
+        Some(newline) => window_start + newline + 1,
+        None if window_start == 0 => 0,
+        None => return false,
+    };
+    bytes[line_start..start].starts_with(b"-----BEGIN ")
 }
 
 /// The language of a file, from its name, for the languages ctx knows.
@@ -260,13 +292,28 @@ mod tests {
     }
 
     #[test]
+    fn signatures_in_long_runs_are_judged_by_a_bounded_window() {
+        // One long token made of signatures: every match is checked, each in O(1).
+        let run = concat!("AK", "IA").repeat(250_000);
+        assert_eq!(secret_by_content(run.as_bytes()), Some("aws access key id"));
+        // Glued to an identifier, every later match is glued to the one before.
+        assert_eq!(secret_by_content(format!("x{run}").as_bytes()), None);
+        // A key header far from its line start is prose, however long the line.
+        let long_line = format!("{}{}", "-".repeat(100_000), concat!("PRIVATE ", "KEY-----\n").repeat(1000));
+        assert_eq!(secret_by_content(long_line.as_bytes()), None);
+        let header_after_newline = concat!("x\n-----BEGIN ENCRYPTED ", "PRIVATE KEY-----\n");
+        assert_eq!(secret_by_content(header_after_newline.as_bytes()), Some("private key"));
+    }
+
+    #[test]
     fn binary_and_text() {
         let text = inspect_bytes(b"fn main() {}\n");
         assert_eq!(text.kind, FileKind::Text);
         assert_eq!(text.hash, Some(*blake3::hash(b"fn main() {}\n").as_bytes()));
         let binary = inspect_bytes(b"\x7fELF\0\0\0binary");
         assert_eq!(binary.kind, FileKind::Binary);
-        assert_eq!(binary.hash, None);
+        assert_eq!(binary.hash, Some(*blake3::hash(b"\x7fELF\0\0\0binary").as_bytes()));
+        assert_eq!(binary.secret, None);
     }
 
     #[test]

@@ -11,6 +11,9 @@
 //!    stale, and every ancestor with them (staleness bubbles up, never sideways).
 //!
 //! One bad entry never stops a scan: it becomes a [`ScanIssue`] and is skipped.
+//! What the store knows about a path the walk could not read (a folder without
+//! read permission, a file that cannot be stat'ed) is kept as it is: a folder
+//! that is unreadable for a moment must not lose its description and decisions.
 
 mod inspect;
 
@@ -90,6 +93,7 @@ struct StoredFile {
     mtime_ns: i64,
     hash: Option<[u8; 32]>,
     kind: FileKind,
+    secret: Option<Box<str>>,
 }
 
 /// The store's view of the tree at one moment.
@@ -125,9 +129,29 @@ struct Walked {
     folders: Vec<String>,
     files: Vec<SeenFile>,
     issues: Vec<ScanIssue>,
+    /// Keys of entries the walk could not read: what is stored at or below them stands.
+    unreadable: Vec<String>,
+}
+
+impl Walked {
+    /// Whether `key` is, or lies below, an entry the walk could not read.
+    fn is_unreadable(&self, key: &str) -> bool {
+        self.unreadable.iter().any(|prefix| paths::is_within(key, prefix))
+    }
 }
 
 pub(crate) fn scan(store: &mut Store, root: &Path, config: &ScanConfig) -> Result<ScanReport> {
+    scan_adjusted(store, root, config, |_| {})
+}
+
+/// [`scan`], with a hook between walk and apply: tests use it to make the
+/// walk see what a file system cannot be made to show (root reads everything).
+fn scan_adjusted(
+    store: &mut Store,
+    root: &Path,
+    config: &ScanConfig,
+    adjust_walk: impl FnOnce(&mut Walked),
+) -> Result<ScanReport> {
     let started = Instant::now();
     let started_ns = time::unix_nanos(SystemTime::now());
     let rules = rules_fingerprint(config);
@@ -135,7 +159,8 @@ pub(crate) fn scan(store: &mut Store, root: &Path, config: &ScanConfig) -> Resul
     let snapshot = load_snapshot(&store.conn, &rules)?;
     let loaded = Instant::now();
     let mut walked = walk(root, config, &snapshot)?;
-    drop_empty_folders(&mut walked);
+    adjust_walk(&mut walked);
+    drop_empty_folders(&mut walked, &snapshot);
     walked.folders.sort_by(|a, b| (paths::depth(a), a).cmp(&(paths::depth(b), b)));
     walked.files.sort_unstable_by(|a, b| a.key.cmp(&b.key));
 
@@ -179,18 +204,24 @@ pub(crate) fn scan(store: &mut Store, root: &Path, config: &ScanConfig) -> Resul
 
 /// Keep only folders with a scanned file somewhere below them: a folder whose
 /// every file is ignored (or that is empty) holds no context, as git sees it.
-fn drop_empty_folders(walked: &mut Walked) {
-    let mut occupied: HashSet<&str> = HashSet::default();
-    for file in &walked.files {
-        for folder in paths::ancestors(&file.key) {
+/// A stored folder that could not be read this time counts as occupied.
+fn drop_empty_folders(walked: &mut Walked, snapshot: &Snapshot) {
+    /// Once a folder is in, so are all of its ancestors.
+    fn occupy<'a>(occupied: &mut HashSet<&'a str>, folders: impl Iterator<Item = &'a str>) {
+        for folder in folders {
             if !occupied.insert(folder) {
                 break;
             }
         }
     }
-    let keep: HashSet<String> =
-        walked.folders.iter().filter(|f| occupied.contains(f.as_str())).cloned().collect();
-    walked.folders.retain(|folder| keep.contains(folder));
+    let mut occupied: HashSet<&str> = HashSet::default();
+    for file in &walked.files {
+        occupy(&mut occupied, paths::ancestors(&file.key));
+    }
+    for folder in walked.unreadable.iter().filter(|key| snapshot.folders.contains_key(key.as_str())) {
+        occupy(&mut occupied, std::iter::once(folder.as_str()).chain(paths::ancestors(folder)));
+    }
+    walked.folders.retain(|folder| occupied.contains(folder.as_str()));
 }
 
 /// Everything that decides how a file is classified; when it changes, every
@@ -220,7 +251,7 @@ fn load_snapshot(conn: &Connection, rules: &str) -> Result<Snapshot> {
 
     let n_files: i64 = conn.query_row("SELECT count(*) FROM files", [], |row| row.get(0))?;
     let mut files = HashMap::with_capacity_and_hasher(n_files as usize, Default::default());
-    let mut stmt = conn.prepare("SELECT id, path, size, mtime_ns, hash, kind FROM files")?;
+    let mut stmt = conn.prepare("SELECT id, path, size, mtime_ns, hash, kind, secret FROM files")?;
     let mut rows = stmt.query([])?;
     while let Some(row) = rows.next()? {
         // Borrow blobs and text from SQLite: this loop runs once per file of the repository.
@@ -228,6 +259,7 @@ fn load_snapshot(conn: &Connection, rules: &str) -> Result<Snapshot> {
         let hash =
             row.get_ref(4)?.as_blob_or_null().ok().flatten().and_then(|h| <[u8; 32]>::try_from(h).ok());
         let kind = FileKind::parse(row.get_ref(5)?.as_str().unwrap_or_default());
+        let secret = row.get_ref(6)?.as_str_or_null().ok().flatten().map(Box::from);
         files.insert(
             row.get::<_, String>(1)?,
             StoredFile {
@@ -236,6 +268,7 @@ fn load_snapshot(conn: &Connection, rules: &str) -> Result<Snapshot> {
                 mtime_ns: row.get(3)?,
                 hash,
                 kind,
+                secret,
             },
         );
     }
@@ -246,6 +279,20 @@ fn load_snapshot(conn: &Connection, rules: &str) -> Result<Snapshot> {
         folders.insert(row.get::<_, String>(0)?, row.get::<_, i64>(1)?);
     }
     Ok(Snapshot { files, folders, trusted_before_ns, data_version })
+}
+
+impl StoredFile {
+    /// Whether a file read now (`size` bytes, `inspection`, flagged as
+    /// `secret`) is what this row already says: then it was only touched.
+    /// An oversized file is never read, so its size is all there is to compare.
+    fn is_same_content(&self, size: u64, inspection: &Inspection, secret: Option<&str>) -> bool {
+        self.kind == inspection.kind
+            && self.secret.as_deref() == secret
+            && match inspection.hash {
+                Some(hash) => self.hash == Some(hash),
+                None => self.hash.is_none() && self.size == size,
+            }
+    }
 }
 
 impl Snapshot {
@@ -336,6 +383,7 @@ impl Drop for Visitor<'_> {
         all.folders.extend(local.folders);
         all.files.extend(local.files);
         all.issues.extend(local.issues);
+        all.unreadable.extend(local.unreadable);
     }
 }
 
@@ -344,7 +392,11 @@ impl ParallelVisitor for Visitor<'_> {
         let entry = match entry {
             Ok(entry) => entry,
             Err(err) => {
-                self.local.issues.push(walk_issue(self.root, &err));
+                let issue = walk_issue(self.root, &err);
+                if let Some(key) = issue.key.clone() {
+                    self.local.unreadable.push(key);
+                }
+                self.local.issues.push(issue.issue);
                 return WalkState::Continue;
             }
         };
@@ -375,7 +427,10 @@ impl ParallelVisitor for Visitor<'_> {
         let metadata = match entry.metadata() {
             Ok(metadata) => metadata,
             Err(err) => {
-                self.local.issues.push(ScanIssue { path: key, message: format!("cannot stat: {err}") });
+                self.local
+                    .issues
+                    .push(ScanIssue { path: key.clone(), message: format!("cannot stat: {err}") });
+                self.local.unreadable.push(key);
                 return WalkState::Continue;
             }
         };
@@ -399,7 +454,13 @@ fn key_of(rel: &str) -> String {
     }
 }
 
-fn walk_issue(root: &Path, err: &ignore::Error) -> ScanIssue {
+/// A walk error as an issue, and the key of the entry it is about (if any).
+struct WalkIssue {
+    issue: ScanIssue,
+    key: Option<String>,
+}
+
+fn walk_issue(root: &Path, err: &ignore::Error) -> WalkIssue {
     fn path_of(err: &ignore::Error) -> Option<&Path> {
         match err {
             ignore::Error::WithPath { path, .. } => Some(path),
@@ -408,9 +469,12 @@ fn walk_issue(root: &Path, err: &ignore::Error) -> ScanIssue {
             _ => None,
         }
     }
-    let path = path_of(err)
-        .map_or_else(String::new, |p| p.strip_prefix(root).unwrap_or(p).to_string_lossy().into_owned());
-    ScanIssue { path, message: err.to_string() }
+    let rel = path_of(err).map(|p| p.strip_prefix(root).unwrap_or(p));
+    let path = rel.map_or_else(String::new, |rel| rel.to_string_lossy().into_owned());
+    // An error about the root itself leaves the whole tree unread.
+    let key =
+        rel.and_then(Path::to_str).map(|rel| if rel.is_empty() { ROOT.to_string() } else { key_of(rel) });
+    WalkIssue { issue: ScanIssue { path, message: err.to_string() }, key }
 }
 
 /// Write the difference between `snapshot` and `walked` into the store.
@@ -446,7 +510,9 @@ fn apply(
     }
     let vanished: Vec<(String, i64)> = folder_ids
         .iter()
-        .filter(|(key, _)| key.as_str() != ROOT && !seen_folders.contains(key.as_str()))
+        .filter(|(key, _)| {
+            key.as_str() != ROOT && !seen_folders.contains(key.as_str()) && !walked.is_unreadable(key)
+        })
         .map(|(key, id)| (key.clone(), *id))
         .collect();
     {
@@ -506,7 +572,7 @@ fn apply(
                 ])?;
                 report.files_added += 1;
             }
-            Some(row) if row.kind == inspection.kind && row.hash.is_some() && row.hash == inspection.hash => {
+            Some(row) if row.is_same_content(file.size, inspection, secret) => {
                 // Touched, not changed: remember the new stat so the next scan skips it.
                 touch.execute(params![row.id, size, file.mtime_ns])?;
                 report.files_unchanged += 1;
@@ -533,6 +599,10 @@ fn apply(
     // Files that vanished (their folder may have vanished with them).
     let mut delete = tx.prepare_cached("DELETE FROM files WHERE id = ?1")?;
     for (key, row) in stored_files {
+        if walked.is_unreadable(&key) {
+            report.files_unchanged += 1;
+            continue;
+        }
         let removed = delete.execute([row.id])?;
         report.files_removed += 1;
         let folder = paths::parent(&key).unwrap_or(ROOT);
@@ -550,4 +620,81 @@ fn insert_folder(tx: &Connection, key: &str, parent_id: Option<i64>, now: &str) 
     )?
     .execute(params![parent_id, key, now])?;
     Ok(tx.last_insert_rowid())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::folders::{self, FolderEdit};
+
+    fn write(root: &Path, rel: &str, text: &str) {
+        let path = root.join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+
+    /// A store in `root/.ctx`, which scans skip.
+    fn open_store(root: &Path) -> Store {
+        std::fs::create_dir(root.join(".ctx")).unwrap();
+        Store::open(&root.join(".ctx/ctx.db")).unwrap()
+    }
+
+    #[test]
+    fn what_the_walk_could_not_read_is_kept_as_it_was() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        write(root, "src/db/pool.rs", "fn pool() {}");
+        write(root, "src/db/sql/query.sql", "select 1;");
+        write(root, "src/lib.rs", "mod db;");
+        let mut store = open_store(root);
+        let config = ScanConfig::default();
+        scan(&mut store, root, &config).unwrap();
+        let edit = FolderEdit { description: Some("Connection pool".into()), content_md: None };
+        folders::describe(&store.conn, "src/db", &edit).unwrap();
+
+        // What the walker hands over when `src/db` cannot be listed: the
+        // folder itself, an error for it, and nothing below it.
+        let report = scan_adjusted(&mut store, root, &config, |walked| {
+            walked.files.retain(|f| !paths::is_within(&f.key, "src/db"));
+            walked.folders.retain(|f| f == "src/db" || !paths::is_within(f, "src/db"));
+            walked.unreadable.push("src/db".into());
+        })
+        .unwrap();
+
+        assert_eq!((report.files_removed, report.folders_removed), (0, 0), "{report:?}");
+        assert_eq!(report.files_unchanged, 3);
+        let db = folders::load(&store.conn, "src/db").unwrap();
+        assert_eq!(db.description, "Connection pool");
+        assert_eq!(db.files.len(), 1);
+        assert_eq!(db.children, ["src/db/sql"]);
+
+        // Readable again and gone for real: now it goes.
+        std::fs::remove_dir_all(root.join("src/db")).unwrap();
+        let report = scan(&mut store, root, &config).unwrap();
+        assert_eq!((report.files_removed, report.folders_removed), (2, 2), "{report:?}");
+    }
+
+    #[test]
+    fn touched_binary_and_oversized_files_are_unchanged() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::write(root.join("blob.bin"), b"\0\x01\x02binary").unwrap();
+        std::fs::write(root.join("big.txt"), "x".repeat(64)).unwrap();
+        let mut store = open_store(root);
+        let config = ScanConfig { max_file_bytes: 32, ..ScanConfig::default() };
+        scan(&mut store, root, &config).unwrap();
+
+        let later = SystemTime::now() + std::time::Duration::from_secs(5);
+        for name in ["blob.bin", "big.txt"] {
+            std::fs::File::options().write(true).open(root.join(name)).unwrap().set_modified(later).unwrap();
+        }
+        let report = scan(&mut store, root, &config).unwrap();
+        assert_eq!((report.files_changed, report.files_unchanged), (0, 2), "{report:?}");
+        assert!(report.stale_folders.is_empty());
+
+        std::fs::write(root.join("blob.bin"), b"\0\x01\x02BINARY").unwrap();
+        std::fs::write(root.join("big.txt"), "x".repeat(65)).unwrap();
+        let report = scan(&mut store, root, &config).unwrap();
+        assert_eq!(report.files_changed, 2, "{report:?}");
+    }
 }
