@@ -68,6 +68,23 @@ fn root_flag_works_from_anywhere() {
 }
 
 #[test]
+fn absolute_paths_through_a_symlinked_checkout_are_inside() {
+    let repo = Repo::init(TREE);
+    let elsewhere = tempfile::tempdir().unwrap();
+    let link = elsewhere.path().join("checkout");
+    std::os::unix::fs::symlink(repo.root(), &link).unwrap();
+    for (input, want) in [(link.join("src/auth"), "src/auth"), (link.clone(), ".")] {
+        let folder = repo.json(&["folder", "show", input.to_str().unwrap()]);
+        assert_eq!(folder["path"], want);
+    }
+    // A missing folder under the link is unknown, not outside.
+    let err = repo.fail(&["folder", "show", link.join("nope").to_str().unwrap()]);
+    assert!(err.contains("unknown folder"), "{err}");
+    let err = repo.fail(&["folder", "show", elsewhere.path().to_str().unwrap()]);
+    assert!(err.contains("outside the workspace root"), "{err}");
+}
+
+#[test]
 fn outside_a_workspace_commands_say_so() {
     let repo = Repo::with_files(TREE);
     let err = repo.fail(&["status"]);
@@ -145,6 +162,14 @@ fn decisions_are_listed_newest_first_per_folder_or_all() {
     assert_eq!(db.as_array().unwrap().len(), 1);
     assert_eq!(db[0]["rationale"], "Two cores");
     assert_eq!(db[0]["folder"], "src/db");
+}
+
+#[test]
+fn a_folder_named_list_is_logged_as_dot_slash_list() {
+    let repo = Repo::init("//- list/items.rs\npub struct Items;\n");
+    repo.ok(&["log", "./list", "--title", "Items are sorted"]);
+    let decisions = repo.json(&["log", "list", "list"]);
+    assert_eq!(decisions[0]["folder"], "list");
 }
 
 #[test]

@@ -49,6 +49,11 @@ fn gitignore_ignore_ctxignore_and_config_excludes_are_honoured() {
     repo.write(".ctxignore", "*.tmp\n");
     repo.write("src/cache.tmp", "tmp");
     repo.write("vendor/lib/dep.rs", "fn dep() {}");
+    // A nested .gitignore applies below its folder only, and `!` re-includes.
+    repo.write("src/auth/.gitignore", "*.gen.rs\n!keep.gen.rs\n");
+    repo.write("src/auth/token.gen.rs", "// generated");
+    repo.write("src/auth/keep.gen.rs", "// generated, kept");
+    repo.write("src/db/schema.gen.rs", "// not ignored here");
     std::fs::create_dir_all(repo.path(".ctx")).unwrap();
     repo.write(".ctx/config.toml", "[scan]\nexclude = [\"vendor/**\"]\n");
     repo.ok(&["init"]);
@@ -60,6 +65,9 @@ fn gitignore_ignore_ctxignore_and_config_excludes_are_honoured() {
     }
     assert!(!file_names(&root).contains(&"app.log".to_string()));
     assert!(!file_names(&repo.json(&["folder", "show", "src"])).contains(&"cache.tmp".to_string()));
+    let auth = file_names(&repo.json(&["folder", "show", "src/auth"]));
+    assert!(!auth.contains(&"token.gen.rs".to_string()) && auth.contains(&"keep.gen.rs".to_string()));
+    assert!(file_names(&repo.json(&["folder", "show", "src/db"])).contains(&"schema.gen.rs".to_string()));
     // The ignore files themselves are ordinary files of the repository.
     assert!(file_names(&root).contains(&".gitignore".to_string()));
 }
@@ -276,4 +284,31 @@ fn an_unreadable_folder_keeps_what_the_store_knows_of_it() {
     assert_eq!(folder["description"], "Connection pool");
     assert_eq!(folder["decisions"].as_array().unwrap().len(), 1);
     assert_eq!(file_names(&folder).len(), 1);
+}
+
+#[test]
+fn edits_during_a_scan_all_land() {
+    let repo = Repo::new();
+    for i in 0..600 {
+        repo.write(&format!("pkg{}/file{i}.py", i % 5), &format!("x = {i}\n"));
+    }
+    repo.ok(&["init", "--no-scan"]);
+    repo.ok(&["scan"]);
+    for i in 0..600 {
+        repo.write(&format!("pkg{}/file{i}.py", i % 5), &format!("x = {}\n", i + 1));
+    }
+    let scan = repo.spawn(&["--json", "scan"]);
+    for i in 0..5 {
+        repo.ok(&["log", &format!("pkg{i}"), "--title", &format!("Decision {i}")]);
+        repo.ok(&["folder", "describe", &format!("pkg{i}"), "--description", &format!("Package {i}")]);
+    }
+    let out = scan.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["files_changed"], 600);
+    assert_eq!(repo.json(&["log", "list"]).as_array().unwrap().len(), 5);
+    for i in 0..5 {
+        assert_eq!(repo.json(&["folder", "show", &format!("pkg{i}")])["description"], format!("Package {i}"));
+    }
+    repo.integrity_ok();
 }

@@ -89,7 +89,7 @@ pub struct LogArgs {
     #[command(subcommand)]
     pub command: Option<LogCommand>,
 
-    /// The folder the decision is about.
+    /// The folder the decision is about (a folder named `list`: write `./list`).
     #[arg(required = true)]
     pub path: Option<String>,
 

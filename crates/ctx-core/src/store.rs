@@ -75,14 +75,28 @@ impl Store {
         let path = self.path.clone();
         let (app_id, version) = self.identity().map_err(|e| classify(&path, e))?;
         self.check_identity(app_id, version)?;
+        self.ensure_wal().map_err(|e| classify(&path, e))?;
         if version == SCHEMA_VERSION {
             return Ok(());
         }
         let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-        // Another process may have migrated while we waited for the lock.
+        // Another process may have migrated (perhaps a newer ctx) while we waited for the lock.
         let version: u32 = tx.pragma_query_value(None, "user_version", |row| row.get(0))?;
+        if version > SCHEMA_VERSION {
+            return Err(Error::NewerSchema { path, found: version, supported: SCHEMA_VERSION });
+        }
         apply_migrations(&tx, version)?;
         tx.commit()?;
+        Ok(())
+    }
+
+    /// WAL is set when ctx creates a database; a file that reached us another
+    /// way (an empty file, a copy made with another journal mode) gets it here.
+    fn ensure_wal(&self) -> rusqlite::Result<()> {
+        let mode: String = self.conn.query_row("PRAGMA journal_mode", [], |row| row.get(0))?;
+        if !mode.eq_ignore_ascii_case("wal") {
+            let _: String = self.conn.query_row("PRAGMA journal_mode = WAL", [], |row| row.get(0))?;
+        }
         Ok(())
     }
 
@@ -113,11 +127,6 @@ impl Store {
             });
         }
         Ok(())
-    }
-
-    /// Read a value from the workspace's key/value table.
-    pub(crate) fn kv_get(&self, key: &str) -> Result<Option<String>> {
-        Ok(self.conn.query_row("SELECT value FROM kv WHERE key = ?1", [key], |row| row.get(0)).optional()?)
     }
 }
 
@@ -150,13 +159,16 @@ fn create(path: &Path) -> Result<()> {
         remove_temp();
         return Err(classify(&temp, err));
     }
-    let linked = std::fs::hard_link(&temp, path);
-    remove_temp();
-    match linked {
+    let placed = match std::fs::hard_link(&temp, path) {
         Ok(()) => Ok(()),
         Err(err) if err.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+        // A file system without hard links: a rename is atomic too, but replaces
+        // a database another process created meanwhile, so only when there is none.
+        Err(_) if !path.exists() => std::fs::rename(&temp, path).map_err(|err| Error::io(path, err)),
         Err(err) => Err(Error::io(path, err)),
-    }
+    };
+    remove_temp();
+    placed
 }
 
 /// Run the migrations after `version`, recording each, inside the caller's transaction.
@@ -166,6 +178,11 @@ fn apply_migrations(tx: &Connection, version: u32) -> rusqlite::Result<()> {
         tx.pragma_update(None, "user_version", index as u32 + 1)?;
     }
     tx.pragma_update(None, "application_id", APPLICATION_ID)
+}
+
+/// Read the value under `key` in the key/value table.
+pub(crate) fn kv_get(conn: &Connection, key: &str) -> rusqlite::Result<Option<String>> {
+    conn.query_row("SELECT value FROM kv WHERE key = ?1", [key], |row| row.get(0)).optional()
 }
 
 /// Write `value` under `key` in the key/value table (inside the caller's transaction).
@@ -257,6 +274,17 @@ mod tests {
         let err = Store::open(&path).unwrap_err();
         assert_eq!(err.code(), "NEWER_SCHEMA", "{err}");
         assert!(err.to_string().contains("upgrade ctx"));
+    }
+
+    #[test]
+    fn an_empty_file_becomes_a_wal_database() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("ctx.db");
+        std::fs::write(&path, "").unwrap();
+        let store = Store::open(&path).unwrap();
+        assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
+        let mode: String = store.conn.query_row("PRAGMA journal_mode", [], |r| r.get(0)).unwrap();
+        assert_eq!(mode, "wal");
     }
 
     #[test]

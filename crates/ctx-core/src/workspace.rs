@@ -13,7 +13,7 @@ use crate::fsutil::write_atomic;
 use crate::paths;
 use crate::records::{self, Decision, NewDecision};
 use crate::scan::{self, ScanReport};
-use crate::store::Store;
+use crate::store::{Store, kv_get};
 
 /// The name of the workspace folder at the repository root.
 pub const CTX_DIR: &str = ".ctx";
@@ -132,12 +132,28 @@ impl Workspace {
     /// `cwd` is inside the workspace, else relative to the root. See [`paths::resolve`].
     pub fn resolve_path(&self, cwd: &Path, input: &str) -> Result<String> {
         let cwd = std::fs::canonicalize(cwd).unwrap_or_else(|_| cwd.to_path_buf());
-        paths::resolve(&self.root, &cwd, input)
+        self.resolve_from(&cwd, input)
     }
 
     /// A repository-relative path (or an absolute one inside the root) as a folder key.
     fn key(&self, path: &str) -> Result<String> {
-        paths::resolve(&self.root, &self.root, path)
+        self.resolve_from(&self.root, path)
+    }
+
+    /// [`paths::resolve`], and for an absolute path that is outside the root
+    /// only as spelled (through a symlink to the checkout), once more with
+    /// its existing part resolved.
+    fn resolve_from(&self, cwd: &Path, input: &str) -> Result<String> {
+        match paths::resolve(&self.root, cwd, input) {
+            Err(err @ Error::OutsideRoot { .. }) if Path::new(input).is_absolute() => {
+                let real = canonicalize_existing_prefix(Path::new(input));
+                match real.to_str() {
+                    Some(real) if real != input => paths::resolve(&self.root, cwd, real).map_err(|_| err),
+                    _ => Err(err),
+                }
+            }
+            other => other,
+        }
     }
 
     /// Bring the store up to date with the files on disk.
@@ -146,7 +162,9 @@ impl Workspace {
     }
 
     pub fn status(&self) -> Result<Status> {
-        let conn = &self.store.conn;
+        // One read transaction: every count comes from the same moment.
+        let tx = self.store.conn.unchecked_transaction()?;
+        let conn = &*tx;
         let count = |sql: &str| -> Result<usize> {
             Ok(conn.query_row(sql, [], |row| row.get::<_, i64>(0))? as usize)
         };
@@ -172,15 +190,18 @@ impl Workspace {
             decisions: count("SELECT count(*) FROM records WHERE type = 'decision'")?,
             records: count("SELECT count(*) FROM records")?,
             stale_folders,
-            last_scan_at: self.store.kv_get("scan.last_at")?,
-            last_scan_ms: self.store.kv_get("scan.last_elapsed_ms")?.and_then(|v| v.parse().ok()),
+            last_scan_at: kv_get(conn, "scan.last_at")?,
+            last_scan_ms: kv_get(conn, "scan.last_elapsed_ms")?.and_then(|v| v.parse().ok()),
             db_bytes,
         })
     }
 
     /// Everything known about the folder at `path`.
     pub fn folder(&self, path: &str) -> Result<Folder> {
-        folders::load(&self.store.conn, &self.key(path)?)
+        let key = self.key(path)?;
+        // One read transaction: the folder, its files and its decisions agree.
+        let tx = self.store.conn.unchecked_transaction()?;
+        folders::load(&tx, &key)
     }
 
     /// Write a folder's description and/or long-form content; marks it and
@@ -232,6 +253,17 @@ impl Workspace {
         tx.commit()?;
         Ok(value)
     }
+}
+
+/// `path` with its longest existing ancestor canonicalized and the rest
+/// (which does not exist, or cannot be resolved) appended as it is.
+fn canonicalize_existing_prefix(path: &Path) -> PathBuf {
+    path.ancestors()
+        .find_map(|ancestor| {
+            let real = std::fs::canonicalize(ancestor).ok()?;
+            Some(real.join(path.strip_prefix(ancestor).ok()?))
+        })
+        .unwrap_or_else(|| path.to_path_buf())
 }
 
 fn canonical_dir(path: &Path) -> Result<PathBuf> {

@@ -11,6 +11,9 @@ use crate::output;
 pub fn run(env: &Env, args: &InitArgs) -> anyhow::Result<()> {
     let (mut ws, report) = Workspace::init(env.init_root())?;
     let scan = if args.no_scan { None } else { Some(ws.scan()?) };
+    if let Some(scan) = &scan {
+        super::scan::warn_issues(scan);
+    }
     if env.json {
         return output::json(&serde_json::json!({ "init": report, "scan": scan }));
     }
@@ -23,7 +26,7 @@ pub fn run(env: &Env, args: &InitArgs) -> anyhow::Result<()> {
     }
     drop(out);
     if let Some(scan) = &scan {
-        super::scan::print_report(scan)?;
+        super::scan::print_summary(scan)?;
     }
     Ok(())
 }

@@ -10,20 +10,22 @@ use crate::output;
 pub fn run(env: &Env) -> anyhow::Result<()> {
     let mut ws = env.workspace()?;
     let report = ws.scan()?;
+    warn_issues(&report);
     if env.json {
-        for issue in &report.issues {
-            output::warn(&format!("{}: {}", issue.path, issue.message));
-        }
         return output::json(&report);
     }
-    print_report(&report)
+    print_summary(&report)
 }
 
-/// The text summary of a scan, with its issues as warnings on stderr.
-pub fn print_report(report: &ScanReport) -> anyhow::Result<()> {
+/// A scan's skipped entries, as warnings on stderr (with `--json` too).
+pub fn warn_issues(report: &ScanReport) {
     for issue in &report.issues {
         output::warn(&format!("{}: {}", issue.path, issue.message));
     }
+}
+
+/// The text summary of a scan.
+pub fn print_summary(report: &ScanReport) -> anyhow::Result<()> {
     let mut out = std::io::stdout().lock();
     writeln!(
         out,
@@ -50,7 +52,8 @@ pub fn print_report(report: &ScanReport) -> anyhow::Result<()> {
         )?;
     }
     if !report.issues.is_empty() {
-        writeln!(out, "skipped: {} entries (see warnings)", report.issues.len())?;
+        let n = report.issues.len();
+        writeln!(out, "skipped: {n} {} (see warnings)", if n == 1 { "entry" } else { "entries" })?;
     }
     Ok(())
 }

@@ -35,7 +35,7 @@ use crate::config::ScanConfig;
 use crate::error::{Error, Result};
 use crate::folders::mark_stale_with_ancestors;
 use crate::paths::{self, ROOT};
-use crate::store::{Store, kv_set};
+use crate::store::{Store, kv_get, kv_set};
 use crate::time;
 
 /// A file whose mtime is this close to (or after) the start of the scan that
@@ -236,15 +236,8 @@ fn data_version(conn: &Connection) -> rusqlite::Result<i64> {
 
 fn load_snapshot(conn: &Connection, rules: &str) -> Result<Snapshot> {
     let data_version = data_version(conn)?;
-    let kv = |key: &str| -> rusqlite::Result<Option<String>> {
-        conn.query_row("SELECT value FROM kv WHERE key = ?1", [key], |row| row.get(0)).map(Some).or_else(
-            |e| {
-                if e == rusqlite::Error::QueryReturnedNoRows { Ok(None) } else { Err(e) }
-            },
-        )
-    };
-    let same_rules = kv("scan.rules")?.as_deref() == Some(rules);
-    let trusted_before_ns = match kv("scan.last_started_ns")?.and_then(|v| v.parse::<i64>().ok()) {
+    let same_rules = kv_get(conn, "scan.rules")?.as_deref() == Some(rules);
+    let trusted_before_ns = match kv_get(conn, "scan.last_started_ns")?.and_then(|v| v.parse::<i64>().ok()) {
         Some(last) if same_rules => last.saturating_sub(RACY_WINDOW_NS),
         _ => i64::MIN,
     };
@@ -474,7 +467,9 @@ fn walk_issue(root: &Path, err: &ignore::Error) -> WalkIssue {
     // An error about the root itself leaves the whole tree unread.
     let key =
         rel.and_then(Path::to_str).map(|rel| if rel.is_empty() { ROOT.to_string() } else { key_of(rel) });
-    WalkIssue { issue: ScanIssue { path, message: err.to_string() }, key }
+    // The path is in `path` already, relative: keep the message free of the absolute root.
+    let message = err.to_string().replace(&format!("{}{}", root.display(), std::path::MAIN_SEPARATOR), "");
+    WalkIssue { issue: ScanIssue { path, message }, key }
 }
 
 /// Write the difference between `snapshot` and `walked` into the store.
