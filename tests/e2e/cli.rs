@@ -15,7 +15,10 @@ pub struct Pool;
 fn init_is_idempotent_and_keeps_user_edits() {
     let repo = Repo::with_files(TREE);
     let first = repo.json(&["init"]);
-    assert_eq!(strings(&first["init"]["created"]), [".ctx/config.toml", ".ctx/.gitignore", ".ctx/ctx.db"]);
+    assert_eq!(
+        strings(&first["init"]["created"]),
+        [".ctx/config.toml", ".ctx/.gitignore", ".ctx/boot.md", ".ctx/ctx.db"]
+    );
     assert_eq!(first["scan"]["files_added"], 3);
     let gitignore = std::fs::read_to_string(repo.path(".ctx/.gitignore")).unwrap();
     assert!(gitignore.lines().any(|l| l == "ctx.db*") && gitignore.lines().any(|l| l == "context/"));

@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
+use ctx_core::Tier;
 
 /// Context management for AI coding agents: what an agent should know about
 /// this repository, kept in `.ctx/` and served as small, ranked context.
@@ -36,6 +37,59 @@ pub enum Command {
     Folder(FolderCommand),
     /// Log a decision on a folder, or list decisions (`ctx log list`).
     Log(LogArgs),
+    /// Write the context files of `.ctx/context/` whose inputs changed (all four tiers).
+    Build(BuildArgs),
+    /// Print a folder's context as its context file holds it, built from the database (writes nothing).
+    Context(ContextArgs),
+    /// Compare `.ctx/context/` with the database; exit 1 if any file is missing, stale, edited or orphaned.
+    Validate,
+    /// Rescan and rebuild whenever files change, until interrupted.
+    Watch(WatchArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct BuildArgs {
+    /// Only these folders (default: every folder).
+    pub paths: Vec<String>,
+    /// Only folders flagged stale by scans and edits (faster; the hash still decides).
+    #[arg(long, conflicts_with = "force")]
+    pub stale: bool,
+    /// Rewrite every file, changed or not.
+    #[arg(long)]
+    pub force: bool,
+    /// Only this tier (repeatable; default: all four).
+    #[arg(long, value_parser = parse_tier)]
+    pub tier: Vec<Tier>,
+    /// Scan first (as `ctx scan` would), then build.
+    #[arg(long)]
+    pub scan: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct ContextArgs {
+    /// The folder (relative to the current directory).
+    #[arg(default_value = ".")]
+    pub path: String,
+    /// minimal (≤500 tokens), standard (≤2000), full (≤5000) or deep (unlimited).
+    #[arg(long, value_parser = parse_tier, default_value = "standard")]
+    pub tier: Tier,
+    /// md: the file's text; json: its structure, text and token count (also with --json).
+    #[arg(long, value_parser = ["md", "json"], default_value = "md")]
+    pub format: String,
+}
+
+#[derive(Debug, Args)]
+pub struct WatchArgs {
+    /// Milliseconds of quiet after a change before rebuilding.
+    #[arg(long, default_value_t = 300, value_name = "MS")]
+    pub debounce: u64,
+    /// Only this tier (repeatable; default: all four).
+    #[arg(long, value_parser = parse_tier)]
+    pub tier: Vec<Tier>,
+}
+
+fn parse_tier(text: &str) -> Result<Tier, String> {
+    Tier::parse(text).ok_or_else(|| format!("{text:?}: the tiers are minimal, standard, full, deep"))
 }
 
 #[derive(Debug, Args)]
@@ -81,6 +135,8 @@ pub enum FolderCommand {
         #[arg(long)]
         remove: bool,
     },
+    /// List the folders nobody has described yet, deepest first: the work list for describing agents.
+    Todo,
 }
 
 #[derive(Debug, Args)]

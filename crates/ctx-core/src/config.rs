@@ -10,6 +10,7 @@ use std::path::Path;
 use serde::Deserialize;
 
 use crate::error::{Error, Result};
+use crate::tokens::TokenizerKind;
 
 /// The commented default configuration that `ctx init` writes.
 pub const DEFAULT_CONFIG_TOML: &str = include_str!("../defaults/config.toml");
@@ -20,6 +21,16 @@ pub const DEFAULT_CONFIG_TOML: &str = include_str!("../defaults/config.toml");
 #[serde(default, deny_unknown_fields)]
 pub struct Config {
     pub scan: ScanConfig,
+    pub build: BuildConfig,
+}
+
+/// `[build]`: how context files are made.
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct BuildConfig {
+    /// What tier caps are counted in: `o200k` (exact, default) or `estimate`
+    /// (four characters a token).
+    pub tokenizer: TokenizerKind,
 }
 
 /// `[scan]`: what the scanner walks and reads.
@@ -78,6 +89,9 @@ mod tests {
         assert_eq!(config.scan.exclude, ["vendor/**"]);
         assert_eq!(config.scan.max_file_bytes, 10);
         assert!(config.scan.hidden);
+        let config = Config::parse("[build]\ntokenizer = \"estimate\"\n", Path::new("c.toml")).unwrap();
+        assert_eq!(config.build.tokenizer, TokenizerKind::Estimate);
+        assert!(Config::parse("[build]\ntokenizer = \"gpt2\"\n", Path::new("c.toml")).is_err());
     }
 
     #[test]

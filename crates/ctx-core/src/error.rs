@@ -42,6 +42,12 @@ pub enum Error {
 
     #[error("{0}")]
     InvalidInput(String),
+
+    #[error("{0}")]
+    Watch(String),
+
+    #[error("template {template}{}: {message}", line.map(|l| format!(", line {l}")).unwrap_or_default())]
+    Template { template: String, line: Option<usize>, message: String },
 }
 
 impl Error {
@@ -58,6 +64,8 @@ impl Error {
             Error::OutsideRoot { .. } => "OUTSIDE_ROOT",
             Error::UnknownFolder { .. } => "UNKNOWN_FOLDER",
             Error::InvalidInput(_) => "INVALID_INPUT",
+            Error::Template { .. } => "TEMPLATE_ERROR",
+            Error::Watch(_) => "WATCH_ERROR",
         }
     }
 

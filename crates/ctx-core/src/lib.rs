@@ -30,6 +30,7 @@
 //! This crate never prints, exits or panics on bad input: every failure is an
 //! [`Error`] for the front-end to report.
 
+pub mod build;
 mod config;
 mod error;
 mod folders;
@@ -39,13 +40,17 @@ mod records;
 mod scan;
 mod store;
 pub mod time;
+pub mod tokens;
+mod watch;
 mod workspace;
 
-pub use config::{Config, DEFAULT_CONFIG_TOML, ScanConfig};
+pub use build::{BuildMode, BuildOptions, BuildReport, RenderedContext, Tier, TodoFolder, ValidateReport};
+pub use config::{BuildConfig, Config, DEFAULT_CONFIG_TOML, ScanConfig};
 pub use error::{Error, Result};
 pub use folders::{FileEntry, Folder, FolderEdit, Relation};
 pub use fsutil::write_atomic;
 pub use records::{Decision, NewDecision};
 pub use scan::{FileKind, ScanIssue, ScanPhases, ScanReport, language, secret_by_content, secret_by_name};
 pub use store::{SCHEMA_VERSION, Store};
+pub use watch::{WatchCycle, WatchOptions};
 pub use workspace::{CTX_DIR, InitReport, Status, Workspace};

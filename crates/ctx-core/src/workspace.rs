@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use rusqlite::TransactionBehavior;
 use serde::Serialize;
 
+use crate::build::{self, BuildOptions, BuildReport, RenderedContext, Tier, TodoFolder, ValidateReport};
 use crate::config::{Config, DEFAULT_CONFIG_TOML};
 use crate::error::{Error, Result};
 use crate::folders::{self, Folder, FolderEdit};
@@ -76,6 +77,9 @@ impl Workspace {
                 write_atomic(&path, text.as_bytes())?;
                 created.push(format!("{CTX_DIR}/{name}"));
             }
+        }
+        if build::ensure_boot(&ctx_dir)? {
+            created.push(format!("{CTX_DIR}/boot.md"));
         }
         let db_existed = ctx_dir.join("ctx.db").exists();
         let workspace = Workspace::open(&root)?;
@@ -244,6 +248,34 @@ impl Workspace {
     pub fn decisions(&self, path: Option<&str>) -> Result<Vec<Decision>> {
         let key = path.map(|p| self.key(p)).transpose()?;
         records::decisions(&self.store.conn, key.as_deref())
+    }
+
+    /// Write the context files of `.ctx/context/` that are missing, stale or
+    /// edited (see [`BuildOptions`]), and remove those of vanished folders.
+    pub fn build(&mut self, options: &BuildOptions) -> Result<BuildReport> {
+        let options = BuildOptions {
+            folders: options.folders.iter().map(|f| self.key(f)).collect::<Result<_>>()?,
+            ..options.clone()
+        };
+        let ctx_dir = self.ctx_dir();
+        build::build(&mut self.store.conn, &ctx_dir, &self.config.build, &options)
+    }
+
+    /// The context file of the folder at `path` at `tier`, rendered from the
+    /// database; nothing is written.
+    pub fn context(&self, path: &str, tier: Tier) -> Result<RenderedContext> {
+        let key = self.key(path)?;
+        build::Inputs::load(&self.store.conn, &self.ctx_dir(), &self.config.build)?.context(&key, tier)
+    }
+
+    /// Compare `.ctx/context/` with the database: missing, stale, edited and orphaned files.
+    pub fn validate(&self) -> Result<ValidateReport> {
+        build::validate(&self.store.conn, &self.ctx_dir(), &self.config.build)
+    }
+
+    /// Folders whose description and content nobody has written, deepest first.
+    pub fn todo(&self) -> Result<Vec<TodoFolder>> {
+        build::todo(&self.store.conn)
     }
 
     /// Run `f` in a write transaction: all of it lands, or none of it.

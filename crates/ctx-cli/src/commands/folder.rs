@@ -1,4 +1,4 @@
-//! `ctx folder show|describe|scope|relate`.
+//! `ctx folder show|describe|scope|relate|todo`.
 
 use std::io::{Read, Write};
 use std::path::Path;
@@ -25,11 +25,33 @@ pub fn run(env: &Env, command: FolderCommand) -> anyhow::Result<()> {
             let other = env.folder_key(&ws, &other)?;
             if remove { ws.unrelate(&key, &other)? } else { ws.relate(&key, &other, note.as_deref())? }
         }
+        FolderCommand::Todo => return print_todo(env, &ws.todo()?),
     };
     if env.json {
         return output::json(&folder);
     }
     print_folder(&folder)
+}
+
+fn print_todo(env: &Env, todo: &[ctx_core::TodoFolder]) -> anyhow::Result<()> {
+    if env.json {
+        return output::json(&todo);
+    }
+    let mut out = std::io::stdout().lock();
+    if todo.is_empty() {
+        writeln!(out, "every folder is described")?;
+        return Ok(());
+    }
+    for folder in todo {
+        writeln!(out, "{}  ({}: {})", folder.path, folder.derived_from, folder.derived_description)?;
+    }
+    writeln!(
+        out,
+        "{} folder{} to describe: ctx folder describe PATH --description TEXT",
+        todo.len(),
+        if todo.len() == 1 { "" } else { "s" }
+    )?;
+    Ok(())
 }
 
 /// The content of `--content-file`: a file, or standard input for `-`.

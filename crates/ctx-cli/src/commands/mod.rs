@@ -1,5 +1,6 @@
 //! One module per subcommand, each with a `run`.
 
+mod build;
 mod folder;
 mod init;
 mod log;
@@ -49,6 +50,10 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Status => status::run(&env),
         Command::Folder(command) => folder::run(&env, command),
         Command::Log(args) => log::run(&env, args),
+        Command::Build(args) => build::build(&env, &args),
+        Command::Context(args) => build::context(&env, &args),
+        Command::Validate => return build::validate(&env),
+        Command::Watch(args) => build::watch(&env, &args),
     }?;
     Ok(ExitCode::SUCCESS)
 }

@@ -8,6 +8,8 @@ use std::sync::OnceLock;
 
 use aho_corasick::AhoCorasick;
 
+use super::summary::summarize;
+
 /// How much of a file is sniffed for NUL bytes to call it binary (as git does).
 const BINARY_SNIFF_BYTES: usize = 8000;
 
@@ -17,6 +19,8 @@ pub(crate) struct Inspection {
     pub kind: FileKind,
     pub hash: Option<[u8; 32]>,
     pub secret: Option<&'static str>,
+    /// What the file says it is about (see [`summarize`]); text files only.
+    pub summary: Option<String>,
 }
 
 /// Whether a file's content was read.
@@ -54,7 +58,7 @@ impl FileKind {
 ///
 /// Binary files are hashed (so a touched binary is not a changed one) but
 /// never searched for secrets or shown; oversized files are never opened.
-pub(crate) fn inspect(path: &Path, size: u64, max_bytes: u64) -> std::io::Result<Inspection> {
+pub(crate) fn inspect(path: &Path, name: &str, size: u64, max_bytes: u64) -> std::io::Result<Inspection> {
     if size > max_bytes {
         return Ok(Inspection::oversized());
     }
@@ -65,21 +69,24 @@ pub(crate) fn inspect(path: &Path, size: u64, max_bytes: u64) -> std::io::Result
     if bytes.len() as u64 > max_bytes {
         return Ok(Inspection::oversized());
     }
-    Ok(inspect_bytes(&bytes))
+    Ok(inspect_bytes(name, &bytes))
 }
 
-pub(crate) fn inspect_bytes(bytes: &[u8]) -> Inspection {
+pub(crate) fn inspect_bytes(name: &str, bytes: &[u8]) -> Inspection {
     let hash = Some(*blake3::hash(bytes).as_bytes());
     let sniff = &bytes[..bytes.len().min(BINARY_SNIFF_BYTES)];
     if sniff.contains(&0) {
-        return Inspection { kind: FileKind::Binary, hash, secret: None };
+        return Inspection { kind: FileKind::Binary, hash, secret: None, summary: None };
     }
-    Inspection { kind: FileKind::Text, hash, secret: secret_by_content(bytes) }
+    let secret = secret_by_content(bytes);
+    // A secret's words stay out of every output, its summary included.
+    let summary = if secret.is_some() { None } else { summarize(name, language(name), bytes) };
+    Inspection { kind: FileKind::Text, hash, secret, summary }
 }
 
 impl Inspection {
     fn oversized() -> Inspection {
-        Inspection { kind: FileKind::Oversized, hash: None, secret: None }
+        Inspection { kind: FileKind::Oversized, hash: None, secret: None, summary: None }
     }
 }
 
@@ -307,10 +314,10 @@ mod tests {
 
     #[test]
     fn binary_and_text() {
-        let text = inspect_bytes(b"fn main() {}\n");
+        let text = inspect_bytes("main.rs", b"fn main() {}\n");
         assert_eq!(text.kind, FileKind::Text);
         assert_eq!(text.hash, Some(*blake3::hash(b"fn main() {}\n").as_bytes()));
-        let binary = inspect_bytes(b"\x7fELF\0\0\0binary");
+        let binary = inspect_bytes("a.out", b"\x7fELF\0\0\0binary");
         assert_eq!(binary.kind, FileKind::Binary);
         assert_eq!(binary.hash, Some(*blake3::hash(b"\x7fELF\0\0\0binary").as_bytes()));
         assert_eq!(binary.secret, None);

@@ -16,6 +16,7 @@
 //! that is unreadable for a moment must not lose its description and decisions.
 
 mod inspect;
+mod summary;
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -44,7 +45,7 @@ use crate::time;
 const RACY_WINDOW_NS: i64 = 1_000_000_000;
 
 /// Bumped when classification rules change, so stored rows get re-inspected.
-const SCAN_RULES_VERSION: u32 = 1;
+const SCAN_RULES_VERSION: u32 = 2;
 
 /// What a scan did. Stable JSON (fields are only ever added).
 #[derive(Debug, Clone, Default, Serialize)]
@@ -104,6 +105,9 @@ struct Snapshot {
     trusted_before_ns: i64,
     /// `PRAGMA data_version` when read: tells whether another process wrote since.
     data_version: i64,
+    /// The classification rules changed since the rows were written: every
+    /// file read is written again, even when its content did not change.
+    rules_changed: bool,
 }
 
 /// What the walk saw of one file.
@@ -237,6 +241,8 @@ fn data_version(conn: &Connection) -> rusqlite::Result<i64> {
 fn load_snapshot(conn: &Connection, rules: &str) -> Result<Snapshot> {
     let data_version = data_version(conn)?;
     let same_rules = kv_get(conn, "scan.rules")?.as_deref() == Some(rules);
+    let rules_changed =
+        !same_rules && conn.query_row("SELECT count(*) > 0 FROM files", [], |row| row.get(0))?;
     let trusted_before_ns = match kv_get(conn, "scan.last_started_ns")?.and_then(|v| v.parse::<i64>().ok()) {
         Some(last) if same_rules => last.saturating_sub(RACY_WINDOW_NS),
         _ => i64::MIN,
@@ -271,7 +277,7 @@ fn load_snapshot(conn: &Connection, rules: &str) -> Result<Snapshot> {
     while let Some(row) = rows.next()? {
         folders.insert(row.get::<_, String>(0)?, row.get::<_, i64>(1)?);
     }
-    Ok(Snapshot { files, folders, trusted_before_ns, data_version })
+    Ok(Snapshot { files, folders, trusted_before_ns, data_version, rules_changed })
 }
 
 impl StoredFile {
@@ -304,7 +310,7 @@ fn read_file(
     issues: &mut Vec<ScanIssue>,
     key: &str,
 ) -> FileState {
-    match inspect(path, size, config.max_file_bytes) {
+    match inspect(path, paths::name(key), size, config.max_file_bytes) {
         Ok(inspection) => FileState::Read(inspection),
         Err(err) => {
             issues.push(ScanIssue { path: key.to_string(), message: format!("cannot read: {err}") });
@@ -480,7 +486,7 @@ fn apply(
     walked: &Walked,
     report: &mut ScanReport,
 ) -> Result<BTreeSet<String>> {
-    let Snapshot { files: mut stored_files, folders: mut folder_ids, .. } = snapshot;
+    let Snapshot { files: mut stored_files, folders: mut folder_ids, rules_changed, .. } = snapshot;
     let mut stale: BTreeSet<String> = BTreeSet::new();
     let now = time::now_iso();
 
@@ -527,11 +533,12 @@ fn apply(
 
     // Files.
     let mut insert = tx.prepare_cached(
-        "INSERT INTO files (path, folder_id, size, mtime_ns, hash, kind, lang, secret)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+        "INSERT INTO files (path, folder_id, size, mtime_ns, hash, kind, lang, secret, summary)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
     )?;
     let mut update = tx.prepare_cached(
-        "UPDATE files SET size = ?2, mtime_ns = ?3, hash = ?4, kind = ?5, secret = ?6 WHERE id = ?1",
+        "UPDATE files SET size = ?2, mtime_ns = ?3, hash = ?4, kind = ?5, secret = ?6, summary = ?7
+         WHERE id = ?1",
     )?;
     let mut touch = tx.prepare_cached("UPDATE files SET size = ?2, mtime_ns = ?3 WHERE id = ?1")?;
     for file in &walked.files {
@@ -551,6 +558,7 @@ fn apply(
         };
         let name = paths::name(&file.key);
         let secret = secret_by_name(name).or(inspection.secret);
+        let summary = if secret.is_some() { None } else { inspection.summary.as_deref() };
         let hash = inspection.hash.as_ref().map(|h| &h[..]);
         let size = file.size as i64;
         match stored {
@@ -563,11 +571,12 @@ fn apply(
                     hash,
                     inspection.kind.as_str(),
                     language(name),
-                    secret
+                    secret,
+                    summary
                 ])?;
                 report.files_added += 1;
             }
-            Some(row) if row.is_same_content(file.size, inspection, secret) => {
+            Some(row) if !rules_changed && row.is_same_content(file.size, inspection, secret) => {
                 // Touched, not changed: remember the new stat so the next scan skips it.
                 touch.execute(params![row.id, size, file.mtime_ns])?;
                 report.files_unchanged += 1;
@@ -580,7 +589,8 @@ fn apply(
                     file.mtime_ns,
                     hash,
                     inspection.kind.as_str(),
-                    secret
+                    secret,
+                    summary
                 ])?;
                 report.files_changed += 1;
             }

@@ -1,0 +1,159 @@
+//! `ctx build`, `ctx context`, `ctx validate`, `ctx watch`: the static context files.
+
+use std::io::Write;
+use std::ops::ControlFlow;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use ctx_core::{BuildMode, BuildOptions, BuildReport, ValidateReport, WatchCycle, WatchOptions};
+
+use super::Env;
+use crate::args::{BuildArgs, ContextArgs, WatchArgs};
+use crate::output;
+
+pub fn build(env: &Env, args: &BuildArgs) -> anyhow::Result<()> {
+    let mut ws = env.workspace()?;
+    let folders = args.paths.iter().map(|p| env.folder_key(&ws, p)).collect::<anyhow::Result<_>>()?;
+    let mode = match (args.stale, args.force) {
+        (_, true) => BuildMode::Force,
+        (true, _) => BuildMode::Stale,
+        _ => BuildMode::Changed,
+    };
+    let scan = if args.scan { Some(ws.scan()?) } else { None };
+    if let Some(scan) = &scan {
+        super::scan::warn_issues(scan);
+    }
+    let report = ws.build(&BuildOptions { folders, mode, tiers: args.tier.clone() })?;
+    if env.json {
+        return match scan {
+            Some(scan) => output::json(&serde_json::json!({ "scan": scan, "build": report })),
+            None => output::json(&report),
+        };
+    }
+    if let Some(scan) = &scan {
+        super::scan::print_summary(scan)?;
+    }
+    print_build(&report)
+}
+
+fn print_build(report: &BuildReport) -> anyhow::Result<()> {
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
+        "built in {} ms: {} files written for {} folder{}, {} unchanged, {} removed",
+        report.elapsed_ms,
+        report.files_written,
+        report.built.len(),
+        if report.built.len() == 1 { "" } else { "s" },
+        report.files_unchanged,
+        report.files_removed.len(),
+    )?;
+    let rebuilt: Vec<String> = report.built.iter().map(|f| format!("{} ({})", f.path, f.reason)).collect();
+    if !rebuilt.is_empty() {
+        writeln!(out, "rebuilt: {}", output::list_some(&rebuilt, 12))?;
+    }
+    if report.boot_written {
+        writeln!(out, "wrote .ctx/boot.md (how agents read this context)")?;
+    }
+    Ok(())
+}
+
+pub fn context(env: &Env, args: &ContextArgs) -> anyhow::Result<()> {
+    let ws = env.workspace()?;
+    let rendered = ws.context(&env.folder_key(&ws, &args.path)?, args.tier)?;
+    if env.json || args.format == "json" {
+        return output::json(&rendered);
+    }
+    let mut out = std::io::stdout().lock();
+    out.write_all(rendered.text.as_bytes())?;
+    Ok(())
+}
+
+pub fn validate(env: &Env) -> anyhow::Result<ExitCode> {
+    let ws = env.workspace()?;
+    let report = ws.validate()?;
+    if env.json {
+        output::json(&report)?;
+    } else {
+        print_validate(&report)?;
+    }
+    Ok(if report.ok { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+fn print_validate(report: &ValidateReport) -> anyhow::Result<()> {
+    let mut out = std::io::stdout().lock();
+    for (label, problems) in
+        [("missing", &report.missing), ("stale", &report.stale), ("edited", &report.edited)]
+    {
+        for problem in problems {
+            writeln!(
+                out,
+                "{label:8} {}  ({} tier, .ctx/context/{})",
+                problem.path, problem.tier, problem.file
+            )?;
+        }
+    }
+    for file in &report.orphaned {
+        writeln!(out, "orphaned .ctx/context/{file}")?;
+    }
+    if report.ok {
+        writeln!(out, "ok: all {} context files are current", report.current)?;
+    } else {
+        writeln!(
+            out,
+            "{} of {} context files current: {} missing, {} stale, {} edited, {} orphaned; run `ctx build`",
+            report.current,
+            report.expected,
+            report.missing.len(),
+            report.stale.len(),
+            report.edited.len(),
+            report.orphaned.len()
+        )?;
+    }
+    Ok(())
+}
+
+pub fn watch(env: &Env, args: &WatchArgs) -> anyhow::Result<()> {
+    let mut ws = env.workspace()?;
+    let options = WatchOptions {
+        debounce: Duration::from_millis(args.debounce),
+        build: BuildOptions { tiers: args.tier.clone(), ..BuildOptions::default() },
+    };
+    if !env.json {
+        println!("watching {} (Ctrl-C to stop)", ws.root().display());
+    }
+    ws.watch(&options, |cycle| match print_cycle(env, cycle) {
+        Ok(()) => ControlFlow::Continue(()),
+        // stdout is gone (a closed pipe): nobody is listening any more.
+        Err(_) => ControlFlow::Break(()),
+    })?;
+    Ok(())
+}
+
+/// One line per round (one JSON object per line with --json); quiet rounds print nothing.
+fn print_cycle(env: &Env, cycle: &WatchCycle) -> anyhow::Result<()> {
+    let mut out = std::io::stdout().lock();
+    if env.json {
+        serde_json::to_writer(&mut out, cycle)?;
+        writeln!(out)?;
+        return Ok(());
+    }
+    if let Some(error) = &cycle.error {
+        output::warn(error);
+    }
+    super::scan::warn_issues(&cycle.scan);
+    if cycle.build.built.is_empty() && cycle.build.files_removed.is_empty() {
+        return Ok(());
+    }
+    let rebuilt: Vec<String> = cycle.build.built.iter().map(|f| f.path.clone()).collect();
+    writeln!(
+        out,
+        "{} files changed; rebuilt {} ({} files) in {} ms",
+        cycle.scan.files_added + cycle.scan.files_changed + cycle.scan.files_removed,
+        output::list_some(&rebuilt, 12),
+        cycle.build.files_written,
+        cycle.scan.elapsed_ms + cycle.build.elapsed_ms
+    )?;
+    out.flush()?;
+    Ok(())
+}

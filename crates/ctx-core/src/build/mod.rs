@@ -1,0 +1,527 @@
+//! Build: deploy one ready-to-read context file per folder and tier into
+//! `.ctx/context/`, from the store (the source of truth).
+//!
+//! 1. Read the whole tree once ([`model::Tree`]) and parse the templates.
+//! 2. For each folder, hash every input its files can show (the deep doc,
+//!    the templates, the tokenizer): the **source hash**.
+//! 3. A file is (re)written when its source hash differs from the one it was
+//!    built from, when it is missing or was edited by hand, or with `--force`.
+//!    Folders render in parallel, each file to a temp file first; only when
+//!    every render succeeded are they renamed into place, so a broken
+//!    template leaves the previous files as they were.
+//! 4. Record what was written (`builds`), clear the folders' stale flags, and
+//!    remove the files of folders that no longer exist.
+
+mod fit;
+pub mod model;
+pub mod names;
+mod render;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::Instant;
+
+use rayon::prelude::*;
+use rusqlite::{Connection, TransactionBehavior, params};
+use rustc_hash::FxHashMap as HashMap;
+use serde::Serialize;
+
+use crate::config::BuildConfig;
+use crate::error::{Error, Result};
+use crate::tokens::Tokenizer;
+use crate::{fsutil, time};
+use model::{ContextDoc, Tree, assemble};
+pub use names::Tier;
+use render::Templates;
+
+/// Bumped when what a context file holds changes shape: rebuilds everything.
+const FORMAT_VERSION: u32 = 1;
+
+/// The folder that holds the context files, inside `.ctx/`.
+pub const CONTEXT_DIR: &str = "context";
+
+/// `.ctx/boot.md`: how an agent gets context in this repository.
+pub const BOOT_MD: &str = include_str!("../../defaults/boot.md");
+
+/// Which folders a build considers.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum BuildMode {
+    /// Every folder (or every one named); rewrite what changed. The default.
+    #[default]
+    Changed,
+    /// Only folders flagged stale by scans and edits; rewrite what changed.
+    Stale,
+    /// Every folder (or every one named); rewrite everything.
+    Force,
+}
+
+/// What to build.
+#[derive(Debug, Clone, Default)]
+pub struct BuildOptions {
+    /// Folder keys; empty: the whole tree.
+    pub folders: Vec<String>,
+    pub mode: BuildMode,
+    /// Tiers to write; empty: all four.
+    pub tiers: Vec<Tier>,
+}
+
+/// What a build did. Stable JSON.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct BuildReport {
+    /// Folders whose files were written, with the tiers written, sorted by path.
+    pub built: Vec<BuiltFolder>,
+    pub files_written: usize,
+    /// Files that were current and left alone.
+    pub files_unchanged: usize,
+    /// Context files removed because their folder is gone, sorted.
+    pub files_removed: Vec<String>,
+    /// Whether `.ctx/boot.md` was missing and written.
+    pub boot_written: bool,
+    pub tokenizer: String,
+    pub elapsed_ms: u64,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct BuiltFolder {
+    pub path: String,
+    pub tiers: Vec<Tier>,
+    /// Why: `new`, `changed`, `missing`, `edited` or `forced`.
+    pub reason: String,
+}
+
+/// One context file rendered from the database (nothing written).
+#[derive(Debug, Clone, Serialize)]
+pub struct RenderedContext {
+    pub path: String,
+    pub tier: Tier,
+    /// The file name it has (or would have) in `.ctx/context/`.
+    pub file: String,
+    pub tokens: usize,
+    pub text: String,
+    pub doc: ContextDoc,
+}
+
+/// A stored `builds` row.
+struct BuildRow {
+    folder: String,
+    tier: Tier,
+    file_name: String,
+    source_hash: String,
+    file_hash: String,
+}
+
+/// Everything a build or a render needs, read once.
+pub(crate) struct Inputs {
+    tree: Tree,
+    templates: Templates,
+    tokenizer: &'static dyn Tokenizer,
+}
+
+impl Inputs {
+    pub fn load(conn: &Connection, ctx_dir: &Path, config: &BuildConfig) -> Result<Inputs> {
+        let templates = Templates::load(&ctx_dir.join("templates"))?;
+        let tx = conn.unchecked_transaction()?;
+        let tree = Tree::load(&tx)?;
+        drop(tx);
+        Ok(Inputs { tree, templates, tokenizer: config.tokenizer.get() })
+    }
+
+    /// The hash of every input of folder `i`'s context files.
+    fn source_hash(&self, i: usize) -> String {
+        let doc = assemble(&self.tree, i, Tier::Deep);
+        let mut hasher = blake3::Hasher::new();
+        hasher.update(&FORMAT_VERSION.to_le_bytes());
+        hasher.update(self.templates.digest().as_bytes());
+        hasher.update(self.tokenizer.name().as_bytes());
+        // serde_json of plain structs cannot fail; an empty hash input would only force a rebuild.
+        hasher.update(&serde_json::to_vec(&doc).unwrap_or_default());
+        hasher.finalize().to_hex()[..16].to_string()
+    }
+
+    /// Folder `i` at `tier`, fitted and rendered.
+    fn render(&self, i: usize, tier: Tier, source_hash: &str) -> Result<fit::Fitted> {
+        let mut doc = assemble(&self.tree, i, tier);
+        doc.generated_at = time::now_iso();
+        doc.source_hash = source_hash.to_string();
+        doc.tokenizer = self.tokenizer.name().to_string();
+        fit::fit(doc, &self.templates, self.tokenizer)
+    }
+
+    fn folder_index(&self, key: &str) -> Result<usize> {
+        self.tree.get(key).ok_or_else(|| Error::UnknownFolder { path: key.to_string() })
+    }
+
+    /// Render one folder's context without writing anything.
+    pub fn context(&self, key: &str, tier: Tier) -> Result<RenderedContext> {
+        let i = self.folder_index(key)?;
+        let fitted = self.render(i, tier, &self.source_hash(i))?;
+        Ok(RenderedContext {
+            path: key.to_string(),
+            tier,
+            file: names::file_name(key, tier),
+            tokens: fitted.tokens,
+            text: fitted.text,
+            doc: fitted.doc,
+        })
+    }
+}
+
+/// A file to (re)write.
+struct Job {
+    folder: usize,
+    tier: Tier,
+    file_name: String,
+    source_hash: String,
+    reason: &'static str,
+}
+
+/// A job rendered into its temp file.
+struct Written {
+    job: Job,
+    temp: PathBuf,
+    file_hash: String,
+    tokens: usize,
+}
+
+pub(crate) fn build(
+    conn: &mut Connection,
+    ctx_dir: &Path,
+    config: &BuildConfig,
+    options: &BuildOptions,
+) -> Result<BuildReport> {
+    let started = Instant::now();
+    let inputs = Inputs::load(conn, ctx_dir, config)?;
+    let tree = &inputs.tree;
+    let context_dir = ctx_dir.join(CONTEXT_DIR);
+    std::fs::create_dir_all(&context_dir).map_err(|err| Error::io(&context_dir, err))?;
+    let tiers = if options.tiers.is_empty() { Tier::ALL.to_vec() } else { options.tiers.clone() };
+    let rows = load_builds(conn)?;
+    let row_of: HashMap<(&str, Tier), &BuildRow> =
+        rows.iter().map(|row| ((row.folder.as_str(), row.tier), row)).collect();
+
+    let selected: Vec<usize> = if options.folders.is_empty() {
+        (0..tree.folders.len())
+            .filter(|&i| options.mode != BuildMode::Stale || tree.folders[i].stale)
+            .collect()
+    } else {
+        options.folders.iter().map(|key| inputs.folder_index(key)).collect::<Result<_>>()?
+    };
+
+    // Decide, in parallel, what to write: the hash decides, not the stale flag.
+    let jobs: Vec<Job> = selected
+        .par_iter()
+        .flat_map_iter(|&i| {
+            let folder = &tree.folders[i].path;
+            let source_hash = inputs.source_hash(i);
+            let mut jobs = Vec::new();
+            for &tier in &tiers {
+                let file_name = names::file_name(folder, tier);
+                let reason = match row_of.get(&(folder.as_str(), tier)) {
+                    _ if options.mode == BuildMode::Force => Some("forced"),
+                    None => Some("new"),
+                    Some(row) => match file_hash(&context_dir.join(&row.file_name)) {
+                        None => Some("missing"),
+                        Some(hash) if hash != row.file_hash => Some("edited"),
+                        Some(_) if row.source_hash != source_hash || row.file_name != file_name => {
+                            Some("changed")
+                        }
+                        Some(_) => None,
+                    },
+                };
+                if let Some(reason) = reason {
+                    jobs.push(Job { folder: i, tier, file_name, source_hash: source_hash.clone(), reason });
+                }
+            }
+            jobs
+        })
+        .collect();
+    let files_unchanged = selected.len() * tiers.len() - jobs.len();
+
+    // Render everything to temp files; any failure removes them all and stops.
+    let rendered: Vec<Result<Written>> = jobs
+        .into_par_iter()
+        .map(|job| {
+            let fitted = inputs.render(job.folder, job.tier, &job.source_hash)?;
+            let temp = temp_path(&context_dir, &job.file_name);
+            std::fs::write(&temp, &fitted.text).map_err(|err| Error::io(&temp, err))?;
+            let file_hash = blake3::hash(fitted.text.as_bytes()).to_hex().to_string();
+            Ok(Written { job, temp, file_hash, tokens: fitted.tokens })
+        })
+        .collect();
+    let mut written = Vec::with_capacity(rendered.len());
+    let mut failure = None;
+    for result in rendered {
+        match result {
+            Ok(w) => written.push(w),
+            Err(err) => failure = failure.or(Some(err)),
+        }
+    }
+    if let Some(err) = failure {
+        for w in &written {
+            let _ = std::fs::remove_file(&w.temp);
+        }
+        return Err(err);
+    }
+    for w in &written {
+        let target = context_dir.join(&w.job.file_name);
+        std::fs::rename(&w.temp, &target).map_err(|err| Error::io(&target, err))?;
+    }
+
+    // Record what was written and clear the stale flags of every folder considered.
+    let now = time::now_iso();
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    {
+        let mut upsert = tx.prepare_cached(
+            "INSERT INTO builds (folder_path, tier, file_name, source_hash, file_hash, tokens, built_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+             ON CONFLICT (folder_path, tier) DO UPDATE SET file_name = excluded.file_name,
+               source_hash = excluded.source_hash, file_hash = excluded.file_hash,
+               tokens = excluded.tokens, built_at = excluded.built_at",
+        )?;
+        for w in &written {
+            let folder = &tree.folders[w.job.folder].path;
+            upsert.execute(params![
+                folder,
+                w.job.tier.as_str(),
+                w.job.file_name,
+                w.job.source_hash,
+                w.file_hash,
+                w.tokens as i64,
+                now
+            ])?;
+        }
+        let mut clear =
+            tx.prepare_cached("UPDATE nodes SET stale = 0 WHERE kind = 'folder' AND path = ?1")?;
+        for &i in &selected {
+            clear.execute([&tree.folders[i].path])?;
+        }
+    }
+    let files_removed =
+        if options.folders.is_empty() { remove_orphans(&tx, &context_dir, tree)? } else { Vec::new() };
+    tx.commit()?;
+
+    let boot_written = ensure_boot(ctx_dir)?;
+    let mut by_folder: BTreeMap<&str, BuiltFolder> = BTreeMap::new();
+    for w in &written {
+        let path = tree.folders[w.job.folder].path.as_str();
+        let entry = by_folder.entry(path).or_insert_with(|| BuiltFolder {
+            path: path.to_string(),
+            tiers: Vec::new(),
+            reason: w.job.reason.to_string(),
+        });
+        entry.tiers.push(w.job.tier);
+    }
+    let mut built: Vec<BuiltFolder> = by_folder.into_values().collect();
+    for folder in &mut built {
+        folder.tiers.sort();
+    }
+    Ok(BuildReport {
+        built,
+        files_written: written.len(),
+        files_unchanged,
+        files_removed,
+        boot_written,
+        tokenizer: inputs.tokenizer.name().to_string(),
+        elapsed_ms: started.elapsed().as_millis() as u64,
+    })
+}
+
+/// Write `.ctx/boot.md` unless it exists (it is the user's to edit). Returns whether it was written.
+pub(crate) fn ensure_boot(ctx_dir: &Path) -> Result<bool> {
+    let path = ctx_dir.join("boot.md");
+    if path.exists() {
+        return Ok(false);
+    }
+    fsutil::write_atomic(&path, BOOT_MD.as_bytes())?;
+    Ok(true)
+}
+
+fn temp_path(dir: &Path, name: &str) -> PathBuf {
+    static COUNTER: AtomicU32 = AtomicU32::new(0);
+    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+    // Short: the context file's own name may already be near the 255-byte limit.
+    dir.join(format!(".tmp-{}-{n}-{}", std::process::id(), &blake3::hash(name.as_bytes()).to_hex()[..8]))
+}
+
+/// blake3 of a file's bytes, `None` when it cannot be read.
+fn file_hash(path: &Path) -> Option<String> {
+    std::fs::read(path).ok().map(|bytes| blake3::hash(&bytes).to_hex().to_string())
+}
+
+fn load_builds(conn: &Connection) -> Result<Vec<BuildRow>> {
+    let mut stmt = conn.prepare(
+        "SELECT folder_path, tier, file_name, source_hash, file_hash FROM builds ORDER BY file_name",
+    )?;
+    let rows = stmt.query_map([], |row| {
+        Ok((row.get::<_, String>(0)?, row.get::<_, String>(1)?, row.get(2)?, row.get(3)?, row.get(4)?))
+    })?;
+    let mut out = Vec::new();
+    for row in rows {
+        let (folder, tier, file_name, source_hash, file_hash) = row?;
+        if let Some(tier) = Tier::parse(&tier) {
+            out.push(BuildRow { folder, tier, file_name, source_hash, file_hash });
+        }
+    }
+    Ok(out)
+}
+
+/// Context files (and `builds` rows) of folders that are no longer in the
+/// tree. Files ctx did not write and cannot place are left alone.
+fn orphans(conn: &Connection, context_dir: &Path, tree: &Tree) -> Result<(Vec<String>, Vec<String>)> {
+    let rows = load_builds(conn)?;
+    let live_names: HashMap<&str, bool> =
+        rows.iter().map(|r| (r.file_name.as_str(), tree.get(&r.folder).is_some())).collect();
+    let dead_rows: Vec<String> =
+        rows.iter().filter(|r| tree.get(&r.folder).is_none()).map(|r| r.file_name.clone()).collect();
+    let mut files = Vec::new();
+    let entries = match std::fs::read_dir(context_dir) {
+        Ok(entries) => entries,
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok((files, dead_rows)),
+        Err(err) => return Err(Error::io(context_dir, err)),
+    };
+    for entry in entries.filter_map(|e| e.ok()) {
+        let Some(name) = entry.file_name().to_str().map(str::to_string) else { continue };
+        let orphan = match (live_names.get(name.as_str()), names::parse_file_name(&name)) {
+            (Some(&live), _) => !live,
+            (None, Some((Some(key), _))) => tree.get(&key).is_none(),
+            // A shortened name no build row knows: its folder cannot be told.
+            _ => false,
+        };
+        if orphan {
+            files.push(name);
+        }
+    }
+    files.sort();
+    Ok((files, dead_rows))
+}
+
+fn remove_orphans(tx: &Connection, context_dir: &Path, tree: &Tree) -> Result<Vec<String>> {
+    let (files, dead_rows) = orphans(tx, context_dir, tree)?;
+    for name in &files {
+        let path = context_dir.join(name);
+        match std::fs::remove_file(&path) {
+            Ok(()) => {}
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => {}
+            Err(err) => return Err(Error::io(&path, err)),
+        }
+    }
+    let mut delete = tx.prepare_cached("DELETE FROM builds WHERE file_name = ?1")?;
+    for name in &dead_rows {
+        delete.execute([name])?;
+    }
+    Ok(files)
+}
+
+/// The result of comparing `.ctx/context/` with the database. Stable JSON.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct ValidateReport {
+    /// No problems of any kind.
+    pub ok: bool,
+    /// Context files that should exist (folders × tiers).
+    pub expected: usize,
+    pub current: usize,
+    /// Files that should exist and do not.
+    pub missing: Vec<FileProblem>,
+    /// Files built from inputs that have changed since.
+    pub stale: Vec<FileProblem>,
+    /// Files whose bytes are not what the build wrote (or that no build wrote).
+    pub edited: Vec<FileProblem>,
+    /// Files of folders that no longer exist.
+    pub orphaned: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct FileProblem {
+    pub path: String,
+    pub tier: Tier,
+    pub file: String,
+}
+
+pub(crate) fn validate(conn: &Connection, ctx_dir: &Path, config: &BuildConfig) -> Result<ValidateReport> {
+    let inputs = Inputs::load(conn, ctx_dir, config)?;
+    let tree = &inputs.tree;
+    let context_dir = ctx_dir.join(CONTEXT_DIR);
+    let rows = load_builds(conn)?;
+    let row_of: HashMap<(&str, Tier), &BuildRow> =
+        rows.iter().map(|row| ((row.folder.as_str(), row.tier), row)).collect();
+
+    #[derive(Clone, Copy)]
+    enum Verdict {
+        Current,
+        Missing,
+        Stale,
+        Edited,
+    }
+    let (row_of, context_dir_ref) = (&row_of, &context_dir);
+    let verdicts: Vec<(usize, Tier, String, Verdict)> = (0..tree.folders.len())
+        .into_par_iter()
+        .flat_map_iter(|i| {
+            let folder = &tree.folders[i].path;
+            let source_hash = inputs.source_hash(i);
+            Tier::ALL.into_iter().map(move |tier| {
+                let row = row_of.get(&(folder.as_str(), tier));
+                let file_name = row.map_or_else(|| names::file_name(folder, tier), |r| r.file_name.clone());
+                let verdict = match (file_hash(&context_dir_ref.join(&file_name)), row) {
+                    (None, _) => Verdict::Missing,
+                    (Some(_), None) => Verdict::Edited,
+                    (Some(hash), Some(row)) if hash != row.file_hash => Verdict::Edited,
+                    (Some(_), Some(row)) if row.source_hash != source_hash => Verdict::Stale,
+                    _ => Verdict::Current,
+                };
+                (i, tier, file_name, verdict)
+            })
+        })
+        .collect();
+
+    let mut report = ValidateReport { expected: verdicts.len(), ..ValidateReport::default() };
+    for (i, tier, file, verdict) in verdicts {
+        let problem = FileProblem { path: tree.folders[i].path.clone(), tier, file };
+        match verdict {
+            Verdict::Current => report.current += 1,
+            Verdict::Missing => report.missing.push(problem),
+            Verdict::Stale => report.stale.push(problem),
+            Verdict::Edited => report.edited.push(problem),
+        }
+    }
+    report.orphaned = orphans(conn, &context_dir, tree)?.0;
+    report.ok = report.missing.is_empty()
+        && report.stale.is_empty()
+        && report.edited.is_empty()
+        && report.orphaned.is_empty();
+    Ok(report)
+}
+
+/// A folder whose description and content nobody has written yet.
+#[derive(Debug, Clone, Serialize)]
+pub struct TodoFolder {
+    pub path: String,
+    /// What the context files say for now, and where it came from.
+    pub derived_description: String,
+    pub derived_from: String,
+    pub files: usize,
+    pub subfolders: Vec<String>,
+}
+
+/// Folders nobody has described, deepest first (so a parent's describer can
+/// read its children's descriptions), then by path.
+pub(crate) fn todo(conn: &Connection) -> Result<Vec<TodoFolder>> {
+    let tx = conn.unchecked_transaction()?;
+    let tree = Tree::load(&tx)?;
+    let mut todo: Vec<TodoFolder> = tree
+        .folders
+        .iter()
+        .filter(|f| !f.described)
+        .map(|f| TodoFolder {
+            path: f.path.clone(),
+            derived_description: f.shown_description.clone(),
+            derived_from: f.description_source.clone(),
+            files: f.files.len(),
+            subfolders: f.children.iter().map(|&c| tree.folders[c].path.clone()).collect(),
+        })
+        .collect();
+    todo.sort_by(|a, b| {
+        crate::paths::depth(&b.path).cmp(&crate::paths::depth(&a.path)).then_with(|| a.path.cmp(&b.path))
+    });
+    Ok(todo)
+}

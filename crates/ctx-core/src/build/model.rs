@@ -1,0 +1,630 @@
+//! What a context file says, before it is rendered: the store read once into
+//! a [`Tree`], and one [`ContextDoc`] per folder and tier assembled from it.
+//!
+//! The doc is what templates see, what `ctx context --format json` prints,
+//! and (for the deep tier, which holds every input) what the source hash is
+//! computed from: anything a context file can show is in the doc, so the hash
+//! changes exactly when some tier's file would.
+
+use rusqlite::Connection;
+use rustc_hash::FxHashMap as HashMap;
+use serde::Serialize;
+
+use super::names::Tier;
+use crate::error::Result;
+use crate::paths::{self, ROOT};
+
+/// Decisions per window: the focus folder's newest, and each ancestor scope's.
+const WINDOW_CURRENT: usize = 5;
+const WINDOW_ANCESTOR_SCOPE: usize = 2;
+/// Tags whose decisions are shown from anywhere on the scope chain.
+const ALWAYS_SHOWN_TAGS: [&str; 2] = ["architectural", "breaking"];
+
+/// Longest rationale the standard tier shows (the full tier shows it all).
+const STANDARD_RATIONALE_CHARS: usize = 200;
+
+/// The store's folders, files, relations and decisions, read in one transaction.
+pub(crate) struct Tree {
+    pub folders: Vec<FolderData>,
+    pub index: HashMap<String, usize>,
+}
+
+pub(crate) struct FolderData {
+    pub path: String,
+    pub parent: Option<usize>,
+    pub children: Vec<usize>,
+    pub description: String,
+    pub content_md: String,
+    pub is_scope: bool,
+    /// A person or agent wrote the description or content.
+    pub described: bool,
+    pub stale: bool,
+    pub files: Vec<FileData>,
+    /// Related folders (index) with the relation's note.
+    pub related: Vec<(usize, String)>,
+    /// Newest first.
+    pub decisions: Vec<DecisionData>,
+    /// Files in this folder and every folder below it.
+    pub files_below: usize,
+    /// blake3 over the names and contents of everything below: changes when any file below does.
+    pub tree_digest: [u8; 32],
+    /// What the folder is about as shown (see [`Tree::describe`]), and where that came from.
+    pub shown_description: String,
+    pub description_source: String,
+}
+
+pub(crate) struct FileData {
+    pub name: String,
+    pub size: u64,
+    pub kind: String,
+    pub lang: Option<String>,
+    pub secret: bool,
+    pub summary: Option<String>,
+    pub hash: Option<Vec<u8>>,
+}
+
+#[derive(Clone)]
+pub(crate) struct DecisionData {
+    pub id: String,
+    pub title: String,
+    pub rationale: String,
+    pub tags: Vec<String>,
+    pub ts: String,
+}
+
+impl Tree {
+    /// Read the whole tree. Call inside a read transaction.
+    pub fn load(conn: &Connection) -> Result<Tree> {
+        let mut folders = Vec::new();
+        let mut index = HashMap::default();
+        let mut ids: HashMap<i64, usize> = HashMap::default();
+        let mut parent_ids = Vec::new();
+        let mut stmt = conn.prepare(
+            "SELECT id, parent_id, path, description, content_md, is_scope, described_at IS NOT NULL, stale
+             FROM nodes WHERE kind = 'folder' ORDER BY path",
+        )?;
+        let mut rows = stmt.query([])?;
+        while let Some(row) = rows.next()? {
+            let path: String = row.get(2)?;
+            ids.insert(row.get(0)?, folders.len());
+            index.insert(path.clone(), folders.len());
+            parent_ids.push(row.get::<_, Option<i64>>(1)?);
+            folders.push(FolderData {
+                path,
+                parent: None,
+                children: Vec::new(),
+                description: row.get(3)?,
+                content_md: row.get(4)?,
+                is_scope: row.get(5)?,
+                described: row.get(6)?,
+                stale: row.get(7)?,
+                files: Vec::new(),
+                related: Vec::new(),
+                decisions: Vec::new(),
+                files_below: 0,
+                tree_digest: [0; 32],
+                shown_description: String::new(),
+                description_source: String::new(),
+            });
+        }
+        for (i, parent_id) in parent_ids.into_iter().enumerate() {
+            let parent = parent_id.and_then(|id| ids.get(&id).copied());
+            folders[i].parent = parent;
+            if let Some(parent) = parent {
+                folders[parent].children.push(i);
+            }
+        }
+
+        let mut stmt = conn.prepare(
+            "SELECT folder_id, path, size, kind, lang, secret IS NOT NULL, summary, hash FROM files ORDER BY path",
+        )?;
+        let mut rows = stmt.query([])?;
+        while let Some(row) = rows.next()? {
+            let Some(&folder) = ids.get(&row.get::<_, i64>(0)?) else { continue };
+            let path = row.get_ref(1)?.as_str().unwrap_or_default();
+            folders[folder].files.push(FileData {
+                name: paths::name(path).to_string(),
+                size: row.get::<_, i64>(2)? as u64,
+                kind: row.get(3)?,
+                lang: row.get(4)?,
+                secret: row.get(5)?,
+                summary: row.get(6)?,
+                hash: row.get(7)?,
+            });
+        }
+
+        let mut stmt = conn.prepare(
+            "SELECT from_id, to_id, note FROM links WHERE kind = 'related' ORDER BY from_id, to_id",
+        )?;
+        let mut rows = stmt.query([])?;
+        while let Some(row) = rows.next()? {
+            let from = ids.get(&row.get::<_, i64>(0)?).copied();
+            let to = ids.get(&row.get::<_, i64>(1)?).copied();
+            if let (Some(from), Some(to)) = (from, to) {
+                folders[from].related.push((to, row.get(2)?));
+            }
+        }
+        for folder in &mut folders {
+            folder.related.sort_by_key(|(to, _)| *to);
+        }
+
+        let mut stmt = conn.prepare(
+            "SELECT node_id, uid, title, body, tags, ts FROM records
+             WHERE type = 'decision' AND node_id IS NOT NULL ORDER BY ts DESC, id DESC",
+        )?;
+        let mut rows = stmt.query([])?;
+        while let Some(row) = rows.next()? {
+            let Some(&folder) = ids.get(&row.get::<_, i64>(0)?) else { continue };
+            let tags: String = row.get(4)?;
+            folders[folder].decisions.push(DecisionData {
+                id: row.get(1)?,
+                title: row.get(2)?,
+                rationale: row.get(3)?,
+                tags: tags.split_whitespace().map(str::to_string).collect(),
+                ts: row.get(5)?,
+            });
+        }
+
+        let mut tree = Tree { folders, index };
+        tree.compute_digests();
+        let described: Vec<(String, String)> = (0..tree.folders.len()).map(|i| tree.describe(i)).collect();
+        for (folder, (text, source)) in tree.folders.iter_mut().zip(described) {
+            folder.shown_description = text;
+            folder.description_source = source;
+        }
+        Ok(tree)
+    }
+
+    /// Folder digests and file counts, children before parents.
+    fn compute_digests(&mut self) {
+        let mut order: Vec<usize> = (0..self.folders.len()).collect();
+        order.sort_by_key(|&i| std::cmp::Reverse(paths::depth(&self.folders[i].path)));
+        for i in order {
+            let mut hasher = blake3::Hasher::new();
+            let mut below = self.folders[i].files.len();
+            for file in &self.folders[i].files {
+                hasher.update(file.name.as_bytes()).update(b"\0").update(file.kind.as_bytes());
+                match &file.hash {
+                    Some(hash) => hasher.update(hash),
+                    None => hasher.update(&file.size.to_le_bytes()),
+                };
+            }
+            for &child in &self.folders[i].children {
+                let child = &self.folders[child];
+                below += child.files_below;
+                hasher.update(b"\x01").update(child.path.as_bytes()).update(&child.tree_digest);
+            }
+            let folder = &mut self.folders[i];
+            folder.files_below = below;
+            folder.tree_digest = *hasher.finalize().as_bytes();
+        }
+    }
+
+    pub fn get(&self, key: &str) -> Option<usize> {
+        self.index.get(key).copied()
+    }
+
+    /// The ancestors of folder `i`, root first.
+    fn ancestors(&self, i: usize) -> Vec<usize> {
+        let mut chain = Vec::new();
+        let mut at = self.folders[i].parent;
+        while let Some(parent) = at {
+            chain.push(parent);
+            at = self.folders[parent].parent;
+        }
+        chain.reverse();
+        chain
+    }
+
+    /// What folder `i` is about: what somebody wrote, or else derived from
+    /// its files (README, manifest, package docstring, crate docs, index
+    /// file), or else a summary of what it holds. Returns (text, source).
+    fn describe(&self, i: usize) -> (String, String) {
+        let folder = &self.folders[i];
+        if !folder.description.is_empty() {
+            return (folder.description.clone(), "written".into());
+        }
+        if let Some((text, from)) = self.derived_from_files(i) {
+            return (text, from);
+        }
+        (self.holdings_summary(i), "summary".into())
+    }
+
+    fn derived_from_files(&self, i: usize) -> Option<(String, String)> {
+        let folder = &self.folders[i];
+        let summary_of = |files: &[FileData], pick: &dyn Fn(&str) -> bool| {
+            files.iter().find(|f| !f.secret && pick(&f.name.to_ascii_lowercase())).and_then(|f| {
+                let summary = f.summary.as_ref()?;
+                Some((summary.clone(), f.name.clone()))
+            })
+        };
+        let picks: [&dyn Fn(&str) -> bool; 5] = [
+            &|n| n.starts_with("readme"),
+            &|n| matches!(n, "cargo.toml" | "package.json" | "pyproject.toml"),
+            &|n| n == "__init__.py",
+            &|n| matches!(n, "lib.rs" | "main.rs" | "mod.rs"),
+            &|n| matches!(n.rsplit_once('.'), Some(("index" | "mod" | "main", "ts" | "tsx" | "js" | "mjs"))),
+        ];
+        for pick in picks {
+            if let Some(found) = summary_of(&folder.files, pick) {
+                return Some(found);
+            }
+        }
+        // A Rust crate keeps its docs in src/lib.rs (or src/main.rs).
+        if folder.files.iter().any(|f| f.name == "Cargo.toml") {
+            let src = folder.children.iter().find(|&&c| paths::name(&self.folders[c].path) == "src");
+            if let Some(&src) = src
+                && let Some((text, name)) =
+                    summary_of(&self.folders[src].files, &|n| matches!(n, "lib.rs" | "main.rs"))
+            {
+                return Some((text, format!("src/{name}")));
+            }
+        }
+        // Otherwise the first source file that says what it is.
+        let code = |n: &str| {
+            matches!(n.rsplit_once('.').map(|(_, ext)| ext), Some("py" | "rs" | "ts" | "tsx" | "js" | "mjs"))
+        };
+        summary_of(&folder.files, &code)
+    }
+
+    /// "12 files (8 Python, 4 Markdown); subfolders: api, models, utils"
+    fn holdings_summary(&self, i: usize) -> String {
+        let folder = &self.folders[i];
+        let mut langs: Vec<(usize, String)> = Vec::new();
+        for file in &folder.files {
+            let name = kind_name(file);
+            match langs.iter_mut().find(|(_, l)| *l == name) {
+                Some((n, _)) => *n += 1,
+                None => langs.push((1, name)),
+            }
+        }
+        langs.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+        let n = folder.files.len();
+        let mut text = match n {
+            0 => "No files of its own".to_string(),
+            _ => {
+                let by_lang: Vec<String> = langs.iter().take(4).map(|(n, l)| format!("{n} {l}")).collect();
+                format!("{n} file{} ({})", plural(n), by_lang.join(", "))
+            }
+        };
+        if !folder.children.is_empty() {
+            let names: Vec<&str> =
+                folder.children.iter().take(6).map(|&c| paths::name(&self.folders[c].path)).collect();
+            let more = folder.children.len().saturating_sub(names.len());
+            let more = if more > 0 { format!(" and {more} more") } else { String::new() };
+            text.push_str(&format!("; subfolders: {}{more}", names.join(", ")));
+        }
+        text
+    }
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
+/// What a file is, for a folder summary: its language, else its extension.
+fn kind_name(file: &FileData) -> String {
+    match (language_name(file.lang.as_deref()), file.name.rsplit_once('.')) {
+        (Some(lang), _) => lang.to_string(),
+        (None, Some((stem, ext))) if !stem.is_empty() => format!(".{ext}"),
+        (None, _) => "other".to_string(),
+    }
+}
+
+fn language_name(lang: Option<&str>) -> Option<&'static str> {
+    Some(match lang? {
+        "rust" => "Rust",
+        "python" => "Python",
+        "typescript" | "tsx" => "TypeScript",
+        "javascript" => "JavaScript",
+        "markdown" => "Markdown",
+        "go" => "Go",
+        "java" => "Java",
+        "c" => "C",
+        "cpp" => "C++",
+        "shell" => "shell",
+        "toml" => "TOML",
+        "yaml" => "YAML",
+        "json" => "JSON",
+        "html" => "HTML",
+        "css" => "CSS",
+        "sql" => "SQL",
+        _ => return None,
+    })
+}
+
+/// The title of a folder as shown: `/src/auth`, or `/` for the root.
+pub(crate) fn display_path(key: &str) -> String {
+    if key == ROOT { "/".to_string() } else { format!("/{key}") }
+}
+
+/// Everything one context file holds. Stable JSON (`ctx context --format json`).
+#[derive(Debug, Clone, Serialize)]
+pub struct ContextDoc {
+    /// The folder key (`src/auth`, `.` for the root).
+    pub path: String,
+    /// As shown: `/src/auth`, `/`.
+    pub title: String,
+    pub tier: Tier,
+    pub generated_at: String,
+    /// Hash of every input of this folder's context files (all tiers share it).
+    pub source_hash: String,
+    /// Hash of the names and contents of every file below the folder.
+    pub tree_digest: String,
+    /// The token cap of the tier; `None`: unlimited.
+    pub cap: Option<usize>,
+    pub tokenizer: String,
+    /// The project's long-form context (the root's); absent in the root's own
+    /// file, in the minimal tier, and when nobody has written it.
+    pub boot: Option<Boot>,
+    /// The root and every ancestor scope (every ancestor in the deep tier), root first.
+    pub scope_chain: Vec<ScopeEntry>,
+    pub current: Current,
+    pub files: Vec<FileLine>,
+    pub subfolders: Vec<SubfolderLine>,
+    pub decisions: Vec<DecisionGroup>,
+    pub navigation: Navigation,
+    /// What was left out to fit the cap, one line each.
+    pub omitted: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Boot {
+    /// The root folder's long-form context.
+    pub content: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ScopeEntry {
+    pub path: String,
+    pub title: String,
+    pub description: String,
+    pub is_scope: bool,
+    /// Full content: deep tier only.
+    pub content: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Current {
+    pub description: String,
+    /// `written`, the file it was derived from (`README.md`), or `summary`.
+    pub description_source: String,
+    pub content: String,
+    pub is_scope: bool,
+    pub files_below: usize,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct FileLine {
+    pub name: String,
+    pub summary: String,
+    pub lang: Option<String>,
+    pub kind: String,
+    pub size: u64,
+    /// Shown with the size and language (full and deep tiers).
+    pub detailed: bool,
+    /// Looks like a secret: listed by name, its content never shown.
+    pub secret: bool,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct SubfolderLine {
+    pub name: String,
+    pub path: String,
+    pub description: String,
+    /// The description is a mechanical summary of what the folder holds.
+    pub is_summary: bool,
+    pub files_below: usize,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct DecisionGroup {
+    pub label: String,
+    /// The focus folder's own decisions (the others are its ancestors' and the pinned ones).
+    pub is_current: bool,
+    pub entries: Vec<DecisionLine>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct DecisionLine {
+    pub id: String,
+    pub date: String,
+    pub folder: String,
+    pub title: String,
+    pub rationale: String,
+    pub tags: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Navigation {
+    pub parent: Option<NavLink>,
+    pub siblings: Vec<String>,
+    pub children: Vec<String>,
+    pub related: Vec<NavLink>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct NavLink {
+    pub path: String,
+    pub title: String,
+    pub description: String,
+    /// Why it is related (related scopes only).
+    pub note: String,
+}
+
+/// Assemble the doc of folder `i` at `tier` (before any budget is applied).
+pub(crate) fn assemble(tree: &Tree, i: usize, tier: Tier) -> ContextDoc {
+    let folder = &tree.folders[i];
+    let ancestors = tree.ancestors(i);
+    let root = ancestors.first().copied();
+    let deep = tier == Tier::Deep;
+    let minimal = tier == Tier::Minimal;
+
+    // The root's one-line description heads the scope chain; its long
+    // context is the project boot.
+    let boot = root
+        .filter(|&root| !minimal && !tree.folders[root].content_md.is_empty())
+        .map(|root| Boot { content: tree.folders[root].content_md.trim().to_string() });
+    let scope_chain = ancestors
+        .iter()
+        .filter(|&&a| deep || Some(a) == root || tree.folders[a].is_scope)
+        .map(|&a| {
+            let f = &tree.folders[a];
+            ScopeEntry {
+                path: f.path.clone(),
+                title: display_path(&f.path),
+                description: f.shown_description.clone(),
+                is_scope: f.is_scope,
+                content: if deep { f.content_md.trim().to_string() } else { String::new() },
+            }
+        })
+        .collect();
+    let current = Current {
+        description: folder.shown_description.clone(),
+        description_source: folder.description_source.clone(),
+        content: if minimal { String::new() } else { folder.content_md.trim().to_string() },
+        is_scope: folder.is_scope,
+        files_below: folder.files_below,
+    };
+    let files = folder
+        .files
+        .iter()
+        .map(|f| FileLine {
+            name: f.name.clone(),
+            summary: if minimal || f.secret { String::new() } else { f.summary.clone().unwrap_or_default() },
+            lang: f.lang.clone(),
+            kind: f.kind.clone(),
+            size: f.size,
+            detailed: matches!(tier, Tier::Full | Tier::Deep),
+            secret: f.secret,
+        })
+        .collect();
+    let subfolders = folder
+        .children
+        .iter()
+        .map(|&c| SubfolderLine {
+            name: paths::name(&tree.folders[c].path).to_string(),
+            path: tree.folders[c].path.clone(),
+            description: tree.folders[c].shown_description.clone(),
+            is_summary: tree.folders[c].description_source == "summary",
+            files_below: tree.folders[c].files_below,
+        })
+        .collect();
+    let decisions = if minimal { Vec::new() } else { window_decisions(tree, i, &ancestors, tier) };
+    let nav_link = |j: usize, note: &str| NavLink {
+        path: tree.folders[j].path.clone(),
+        title: display_path(&tree.folders[j].path),
+        description: tree.folders[j].shown_description.clone(),
+        note: note.to_string(),
+    };
+    let siblings = match (minimal, folder.parent) {
+        (false, Some(parent)) => tree.folders[parent]
+            .children
+            .iter()
+            .filter(|&&s| s != i)
+            .map(|&s| display_path(&tree.folders[s].path))
+            .collect(),
+        _ => Vec::new(),
+    };
+    let navigation = Navigation {
+        parent: folder.parent.map(|p| nav_link(p, "")),
+        siblings,
+        children: folder.children.iter().map(|&c| display_path(&tree.folders[c].path)).collect(),
+        related: folder.related.iter().map(|(j, note)| nav_link(*j, note)).collect(),
+    };
+    ContextDoc {
+        path: folder.path.clone(),
+        title: display_path(&folder.path),
+        tier,
+        generated_at: String::new(),
+        source_hash: String::new(),
+        tree_digest: blake3::Hash::from(folder.tree_digest).to_hex()[..16].to_string(),
+        cap: tier.cap(),
+        tokenizer: String::new(),
+        boot,
+        scope_chain,
+        current,
+        files,
+        subfolders,
+        decisions,
+        navigation,
+        omitted: Vec::new(),
+    }
+}
+
+/// The decisions a tier shows: the focus folder's newest five, each ancestor
+/// scope's newest two, and every architectural or breaking one on the chain.
+/// The deep tier shows every decision on the chain.
+fn window_decisions(tree: &Tree, i: usize, ancestors: &[usize], tier: Tier) -> Vec<DecisionGroup> {
+    let deep = tier == Tier::Deep;
+    let line = |folder: usize, d: &DecisionData| DecisionLine {
+        id: d.id.clone(),
+        date: d.ts.get(..10).unwrap_or(&d.ts).to_string(),
+        folder: display_path(&tree.folders[folder].path),
+        title: d.title.clone(),
+        rationale: match tier {
+            Tier::Standard => {
+                clip_chars(d.rationale.lines().next().unwrap_or_default(), STANDARD_RATIONALE_CHARS)
+            }
+            _ => d.rationale.clone(),
+        },
+        tags: d.tags.clone(),
+    };
+    let mut groups = Vec::new();
+    let mut group = |label: String, folder: usize, take: usize| {
+        let entries: Vec<DecisionLine> =
+            tree.folders[folder].decisions.iter().take(take).map(|d| line(folder, d)).collect();
+        if !entries.is_empty() {
+            groups.push(DecisionGroup { label, is_current: folder == i, entries });
+        }
+    };
+    let current_take = if deep { usize::MAX } else { WINDOW_CURRENT };
+    group(format!("This folder ({})", display_path(&tree.folders[i].path)), i, current_take);
+    for &a in ancestors.iter().rev() {
+        let f = &tree.folders[a];
+        let is_chain_scope = f.is_scope || f.parent.is_none();
+        if deep || is_chain_scope {
+            let take = if deep { usize::MAX } else { WINDOW_ANCESTOR_SCOPE };
+            group(format!("{} ({})", scope_label(tree, i, a), display_path(&f.path)), a, take);
+        }
+    }
+    if !deep {
+        // Every architectural or breaking decision on the chain not shown above.
+        let in_groups: Vec<String> =
+            groups.iter().flat_map(|g| g.entries.iter().map(|e| e.id.clone())).collect();
+        let mut entries = Vec::new();
+        for &f in std::iter::once(&i).chain(ancestors.iter().rev()) {
+            for d in &tree.folders[f].decisions {
+                let pinned = d.tags.iter().any(|t| ALWAYS_SHOWN_TAGS.contains(&t.as_str()));
+                if pinned && !in_groups.contains(&d.id) {
+                    entries.push(line(f, d));
+                }
+            }
+        }
+        entries.sort_by(|a, b| b.date.cmp(&a.date));
+        if !entries.is_empty() {
+            let label = "Architectural and breaking (whole chain)".into();
+            groups.push(DecisionGroup { label, is_current: false, entries });
+        }
+    }
+    groups
+}
+
+fn scope_label(tree: &Tree, focus: usize, ancestor: usize) -> &'static str {
+    if tree.folders[ancestor].parent.is_none() {
+        "Root"
+    } else if tree.folders[focus].parent == Some(ancestor) {
+        "Parent"
+    } else if tree.folders[ancestor].is_scope {
+        "Ancestor scope"
+    } else {
+        "Ancestor"
+    }
+}
+
+pub(crate) fn clip_chars(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((cut, _)) => format!("{}…", text[..cut].trim_end()),
+        None => text.to_string(),
+    }
+}

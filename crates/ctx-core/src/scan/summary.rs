@@ -1,0 +1,249 @@
+//! A file's one-line summary, taken from what its author wrote at its top:
+//! a README's first paragraph, a Python module docstring, Rust `//!` docs, a
+//! JS/TS leading doc comment, a manifest's `description`. The build uses these
+//! to describe files and, for folders nobody has described, the folder.
+//!
+//! Extraction is cheap and only runs on files the scan reads anyway.
+
+/// Longest summary kept, in characters; longer ones are cut at a word.
+const MAX_SUMMARY_CHARS: usize = 200;
+
+/// How much of a file's top is looked at (a manifest is read whole up to this).
+const MAX_HEAD_BYTES: usize = 64 * 1024;
+
+/// The summary of the text file `name` (language `lang`) with content `bytes`.
+pub(crate) fn summarize(name: &str, lang: Option<&str>, bytes: &[u8]) -> Option<String> {
+    let lower = name.to_ascii_lowercase();
+    let known = matches!(lower.as_str(), "cargo.toml" | "pyproject.toml" | "package.json")
+        || lower.starts_with("readme")
+        || matches!(lang, Some("markdown" | "rst" | "python" | "rust" | "typescript" | "tsx" | "javascript"));
+    if !known {
+        return None;
+    }
+    let head = &bytes[..bytes.len().min(MAX_HEAD_BYTES)];
+    let text = match std::str::from_utf8(head) {
+        Ok(text) => text,
+        // Cut inside a character, or not UTF-8 at all: use what decodes.
+        Err(err) => std::str::from_utf8(&head[..err.valid_up_to()]).ok()?,
+    };
+    let raw = match (lower.as_str(), lang) {
+        ("cargo.toml", _) => toml_description(text, &["package"]),
+        ("pyproject.toml", _) => {
+            toml_description(text, &["project"]).or_else(|| toml_description(text, &["tool", "poetry"]))
+        }
+        ("package.json", _) => json_description(text),
+        (_, Some("markdown" | "rst")) => markdown_paragraph(text),
+        (_, Some("python")) => python_docstring(text),
+        (_, Some("rust")) => rust_inner_docs(text),
+        (_, Some("typescript" | "tsx" | "javascript")) => js_leading_comment(text),
+        _ if lower.starts_with("readme") => markdown_paragraph(text),
+        _ => None,
+    }?;
+    one_line(&raw)
+}
+
+/// Collapse whitespace, drop light markdown, and cut to [`MAX_SUMMARY_CHARS`].
+fn one_line(raw: &str) -> Option<String> {
+    let mut line = raw.split_whitespace().collect::<Vec<_>>().join(" ");
+    line.retain(|c| c != '`' && c != '*');
+    let line = line.trim();
+    if line.is_empty() {
+        return None;
+    }
+    if line.chars().count() <= MAX_SUMMARY_CHARS {
+        return Some(line.to_string());
+    }
+    let cut: String = line.chars().take(MAX_SUMMARY_CHARS).collect();
+    let at_word = cut.rsplit_once(' ').map_or(cut.as_str(), |(head, _)| head);
+    Some(format!("{}…", at_word.trim_end_matches([',', ';', ':', ' '])))
+}
+
+/// The first paragraph of prose: not a heading, badge, HTML, rule, table,
+/// code fence or front matter. Falls back to the first heading's text.
+fn markdown_paragraph(text: &str) -> Option<String> {
+    let mut heading = None;
+    let mut paragraph: Vec<&str> = Vec::new();
+    let mut in_fence = false;
+    let mut lines = text.lines().peekable();
+    if lines.peek().is_some_and(|l| l.trim() == "---") {
+        // YAML front matter.
+        lines.next();
+        for line in lines.by_ref() {
+            if line.trim() == "---" {
+                break;
+            }
+        }
+    }
+    for line in lines {
+        let trimmed = line.trim();
+        if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
+            in_fence = !in_fence;
+            continue;
+        }
+        if in_fence {
+            continue;
+        }
+        let is_rst_underline =
+            trimmed.len() >= 3 && trimmed.chars().all(|c| matches!(c, '=' | '-' | '~' | '^' | '*' | '#'));
+        let skip = trimmed.starts_with('#')
+            || trimmed.starts_with('<')
+            || trimmed.starts_with("[!")
+            || trimmed.starts_with("![")
+            || trimmed.starts_with('|')
+            || trimmed.starts_with("..")
+            || is_rst_underline;
+        if trimmed.is_empty() || skip {
+            if !paragraph.is_empty() {
+                break;
+            }
+            if heading.is_none() && trimmed.starts_with('#') {
+                heading = Some(trimmed.trim_start_matches('#').trim().to_string());
+            }
+            continue;
+        }
+        paragraph.push(trimmed);
+    }
+    if paragraph.is_empty() { heading.filter(|h| !h.is_empty()) } else { Some(paragraph.join(" ")) }
+}
+
+/// The first paragraph of a Python module docstring.
+fn python_docstring(text: &str) -> Option<String> {
+    let mut rest = text.trim_start_matches('\u{feff}');
+    loop {
+        rest = rest.trim_start();
+        if rest.starts_with('#') {
+            rest = rest.split_once('\n').map_or("", |(_, after)| after);
+        } else {
+            break;
+        }
+    }
+    let rest = rest.trim_start_matches(['r', 'R', 'u', 'U']);
+    let quote = ["\"\"\"", "'''", "\"", "'"].into_iter().find(|q| rest.starts_with(q))?;
+    let body = &rest[quote.len()..];
+    let body = body.split_once(quote).map_or(body, |(inside, _)| inside);
+    first_paragraph(body.lines().map(str::trim))
+}
+
+/// The first paragraph of a Rust file's inner doc comments (`//!` or `/*! */`),
+/// after any licence comment or crate attributes.
+fn rust_inner_docs(text: &str) -> Option<String> {
+    if let Some(block) = text.trim_start().strip_prefix("/*!") {
+        let inside = block.split("*/").next()?;
+        return first_paragraph(inside.lines().map(|l| l.trim().trim_start_matches('*').trim()));
+    }
+    let is_preamble =
+        |l: &&str| l.is_empty() || l.starts_with("#![") || (l.starts_with("//") && !l.starts_with("//!"));
+    let docs = text.lines().map(str::trim).skip_while(is_preamble).map_while(|l| l.strip_prefix("//!"));
+    first_paragraph(docs.map(str::trim))
+}
+
+/// The first paragraph of a JS/TS file's leading `/** */` or `//` comment,
+/// skipping a shebang, directives and license headers.
+fn js_leading_comment(text: &str) -> Option<String> {
+    let mut rest = text.trim_start_matches('\u{feff}');
+    loop {
+        rest = rest.trim_start();
+        if rest.starts_with("#!") || rest.starts_with("'use ") || rest.starts_with("\"use ") {
+            rest = rest.split_once('\n').map_or("", |(_, after)| after);
+            continue;
+        }
+        let comment = if let Some(block) = rest.strip_prefix("/*") {
+            let (inside, after) = block.split_once("*/")?;
+            let lines = inside.lines().map(|l| l.trim().trim_start_matches('*').trim());
+            let lines: Vec<&str> = lines.filter(|l| !l.starts_with('@')).collect();
+            rest = after;
+            lines
+        } else if rest.starts_with("//") {
+            let mut lines = Vec::new();
+            while let Some(line) = rest.strip_prefix("//") {
+                let (line, after) = line.split_once('\n').unwrap_or((line, ""));
+                lines.push(line.trim_start_matches('/').trim());
+                rest = after.trim_start_matches([' ', '\t']);
+            }
+            lines
+        } else {
+            return None;
+        };
+        let joined = comment.join("\n");
+        let lower = joined.to_ascii_lowercase();
+        if lower.contains("copyright") || lower.contains("license") || lower.contains("eslint-") {
+            continue;
+        }
+        return first_paragraph(comment.into_iter());
+    }
+}
+
+fn first_paragraph<'a>(lines: impl Iterator<Item = &'a str>) -> Option<String> {
+    let paragraph: Vec<&str> = lines.skip_while(|l| l.is_empty()).take_while(|l| !l.is_empty()).collect();
+    if paragraph.is_empty() { None } else { Some(paragraph.join(" ")) }
+}
+
+fn toml_description(text: &str, table: &[&str]) -> Option<String> {
+    let value: toml::Table = toml::from_str(text).ok()?;
+    let mut node = &toml::Value::Table(value);
+    for key in table {
+        node = node.get(key)?;
+    }
+    node.get("description")?.as_str().map(str::to_string)
+}
+
+fn json_description(text: &str) -> Option<String> {
+    let value: serde_json::Value = serde_json::from_str(text).ok()?;
+    value.get("description")?.as_str().map(str::to_string)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sum(name: &str, text: &str) -> Option<String> {
+        summarize(name, super::super::language(name), text.as_bytes())
+    }
+
+    #[test]
+    fn readme_first_paragraph_skips_headings_badges_and_html() {
+        let text = "---\ntitle: x\n---\n# Project\n\n[![ci](x)](y)\n<p align=center>\n\nFast *context*\nfor `agents`.\n\nMore.\n";
+        assert_eq!(sum("README.md", text).as_deref(), Some("Fast context for agents."));
+        assert_eq!(sum("README.md", "# Only a title\n").as_deref(), Some("Only a title"));
+        assert_eq!(sum("README", "Plain text readme.\n").as_deref(), Some("Plain text readme."));
+    }
+
+    #[test]
+    fn python_docstrings() {
+        let text = "#!/usr/bin/env python\n# -*- coding: utf-8 -*-\n\"\"\"HTTP client.\n\nDetails.\"\"\"\nimport x\n";
+        assert_eq!(sum("__init__.py", text).as_deref(), Some("HTTP client."));
+        assert_eq!(sum("m.py", "r'''Raw doc.'''\n").as_deref(), Some("Raw doc."));
+        assert_eq!(sum("m.py", "import os\n\"\"\"not a docstring\"\"\"\n"), None);
+    }
+
+    #[test]
+    fn rust_inner_docs_and_js_comments() {
+        let rust = "//! The engine.\n//! Owns the store.\n//!\n//! More.\n#![deny(x)]\nmod a;\n";
+        assert_eq!(sum("lib.rs", rust).as_deref(), Some("The engine. Owns the store."));
+        assert_eq!(sum("lib.rs", "/*!\n * Block docs.\n */\n").as_deref(), Some("Block docs."));
+        assert_eq!(sum("main.rs", "fn main() {}\n"), None);
+        let ts = "/**\n * @license MIT\n * Copyright 2020\n */\n/**\n * Auth hooks for React.\n * @module auth\n */\nexport {}\n";
+        assert_eq!(sum("index.ts", ts).as_deref(), Some("Auth hooks for React."));
+        assert_eq!(
+            sum("index.js", "'use strict';\n// Tiny router.\nmodule.exports = 1;\n").as_deref(),
+            Some("Tiny router.")
+        );
+    }
+
+    #[test]
+    fn manifests() {
+        let cargo = "[package]\nname = \"x\"\ndescription = \"A crate.\"\n";
+        assert_eq!(sum("Cargo.toml", cargo).as_deref(), Some("A crate."));
+        let pyproject = "[project]\nname = \"x\"\ndescription = \"A package.\"\n";
+        assert_eq!(sum("pyproject.toml", pyproject).as_deref(), Some("A package."));
+        assert_eq!(sum("package.json", "{\"description\": \"A module.\"}").as_deref(), Some("A module."));
+        assert_eq!(sum("Cargo.toml", "not toml ["), None);
+    }
+
+    #[test]
+    fn long_summaries_are_cut_at_a_word() {
+        let long = format!("{}\n", "word ".repeat(100));
+        let got = sum("README.md", &long).unwrap();
+        assert!(got.chars().count() <= MAX_SUMMARY_CHARS + 1 && got.ends_with("word…"), "{got}");
+    }
+}
