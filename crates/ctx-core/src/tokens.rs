@@ -16,9 +16,28 @@ pub trait Tokenizer: Send + Sync + fmt::Debug {
     /// How many tokens `text` is.
     fn count(&self, text: &str) -> usize;
 
+    /// Where each token of `text` ends: entry `k` is the byte length of the
+    /// first `k + 1` tokens. Lets a caller try many cuts for one encoding.
+    fn token_ends(&self, text: &str) -> Vec<usize>;
+
     /// The longest prefix of `text` that is at most `max_tokens` tokens,
     /// ending on a character boundary.
-    fn truncate<'t>(&self, text: &'t str, max_tokens: usize) -> &'t str;
+    fn truncate<'t>(&self, text: &'t str, max_tokens: usize) -> &'t str {
+        let ends = self.token_ends(text);
+        prefix(text, &ends, max_tokens)
+    }
+}
+
+/// The prefix of `text` made of its first `tokens` tokens (per `ends`, from
+/// [`Tokenizer::token_ends`]), cut back to a character boundary.
+pub fn prefix<'t>(text: &'t str, ends: &[usize], tokens: usize) -> &'t str {
+    match tokens.checked_sub(1) {
+        None => "",
+        Some(last) => match ends.get(last) {
+            Some(&end) => &text[..floor_char_boundary(text, end)],
+            None => text,
+        },
+    }
 }
 
 /// Which tokenizer a workspace counts with.
@@ -55,16 +74,16 @@ impl Tokenizer for O200k {
         tiktoken_rs::o200k_base_singleton().encode_ordinary(text).len()
     }
 
-    fn truncate<'t>(&self, text: &'t str, max_tokens: usize) -> &'t str {
+    fn token_ends(&self, text: &str) -> Vec<usize> {
         let bpe = tiktoken_rs::o200k_base_singleton();
-        let tokens = bpe.encode_ordinary(text);
-        if tokens.len() <= max_tokens {
-            return text;
-        }
-        // Tokens decode to consecutive byte runs of the text: the first
-        // `max_tokens` of them are a prefix of it.
-        let len = bpe.decode_bytes(&tokens[..max_tokens]).map_or(0, |bytes| bytes.len());
-        &text[..floor_char_boundary(text, len)]
+        // Tokens decode to consecutive byte runs of the text.
+        let mut end = 0;
+        bpe._decode_native_and_split(bpe.encode_ordinary(text))
+            .map(|bytes| {
+                end += bytes.len();
+                end
+            })
+            .collect()
     }
 }
 
@@ -81,12 +100,43 @@ impl Tokenizer for CharEstimate {
         text.chars().count().div_ceil(4)
     }
 
-    fn truncate<'t>(&self, text: &'t str, max_tokens: usize) -> &'t str {
-        match text.char_indices().nth(max_tokens.saturating_mul(4)) {
-            Some((at, _)) => &text[..at],
-            None => text,
+    fn token_ends(&self, text: &str) -> Vec<usize> {
+        let mut ends: Vec<usize> = text.char_indices().skip(4).step_by(4).map(|(at, _)| at).collect();
+        if !text.is_empty() {
+            ends.push(text.len());
         }
+        ends
     }
+}
+
+/// Token counts of documents counted line by line, each distinct line
+/// encoded once per thread: the tiers of a folder, and the folders of a
+/// tree, share most of their lines. A line-by-line count is never below the
+/// count of the whole text for these tokenizers (a token does not span a
+/// newline), so a cap checked against it holds for the whole text too.
+pub fn count_lines(tok: &dyn Tokenizer, text: &str) -> usize {
+    /// Lines remembered per thread before the memo starts over.
+    const MAX_MEMO_LINES: usize = 200_000;
+    thread_local! {
+        static MEMO: std::cell::RefCell<(&'static str, rustc_hash::FxHashMap<String, usize>)> =
+            std::cell::RefCell::new(("", rustc_hash::FxHashMap::default()));
+    }
+    MEMO.with_borrow_mut(|(name, memo)| {
+        if *name != tok.name() || memo.len() > MAX_MEMO_LINES {
+            *name = tok.name();
+            memo.clear();
+        }
+        text.split_inclusive('\n')
+            .map(|line| match memo.get(line) {
+                Some(&n) => n,
+                None => {
+                    let n = tok.count(line);
+                    memo.insert(line.to_string(), n);
+                    n
+                }
+            })
+            .sum()
+    })
 }
 
 fn floor_char_boundary(text: &str, mut index: usize) -> usize {
@@ -115,10 +165,24 @@ mod tests {
     }
 
     #[test]
+    fn line_counts_are_never_below_whole_counts() {
+        let text = "# Context: /src\n\n> Tier: standard\n\n- `a.rs`: one\n  two  \n\n\nend";
+        for tok in [&O200k as &dyn Tokenizer, &CharEstimate] {
+            let (lines, whole) = (count_lines(tok, text), tok.count(text));
+            assert!(lines >= whole && lines <= whole + 8, "{}: {lines} vs {whole}", tok.name());
+            assert_eq!(count_lines(tok, text), lines, "memoized counts agree");
+        }
+    }
+
+    #[test]
     fn estimate_is_four_chars_a_token() {
         assert_eq!(CharEstimate.count(""), 0);
         assert_eq!(CharEstimate.count("abcde"), 2);
         assert_eq!(CharEstimate.truncate("ääääääääää", 2), "ääääääää");
         assert_eq!(CharEstimate.truncate("abc", 2), "abc");
+        let text = "abcdefghij";
+        assert_eq!(CharEstimate.token_ends(text), [4, 8, 10]);
+        assert_eq!(CharEstimate.token_ends(text).len(), CharEstimate.count(text));
+        assert_eq!(O200k.token_ends("hello world").len(), O200k.count("hello world"));
     }
 }

@@ -1,16 +1,21 @@
 //! Fitting a context doc to its tier's token cap.
 //!
-//! Render, count; while over the cap, take away the least important material
-//! still there — sibling names first, this folder's own description last —
-//! in chunks sized to the overflow, and render again. What was taken away is
-//! listed in the doc itself (`omitted`), so a reader knows what is missing.
+//! Render and count once; a doc within its cap is done. Otherwise cut the
+//! least important material first — sibling names first, this folder's own
+//! description never — one kind of material ([`Cut`]) at a time: drop all of
+//! it if even that does not fit, else binary-search how much of it can stay.
+//! Only the section a cut touches is re-rendered and recounted. What was cut
+//! is listed in the doc itself (`omitted`), so a reader knows what is missing.
 //! If everything that may go is gone and the text is still too long (a
-//! pathological path or description), the rendered text is cut at the cap.
+//! pathological path or description), the text is cut at the cap.
+//!
+//! Counts are [`tokens::count_lines`]: exact per line, memoized, and never
+//! below the count of the whole text, so the cap holds for the whole file.
 
-use super::model::ContextDoc;
-use super::render::Templates;
+use super::model::{ContextDoc, DecisionGroup};
+use super::render::{Section, Templates};
 use crate::error::Result;
-use crate::tokens::Tokenizer;
+use crate::tokens::{self, Tokenizer};
 
 /// Below this many tokens a cut text is dropped instead: a stub says nothing.
 const MIN_USEFUL_TOKENS: usize = 24;
@@ -18,225 +23,363 @@ const MIN_USEFUL_TOKENS: usize = 24;
 /// Appended when the last resort cut the rendered text.
 const CUT_NOTE: &str = "\n\n*[cut here to fit the tier's token cap; a larger tier holds the rest]*\n";
 
-/// A rendered context file and what it took to fit it.
+/// A rendered context file.
 pub(crate) struct Fitted {
     pub doc: ContextDoc,
     pub text: String,
+    /// Tokens, counted line by line (see [`tokens::count_lines`]).
     pub tokens: usize,
 }
 
 /// Render `doc` within its cap (if it has one).
-pub(crate) fn fit(mut doc: ContextDoc, templates: &Templates, tok: &dyn Tokenizer) -> Result<Fitted> {
-    let Some(cap) = doc.cap else {
-        let text = templates.render(&doc)?;
-        let tokens = tok.count(&text);
-        return Ok(Fitted { doc, text, tokens });
-    };
-    let original = doc.clone();
-    let mut steps = STEPS.iter();
-    let mut step = steps.next();
-    loop {
-        doc.omitted = omissions(&original, &doc, tok);
-        let text = templates.render(&doc)?;
-        let tokens = tok.count(&text);
-        if tokens <= cap {
-            return Ok(Fitted { doc, text, tokens });
-        }
-        let overflow = tokens - cap;
-        // Apply the current step; when it has nothing left to take, move on.
-        loop {
-            let Some(current) = step else {
-                let (text, tokens) = cut(&text, cap, tok);
-                return Ok(Fitted { doc, text, tokens });
-            };
-            if current(&mut doc, overflow, tok) {
-                break;
-            }
-            step = steps.next();
-        }
+pub(crate) fn fit(doc: ContextDoc, templates: &Templates, tok: &dyn Tokenizer) -> Result<Fitted> {
+    let text = templates.render(&doc)?;
+    let tokens = tokens::count_lines(tok, &text);
+    match doc.cap {
+        Some(cap) if tokens > cap => Fitter::new(doc, templates, tok)?.run(cap),
+        _ => Ok(Fitted { doc, text, tokens }),
     }
 }
 
-/// The last resort: the first `cap` tokens of `text`, and a note saying so.
-fn cut(text: &str, cap: usize, tok: &dyn Tokenizer) -> (String, usize) {
-    let note_tokens = tok.count(CUT_NOTE);
-    let mut budget = cap.saturating_sub(note_tokens);
-    loop {
-        let kept = format!("{}{CUT_NOTE}", tok.truncate(text, budget).trim_end());
-        let tokens = tok.count(&kept);
-        // Tokens can merge across the seam: shrink until it fits.
-        if tokens <= cap || budget == 0 {
-            return (kept, tokens);
-        }
-        budget = budget.saturating_sub((tokens - cap).max(1));
-    }
+/// Kinds of material that can be cut, least important first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Cut {
+    Siblings,
+    FileSummaries,
+    AncestorRationales,
+    AncestorDecisions,
+    CurrentRationales,
+    Related,
+    Files,
+    BootContent,
+    SubfolderDescriptions,
+    CurrentContent,
+    CurrentDecisions,
+    Subfolders,
+    Children,
+    MiddleScopes,
+    ScopeChain,
+    Parent,
 }
 
-/// One way of making a doc smaller. Returns false when it has nothing left to take.
-type Step = fn(&mut ContextDoc, usize, &dyn Tokenizer) -> bool;
-
-/// Least important first.
-const STEPS: &[Step] = &[
-    |doc, over, tok| pop_until(&mut doc.navigation.siblings, over, |s| tok.count(s) + 1),
-    |doc, over, tok| clear_until(doc.files.iter_mut().rev().map(|f| &mut f.summary), over, tok),
-    |doc, over, tok| {
-        let others = doc.decisions.iter_mut().filter(|g| !g.is_current).rev();
-        clear_until(others.flat_map(|g| g.entries.iter_mut().rev()).map(|e| &mut e.rationale), over, tok)
-    },
-    |doc, over, tok| {
-        // Decisions of ancestors and the pinned ones, the last group's oldest first.
-        let Some(group) = doc.decisions.iter_mut().rev().find(|g| !g.is_current) else {
-            return false;
-        };
-        pop_until(&mut group.entries, over, |e| tok.count(&e.title) + tok.count(&e.rationale) + 8);
-        doc.decisions.retain(|g| !g.entries.is_empty());
-        true
-    },
-    |doc, over, tok| {
-        let current =
-            doc.decisions.iter_mut().filter(|g| g.is_current).flat_map(|g| g.entries.iter_mut().rev());
-        clear_until(current.map(|e| &mut e.rationale), over, tok)
-    },
-    |doc, over, tok| pop_until(&mut doc.navigation.related, over, |r| tok.count(&r.description) + 6),
-    |doc, over, tok| pop_until(&mut doc.files, over, |f| tok.count(&f.name) + 4),
-    |doc, over, tok| doc.boot.as_mut().is_some_and(|boot| shorten(&mut boot.content, over, tok)),
-    |doc, over, tok| clear_until(doc.subfolders.iter_mut().rev().map(|s| &mut s.description), over, tok),
-    |doc, over, tok| shorten(&mut doc.current.content, over, tok),
-    |doc, over, tok| {
-        let Some(group) = doc.decisions.iter_mut().find(|g| g.is_current) else {
-            return false;
-        };
-        pop_until(&mut group.entries, over, |e| tok.count(&e.title) + 8);
-        doc.decisions.retain(|g| !g.entries.is_empty());
-        true
-    },
-    |doc, over, tok| pop_until(&mut doc.subfolders, over, |s| tok.count(&s.name) + 6),
-    |doc, over, tok| pop_until(&mut doc.navigation.children, over, |c| tok.count(c) + 1),
-    |doc, _, _| {
-        // The scope chain between the root and the parent, nearest the root first.
-        if doc.scope_chain.len() > 2 {
-            doc.scope_chain.remove(1);
-            true
-        } else {
-            false
-        }
-    },
-    |doc, _, _| doc.boot.take().is_some(),
-    |doc, _, _| doc.scope_chain.pop().is_some(),
-    |doc, _, _| doc.navigation.parent.take().is_some(),
+const CUTS: [Cut; 16] = [
+    Cut::Siblings,
+    Cut::FileSummaries,
+    Cut::AncestorRationales,
+    Cut::AncestorDecisions,
+    Cut::CurrentRationales,
+    Cut::Related,
+    Cut::Files,
+    Cut::BootContent,
+    Cut::SubfolderDescriptions,
+    Cut::CurrentContent,
+    Cut::CurrentDecisions,
+    Cut::Subfolders,
+    Cut::Children,
+    Cut::MiddleScopes,
+    Cut::ScopeChain,
+    Cut::Parent,
 ];
 
-/// Remove items from the end of `list` until their estimated cost covers
-/// `over` (at least one). False when the list is empty.
-fn pop_until<T>(list: &mut Vec<T>, over: usize, cost: impl Fn(&T) -> usize) -> bool {
-    if list.is_empty() {
-        return false;
-    }
-    let mut removed = 0;
-    while let Some(item) = list.pop() {
-        removed += cost(&item);
-        if removed >= over {
-            break;
+impl Cut {
+    fn section(self) -> Section {
+        match self {
+            Cut::Siblings | Cut::Related | Cut::Children | Cut::Parent => Section::Navigation,
+            Cut::FileSummaries | Cut::Files | Cut::SubfolderDescriptions | Cut::Subfolders => {
+                Section::Contents
+            }
+            Cut::AncestorRationales
+            | Cut::AncestorDecisions
+            | Cut::CurrentRationales
+            | Cut::CurrentDecisions => Section::Decisions,
+            Cut::BootContent => Section::Boot,
+            Cut::CurrentContent => Section::Current,
+            Cut::MiddleScopes | Cut::ScopeChain => Section::ScopeChain,
         }
     }
-    true
+
+    fn index(self) -> usize {
+        CUTS.iter().position(|&c| c == self).unwrap_or(0)
+    }
 }
 
-/// Empty texts in order until their cost covers `over`. False when all are empty.
-fn clear_until<'a>(texts: impl Iterator<Item = &'a mut String>, over: usize, tok: &dyn Tokenizer) -> bool {
-    let mut removed = 0;
-    let mut any = false;
-    for text in texts.filter(|t| !t.is_empty()) {
-        removed += tok.count(text);
-        text.clear();
-        any = true;
-        if removed >= over {
-            break;
+struct Fitter<'a> {
+    original: ContextDoc,
+    doc: ContextDoc,
+    templates: &'a Templates,
+    tok: &'a dyn Tokenizer,
+    /// How much of each kind of material stays (items, or tokens for texts).
+    keep: [usize; CUTS.len()],
+    /// How much of each there is in the original.
+    size: [usize; CUTS.len()],
+    boot_ends: Vec<usize>,
+    content_ends: Vec<usize>,
+    sections: Vec<String>,
+    counts: Vec<usize>,
+}
+
+impl<'a> Fitter<'a> {
+    fn new(doc: ContextDoc, templates: &'a Templates, tok: &'a dyn Tokenizer) -> Result<Fitter<'a>> {
+        let boot_ends = doc.boot.as_ref().map(|b| tok.token_ends(&b.content)).unwrap_or_default();
+        let content_ends = tok.token_ends(&doc.current.content);
+        let (current, ancestors): (Vec<&DecisionGroup>, Vec<&DecisionGroup>) =
+            doc.decisions.iter().partition(|g| g.is_current);
+        let entries = |groups: &[&DecisionGroup]| groups.iter().map(|g| g.entries.len()).sum::<usize>();
+        let rationales = |groups: &[&DecisionGroup]| {
+            groups.iter().flat_map(|g| &g.entries).filter(|e| !e.rationale.is_empty()).count()
+        };
+        let size = CUTS.map(|cut| match cut {
+            Cut::Siblings => doc.navigation.siblings.len(),
+            Cut::FileSummaries => doc.files.iter().filter(|f| !f.summary.is_empty()).count(),
+            Cut::AncestorRationales => rationales(&ancestors),
+            Cut::AncestorDecisions => entries(&ancestors),
+            Cut::CurrentRationales => rationales(&current),
+            Cut::Related => doc.navigation.related.len(),
+            Cut::Files => doc.files.len(),
+            Cut::BootContent => boot_ends.len(),
+            Cut::SubfolderDescriptions => doc.subfolders.iter().filter(|s| !s.description.is_empty()).count(),
+            Cut::CurrentContent => content_ends.len(),
+            Cut::CurrentDecisions => entries(&current),
+            Cut::Subfolders => doc.subfolders.len(),
+            Cut::Children => doc.navigation.children.len(),
+            Cut::MiddleScopes => doc.scope_chain.len().saturating_sub(2),
+            Cut::ScopeChain => usize::from(!doc.scope_chain.is_empty()),
+            Cut::Parent => usize::from(doc.navigation.parent.is_some()),
+        });
+        let data = templates.context(&doc)?;
+        let sections =
+            Section::ALL.iter().map(|&s| templates.render_section(s, &data)).collect::<Result<Vec<_>>>()?;
+        let counts = sections.iter().map(|s| tokens::count_lines(tok, s)).collect();
+        Ok(Fitter {
+            original: doc.clone(),
+            doc,
+            templates,
+            tok,
+            keep: size,
+            size,
+            boot_ends,
+            content_ends,
+            sections,
+            counts,
+        })
+    }
+
+    fn total(&self) -> usize {
+        self.counts.iter().sum()
+    }
+
+    fn run(mut self, cap: usize) -> Result<Fitted> {
+        self.cut_to(cap)?;
+        // Sections end with a newline: their line counts add up to the file's.
+        let (text, tokens) = (self.sections.concat(), self.total());
+        if tokens <= cap {
+            return Ok(Fitted { doc: self.doc, text, tokens });
+        }
+        let (text, tokens) = last_resort(&text, cap, self.tok);
+        Ok(Fitted { doc: self.doc, text, tokens })
+    }
+
+    /// Apply cuts, least important first, until the sections fit `target`.
+    fn cut_to(&mut self, target: usize) -> Result<()> {
+        for cut in CUTS {
+            if self.total() <= target {
+                return Ok(());
+            }
+            let before = self.kept(cut);
+            if before == 0 {
+                continue;
+            }
+            self.set(cut, 0)?;
+            if self.total() > target {
+                continue;
+            }
+            // Keeping none fits and keeping what was there does not: find the most that fits.
+            let (mut fits, mut too_many) = (0, before);
+            while too_many - fits > 1 {
+                let mid = fits + (too_many - fits) / 2;
+                self.set(cut, mid)?;
+                if self.total() <= target { fits = mid } else { too_many = mid }
+            }
+            self.set(cut, fits)?;
+            return Ok(());
+        }
+        Ok(())
+    }
+
+    /// Keep `n` of `cut`'s material; re-render what that changes.
+    fn set(&mut self, cut: Cut, n: usize) -> Result<()> {
+        let i = cut.index();
+        if self.keep[i] == n {
+            return Ok(());
+        }
+        self.keep[i] = n;
+        self.materialize(cut);
+        self.doc.omitted = self.omissions();
+        let data = self.templates.context(&self.doc)?;
+        for section in [cut.section(), Section::Omitted] {
+            let text = self.templates.render_section(section, &data)?;
+            self.counts[section as usize] = tokens::count_lines(self.tok, &text);
+            self.sections[section as usize] = text;
+        }
+        Ok(())
+    }
+
+    fn kept(&self, cut: Cut) -> usize {
+        self.keep[cut.index()]
+    }
+
+    /// Rebuild the part of the doc that `cut` governs from the original and the keep counts.
+    fn materialize(&mut self, cut: Cut) {
+        let (original, doc) = (&self.original, &mut self.doc);
+        match cut.section() {
+            Section::Navigation => {
+                let nav = &original.navigation;
+                doc.navigation.siblings = nav.siblings[..self.keep[Cut::Siblings.index()]].to_vec();
+                doc.navigation.related = nav.related[..self.keep[Cut::Related.index()]].to_vec();
+                doc.navigation.children = nav.children[..self.keep[Cut::Children.index()]].to_vec();
+                doc.navigation.parent = nav.parent.clone().filter(|_| self.keep[Cut::Parent.index()] > 0);
+            }
+            Section::Contents => {
+                let mut summaries = self.keep[Cut::FileSummaries.index()];
+                doc.files = original.files[..self.keep[Cut::Files.index()]].to_vec();
+                for file in doc.files.iter_mut().filter(|f| !f.summary.is_empty()) {
+                    if summaries == 0 {
+                        file.summary.clear();
+                    }
+                    summaries = summaries.saturating_sub(1);
+                }
+                let mut descriptions = self.keep[Cut::SubfolderDescriptions.index()];
+                doc.subfolders = original.subfolders[..self.keep[Cut::Subfolders.index()]].to_vec();
+                for sub in doc.subfolders.iter_mut().filter(|s| !s.description.is_empty()) {
+                    if descriptions == 0 {
+                        sub.description.clear();
+                    }
+                    descriptions = descriptions.saturating_sub(1);
+                }
+            }
+            Section::Decisions => {
+                let mut budget = [
+                    // (entries, rationales) kept for the current folder, then for the others.
+                    (self.keep[Cut::CurrentDecisions.index()], self.keep[Cut::CurrentRationales.index()]),
+                    (self.keep[Cut::AncestorDecisions.index()], self.keep[Cut::AncestorRationales.index()]),
+                ];
+                doc.decisions = original
+                    .decisions
+                    .iter()
+                    .filter_map(|group| {
+                        let (entries, rationales) = &mut budget[usize::from(!group.is_current)];
+                        let mut kept = group.clone();
+                        kept.entries.truncate(*entries);
+                        *entries -= kept.entries.len();
+                        for entry in kept.entries.iter_mut().filter(|e| !e.rationale.is_empty()) {
+                            if *rationales == 0 {
+                                entry.rationale.clear();
+                            }
+                            *rationales = rationales.saturating_sub(1);
+                        }
+                        (!kept.entries.is_empty()).then_some(kept)
+                    })
+                    .collect();
+            }
+            Section::Boot => {
+                let keep = self.keep[Cut::BootContent.index()];
+                doc.boot = original.boot.as_ref().and_then(|boot| {
+                    let content = cut_text(&boot.content, &self.boot_ends, keep)?;
+                    Some(super::model::Boot { content })
+                });
+            }
+            Section::Current => {
+                let keep = self.keep[Cut::CurrentContent.index()];
+                doc.current.content =
+                    cut_text(&original.current.content, &self.content_ends, keep).unwrap_or_default();
+            }
+            Section::ScopeChain => {
+                let chain = &original.scope_chain;
+                doc.scope_chain = if self.keep[Cut::ScopeChain.index()] == 0 {
+                    Vec::new()
+                } else if chain.len() > 2 {
+                    // The root, the scopes nearest this folder, and the last one.
+                    let middle = self.keep[Cut::MiddleScopes.index()];
+                    let mut kept = vec![chain[0].clone()];
+                    kept.extend_from_slice(&chain[chain.len() - 1 - middle..chain.len() - 1]);
+                    kept.push(chain[chain.len() - 1].clone());
+                    kept
+                } else {
+                    chain.clone()
+                };
+            }
+            Section::Header | Section::Omitted | Section::Footer => {}
         }
     }
-    any
+
+    /// What the cuts took, one line each.
+    fn omissions(&self) -> Vec<String> {
+        let mut notes = Vec::new();
+        for cut in CUTS {
+            let (kept, size) = (self.kept(cut), self.size[cut.index()]);
+            if kept >= size {
+                continue;
+            }
+            let gone = size - kept;
+            notes.push(match cut {
+                Cut::Siblings => format!("{gone} of {size} sibling folders"),
+                Cut::FileSummaries => format!("the summaries of {gone} of {size} files"),
+                Cut::AncestorRationales => format!("the rationale of {gone} decisions of other folders"),
+                Cut::AncestorDecisions => format!("{gone} of {size} decisions of ancestor folders"),
+                Cut::CurrentRationales => format!("the rationale of {gone} of this folder's decisions"),
+                Cut::Related => format!("{gone} of {size} related folders"),
+                Cut::Files => format!("{gone} of {size} files"),
+                Cut::BootContent if kept == 0 => format!("the project's context ({size} tokens)"),
+                Cut::BootContent => format!("the project's context after {kept} of {size} tokens"),
+                Cut::SubfolderDescriptions => format!("the descriptions of {gone} of {size} subfolders"),
+                Cut::CurrentContent if kept == 0 => format!("this folder's context ({size} tokens)"),
+                Cut::CurrentContent => format!("this folder's context after {kept} of {size} tokens"),
+                Cut::CurrentDecisions => format!("{gone} of {size} of this folder's decisions"),
+                Cut::Subfolders => format!("{gone} of {size} subfolders"),
+                Cut::Children => format!("{gone} of {size} child folder names"),
+                Cut::MiddleScopes => format!("{gone} of {size} scopes between the root and the parent"),
+                Cut::ScopeChain => "the scope chain".to_string(),
+                Cut::Parent => "the parent link".to_string(),
+            });
+        }
+        notes
+    }
 }
 
-/// Cut `text` by `over` tokens (and a little more for the marker), or drop
-/// it when what would remain is a stub. False when it is already empty.
-fn shorten(text: &mut String, over: usize, tok: &dyn Tokenizer) -> bool {
-    if text.is_empty() {
-        return false;
+/// The first `keep` tokens of `text` (whose token ends are `ends`), marked as
+/// cut; `None` when too little would remain to be worth reading.
+fn cut_text(text: &str, ends: &[usize], keep: usize) -> Option<String> {
+    if keep >= ends.len() {
+        return Some(text.to_string()).filter(|t| !t.is_empty());
     }
-    let tokens = tok.count(text);
-    let keep = tokens.saturating_sub(over + 4);
     if keep < MIN_USEFUL_TOKENS {
-        text.clear();
-    } else {
-        let kept = tok.truncate(text, keep).trim_end().to_string();
-        *text = format!("{kept} …");
+        return None;
     }
-    true
+    Some(format!("{} …", tokens::prefix(text, ends, keep).trim_end()))
 }
 
-/// What `fitted` lacks compared with `original`, one line each.
-fn omissions(original: &ContextDoc, fitted: &ContextDoc, tok: &dyn Tokenizer) -> Vec<String> {
-    let mut notes = Vec::new();
-    let count = |notes: &mut Vec<String>, what: &str, before: usize, after: usize| {
-        if after < before {
-            notes.push(format!("{} of {before} {what}", before - after));
+/// The last resort: the lines of `text` that fit in `cap` with a note saying
+/// the rest was cut (the first line that does not fit is cut itself).
+fn last_resort(text: &str, cap: usize, tok: &dyn Tokenizer) -> (String, usize) {
+    let budget = cap.saturating_sub(tokens::count_lines(tok, CUT_NOTE));
+    let mut kept = String::new();
+    let mut used = 0;
+    for line in text.split_inclusive('\n') {
+        let n = tokens::count_lines(tok, line);
+        if used + n > budget {
+            // Part of this line, if something useful fits; the newline closes it.
+            let room = budget.saturating_sub(used + 1);
+            let part = tok.truncate(line.trim_end_matches('\n'), room);
+            if !part.is_empty() {
+                kept.push_str(part);
+                kept.push('\n');
+            }
+            break;
         }
-    };
-    count(
-        &mut notes,
-        "sibling folders",
-        original.navigation.siblings.len(),
-        fitted.navigation.siblings.len(),
-    );
-    count(
-        &mut notes,
-        "file summaries",
-        original.files.iter().filter(|f| !f.summary.is_empty()).count(),
-        fitted.files.iter().filter(|f| !f.summary.is_empty()).count(),
-    );
-    let entries = |doc: &ContextDoc| doc.decisions.iter().map(|g| g.entries.len()).sum::<usize>();
-    let rationales = |doc: &ContextDoc| {
-        doc.decisions.iter().flat_map(|g| &g.entries).filter(|e| !e.rationale.is_empty()).count()
-    };
-    count(&mut notes, "decisions", entries(original), entries(fitted));
-    let lost_rationales = rationales(original).saturating_sub(rationales(fitted));
-    let lost_with_decisions = entries(original) - entries(fitted);
-    if lost_rationales > lost_with_decisions {
-        notes.push(format!("the rationale of {} shown decisions", lost_rationales - lost_with_decisions));
+        kept.push_str(line);
+        used += n;
     }
-    count(&mut notes, "related folders", original.navigation.related.len(), fitted.navigation.related.len());
-    count(&mut notes, "files", original.files.len(), fitted.files.len());
-    count(
-        &mut notes,
-        "subfolder descriptions",
-        original.subfolders.iter().filter(|s| !s.description.is_empty()).count(),
-        fitted.subfolders.iter().filter(|s| !s.description.is_empty()).count(),
-    );
-    count(&mut notes, "subfolders", original.subfolders.len(), fitted.subfolders.len());
-    count(
-        &mut notes,
-        "child folder names",
-        original.navigation.children.len(),
-        fitted.navigation.children.len(),
-    );
-    count(&mut notes, "scope chain entries", original.scope_chain.len(), fitted.scope_chain.len());
-    let text = |notes: &mut Vec<String>, what: &str, before: &str, after: Option<&str>| match after {
-        _ if before.is_empty() => {}
-        None | Some("") => notes.push(format!("{what} ({} tokens)", tok.count(before))),
-        Some(after) if after != before => {
-            notes.push(format!("{what} cut to {} of {} tokens", tok.count(after), tok.count(before)))
-        }
-        Some(_) => {}
-    };
-    let boot_content = |doc: &ContextDoc| doc.boot.as_ref().map(|b| b.content.clone());
-    let (boot_before, boot_after) = (boot_content(original).unwrap_or_default(), boot_content(fitted));
-    text(&mut notes, "the project's context", &boot_before, boot_after.as_deref());
-    text(&mut notes, "this folder's context", &original.current.content, Some(&fitted.current.content));
-    if original.boot.is_some() && fitted.boot.is_none() {
-        notes.push("the project boot".into());
-    }
-    if original.navigation.parent.is_some() && fitted.navigation.parent.is_none() {
-        notes.push("the parent link".into());
-    }
-    notes
+    kept.push_str(CUT_NOTE);
+    let tokens = tokens::count_lines(tok, &kept);
+    (kept, tokens)
 }

@@ -20,6 +20,10 @@ const WINDOW_ANCESTOR_SCOPE: usize = 2;
 /// Tags whose decisions are shown from anywhere on the scope chain.
 const ALWAYS_SHOWN_TAGS: [&str; 2] = ["architectural", "breaking"];
 
+/// Most sibling folders named, the nearest to the focus by name: a folder
+/// among 1,500 siblings does not list them all in each of its files.
+const MAX_SIBLINGS: usize = 40;
+
 /// Longest rationale the standard tier shows (the full tier shows it all).
 const STANDARD_RATIONALE_CHARS: usize = 200;
 
@@ -438,7 +442,11 @@ pub struct DecisionLine {
 #[derive(Debug, Clone, Serialize)]
 pub struct Navigation {
     pub parent: Option<NavLink>,
+    /// Names of sibling folders, at most 40 (those nearest this one by name).
     pub siblings: Vec<String>,
+    /// Siblings beyond those named.
+    pub siblings_unlisted: usize,
+    /// Names of subfolders.
     pub children: Vec<String>,
     pub related: Vec<NavLink>,
 }
@@ -517,19 +525,23 @@ pub(crate) fn assemble(tree: &Tree, i: usize, tier: Tier) -> ContextDoc {
         description: tree.folders[j].shown_description.clone(),
         note: note.to_string(),
     };
-    let siblings = match (minimal, folder.parent) {
-        (false, Some(parent)) => tree.folders[parent]
-            .children
-            .iter()
-            .filter(|&&s| s != i)
-            .map(|&s| display_path(&tree.folders[s].path))
-            .collect(),
-        _ => Vec::new(),
+    let (siblings, siblings_unlisted) = match (minimal, folder.parent) {
+        (false, Some(parent)) => {
+            let all: Vec<usize> = tree.folders[parent].children.iter().copied().filter(|&s| s != i).collect();
+            // A window around the focus's place among its siblings (they are sorted by path).
+            let at = all.partition_point(|&s| tree.folders[s].path < folder.path);
+            let start = at.saturating_sub(MAX_SIBLINGS / 2).min(all.len().saturating_sub(MAX_SIBLINGS));
+            let shown = &all[start..all.len().min(start + MAX_SIBLINGS)];
+            let names = shown.iter().map(|&s| paths::name(&tree.folders[s].path).to_string()).collect();
+            (names, all.len() - shown.len())
+        }
+        _ => (Vec::new(), 0),
     };
     let navigation = Navigation {
         parent: folder.parent.map(|p| nav_link(p, "")),
         siblings,
-        children: folder.children.iter().map(|&c| display_path(&tree.folders[c].path)).collect(),
+        siblings_unlisted,
+        children: folder.children.iter().map(|&c| paths::name(&tree.folders[c].path).to_string()).collect(),
         related: folder.related.iter().map(|(j, note)| nav_link(*j, note)).collect(),
     };
     ContextDoc {

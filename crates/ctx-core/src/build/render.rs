@@ -1,21 +1,23 @@
 //! Rendering context docs through handlebars templates.
 //!
-//! The built-in templates are embedded in the binary; a file of the same
-//! name in `.ctx/templates/` replaces one. Every template is parsed up front,
-//! so a broken override fails the build before any file is written, with an
-//! error that names the template file and the line.
+//! A context file is its sections in a fixed order, each rendered by its own
+//! template against the whole doc: `header`, `boot`, `scope_chain`,
+//! `current`, `contents`, `decisions`, `navigation`, `omitted`, `footer`.
+//! Rendering sections apart lets the budget fitter re-render and recount only
+//! the section it changed. The built-in templates are embedded in the binary;
+//! a file of the same name in `.ctx/templates/` (`contents.md.hbs`) replaces
+//! one. Every template is parsed up front, so a broken override fails the
+//! build before any file is written, with an error that names the file and line.
 
 use std::path::Path;
 
-use handlebars::{Handlebars, handlebars_helper};
+use handlebars::{Context, Handlebars, handlebars_helper};
 
 use super::model::ContextDoc;
 use crate::error::{Error, Result};
 
-/// The built-in templates: (name, source). `context` is the document; the
-/// others are partials it includes (`{{> header}}`).
-const BUILTIN: &[(&str, &str)] = &[
-    ("context", include_str!("../../templates/context.md.hbs")),
+/// The sections of a context file, in order: (name, built-in template).
+pub(crate) const SECTIONS: &[(&str, &str)] = &[
     ("header", include_str!("../../templates/header.md.hbs")),
     ("boot", include_str!("../../templates/boot.md.hbs")),
     ("scope_chain", include_str!("../../templates/scope_chain.md.hbs")),
@@ -24,7 +26,40 @@ const BUILTIN: &[(&str, &str)] = &[
     ("decisions", include_str!("../../templates/decisions.md.hbs")),
     ("navigation", include_str!("../../templates/navigation.md.hbs")),
     ("omitted", include_str!("../../templates/omitted.md.hbs")),
+    ("footer", include_str!("../../templates/footer.md.hbs")),
 ];
+
+/// A section's index in [`SECTIONS`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Section {
+    Header,
+    Boot,
+    ScopeChain,
+    Current,
+    Contents,
+    Decisions,
+    Navigation,
+    Omitted,
+    Footer,
+}
+
+impl Section {
+    pub const ALL: [Section; 9] = [
+        Section::Header,
+        Section::Boot,
+        Section::ScopeChain,
+        Section::Current,
+        Section::Contents,
+        Section::Decisions,
+        Section::Navigation,
+        Section::Omitted,
+        Section::Footer,
+    ];
+
+    fn name(self) -> &'static str {
+        SECTIONS[self as usize].0
+    }
+}
 
 /// What a template file is called, on disk and in errors.
 fn file_name(name: &str) -> String {
@@ -48,7 +83,7 @@ handlebars_helper!(indent: |text: str| text.trim_end().replace('\n', "\n  "));
 impl Templates {
     /// The built-in templates, with the overrides found in `overrides_dir` (if it exists).
     pub fn load(overrides_dir: &Path) -> Result<Templates> {
-        let mut sources: Vec<(String, String, String)> = BUILTIN
+        let mut sources: Vec<(String, String, String)> = SECTIONS
             .iter()
             .map(|(name, text)| (name.to_string(), text.to_string(), format!("built-in {}", file_name(name))))
             .collect();
@@ -61,7 +96,7 @@ impl Templates {
                     let Some(name) = file.strip_suffix(".md.hbs") else { continue };
                     let shown = format!(".ctx/templates/{file}");
                     let Some(slot) = sources.iter_mut().find(|(n, _, _)| n == name) else {
-                        let known: Vec<String> = BUILTIN.iter().map(|(n, _)| file_name(n)).collect();
+                        let known: Vec<String> = SECTIONS.iter().map(|(n, _)| file_name(n)).collect();
                         return Err(Error::Template {
                             template: shown,
                             line: None,
@@ -99,15 +134,28 @@ impl Templates {
         &self.digest
     }
 
+    /// The data every section template sees: the doc as JSON, made once per change.
+    pub fn context(&self, doc: &ContextDoc) -> Result<Context> {
+        Context::wraps(doc).map_err(|err| self.error(err))
+    }
+
+    pub fn render_section(&self, section: Section, data: &Context) -> Result<String> {
+        self.registry.render_with_context(section.name(), data).map_err(|err| self.error(err))
+    }
+
+    /// The whole file: every section, in order.
     pub fn render(&self, doc: &ContextDoc) -> Result<String> {
-        self.registry.render("context", doc).map_err(|err| {
-            let name = err.template_name.clone().unwrap_or_else(|| "context".into());
-            let template = self
-                .origins
-                .iter()
-                .find(|(n, _)| *n == name)
-                .map_or_else(|| file_name(&name), |(_, origin)| origin.clone());
-            Error::Template { template, line: err.line_no, message: err.reason().to_string() }
-        })
+        let data = self.context(doc)?;
+        Section::ALL.iter().map(|&section| self.render_section(section, &data)).collect()
+    }
+
+    fn error(&self, err: handlebars::RenderError) -> Error {
+        let name = err.template_name.clone().unwrap_or_else(|| "header".into());
+        let template = self
+            .origins
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map_or_else(|| file_name(&name), |(_, origin)| origin.clone());
+        Error::Template { template, line: err.line_no, message: err.reason().to_string() }
     }
 }
