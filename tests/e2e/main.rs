@@ -4,6 +4,7 @@
 
 mod util;
 
+mod build;
 mod cli;
 mod scan;
 mod store;

@@ -141,6 +141,24 @@ impl Repo {
     }
 }
 
+impl Repo {
+    /// Every file in `.ctx/context/`, by name, with its text.
+    pub fn context_files(&self) -> std::collections::BTreeMap<String, String> {
+        let dir = self.path(".ctx/context");
+        let Ok(entries) = std::fs::read_dir(&dir) else { return Default::default() };
+        entries
+            .map(|e| e.unwrap())
+            .map(|e| (e.file_name().into_string().unwrap(), std::fs::read_to_string(e.path()).unwrap()))
+            .collect()
+    }
+
+    /// The text of one context file.
+    pub fn context_file(&self, name: &str) -> String {
+        std::fs::read_to_string(self.path(&format!(".ctx/context/{name}")))
+            .unwrap_or_else(|e| panic!("{name}: {e}"))
+    }
+}
+
 /// A JSON array of strings as a `Vec`.
 pub fn strings(value: &Value) -> Vec<String> {
     value

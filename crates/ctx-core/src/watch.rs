@@ -85,8 +85,10 @@ impl Workspace {
                     }
                     Err(_) => return Err(Error::Watch("file watcher stopped".into())),
                 };
+                // Reads (the scan's own among them) change nothing.
                 let mut paths: Vec<String> = batch
                     .iter()
+                    .filter(|event| !event.kind.is_access())
                     .flat_map(|event| event.paths.iter())
                     .filter_map(|path| relevant(self.root(), path))
                     .collect();

@@ -291,10 +291,13 @@ pub(crate) fn build(
                 now
             ])?;
         }
-        let mut clear =
-            tx.prepare_cached("UPDATE nodes SET stale = 0 WHERE kind = 'folder' AND path = ?1")?;
-        for &i in &selected {
-            clear.execute([&tree.folders[i].path])?;
+        // A folder is current once all of its tiers are.
+        if tiers.len() == Tier::ALL.len() {
+            let mut clear =
+                tx.prepare_cached("UPDATE nodes SET stale = 0 WHERE kind = 'folder' AND path = ?1")?;
+            for &i in &selected {
+                clear.execute([&tree.folders[i].path])?;
+            }
         }
     }
     let files_removed =

@@ -1,0 +1,359 @@
+//! `ctx build`, `ctx context`, `ctx validate`, `ctx watch`, `ctx folder todo`:
+//! the static context files.
+
+use std::collections::BTreeSet;
+use std::io::{BufRead, BufReader};
+use std::time::{Duration, Instant};
+
+use crate::util::{Repo, strings};
+
+const TREE: &str = r#"
+//- README.md
+# Shop
+
+A small web shop: catalogue, cart and checkout.
+
+More words that are not the first paragraph.
+//- src/auth/jwt.rs
+//! JWT signing and verification.
+pub fn sign() {}
+//- src/auth/hooks/use_auth.ts
+/** React hook that exposes the signed-in user. */
+export function useAuth() {}
+//- src/db/pool.rs
+pub struct Pool;
+//- src/lib.rs
+mod auth;
+//- docs/guide.md
+# Guide
+"#;
+
+const FOLDERS: [&str; 6] = [".", "docs", "src", "src/auth", "src/auth/hooks", "src/db"];
+
+fn encoded(folder: &str) -> String {
+    if folder == "." { "_root".into() } else { folder.replace('/', "--") }
+}
+
+fn names(folders: &[&str]) -> BTreeSet<String> {
+    let tiers = ["minimal", "standard", "full", "deep"];
+    folders.iter().flat_map(|f| tiers.map(|t| format!("{}.{t}.md", encoded(f)))).collect()
+}
+
+#[test]
+fn build_writes_four_tiers_for_every_folder_and_a_boot_file() {
+    let repo = Repo::init(TREE);
+    let report = repo.json(&["build"]);
+    assert_eq!(report["files_written"], 24, "{report}");
+    let files = repo.context_files();
+    assert_eq!(files.keys().cloned().collect::<BTreeSet<_>>(), names(&FOLDERS));
+    assert!(repo.path(".ctx/boot.md").exists());
+
+    let auth = &files["src--auth.standard.md"];
+    for expected in [
+        "# Context: /src/auth",
+        "> Tier: standard (at most 2000 tokens, counted with o200k_base)",
+        "> Source hash: ",
+        "## Scope chain",
+        "- **/**: A small web shop: catalogue, cart and checkout.",
+        "## Current folder: /src/auth",
+        "JWT signing and verification. *(derived from jwt.rs;",
+        "- `jwt.rs`: JWT signing and verification.",
+        "- `hooks/`: React hook that exposes the signed-in user.",
+        "- Parent: /src:",
+        "- Siblings (in /src): db",
+        "- Children: hooks",
+    ] {
+        assert!(auth.contains(expected), "missing {expected:?} in:\n{auth}");
+    }
+    // A second build has nothing to do.
+    let again = repo.json(&["build"]);
+    assert_eq!((again["files_written"].as_u64(), again["files_unchanged"].as_u64()), (Some(0), Some(24)));
+    assert_eq!(repo.context_files(), files);
+}
+
+#[test]
+fn a_one_file_change_rewrites_exactly_its_folder_and_ancestors() {
+    let repo = Repo::init(TREE);
+    repo.ok(&["build"]);
+    let before = repo.context_files();
+    repo.write("src/auth/jwt.rs", "//! JWT signing and verification.\npub fn sign() { /* v2 */ }\n");
+    repo.scan();
+    let report = repo.json(&["build"]);
+    let built: Vec<&str> =
+        report["built"].as_array().unwrap().iter().map(|b| b["path"].as_str().unwrap()).collect();
+    assert_eq!(built, [".", "src", "src/auth"]);
+    let after = repo.context_files();
+    let rewritten: BTreeSet<String> =
+        after.iter().filter(|(name, text)| before.get(*name) != Some(text)).map(|(n, _)| n.clone()).collect();
+    assert_eq!(rewritten, names(&[".", "src", "src/auth"]));
+    // Siblings, cousins and descendants are untouched, byte for byte.
+    for folder in ["docs", "src/db", "src/auth/hooks"] {
+        for tier in ["minimal", "standard", "full", "deep"] {
+            let name = format!("{}.{tier}.md", encoded(folder));
+            assert_eq!(before[&name], after[&name], "{name} changed");
+        }
+    }
+}
+
+#[test]
+fn editing_a_description_rebuilds_the_folder_its_ancestors_and_children() {
+    let repo = Repo::init(TREE);
+    repo.ok(&["build"]);
+    repo.ok(&["folder", "describe", "src/auth", "--description", "Authentication: JWT and sessions"]);
+    let report = repo.json(&["build"]);
+    let built: Vec<&str> =
+        report["built"].as_array().unwrap().iter().map(|b| b["path"].as_str().unwrap()).collect();
+    // The children show their parent's description; the parent lists its children's.
+    assert_eq!(built, ["src", "src/auth", "src/auth/hooks"]);
+    assert!(repo.context_file("src--auth--hooks.minimal.md").contains("Authentication: JWT and sessions"));
+    assert!(repo.json(&["status"])["stale_folders"].as_array().unwrap().is_empty());
+}
+
+#[test]
+fn decisions_are_windowed_down_the_scope_chain() {
+    let repo = Repo::init(TREE);
+    repo.ok(&["folder", "scope", "src", "--on"]);
+    for i in 1..=4 {
+        repo.ok(&["log", "src", "--title", &format!("Src decision {i}")]);
+    }
+    repo.ok(&["log", ".", "--title", "SQLite over Postgres", "--tag", "architectural"]);
+    for i in 1..=3 {
+        repo.ok(&["log", ".", "--title", &format!("Root note {i}")]);
+    }
+    for i in 1..=7 {
+        repo.ok(&["log", "src/auth/hooks", "--title", &format!("Hook decision {i}"), "--rationale", "why"]);
+    }
+    repo.ok(&["build"]);
+    let hooks = repo.context_file("src--auth--hooks.standard.md");
+    // The folder's last five, the scope's last two, the root's last two, and every architectural one.
+    for shown in [
+        "Hook decision 7",
+        "Hook decision 3",
+        "Src decision 4",
+        "Src decision 3",
+        "Root note 3",
+        "Root note 2",
+        "SQLite over Postgres",
+    ] {
+        assert!(hooks.contains(shown), "{shown:?} missing:\n{hooks}");
+    }
+    for hidden in ["Hook decision 2", "Src decision 2", "Root note 1"] {
+        assert!(!hooks.contains(hidden), "{hidden:?} shown:\n{hooks}");
+    }
+    let deep = repo.context_file("src--auth--hooks.deep.md");
+    for all in ["Hook decision 1", "Src decision 1", "Root note 1"] {
+        assert!(deep.contains(all), "{all:?} missing from deep:\n{deep}");
+    }
+    // A sibling branch sees the scope's and root's decisions, not the hooks'.
+    let db = repo.context_file("src--db.standard.md");
+    assert!(
+        db.contains("Src decision 4") && db.contains("SQLite over Postgres") && !db.contains("Hook decision")
+    );
+    assert!(!repo.context_file("src--auth--hooks.minimal.md").contains("Hook decision"));
+}
+
+#[test]
+fn context_prints_a_file_without_writing_one() {
+    let repo = Repo::init(TREE);
+    let text = repo.ok(&["context", "src/auth", "--tier", "minimal"]);
+    assert!(text.starts_with("# Context: /src/auth\n"), "{text}");
+    assert!(!repo.path(".ctx/context").exists());
+    let json = repo.json(&["context", "src/auth", "--tier", "full"]);
+    assert_eq!(json["tier"], "full");
+    assert_eq!(json["file"], "src--auth.full.md");
+    assert!(json["tokens"].as_u64().unwrap() <= 5000);
+    assert_eq!(json["doc"]["current"]["description_source"], "jwt.rs");
+    // Relative to the current directory, like every path argument.
+    let mut cmd = repo.cmd(&["context", "."]);
+    cmd.current_dir(repo.path("src/db"));
+    let out = cmd.output().unwrap();
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("# Context: /src/db\n"));
+    let err = repo.fail(&["context", "nope"]);
+    assert!(err.contains("unknown folder"), "{err}");
+    let out = repo.run(&["context", ".", "--tier", "huge"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn validate_reports_missing_stale_edited_and_orphaned_files() {
+    let repo = Repo::init(TREE);
+    let out = repo.run(&["validate"]);
+    assert_eq!(out.status.code(), Some(1), "nothing built yet");
+    repo.ok(&["build"]);
+    let report = repo.json(&["validate"]);
+    assert_eq!((report["ok"].as_bool(), report["current"].as_u64()), (Some(true), Some(24)));
+
+    std::fs::remove_file(repo.path(".ctx/context/docs.full.md")).unwrap();
+    std::fs::write(repo.path(".ctx/context/src--db.minimal.md"), "hand-written\n").unwrap();
+    repo.ok(&["log", "src/auth/hooks", "--title", "Hooks are pure"]);
+    repo.remove("docs");
+    repo.scan();
+
+    let out = repo.run(&["--json", "validate"]);
+    assert_eq!(out.status.code(), Some(1));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let problems = |kind: &str| -> Vec<String> {
+        report[kind]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| format!("{} {}", p["path"].as_str().unwrap(), p["tier"].as_str().unwrap()))
+            .collect()
+    };
+    assert_eq!(problems("edited"), ["src/db minimal"]);
+    assert!(problems("missing").is_empty(), "docs is gone: its missing file is orphaned, not missing");
+    // The decision changed hooks; the root lost docs, and src its sibling docs.
+    let stale = problems("stale");
+    let stale_folders: BTreeSet<&str> = stale.iter().map(|s| s.split(' ').next().unwrap()).collect();
+    assert_eq!(stale_folders, BTreeSet::from([".", "src", "src/auth/hooks"]), "{stale:?}");
+    assert_eq!(strings(&report["orphaned"]), ["docs.deep.md", "docs.minimal.md", "docs.standard.md"]);
+    let text = repo.run(&["validate"]);
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(
+        text.contains("edited   src/db") && text.contains("orphaned .ctx/context/docs.deep.md"),
+        "{text}"
+    );
+
+    let rebuilt = repo.json(&["build"]);
+    assert_eq!(strings(&rebuilt["files_removed"]), ["docs.deep.md", "docs.minimal.md", "docs.standard.md"]);
+    assert_eq!(repo.json(&["validate"])["ok"], true);
+    // A missing file is rewritten too.
+    std::fs::remove_file(repo.path(".ctx/context/src.full.md")).unwrap();
+    let out = repo.run(&["--json", "validate"]);
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((out.status.code(), &report["missing"][0]["path"]), (Some(1), &serde_json::json!("src")));
+    let report = repo.json(&["build"]);
+    assert_eq!(report["built"][0]["reason"], "missing");
+    assert_eq!(repo.json(&["validate"])["ok"], true);
+}
+
+#[test]
+fn build_options_limit_what_is_written() {
+    let repo = Repo::init(TREE);
+    let report = repo.json(&["build", "src/db", "--tier", "minimal"]);
+    assert_eq!(report["files_written"], 1);
+    assert_eq!(repo.context_files().keys().collect::<Vec<_>>(), ["src--db.minimal.md"]);
+    let report = repo.json(&["build", "--stale"]);
+    assert_eq!(report["files_written"], 23, "every folder is stale after init: {report}");
+    let report = repo.json(&["build", "--force", "--tier", "deep"]);
+    assert_eq!(report["files_written"], 6);
+    assert!(repo.fail(&["build", "nowhere"]).contains("unknown folder"));
+    assert!(repo.fail(&["build", "../outside"]).contains("outside the workspace root"));
+    let out = repo.run(&["build", "--stale", "--force"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn template_overrides_apply_and_broken_ones_change_nothing() {
+    let repo = Repo::init(TREE);
+    repo.ok(&["build"]);
+    let before = repo.context_files();
+
+    repo.write(".ctx/templates/footer.md.hbs", "---\n*Our footer for {{title}}.*\n");
+    let report = repo.json(&["build"]);
+    assert_eq!(report["files_written"], 24, "a template change rebuilds everything");
+    assert!(repo.context_file("src--db.standard.md").ends_with("*Our footer for /src/db.*\n"));
+    let good = repo.context_files();
+
+    // A syntax error: named with its file and line, nothing written.
+    repo.write("src/db/pool.rs", "pub struct Pool(u8);\n");
+    repo.scan();
+    repo.write(".ctx/templates/contents.md.hbs", "{{#if files}}\nfiles\n{{#each files}}\n");
+    let err = repo.fail(&["build"]);
+    assert!(err.contains(".ctx/templates/contents.md.hbs") && err.contains("line"), "{err}");
+    assert_eq!(repo.context_files(), good);
+    let err = repo.fail(&["context", "src"]);
+    assert!(err.contains(".ctx/templates/contents.md.hbs"), "{err}");
+
+    // An error that only shows when rendering: still nothing written.
+    repo.write(".ctx/templates/contents.md.hbs", "{{join files}}\n");
+    let err = repo.fail(&["build"]);
+    assert!(err.contains("contents.md.hbs"), "{err}");
+    assert_eq!(repo.context_files(), good);
+    let leftovers: Vec<_> = repo.context_files().into_keys().filter(|n| n.starts_with('.')).collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+
+    // An unknown template name is a typo worth hearing about.
+    repo.remove(".ctx/templates/contents.md.hbs");
+    repo.write(".ctx/templates/fotter.md.hbs", "x");
+    assert!(repo.fail(&["build"]).contains("fotter.md.hbs: no such template"));
+    repo.remove(".ctx/templates");
+    repo.ok(&["build"]);
+    assert_ne!(repo.context_files(), before, "pool.rs changed since");
+}
+
+#[test]
+fn folder_todo_lists_undescribed_folders_deepest_first() {
+    let repo = Repo::init(TREE);
+    let todo = repo.json(&["folder", "todo"]);
+    let paths: Vec<&str> = todo.as_array().unwrap().iter().map(|t| t["path"].as_str().unwrap()).collect();
+    assert_eq!(paths, ["src/auth/hooks", "src/auth", "src/db", "docs", "src", "."]);
+    let root = todo.as_array().unwrap().iter().find(|t| t["path"] == ".").unwrap();
+    assert_eq!(root["derived_from"], "README.md");
+    assert_eq!(root["derived_description"], "A small web shop: catalogue, cart and checkout.");
+    let db = todo.as_array().unwrap().iter().find(|t| t["path"] == "src/db").unwrap();
+    assert_eq!(
+        (db["derived_from"].as_str(), db["derived_description"].as_str()),
+        (Some("summary"), Some("1 file (1 Rust)"))
+    );
+    repo.ok(&["folder", "describe", "src/db", "--description", "Connection pool"]);
+    let after = repo.json(&["folder", "todo"]);
+    assert!(after.as_array().unwrap().iter().all(|t| t["path"] != "src/db"));
+    assert!(repo.ok(&["folder", "todo"]).contains("5 folders to describe"));
+}
+
+#[test]
+fn secrets_are_listed_by_name_and_never_shown() {
+    let repo = Repo::with_files(TREE);
+    let secret = concat!("# deploy keys\nAWS_KEY=AKIA", "Q7RZ3MT2VX4PLK9D\n");
+    repo.write("config/.env", secret);
+    repo.write("config/README.md", concat!("Keys: AKIA", "Q7RZ3MT2VX4PLK9D is ours.\n"));
+    repo.ok(&["init"]);
+    repo.ok(&["build"]);
+    for (name, text) in repo.context_files() {
+        assert!(!text.contains("Q7RZ3MT2VX4PLK9D"), "{name} leaks a secret:\n{text}");
+    }
+    let config = repo.context_file("config.full.md");
+    assert!(config.contains("- `.env`: looks like a secret; content withheld"), "{config}");
+}
+
+#[test]
+fn watch_rebuilds_after_a_change() {
+    let repo = Repo::init(TREE);
+    let mut child = repo.spawn(&["--json", "watch", "--debounce", "100"]);
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel::<serde_json::Value>();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            if tx.send(serde_json::from_str(&line).unwrap()).is_err() {
+                break;
+            }
+        }
+    });
+    let next = |what: &str| {
+        rx.recv_timeout(Duration::from_secs(60))
+            .unwrap_or_else(|_| panic!("no cycle for {what} within a minute"))
+    };
+    // The first round builds everything.
+    let first = next("the first build");
+    assert_eq!(first["build"]["files_written"], 24, "{first}");
+    // Then a change: watch until a round rebuilds src/db (the file system may report in pieces).
+    std::thread::sleep(Duration::from_millis(200));
+    repo.write("src/db/pool.rs", "pub struct Pool { size: usize }\n");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        assert!(Instant::now() < deadline, "watch never rebuilt src/db");
+        let cycle = next("the change");
+        let built: Vec<&str> =
+            cycle["build"]["built"].as_array().unwrap().iter().map(|b| b["path"].as_str().unwrap()).collect();
+        if built.contains(&"src/db") {
+            assert_eq!(built, [".", "src", "src/db"]);
+            assert!(strings(&cycle["changed"]).contains(&"src/db/pool.rs".to_string()), "{cycle}");
+            break;
+        }
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert_eq!(repo.json(&["validate"])["ok"], true);
+}
