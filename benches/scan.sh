@@ -9,37 +9,12 @@
 #   one change: rescan after editing one file
 #
 # Usage: benches/scan.sh [RUNS]     (default 5 runs each; medians reported)
-# Env:   BENCH_DIR (default /tmp/ctx-bench-scan), CTX (default: target/release/ctx, built here)
+# Env:   see benches/lib.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 RUNS=${1:-5}
-BENCH_DIR=${BENCH_DIR:-/tmp/ctx-bench-scan}
-SRC=$(python3 -c 'import sysconfig; print(sysconfig.get_paths()["stdlib"])')
-
-if [[ -z "${CTX:-}" ]]; then
-  cargo build --release --locked --bin ctx >&2
-  CTX=$PWD/target/release/ctx
-fi
-
-TREE=$BENCH_DIR/pylib
-if [[ ! -d $TREE ]]; then
-  echo "copying $SRC to $TREE ..." >&2
-  mkdir -p "$BENCH_DIR"
-  cp -a "$SRC" "$TREE"
-  # Let the copy's mtimes age past the racy-clean window before the first scan.
-  sleep 2
-fi
-cd "$TREE"
-files=$(find . -path ./.git -prune -o -path ./.ctx -prune -o -type f -print | wc -l)
-bytes=$(du -sb --exclude=.git --exclude=.ctx . | cut -f1)
-
-# now_ms: wall-clock milliseconds.
-now_ms() { date +%s%3N; }
-# median of the numbers on stdin
-median() { sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
-# time_ms CMD...: run once, print elapsed ms
-time_ms() { local t0; t0=$(now_ms); "$@" >/dev/null 2>&1; echo $(( $(now_ms) - t0 )); }
+source benches/lib.sh
 
 "$CTX" init --no-scan >/dev/null
 
@@ -54,7 +29,7 @@ fi
 git status --porcelain >/dev/null 2>&1   # refresh the index once
 git_status=$(for _ in $(seq "$RUNS"); do time_ms git status --porcelain; done | median)
 
-if [[ -x /usr/bin/time ]]; then peak_kb=$( { /usr/bin/time -f "%M" "$CTX" scan >/dev/null; } 2>&1 | tail -1); else peak_kb=n/a; fi
+peak_kb=$(peak_rss_kb "$CTX" scan)
 
 cat <<OUT
 tree: $TREE ($files files, $((bytes / 1000000)) MB)

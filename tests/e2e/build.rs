@@ -40,8 +40,17 @@ fn names(folders: &[&str]) -> BTreeSet<String> {
 }
 
 #[test]
+fn init_builds_the_context_files() {
+    let repo = Repo::with_files(TREE);
+    let report = repo.json(&["init"]);
+    assert_eq!(report["build"]["files_written"], 24, "{report}");
+    assert_eq!(repo.context_files().len(), 24);
+    assert!(repo.ok(&["init"]).contains("0 files written"), "a second init has nothing to build");
+}
+
+#[test]
 fn build_writes_four_tiers_for_every_folder_and_a_boot_file() {
-    let repo = Repo::init(TREE);
+    let repo = Repo::init_unbuilt(TREE);
     let report = repo.json(&["build"]);
     assert_eq!(report["files_written"], 24, "{report}");
     let files = repo.context_files();
@@ -73,7 +82,7 @@ fn build_writes_four_tiers_for_every_folder_and_a_boot_file() {
 
 #[test]
 fn a_one_file_change_rewrites_exactly_its_folder_and_ancestors() {
-    let repo = Repo::init(TREE);
+    let repo = Repo::init_unbuilt(TREE);
     repo.ok(&["build"]);
     let before = repo.context_files();
     repo.write("src/auth/jwt.rs", "//! JWT signing and verification.\npub fn sign() { /* v2 */ }\n");
@@ -97,7 +106,7 @@ fn a_one_file_change_rewrites_exactly_its_folder_and_ancestors() {
 
 #[test]
 fn editing_a_description_rebuilds_the_folder_its_ancestors_and_children() {
-    let repo = Repo::init(TREE);
+    let repo = Repo::init_unbuilt(TREE);
     repo.ok(&["build"]);
     repo.ok(&["folder", "describe", "src/auth", "--description", "Authentication: JWT and sessions"]);
     let report = repo.json(&["build"]);
@@ -111,7 +120,7 @@ fn editing_a_description_rebuilds_the_folder_its_ancestors_and_children() {
 
 #[test]
 fn decisions_are_windowed_down_the_scope_chain() {
-    let repo = Repo::init(TREE);
+    let repo = Repo::init_unbuilt(TREE);
     repo.ok(&["folder", "scope", "src", "--on"]);
     for i in 1..=4 {
         repo.ok(&["log", "src", "--title", &format!("Src decision {i}")]);
@@ -154,7 +163,7 @@ fn decisions_are_windowed_down_the_scope_chain() {
 
 #[test]
 fn context_prints_a_file_without_writing_one() {
-    let repo = Repo::init(TREE);
+    let repo = Repo::init_unbuilt(TREE);
     let text = repo.ok(&["context", "src/auth", "--tier", "minimal"]);
     assert!(text.starts_with("# Context: /src/auth\n"), "{text}");
     assert!(!repo.path(".ctx/context").exists());
@@ -176,7 +185,7 @@ fn context_prints_a_file_without_writing_one() {
 
 #[test]
 fn validate_reports_missing_stale_edited_and_orphaned_files() {
-    let repo = Repo::init(TREE);
+    let repo = Repo::init_unbuilt(TREE);
     let out = repo.run(&["validate"]);
     assert_eq!(out.status.code(), Some(1), "nothing built yet");
     repo.ok(&["build"]);
@@ -229,7 +238,7 @@ fn validate_reports_missing_stale_edited_and_orphaned_files() {
 
 #[test]
 fn build_options_limit_what_is_written() {
-    let repo = Repo::init(TREE);
+    let repo = Repo::init_unbuilt(TREE);
     let report = repo.json(&["build", "src/db", "--tier", "minimal"]);
     assert_eq!(report["files_written"], 1);
     assert_eq!(repo.context_files().keys().collect::<Vec<_>>(), ["src--db.minimal.md"]);
@@ -245,7 +254,7 @@ fn build_options_limit_what_is_written() {
 
 #[test]
 fn template_overrides_apply_and_broken_ones_change_nothing() {
-    let repo = Repo::init(TREE);
+    let repo = Repo::init_unbuilt(TREE);
     repo.ok(&["build"]);
     let before = repo.context_files();
 
@@ -284,7 +293,7 @@ fn template_overrides_apply_and_broken_ones_change_nothing() {
 
 #[test]
 fn folder_todo_lists_undescribed_folders_deepest_first() {
-    let repo = Repo::init(TREE);
+    let repo = Repo::init_unbuilt(TREE);
     let todo = repo.json(&["folder", "todo"]);
     let paths: Vec<&str> = todo.as_array().unwrap().iter().map(|t| t["path"].as_str().unwrap()).collect();
     assert_eq!(paths, ["src/auth/hooks", "src/auth", "src/db", "docs", "src", "."]);
@@ -309,7 +318,6 @@ fn secrets_are_listed_by_name_and_never_shown() {
     repo.write("config/.env", secret);
     repo.write("config/README.md", concat!("Keys: AKIA", "Q7RZ3MT2VX4PLK9D is ours.\n"));
     repo.ok(&["init"]);
-    repo.ok(&["build"]);
     for (name, text) in repo.context_files() {
         assert!(!text.contains("Q7RZ3MT2VX4PLK9D"), "{name} leaks a secret:\n{text}");
     }
@@ -319,7 +327,7 @@ fn secrets_are_listed_by_name_and_never_shown() {
 
 #[test]
 fn watch_rebuilds_after_a_change() {
-    let repo = Repo::init(TREE);
+    let repo = Repo::init_unbuilt(TREE);
     let mut child = repo.spawn(&["--json", "watch", "--debounce", "100"]);
     let stdout = child.stdout.take().unwrap();
     let (tx, rx) = std::sync::mpsc::channel::<serde_json::Value>();
@@ -356,4 +364,56 @@ fn watch_rebuilds_after_a_change() {
     child.kill().unwrap();
     child.wait().unwrap();
     assert_eq!(repo.json(&["validate"])["ok"], true);
+}
+
+#[test]
+fn undescribed_folders_are_described_by_what_their_authors_wrote() {
+    let repo = Repo::init_unbuilt(
+        r#"
+//- pkg/__init__.py
+"""Payment providers: Stripe and PayPal adapters."""
+//- pkg/stripe.py
+import os
+//- crate/Cargo.toml
+[package]
+name = "engine"
+//- crate/src/lib.rs
+//! The pricing engine.
+pub fn price() {}
+//- web/index.ts
+/** Web entry point: mounts the app. */
+export {}
+//- web/other.ts
+export const x = 1;
+//- docs/README.rst
+Docs
+====
+
+How to run the shop.
+//- data/a.csv
+1,2
+//- data/b.csv
+3,4
+"#,
+    );
+    let todo = repo.json(&["folder", "todo"]);
+    let derived = |path: &str| {
+        let t = todo.as_array().unwrap().iter().find(|t| t["path"] == path).unwrap();
+        (
+            t["derived_from"].as_str().unwrap().to_string(),
+            t["derived_description"].as_str().unwrap().to_string(),
+        )
+    };
+    assert_eq!(
+        derived("pkg"),
+        ("__init__.py".into(), "Payment providers: Stripe and PayPal adapters.".into())
+    );
+    assert_eq!(derived("crate"), ("src/lib.rs".into(), "The pricing engine.".into()));
+    assert_eq!(derived("web"), ("index.ts".into(), "Web entry point: mounts the app.".into()));
+    assert_eq!(derived("docs"), ("README.rst".into(), "How to run the shop.".into()));
+    assert_eq!(derived("data"), ("summary".into(), "2 files (2 .csv)".into()));
+    // What a person writes wins.
+    repo.ok(&["folder", "describe", "pkg", "--description", "Payments"]);
+    let text = repo.ok(&["context", "pkg", "--tier", "minimal"]);
+    assert!(text.contains("\nPayments\n") && !text.contains("derived from"), "{text}");
 }

@@ -36,10 +36,17 @@ impl Repo {
         repo
     }
 
-    /// A repository with fixture files, already `ctx init`-ed (and so scanned).
+    /// A repository with fixture files, already `ctx init`-ed (and so scanned and built).
     pub fn init(fixture: &str) -> Repo {
         let repo = Repo::with_files(fixture);
         repo.ok(&["init"]);
+        repo
+    }
+
+    /// A repository with fixture files, `ctx init --no-build`-ed: scanned, no context files yet.
+    pub fn init_unbuilt(fixture: &str) -> Repo {
+        let repo = Repo::with_files(fixture);
+        repo.ok(&["init", "--no-build"]);
         repo
     }
 

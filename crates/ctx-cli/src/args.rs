@@ -26,7 +26,7 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Create `.ctx/` here (or in --root) and run a first scan. Idempotent.
+    /// Create `.ctx/` here (or in --root), scan, and build the context files. Idempotent.
     Init(InitArgs),
     /// Bring the store up to date with the files on disk and mark changed folders stale.
     Scan,
@@ -94,9 +94,12 @@ fn parse_tier(text: &str) -> Result<Tier, String> {
 
 #[derive(Debug, Args)]
 pub struct InitArgs {
-    /// Only create `.ctx/`; do not scan.
+    /// Only create `.ctx/`; do not scan (or build).
     #[arg(long)]
     pub no_scan: bool,
+    /// Scan, but do not build the context files.
+    #[arg(long)]
+    pub no_build: bool,
 }
 
 #[derive(Debug, Subcommand)]

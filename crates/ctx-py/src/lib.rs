@@ -8,7 +8,7 @@
 use std::path::PathBuf;
 use std::sync::Mutex;
 
-use ctx_core::{FolderEdit, NewDecision, Workspace as CoreWorkspace};
+use ctx_core::{BuildMode, BuildOptions, FolderEdit, NewDecision, Tier, Workspace as CoreWorkspace};
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
@@ -132,6 +132,51 @@ impl Workspace {
         to_py(py, &decisions)
     }
 
+    /// Write the context files whose inputs changed (`mode="stale"`: only
+    /// folders flagged stale; `"force"`: rewrite all). `paths` limits the
+    /// folders, `tiers` the tiers.
+    #[pyo3(signature = (paths=None, *, mode="changed", tiers=None))]
+    fn build<'py>(
+        &self,
+        py: Python<'py>,
+        paths: Option<Vec<String>>,
+        mode: &str,
+        tiers: Option<Vec<String>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let mode = match mode {
+            "changed" => BuildMode::Changed,
+            "stale" => BuildMode::Stale,
+            "force" => BuildMode::Force,
+            other => return Err(invalid(format!("{other:?}: the modes are changed, stale, force"))),
+        };
+        let tiers = tiers.unwrap_or_default().iter().map(|t| parse_tier(t)).collect::<PyResult<_>>()?;
+        let options = BuildOptions { folders: paths.unwrap_or_default(), mode, tiers };
+        let report = self.with(py, |ws| ws.build(&options))?;
+        to_py(py, &report)
+    }
+
+    /// A folder's context file as the build would write it (`text`, `tokens`,
+    /// `doc`), rendered from the database; nothing is written.
+    #[pyo3(signature = (path=".", tier="standard"))]
+    fn context<'py>(&self, py: Python<'py>, path: &str, tier: &str) -> PyResult<Bound<'py, PyAny>> {
+        let tier = parse_tier(tier)?;
+        let rendered = self.with(py, |ws| ws.context(path, tier))?;
+        to_py(py, &rendered)
+    }
+
+    /// Compare `.ctx/context/` with the database: `ok`, and the missing,
+    /// stale, edited and orphaned files.
+    fn validate<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let report = self.with(py, |ws| ws.validate())?;
+        to_py(py, &report)
+    }
+
+    /// Folders nobody has described yet, deepest first, with what their files say.
+    fn todo<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let todo = self.with(py, |ws| ws.todo())?;
+        to_py(py, &todo)
+    }
+
     fn __repr__(&self) -> String {
         format!("Workspace({:?})", self.path.display().to_string())
     }
@@ -160,6 +205,15 @@ impl Workspace {
     }
 }
 
+fn parse_tier(text: &str) -> PyResult<Tier> {
+    Tier::parse(text).ok_or_else(|| invalid(format!("{text:?}: the tiers are minimal, standard, full, deep")))
+}
+
+/// Bad arguments raise what the engine's `INVALID_INPUT` raises.
+fn invalid(message: String) -> PyErr {
+    to_py_err(ctx_core::Error::InvalidInput(message))
+}
+
 /// The one place where engine errors become Python exceptions: the class
 /// named for the error's code in `ctxkit.errors`, with `code` and `message`.
 fn to_py_err(err: ctx_core::Error) -> PyErr {
@@ -170,6 +224,7 @@ fn to_py_err(err: ctx_core::Error) -> PyErr {
         "INVALID_INPUT" => "InvalidInputError",
         "CONFIG_ERROR" => "ConfigError",
         "IO_ERROR" => "CtxIOError",
+        "TEMPLATE_ERROR" => "TemplateError",
         _ => "DatabaseError",
     };
     let (code, message) = (err.code(), err.to_string());

@@ -43,7 +43,7 @@ def ws(repo: Path) -> ctxkit.Workspace:
 def test_init_creates_the_workspace_and_is_idempotent(repo: Path) -> None:
     ws = ctxkit.Workspace(repo)
     first = ws.init()
-    assert first["created"] == [".ctx/config.toml", ".ctx/.gitignore", ".ctx/ctx.db"]
+    assert first["created"] == [".ctx/config.toml", ".ctx/.gitignore", ".ctx/boot.md", ".ctx/ctx.db"]
     assert first["already_initialized"] is False
     assert (repo / ".ctx" / "config.toml").is_file()
     second = ctxkit.Workspace(str(repo)).init()
@@ -196,3 +196,37 @@ def test_released_gil_allows_threads(ws: ctxkit.Workspace, repo: Path) -> None:
     assert not errors
     assert sum(r["files_added"] for r in results) == 50
     assert ws.status()["files"] == 55
+
+
+def test_build_context_validate_and_todo(ws: ctxkit.Workspace, repo: Path) -> None:
+    report = ws.build()
+    assert report["files_written"] == 16  # 4 folders x 4 tiers
+    assert ws.validate()["ok"] is True
+    assert (repo / ".ctx" / "context" / "src--auth.standard.md").is_file()
+
+    ws.describe("src/auth", description="JWT signing")
+    assert {p["path"] for p in ws.validate()["stale"]} == {"src", "src/auth"}
+    rebuilt = ws.build(mode="changed")
+    assert [f["path"] for f in rebuilt["built"]] == ["src", "src/auth"]
+
+    ctx = ws.context("src/auth", tier="minimal")
+    assert ctx["text"].startswith("# Context: /src/auth\n")
+    assert ctx["tokens"] <= 500 and ctx["doc"]["current"]["description"] == "JWT signing"
+    # The same text as the built file, but for the time it was generated.
+    def undated(text: str) -> list[str]:
+        return [line for line in text.splitlines() if not line.startswith("> Generated:")]
+
+    built = (repo / ".ctx" / "context" / "src--auth.minimal.md").read_text()
+    assert undated(ctx["text"]) == undated(built)
+
+    todo = [t["path"] for t in ws.todo()]
+    assert "src/auth" not in todo and todo[0] == "src/db"
+
+    with pytest.raises(ctxkit.InvalidInputError, match="the tiers are"):
+        ws.context("src", tier="huge")
+    with pytest.raises(ctxkit.InvalidInputError, match="the modes are"):
+        ws.build(mode="sometimes")
+    (repo / ".ctx" / "templates").mkdir()
+    (repo / ".ctx" / "templates" / "header.md.hbs").write_text("{{#if title}}\n")
+    with pytest.raises(ctxkit.TemplateError, match="header.md.hbs"):
+        ws.build(mode="force")

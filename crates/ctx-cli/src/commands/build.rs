@@ -36,7 +36,7 @@ pub fn build(env: &Env, args: &BuildArgs) -> anyhow::Result<()> {
     print_build(&report)
 }
 
-fn print_build(report: &BuildReport) -> anyhow::Result<()> {
+pub fn print_build(report: &BuildReport) -> anyhow::Result<()> {
     let mut out = std::io::stdout().lock();
     writeln!(
         out,

@@ -1,8 +1,8 @@
-//! `ctx init`: create `.ctx/` and run a first scan.
+//! `ctx init`: create `.ctx/`, scan, and build the context files.
 
 use std::io::Write;
 
-use ctx_core::Workspace;
+use ctx_core::{BuildOptions, Workspace};
 
 use super::Env;
 use crate::args::InitArgs;
@@ -14,8 +14,9 @@ pub fn run(env: &Env, args: &InitArgs) -> anyhow::Result<()> {
     if let Some(scan) = &scan {
         super::scan::warn_issues(scan);
     }
+    let build = if args.no_scan || args.no_build { None } else { Some(ws.build(&BuildOptions::default())?) };
     if env.json {
-        return output::json(&serde_json::json!({ "init": report, "scan": scan }));
+        return output::json(&serde_json::json!({ "init": report, "scan": scan, "build": build }));
     }
     let mut out = std::io::stdout().lock();
     if report.created.is_empty() {
@@ -27,6 +28,10 @@ pub fn run(env: &Env, args: &InitArgs) -> anyhow::Result<()> {
     drop(out);
     if let Some(scan) = &scan {
         super::scan::print_summary(scan)?;
+    }
+    if let Some(build) = &build {
+        super::build::print_build(build)?;
+        println!("agents read .ctx/context/<folder>.standard.md (see .ctx/boot.md)");
     }
     Ok(())
 }

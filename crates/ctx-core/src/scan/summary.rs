@@ -58,52 +58,57 @@ fn one_line(raw: &str) -> Option<String> {
     Some(format!("{}…", at_word.trim_end_matches([',', ';', ':', ' '])))
 }
 
-/// The first paragraph of prose: not a heading, badge, HTML, rule, table,
-/// code fence or front matter. Falls back to the first heading's text.
+/// The first paragraph of prose: not a heading (ATX, setext or reST), badge,
+/// HTML, table, directive, code fence or front matter. Falls back to the
+/// first heading's text.
 fn markdown_paragraph(text: &str) -> Option<String> {
+    let mut lines: Vec<&str> = text.lines().map(str::trim).collect();
+    if lines.first() == Some(&"---") {
+        // YAML front matter.
+        let end = lines.iter().skip(1).position(|l| *l == "---").map_or(lines.len(), |i| i + 2);
+        lines.drain(..end.min(lines.len()));
+    }
+    let is_underline =
+        |l: &str| l.len() >= 3 && l.chars().all(|c| matches!(c, '=' | '-' | '~' | '^' | '*' | '#'));
     let mut heading = None;
     let mut paragraph: Vec<&str> = Vec::new();
     let mut in_fence = false;
-    let mut lines = text.lines().peekable();
-    if lines.peek().is_some_and(|l| l.trim() == "---") {
-        // YAML front matter.
-        lines.next();
-        for line in lines.by_ref() {
-            if line.trim() == "---" {
-                break;
-            }
-        }
-    }
-    for line in lines {
-        let trimmed = line.trim();
-        if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
+    let mut i = 0;
+    while i < lines.len() {
+        let line = lines[i];
+        i += 1;
+        if line.starts_with("```") || line.starts_with("~~~") {
             in_fence = !in_fence;
             continue;
         }
         if in_fence {
             continue;
         }
-        let is_rst_underline =
-            trimmed.len() >= 3 && trimmed.chars().all(|c| matches!(c, '=' | '-' | '~' | '^' | '*' | '#'));
-        let skip = trimmed.starts_with('#')
-            || trimmed.starts_with('<')
-            || trimmed.starts_with("[!")
-            || trimmed.starts_with("![")
-            || trimmed.starts_with('|')
-            || trimmed.starts_with("..")
-            || is_rst_underline;
-        if trimmed.is_empty() || skip {
+        // A line underlined by the next one is a title (setext markdown, reST).
+        let titled = lines.get(i).is_some_and(|next| is_underline(next));
+        let title = if titled {
+            i += 1;
+            Some(line)
+        } else {
+            line.starts_with('#').then(|| line.trim_start_matches('#').trim())
+        };
+        let skip = title.is_some()
+            || line.starts_with('<')
+            || line.starts_with("[!")
+            || line.starts_with("![")
+            || line.starts_with('|')
+            || line.starts_with("..")
+            || is_underline(line);
+        if line.is_empty() || skip {
             if !paragraph.is_empty() {
                 break;
             }
-            if heading.is_none() && trimmed.starts_with('#') {
-                heading = Some(trimmed.trim_start_matches('#').trim().to_string());
-            }
+            heading = heading.or(title.filter(|t| !t.is_empty()));
             continue;
         }
-        paragraph.push(trimmed);
+        paragraph.push(line);
     }
-    if paragraph.is_empty() { heading.filter(|h| !h.is_empty()) } else { Some(paragraph.join(" ")) }
+    if paragraph.is_empty() { heading.map(str::to_string) } else { Some(paragraph.join(" ")) }
 }
 
 /// The first paragraph of a Python module docstring.
@@ -206,6 +211,8 @@ mod tests {
         assert_eq!(sum("README.md", text).as_deref(), Some("Fast context for agents."));
         assert_eq!(sum("README.md", "# Only a title\n").as_deref(), Some("Only a title"));
         assert_eq!(sum("README", "Plain text readme.\n").as_deref(), Some("Plain text readme."));
+        assert_eq!(sum("README.rst", "Title\n=====\n\nThe text.\n").as_deref(), Some("The text."));
+        assert_eq!(sum("README.md", "Title\n-----\nThe text.\n").as_deref(), Some("The text."));
     }
 
     #[test]

@@ -5,6 +5,8 @@
 >>> ws.init()          # creates .ctx/ (idempotent)
 >>> ws.scan()["files_added"]
 >>> ws.status()["stale_folders"]
+>>> ws.build()["files_written"]     # .ctx/context/<folder>.<tier>.md
+>>> ws.context("src", tier="minimal")["text"]
 
 Every method returns plain dicts and lists, shaped like the JSON that the
 `ctx` command prints with `--json`. Errors are subclasses of `CtxError`.
@@ -19,6 +21,7 @@ from ctxkit.errors import (
     InvalidInputError,
     NotAWorkspaceError,
     OutsideRootError,
+    TemplateError,
     UnknownFolderError,
 )
 
@@ -31,6 +34,7 @@ __all__ = [
     "InvalidInputError",
     "NotAWorkspaceError",
     "OutsideRootError",
+    "TemplateError",
     "UnknownFolderError",
     "Workspace",
     "__version__",

@@ -43,6 +43,10 @@ class ConfigError(CtxError, ValueError):
     """`.ctx/config.toml` cannot be used."""
 
 
+class TemplateError(CtxError, ValueError):
+    """A template in `.ctx/templates/` cannot be parsed or rendered (the message names file and line)."""
+
+
 class CtxIOError(CtxError, OSError):
     """A file could not be read or written."""
 
