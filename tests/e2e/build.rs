@@ -237,6 +237,18 @@ fn validate_reports_missing_stale_edited_and_orphaned_files() {
 }
 
 #[test]
+fn building_before_any_scan_says_what_to_do() {
+    let repo = Repo::with_files(TREE);
+    repo.ok(&["init", "--no-scan"]);
+    assert!(repo.fail(&["build"]).contains("nothing scanned yet"));
+    let report = repo.json(&["build", "--scan"]);
+    assert_eq!(
+        (report["scan"]["files_added"].as_u64(), report["build"]["files_written"].as_u64()),
+        (Some(6), Some(24))
+    );
+}
+
+#[test]
 fn build_options_limit_what_is_written() {
     let repo = Repo::init_unbuilt(TREE);
     let report = repo.json(&["build", "src/db", "--tier", "minimal"]);

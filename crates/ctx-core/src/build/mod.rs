@@ -193,6 +193,11 @@ pub(crate) fn build(
     let started = Instant::now();
     let inputs = Inputs::load(conn, ctx_dir, config)?;
     let tree = &inputs.tree;
+    if tree.folders.is_empty() {
+        return Err(Error::InvalidInput(
+            "nothing scanned yet: run `ctx scan` first (or `ctx build --scan`)".into(),
+        ));
+    }
     let context_dir = ctx_dir.join(CONTEXT_DIR);
     std::fs::create_dir_all(&context_dir).map_err(|err| Error::io(&context_dir, err))?;
     let tiers = if options.tiers.is_empty() { Tier::ALL.to_vec() } else { options.tiers.clone() };

@@ -472,7 +472,7 @@ pub(crate) fn assemble(tree: &Tree, i: usize, tier: Tier) -> ContextDoc {
     // context is the project boot.
     let boot = root
         .filter(|&root| !minimal && !tree.folders[root].content_md.is_empty())
-        .map(|root| Boot { content: tree.folders[root].content_md.trim().to_string() });
+        .map(|root| Boot { content: nest_headings(&tree.folders[root].content_md, 3) });
     let scope_chain = ancestors
         .iter()
         .filter(|&&a| deep || Some(a) == root || tree.folders[a].is_scope)
@@ -483,14 +483,14 @@ pub(crate) fn assemble(tree: &Tree, i: usize, tier: Tier) -> ContextDoc {
                 title: display_path(&f.path),
                 description: f.shown_description.clone(),
                 is_scope: f.is_scope,
-                content: if deep { f.content_md.trim().to_string() } else { String::new() },
+                content: if deep { nest_headings(&f.content_md, 4) } else { String::new() },
             }
         })
         .collect();
     let current = Current {
         description: folder.shown_description.clone(),
         description_source: folder.description_source.clone(),
-        content: if minimal { String::new() } else { folder.content_md.trim().to_string() },
+        content: if minimal { String::new() } else { nest_headings(&folder.content_md, 3) },
         is_scope: folder.is_scope,
         files_below: folder.files_below,
     };
@@ -634,9 +634,66 @@ fn scope_label(tree: &Tree, focus: usize, ancestor: usize) -> &'static str {
     }
 }
 
+/// `markdown`, trimmed, with its `#` headings shifted so the biggest is level
+/// `top` (at most 6): written content sits under the file's own `##` headings.
+/// Lines inside code fences are left alone.
+fn nest_headings(markdown: &str, top: usize) -> String {
+    let markdown = markdown.trim();
+    let level = |line: &str| {
+        let hashes = line.len() - line.trim_start_matches('#').len();
+        (hashes > 0 && hashes <= 6 && line[hashes..].starts_with(' ')).then_some(hashes)
+    };
+    let mut in_fence = false;
+    let mut headings = Vec::new();
+    for (i, line) in markdown.lines().enumerate() {
+        if line.trim_start().starts_with("```") || line.trim_start().starts_with("~~~") {
+            in_fence = !in_fence;
+        } else if !in_fence && let Some(n) = level(line) {
+            headings.push((i, n));
+        }
+    }
+    let Some(biggest) = headings.iter().map(|&(_, n)| n).min() else {
+        return markdown.to_string();
+    };
+    if biggest >= top {
+        return markdown.to_string();
+    }
+    let shift = top - biggest;
+    let mut out = String::with_capacity(markdown.len() + headings.len() * shift);
+    let mut next = headings.iter().peekable();
+    for (i, line) in markdown.lines().enumerate() {
+        if let Some(&(_, n)) = next.next_if(|&&(at, _)| at == i) {
+            out.push_str(&"#".repeat((n + shift).min(6)));
+            out.push_str(&line[n..]);
+        } else {
+            out.push_str(line);
+        }
+        out.push('\n');
+    }
+    out.truncate(out.trim_end().len());
+    out
+}
+
 pub(crate) fn clip_chars(text: &str, max: usize) -> String {
     match text.char_indices().nth(max) {
         Some((cut, _)) => format!("{}…", text[..cut].trim_end()),
         None => text.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn written_headings_nest_under_the_files_own() {
+        let text = "# Title\n\nText\n\n## Part\n```sh\n# a comment, not a heading\n```\n#hashtag\n";
+        assert_eq!(
+            nest_headings(text, 3),
+            "### Title\n\nText\n\n#### Part\n```sh\n# a comment, not a heading\n```\n#hashtag"
+        );
+        assert_eq!(nest_headings("### Already small\n", 3), "### Already small");
+        assert_eq!(nest_headings("# A\n###### F\n", 3), "### A\n###### F");
+        assert_eq!(nest_headings("  plain  ", 3), "plain");
     }
 }
