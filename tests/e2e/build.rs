@@ -429,3 +429,19 @@ How to run the shop.
     let text = repo.ok(&["context", "pkg", "--tier", "minimal"]);
     assert!(text.contains("\nPayments\n") && !text.contains("derived from"), "{text}");
 }
+
+#[test]
+fn a_folder_among_many_siblings_names_the_nearest_forty() {
+    let repo = Repo::new();
+    for i in 0..60 {
+        repo.write(&format!("pkgs/p{i:02}/mod.py"), "x = 1\n");
+    }
+    repo.ok(&["init", "--no-build"]);
+    let doc = repo.json(&["context", "pkgs/p30", "--format", "json"])["doc"]["navigation"].clone();
+    let siblings = strings(&doc["siblings"]);
+    assert_eq!((siblings.len(), doc["siblings_unlisted"].as_u64()), (40, Some(19)));
+    assert_eq!((siblings[0].as_str(), siblings[39].as_str()), ("p10", "p50"), "a window around p30");
+    assert!(!siblings.contains(&"p30".to_string()));
+    let text = repo.ok(&["context", "pkgs/p30"]);
+    assert!(text.contains("p49, p50 and 19 more"), "{text}");
+}
