@@ -4,7 +4,8 @@
 //! is reversible for every folder name a file system allows: `%` is written
 //! `%25`, `~` `%7E`, and a `-` that starts or ends a name or touches another
 //! `-` is written `%2D`, so `--` only ever separates components. A top-level
-//! folder named `_root` is written `%5Froot`. Names that would pass the file
+//! folder named `_root` is written `%5Froot`, and a leading `.` is written
+//! `%2E` (`.github` → `%2Egithub`), so that no context file is hidden. Names that would pass the file
 //! system's 255-byte limit are shortened and end in `~` and a hash of the
 //! folder key; the file's header still names the folder.
 
@@ -87,6 +88,10 @@ pub fn encode_folder(key: &str) -> String {
     if out == ROOT_NAME {
         out.replace_range(..1, "%5F");
     }
+    // `.github` → `%2Egithub`: a context file is never a hidden file.
+    if out.starts_with('.') {
+        out.replace_range(..1, "%2E");
+    }
     out
 }
 
@@ -162,6 +167,10 @@ mod tests {
         assert_eq!(encode_folder("a--b/-x-/100%"), "a%2D%2Db--%2Dx%2D--100%25");
         assert_eq!(encode_folder("_root"), "%5Froot");
         assert_eq!(encode_folder("x/_root"), "x--_root");
+        assert_eq!(encode_folder(".github/workflows"), "%2Egithub--workflows");
+        assert_eq!(encode_folder("src/.hidden"), "src--.hidden");
+        assert_eq!(decode_folder("%2Egithub"), Some(".github".into()));
+        assert_eq!(decode_folder(".github"), None);
         assert_eq!(file_name("src/auth", Tier::Standard), "src--auth.standard.md");
         assert_eq!(parse_file_name("src--auth.full.md"), Some((Some("src/auth".into()), Tier::Full)));
         assert_eq!(parse_file_name("_root.deep.md"), Some((Some(".".into()), Tier::Deep)));
@@ -205,7 +214,7 @@ mod tests {
         fn encoding_is_reversible(parts in proptest::collection::vec(component(), 1..5)) {
             let key = parts.join("/");
             let encoded = encode_folder(&key);
-            prop_assert!(!encoded.contains('/'));
+            prop_assert!(!encoded.contains('/') && !encoded.starts_with('.'));
             prop_assert_eq!(decode_folder(&encoded), Some(key.clone()));
             for tier in Tier::ALL {
                 let name = file_name(&key, tier);
