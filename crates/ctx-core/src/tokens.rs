@@ -71,7 +71,8 @@ impl Tokenizer for O200k {
     }
 
     fn count(&self, text: &str) -> usize {
-        tiktoken_rs::o200k_base_singleton().encode_ordinary(text).len()
+        let bpe = tiktoken_rs::o200k_base_singleton();
+        count_memoized(text, |chunk| bpe.encode_ordinary(chunk).len())
     }
 
     fn token_ends(&self, text: &str) -> Vec<usize> {
@@ -109,33 +110,63 @@ impl Tokenizer for CharEstimate {
     }
 }
 
-/// Token counts of documents counted line by line, each distinct line
-/// encoded once per thread: the tiers of a folder, and the folders of a
-/// tree, share most of their lines. A line-by-line count is never below the
-/// count of the whole text for these tokenizers (a token does not span a
-/// newline), so a cap checked against it holds for the whole text too.
-pub fn count_lines(tok: &dyn Tokenizer, text: &str) -> usize {
-    /// Lines remembered per thread before the memo starts over.
-    const MAX_MEMO_LINES: usize = 200_000;
+/// Counts `text` chunk by chunk, each distinct chunk encoded once per thread:
+/// the tiers of a folder, and the folders of a tree, share most of their
+/// lines, so a build encodes each shared line once.
+///
+/// Exact, not an estimate: a chunk ends after a newline only where no o200k
+/// pre-token piece can span the cut. The pieces that can hold a newline are
+/// whitespace runs and punctuation runs with a `[\r\n/]*` tail, so a newline
+/// followed by anything but whitespace or `/` always ends a piece, and the
+/// pattern has no look-behind: the text after the cut splits the same alone.
+fn count_memoized(text: &str, encode: impl Fn(&str) -> usize) -> usize {
+    /// Chunks remembered per thread before the memo starts over.
+    const MAX_MEMO_CHUNKS: usize = 200_000;
     thread_local! {
-        static MEMO: std::cell::RefCell<(&'static str, rustc_hash::FxHashMap<String, usize>)> =
-            std::cell::RefCell::new(("", rustc_hash::FxHashMap::default()));
+        static MEMO: std::cell::RefCell<rustc_hash::FxHashMap<Box<str>, usize>> =
+            std::cell::RefCell::new(rustc_hash::FxHashMap::default());
     }
-    MEMO.with_borrow_mut(|(name, memo)| {
-        if *name != tok.name() || memo.len() > MAX_MEMO_LINES {
-            *name = tok.name();
+    MEMO.with_borrow_mut(|memo| {
+        if memo.len() > MAX_MEMO_CHUNKS {
             memo.clear();
         }
-        text.split_inclusive('\n')
-            .map(|line| match memo.get(line) {
+        safe_chunks(text)
+            .map(|chunk| match memo.get(chunk) {
                 Some(&n) => n,
                 None => {
-                    let n = tok.count(line);
-                    memo.insert(line.to_string(), n);
+                    let n = encode(chunk);
+                    memo.insert(chunk.into(), n);
                     n
                 }
             })
             .sum()
+    })
+}
+
+/// `text` cut after every newline that is followed by neither whitespace nor `/`.
+fn safe_chunks(text: &str) -> impl Iterator<Item = &str> {
+    let bytes = text.as_bytes();
+    let mut start = 0;
+    let mut search = 0;
+    std::iter::from_fn(move || {
+        if start >= text.len() {
+            return None;
+        }
+        loop {
+            let Some(at) = bytes[search..].iter().position(|&b| b == b'\n').map(|i| search + i) else {
+                let chunk = &text[start..];
+                start = text.len();
+                return Some(chunk);
+            };
+            search = at + 1;
+            // `\s` in the pattern is Unicode White_Space, as `char::is_whitespace` is.
+            let next = text[search..].chars().next();
+            if next.is_some_and(|c| !c.is_whitespace() && c != '/') {
+                let chunk = &text[start..search];
+                start = search;
+                return Some(chunk);
+            }
+        }
     })
 }
 
@@ -164,13 +195,34 @@ mod tests {
         assert_eq!(O200k.truncate(text, n), text);
     }
 
+    fn raw_count(text: &str) -> usize {
+        tiktoken_rs::o200k_base_singleton().encode_ordinary(text).len()
+    }
+
     #[test]
-    fn line_counts_are_never_below_whole_counts() {
-        let text = "# Context: /src\n\n> Tier: standard\n\n- `a.rs`: one\n  two  \n\n\nend";
-        for tok in [&O200k as &dyn Tokenizer, &CharEstimate] {
-            let (lines, whole) = (count_lines(tok, text), tok.count(text));
-            assert!(lines >= whole && lines <= whole + 8, "{}: {lines} vs {whole}", tok.name());
-            assert_eq!(count_lines(tok, text), lines, "memoized counts agree");
+    fn memoized_counts_are_exact_where_pieces_span_newlines() {
+        for text in [
+            "**Bold**\n/etc\n",
+            "# Context: /src\n\n> Tier: standard\n\n- `a.rs`: one\n  two  \n\n\nend",
+            "a\n  \nb\r\n\r\nc --\n//x\n\u{2028}y\n\u{a0}z",
+        ] {
+            assert_eq!(O200k.count(text), raw_count(text), "{text:?}");
+            assert_eq!(O200k.count(text), raw_count(text), "memoized again: {text:?}");
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn memoized_counts_equal_whole_counts(
+            parts in proptest::collection::vec(proptest::prop_oneof![
+                proptest::string::string_regex("[a-zA-Z0-9]{1,8}").unwrap(),
+                proptest::string::string_regex("[ \t\r\n/*#>`|.,:-]{1,4}").unwrap(),
+                proptest::strategy::Just("\n".to_string()),
+                proptest::strategy::Just("é\u{a0}—🚀's".to_string()),
+            ], 0..60)
+        ) {
+            let text = parts.concat();
+            proptest::prop_assert_eq!(O200k.count(&text), raw_count(&text), "{:?}", text);
         }
     }
 

@@ -9,8 +9,10 @@
 //! If everything that may go is gone and the text is still too long (a
 //! pathological path or description), the text is cut at the cap.
 //!
-//! Counts are [`tokens::count_lines`]: exact per line, memoized, and never
-//! below the count of the whole text, so the cap holds for the whole file.
+//! Sections are counted apart (counts are memoized per chunk, so recounting
+//! is cheap); their sum can differ from the whole file's by a few tokens
+//! where sections meet, so the whole file is counted at the end and cut
+//! further if that is what it takes: the cap holds for the file as written.
 
 use super::model::{ContextDoc, DecisionGroup};
 use super::render::{Section, Templates};
@@ -27,14 +29,14 @@ const CUT_NOTE: &str = "\n\n*[cut here to fit the tier's token cap; a larger tie
 pub(crate) struct Fitted {
     pub doc: ContextDoc,
     pub text: String,
-    /// Tokens, counted line by line (see [`tokens::count_lines`]).
+    /// Tokens of `text`, counted exactly.
     pub tokens: usize,
 }
 
 /// Render `doc` within its cap (if it has one).
 pub(crate) fn fit(doc: ContextDoc, templates: &Templates, tok: &dyn Tokenizer) -> Result<Fitted> {
     let text = templates.render(&doc)?;
-    let tokens = tokens::count_lines(tok, &text);
+    let tokens = tok.count(&text);
     match doc.cap {
         Some(cap) if tokens > cap => Fitter::new(doc, templates, tok)?.run(cap),
         _ => Ok(Fitted { doc, text, tokens }),
@@ -149,7 +151,7 @@ impl<'a> Fitter<'a> {
         let data = templates.context(&doc)?;
         let sections =
             Section::ALL.iter().map(|&s| templates.render_section(s, &data)).collect::<Result<Vec<_>>>()?;
-        let counts = sections.iter().map(|s| tokens::count_lines(tok, s)).collect();
+        let counts = sections.iter().map(|s| tok.count(s)).collect();
         Ok(Fitter {
             original: doc.clone(),
             doc,
@@ -169,13 +171,23 @@ impl<'a> Fitter<'a> {
     }
 
     fn run(mut self, cap: usize) -> Result<Fitted> {
-        self.cut_to(cap)?;
-        // Sections end with a newline: their line counts add up to the file's.
-        let (text, tokens) = (self.sections.concat(), self.total());
-        if tokens <= cap {
-            return Ok(Fitted { doc: self.doc, text, tokens });
+        /// Rounds of cutting deeper when the joined sections count more than their sum.
+        const ROUNDS: usize = 4;
+        let mut target = cap;
+        for _ in 0..ROUNDS {
+            self.cut_to(target)?;
+            let text = self.sections.concat();
+            let tokens = self.tok.count(&text);
+            if tokens <= cap {
+                return Ok(Fitted { doc: self.doc, text, tokens });
+            }
+            let excess = tokens - cap;
+            if self.total() > target || excess >= target {
+                break; // nothing left to cut: only the last resort remains
+            }
+            target -= excess;
         }
-        let (text, tokens) = last_resort(&text, cap, self.tok);
+        let (text, tokens) = last_resort(&self.sections.concat(), cap, self.tok);
         Ok(Fitted { doc: self.doc, text, tokens })
     }
 
@@ -218,7 +230,7 @@ impl<'a> Fitter<'a> {
         let data = self.templates.context(&self.doc)?;
         for section in [cut.section(), Section::Omitted] {
             let text = self.templates.render_section(section, &data)?;
-            self.counts[section as usize] = tokens::count_lines(self.tok, &text);
+            self.counts[section as usize] = self.tok.count(&text);
             self.sections[section as usize] = text;
         }
         Ok(())
@@ -358,28 +370,35 @@ fn cut_text(text: &str, ends: &[usize], keep: usize) -> Option<String> {
     Some(format!("{} …", tokens::prefix(text, ends, keep).trim_end()))
 }
 
-/// The last resort: the lines of `text` that fit in `cap` with a note saying
-/// the rest was cut (the first line that does not fit is cut itself).
+/// The last resort: the most lines of `text` that fit in `cap` (and as much
+/// of the next line as fits) with a note saying the rest was cut.
 fn last_resort(text: &str, cap: usize, tok: &dyn Tokenizer) -> (String, usize) {
-    let budget = cap.saturating_sub(tokens::count_lines(tok, CUT_NOTE));
-    let mut kept = String::new();
-    let mut used = 0;
-    for line in text.split_inclusive('\n') {
-        let n = tokens::count_lines(tok, line);
-        if used + n > budget {
-            // Part of this line, if something useful fits; the newline closes it.
-            let room = budget.saturating_sub(used + 1);
-            let part = tok.truncate(line.trim_end_matches('\n'), room);
-            if !part.is_empty() {
-                kept.push_str(part);
-                kept.push('\n');
-            }
-            break;
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    let cut = |n: usize, part: &str| {
+        let mut kept = lines[..n].concat();
+        if !part.is_empty() {
+            kept.push_str(part);
+            kept.push('\n');
         }
-        kept.push_str(line);
-        used += n;
+        kept.push_str(CUT_NOTE);
+        kept
+    };
+    let fits = |n: usize, part: &str| tok.count(&cut(n, part)) <= cap;
+    // Binary search the number of whole lines; counts grow with lines.
+    let (mut lo, mut hi) = (0, lines.len());
+    while lo < hi {
+        let mid = lo + (hi - lo).div_ceil(2);
+        if fits(mid, "") { lo = mid } else { hi = mid - 1 }
     }
-    kept.push_str(CUT_NOTE);
-    let tokens = tokens::count_lines(tok, &kept);
+    let mut part = "";
+    if let Some(line) = lines.get(lo) {
+        let room = cap.saturating_sub(tok.count(&cut(lo, "")) + 1);
+        part = tok.truncate(line.trim_end_matches('\n'), room);
+        while !part.is_empty() && !fits(lo, part) {
+            part = tok.truncate(part, tok.count(part) - 1);
+        }
+    }
+    let kept = cut(lo, part);
+    let tokens = tok.count(&kept);
     (kept, tokens)
 }
