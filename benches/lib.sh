@@ -11,13 +11,20 @@ if [[ -z "${CTX:-}" ]]; then
   CTX=$PWD/target/release/ctx
 fi
 
-# The corpus: the python3 install's whole lib directory (the stdlib with
-# site-packages), copied once into a scratch folder.
-TREE=$BENCH_DIR/pylib
+# The corpus, copied once into a scratch folder: CORPUS=pylib (the default)
+# is the python3 install's whole lib directory, the stdlib with
+# site-packages; CORPUS=stdlib is the CPython standard library alone (with
+# its tests, without site-packages).
+CORPUS=${CORPUS:-pylib}
+TREE=$BENCH_DIR/$CORPUS
 if [[ ! -d $TREE ]]; then
   echo "copying $SRC to $TREE ..." >&2
   mkdir -p "$BENCH_DIR"
-  cp -a "$SRC" "$TREE"
+  case $CORPUS in
+    pylib) cp -a "$SRC" "$TREE" ;;
+    stdlib) mkdir -p "$TREE" && (cd "$SRC" && tar --exclude=./site-packages --exclude=__pycache__ -cf - .) | tar -xf - -C "$TREE" ;;
+    *) echo "CORPUS must be pylib or stdlib" >&2; exit 2 ;;
+  esac
   # Let the copy's mtimes age past the racy-clean window before the first scan.
   sleep 2
 fi

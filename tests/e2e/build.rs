@@ -184,6 +184,22 @@ fn context_prints_a_file_without_writing_one() {
 }
 
 #[test]
+fn context_serves_the_built_file_while_it_is_current() {
+    let repo = Repo::init(TREE);
+    let built = repo.context_file("src--auth.standard.md");
+    assert_eq!(repo.ok(&["context", "src/auth"]), built, "current: the file, byte for byte");
+    // A file edited by hand is not served: the database is the source of truth.
+    std::fs::write(repo.path(".ctx/context/src--auth.standard.md"), "scribbles").unwrap();
+    assert!(repo.ok(&["context", "src/auth"]).starts_with("# Context: /src/auth\n"));
+    repo.ok(&["build"]);
+    // Stale: what the next build would write, not the old file.
+    repo.ok(&["folder", "describe", "src/auth", "--description", "Who may do what."]);
+    let fresh = repo.ok(&["context", "src/auth"]);
+    assert!(fresh.contains("Who may do what."), "{fresh}");
+    assert!(!repo.context_file("src--auth.standard.md").contains("Who may do what."));
+}
+
+#[test]
 fn validate_reports_missing_stale_edited_and_orphaned_files() {
     let repo = Repo::init_unbuilt(TREE);
     let out = repo.run(&["validate"]);

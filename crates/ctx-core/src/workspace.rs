@@ -268,6 +268,14 @@ impl Workspace {
         build::Inputs::load(&self.store.conn, &self.ctx_dir(), &self.config.build)?.context(&key, tier)
     }
 
+    /// The text of the context file of the folder at `path` at `tier`: the
+    /// file in `.ctx/context/` when it is current, else rendered from the
+    /// database like [`Workspace::context`]. Nothing is written.
+    pub fn context_text(&self, path: &str, tier: Tier) -> Result<String> {
+        let key = self.key(path)?;
+        build::context_text(&self.store.conn, &self.ctx_dir(), &self.config.build, &key, tier)
+    }
+
     /// Compare `.ctx/context/` with the database: missing, stale, edited and orphaned files.
     pub fn validate(&self) -> Result<ValidateReport> {
         build::validate(&self.store.conn, &self.ctx_dir(), &self.config.build)

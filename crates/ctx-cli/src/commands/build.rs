@@ -60,12 +60,12 @@ pub fn print_build(report: &BuildReport) -> anyhow::Result<()> {
 
 pub fn context(env: &Env, args: &ContextArgs) -> anyhow::Result<()> {
     let ws = env.workspace()?;
-    let rendered = ws.context(&env.folder_key(&ws, &args.path)?, args.tier)?;
+    let key = env.folder_key(&ws, &args.path)?;
     if env.json || args.format == "json" {
-        return output::json(&rendered);
+        return output::json(&ws.context(&key, args.tier)?);
     }
-    let mut out = std::io::stdout().lock();
-    out.write_all(rendered.text.as_bytes())?;
+    let text = ws.context_text(&key, args.tier)?;
+    std::io::stdout().lock().write_all(text.as_bytes())?;
     Ok(())
 }
 

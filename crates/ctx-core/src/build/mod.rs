@@ -167,6 +167,32 @@ impl Inputs {
     }
 }
 
+/// The text of folder `key`'s context file at `tier`: the file as the last
+/// build wrote it when that is current (built from today's inputs, bytes
+/// unedited), which needs no rendering; otherwise rendered now.
+pub(crate) fn context_text(
+    conn: &Connection,
+    ctx_dir: &Path,
+    config: &BuildConfig,
+    key: &str,
+    tier: Tier,
+) -> Result<String> {
+    let inputs = Inputs::load(conn, ctx_dir, config)?;
+    let i = inputs.folder_index(key)?;
+    let source_hash = inputs.source_hash(i);
+    let row = load_builds_where(conn, "WHERE folder_path = ?1 AND tier = ?2", &[&key, &tier.as_str()])?;
+    if let Some(row) = row.first().filter(|row| row.source_hash == source_hash) {
+        let path = ctx_dir.join(CONTEXT_DIR).join(&row.file_name);
+        if let Ok(bytes) = std::fs::read(&path)
+            && blake3::hash(&bytes).to_hex().as_str() == row.file_hash
+            && let Ok(text) = String::from_utf8(bytes)
+        {
+            return Ok(text);
+        }
+    }
+    Ok(inputs.render(i, tier, &source_hash)?.text)
+}
+
 /// A file to (re)write.
 struct Job {
     folder: usize,
@@ -358,10 +384,19 @@ fn file_hash(path: &Path) -> Option<String> {
 }
 
 fn load_builds(conn: &Connection) -> Result<Vec<BuildRow>> {
-    let mut stmt = conn.prepare(
-        "SELECT folder_path, tier, file_name, source_hash, file_hash FROM builds ORDER BY file_name",
-    )?;
-    let rows = stmt.query_map([], |row| {
+    load_builds_where(conn, "", &[])
+}
+
+/// `builds` rows matching `filter` (an SQL `WHERE` clause, or empty), by file name.
+fn load_builds_where(
+    conn: &Connection,
+    filter: &str,
+    params: &[&dyn rusqlite::ToSql],
+) -> Result<Vec<BuildRow>> {
+    let mut stmt = conn.prepare(&format!(
+        "SELECT folder_path, tier, file_name, source_hash, file_hash FROM builds {filter} ORDER BY file_name"
+    ))?;
+    let rows = stmt.query_map(params, |row| {
         Ok((row.get::<_, String>(0)?, row.get::<_, String>(1)?, row.get(2)?, row.get(3)?, row.get(4)?))
     })?;
     let mut out = Vec::new();

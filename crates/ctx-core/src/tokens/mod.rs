@@ -4,6 +4,9 @@
 //! tables compiled in) is the default, [`CharEstimate`] (4 characters a
 //! token) is the fast estimate a workspace can choose in `[build] tokenizer`.
 
+mod o200k;
+mod vocab_table;
+
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
@@ -44,7 +47,7 @@ pub fn prefix<'t>(text: &'t str, ends: &[usize], tokens: usize) -> &'t str {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TokenizerKind {
-    /// o200k_base, the BPE of current OpenAI models: exact, ~0.2 s to load.
+    /// o200k_base, the BPE of current OpenAI models: exact.
     #[default]
     O200k,
     /// Four characters a token: instant, approximate.
@@ -52,7 +55,7 @@ pub enum TokenizerKind {
 }
 
 impl TokenizerKind {
-    /// The tokenizer itself (o200k's tables load once per process).
+    /// The tokenizer itself.
     pub fn get(self) -> &'static dyn Tokenizer {
         match self {
             TokenizerKind::O200k => &O200k,
@@ -71,17 +74,15 @@ impl Tokenizer for O200k {
     }
 
     fn count(&self, text: &str) -> usize {
-        let bpe = tiktoken_rs::o200k_base_singleton();
-        count_memoized(text, |chunk| bpe.encode_ordinary(chunk).len())
+        count_memoized(text, o200k::count)
     }
 
     fn token_ends(&self, text: &str) -> Vec<usize> {
-        let bpe = tiktoken_rs::o200k_base_singleton();
-        // Tokens decode to consecutive byte runs of the text.
         let mut end = 0;
-        bpe._decode_native_and_split(bpe.encode_ordinary(text))
-            .map(|bytes| {
-                end += bytes.len();
+        o200k::token_lengths(text)
+            .into_iter()
+            .map(|length| {
+                end += length;
                 end
             })
             .collect()
