@@ -93,13 +93,15 @@ impl Vocab {
         };
         let mut pair: Vec<usize> =
             (0..piece.len().saturating_sub(1)).map(|i| pair_rank(&bounds, i)).collect();
-        loop {
-            // The lowest rank wins; among equals, the leftmost.
-            let Some((i, _)) =
-                pair.iter().enumerate().filter(|(_, r)| **r != usize::MAX).min_by_key(|&(i, &r)| (r, i))
-            else {
-                break;
-            };
+        // The lowest rank merges first; among equals, the leftmost.
+        let lowest = |pair: &[usize]| {
+            pair.iter()
+                .enumerate()
+                .filter(|(_, r)| **r != usize::MAX)
+                .min_by_key(|&(i, &r)| (r, i))
+                .map(|(i, _)| i)
+        };
+        while let Some(i) = lowest(&pair) {
             bounds.remove(i + 1);
             pair.remove(i);
             if i < pair.len() {
