@@ -461,3 +461,69 @@ fn a_folder_among_many_siblings_names_the_nearest_forty() {
     let text = repo.ok(&["context", "pkgs/p30"]);
     assert!(text.contains("p49, p50 and 19 more"), "{text}");
 }
+
+/// Wait for every child, insisting each succeeded.
+fn wait_all(children: Vec<std::process::Child>) {
+    for child in children {
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+}
+
+#[test]
+fn concurrent_builds_leave_every_record_true_to_its_file() {
+    let repo = Repo::init(TREE);
+    // Each forced build writes every file (with its own time) and records its hashes:
+    // interleaved, a record would describe another build's bytes.
+    wait_all((0..4).map(|_| repo.spawn(&["build", "--force"])).collect());
+    let report = repo.json(&["validate"]);
+    assert_eq!(report["ok"], true, "{report}");
+    assert!(!repo.context_files().keys().any(|name| name.starts_with(".tmp-")));
+}
+
+#[test]
+fn an_edit_during_a_build_is_in_the_files_or_still_flagged_stale() {
+    let repo = Repo::init(TREE);
+    for round in 0..3 {
+        let description = format!("Round {round} of describing.");
+        let build = repo.spawn(&["build", "--force"]);
+        repo.ok(&["folder", "describe", "src/db", "--description", &description]);
+        wait_all(vec![build]);
+        // Either the build read the edit, or the edit's stale flag survived it.
+        let built = repo.context_file("src--db.standard.md").contains(&description);
+        assert!(built || repo.stale().contains(&"src/db".to_string()), "round {round}: the edit was lost");
+        repo.ok(&["build"]);
+    }
+}
+
+#[test]
+fn a_build_removes_what_an_interrupted_build_left() {
+    let repo = Repo::init(TREE);
+    std::fs::write(repo.path(".ctx/context/.tmp-99999-0-deadbeef"), "half a file").unwrap();
+    repo.ok(&["build"]);
+    assert!(!repo.path(".ctx/context/.tmp-99999-0-deadbeef").exists());
+    assert_eq!(repo.json(&["validate"])["ok"], true);
+}
+
+#[test]
+fn a_tier_named_twice_is_built_once() {
+    let repo = Repo::init(TREE);
+    let report = repo.json(&["build", "--force", "--tier", "deep", "--tier", "deep"]);
+    assert_eq!(report["files_written"], FOLDERS.len());
+}
+
+#[test]
+fn a_described_scope_rebuilds_its_descendants_without_force() {
+    let repo = Repo::init(TREE);
+    repo.ok(&["folder", "scope", "src", "--on"]);
+    repo.ok(&["build"]);
+    repo.ok(&["folder", "describe", "src", "--description", "All the shop's code."]);
+    // `--stale` is the default spelled out: the hash decides, so descendants come along.
+    let report = repo.json(&["build", "--stale"]);
+    let built: BTreeSet<String> =
+        report["built"].as_array().unwrap().iter().map(|b| b["path"].as_str().unwrap().to_string()).collect();
+    for folder in ["src", "src/auth", "src/auth/hooks", "src/db"] {
+        assert!(built.contains(folder), "{folder} not rebuilt: {built:?}");
+    }
+    assert!(repo.context_file("src--auth--hooks.standard.md").contains("All the shop's code."));
+}

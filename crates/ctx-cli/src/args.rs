@@ -51,7 +51,7 @@ pub enum Command {
 pub struct BuildArgs {
     /// Only these folders (default: every folder).
     pub paths: Vec<String>,
-    /// Only folders flagged stale by scans and edits (faster; the hash still decides).
+    /// Rewrite the stale files: inputs changed (by source hash), missing or edited. The default.
     #[arg(long, conflicts_with = "force")]
     pub stale: bool,
     /// Rewrite every file, changed or not.

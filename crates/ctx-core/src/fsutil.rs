@@ -22,6 +22,14 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     })
 }
 
+/// Remove the file at `path`; one that is already gone is no error.
+pub fn remove_if_exists(path: &Path) -> Result<()> {
+    match std::fs::remove_file(path) {
+        Err(err) if err.kind() != std::io::ErrorKind::NotFound => Err(Error::io(path, err)),
+        _ => Ok(()),
+    }
+}
+
 /// Create a new, uniquely named file in `dir`.
 fn tempfile_in(dir: &Path) -> std::io::Result<(std::path::PathBuf, std::fs::File)> {
     use std::sync::atomic::{AtomicU32, Ordering};

@@ -265,7 +265,8 @@ impl Workspace {
     /// database; nothing is written.
     pub fn context(&self, path: &str, tier: Tier) -> Result<RenderedContext> {
         let key = self.key(path)?;
-        build::Inputs::load(&self.store.conn, &self.ctx_dir(), &self.config.build)?.context(&key, tier)
+        let tx = self.store.conn.unchecked_transaction()?;
+        build::Inputs::load(&tx, &self.ctx_dir(), &self.config.build)?.context(&key, tier)
     }
 
     /// The text of the context file of the folder at `path` at `tier`: the

@@ -132,10 +132,9 @@ impl Workspace {
         to_py(py, &decisions)
     }
 
-    /// Write the context files whose inputs changed (`mode="stale"`: only
-    /// folders flagged stale; `"force"`: rewrite all). `paths` limits the
-    /// folders, `tiers` the tiers.
-    #[pyo3(signature = (paths=None, *, mode="changed", tiers=None))]
+    /// Write the stale context files (inputs changed, missing or edited;
+    /// `mode="force"`: every file). `paths` limits the folders, `tiers` the tiers.
+    #[pyo3(signature = (paths=None, *, mode="stale", tiers=None))]
     fn build<'py>(
         &self,
         py: Python<'py>,
@@ -144,10 +143,9 @@ impl Workspace {
         tiers: Option<Vec<String>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let mode = match mode {
-            "changed" => BuildMode::Changed,
             "stale" => BuildMode::Stale,
             "force" => BuildMode::Force,
-            other => return Err(invalid(format!("{other:?}: the modes are changed, stale, force"))),
+            other => return Err(invalid(format!("{other:?}: the modes are stale, force"))),
         };
         let tiers = tiers.unwrap_or_default().iter().map(|t| parse_tier(t)).collect::<PyResult<_>>()?;
         let options = BuildOptions { folders: paths.unwrap_or_default(), mode, tiers };

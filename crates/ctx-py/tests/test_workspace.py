@@ -206,7 +206,7 @@ def test_build_context_validate_and_todo(ws: ctxkit.Workspace, repo: Path) -> No
 
     ws.describe("src/auth", description="JWT signing")
     assert {p["path"] for p in ws.validate()["stale"]} == {"src", "src/auth"}
-    rebuilt = ws.build(mode="changed")
+    rebuilt = ws.build(mode="stale")
     assert [f["path"] for f in rebuilt["built"]] == ["src", "src/auth"]
 
     ctx = ws.context("src/auth", tier="minimal")

@@ -14,11 +14,8 @@ use crate::output;
 pub fn build(env: &Env, args: &BuildArgs) -> anyhow::Result<()> {
     let mut ws = env.workspace()?;
     let folders = args.paths.iter().map(|p| env.folder_key(&ws, p)).collect::<anyhow::Result<_>>()?;
-    let mode = match (args.stale, args.force) {
-        (_, true) => BuildMode::Force,
-        (true, _) => BuildMode::Stale,
-        _ => BuildMode::Changed,
-    };
+    // `--stale` spells out the default.
+    let mode = if args.force { BuildMode::Force } else { BuildMode::Stale };
     let scan = if args.scan { Some(ws.scan()?) } else { None };
     if let Some(scan) = &scan {
         super::scan::warn_issues(scan);

@@ -14,6 +14,9 @@
 //! where sections meet, so the whole file is counted at the end and cut
 //! further if that is what it takes: the cap holds for the file as written.
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
 use super::model::{ContextDoc, DecisionGroup};
 use super::render::{Section, Templates};
 use crate::error::Result;
@@ -114,7 +117,7 @@ struct Fitter<'a> {
     keep: [usize; CUTS.len()],
     /// How much of each there is in the original.
     size: [usize; CUTS.len()],
-    boot_ends: Vec<usize>,
+    boot_ends: Rc<[usize]>,
     content_ends: Vec<usize>,
     sections: Vec<String>,
     counts: Vec<usize>,
@@ -122,7 +125,8 @@ struct Fitter<'a> {
 
 impl<'a> Fitter<'a> {
     fn new(doc: ContextDoc, templates: &'a Templates, tok: &'a dyn Tokenizer) -> Result<Fitter<'a>> {
-        let boot_ends = doc.boot.as_ref().map(|b| tok.token_ends(&b.content)).unwrap_or_default();
+        let boot_ends =
+            doc.boot.as_ref().map(|b| boot_token_ends(tok, &b.content)).unwrap_or_else(|| Rc::from([]));
         let content_ends = tok.token_ends(&doc.current.content);
         let (current, ancestors): (Vec<&DecisionGroup>, Vec<&DecisionGroup>) =
             doc.decisions.iter().partition(|g| g.is_current);
@@ -356,6 +360,22 @@ impl<'a> Fitter<'a> {
         }
         notes
     }
+}
+
+/// The token ends of the project boot, which every file of a tree shares:
+/// tokenized once per thread, not once per file.
+fn boot_token_ends(tok: &dyn Tokenizer, content: &str) -> Rc<[usize]> {
+    thread_local! {
+        static LAST: RefCell<Option<(&'static str, String, Rc<[usize]>)>> = const { RefCell::new(None) };
+    }
+    LAST.with_borrow_mut(|last| match last {
+        Some((name, text, ends)) if *name == tok.name() && text == content => ends.clone(),
+        _ => {
+            let ends: Rc<[usize]> = tok.token_ends(content).into();
+            *last = Some((tok.name(), content.to_string(), ends.clone()));
+            ends
+        }
+    })
 }
 
 /// The first `keep` tokens of `text` (whose token ends are `ends`), marked as

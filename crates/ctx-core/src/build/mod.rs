@@ -44,15 +44,15 @@ pub const CONTEXT_DIR: &str = "context";
 /// `.ctx/boot.md`: how an agent gets context in this repository.
 pub const BOOT_MD: &str = include_str!("../../defaults/boot.md");
 
-/// Which folders a build considers.
+/// What a build rewrites, of the folders it considers.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum BuildMode {
-    /// Every folder (or every one named); rewrite what changed. The default.
+    /// The stale files: those whose source hash changed, and missing or
+    /// hand-edited ones. The default. (The folders' stale flags, which scans
+    /// and edits set, are not consulted: a hash cannot drift.)
     #[default]
-    Changed,
-    /// Only folders flagged stale by scans and edits; rewrite what changed.
     Stale,
-    /// Every folder (or every one named); rewrite everything.
+    /// Every file.
     Force,
 }
 
@@ -119,11 +119,10 @@ pub(crate) struct Inputs {
 }
 
 impl Inputs {
+    /// Read the inputs; `conn` is in a transaction, so the tree is one moment's.
     pub fn load(conn: &Connection, ctx_dir: &Path, config: &BuildConfig) -> Result<Inputs> {
         let templates = Templates::load(&ctx_dir.join("templates"))?;
-        let tx = conn.unchecked_transaction()?;
-        let tree = Tree::load(&tx)?;
-        drop(tx);
+        let tree = Tree::load(conn)?;
         Ok(Inputs { tree, templates, tokenizer: config.tokenizer.get() })
     }
 
@@ -200,6 +199,8 @@ struct Job {
     file_name: String,
     source_hash: String,
     reason: &'static str,
+    /// The file this one replaces under another name (the naming changed).
+    replaces: Option<String>,
 }
 
 /// A job rendered into its temp file.
@@ -217,7 +218,11 @@ pub(crate) fn build(
     options: &BuildOptions,
 ) -> Result<BuildReport> {
     let started = Instant::now();
-    let inputs = Inputs::load(conn, ctx_dir, config)?;
+    // The database's write lock, held from reading the inputs to recording
+    // what was written: builds run one at a time, and no scan or edit can
+    // land between the read and the clearing of the stale flags.
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    let inputs = Inputs::load(&tx, ctx_dir, config)?;
     let tree = &inputs.tree;
     if tree.folders.is_empty() {
         return Err(Error::InvalidInput(
@@ -226,15 +231,16 @@ pub(crate) fn build(
     }
     let context_dir = ctx_dir.join(CONTEXT_DIR);
     std::fs::create_dir_all(&context_dir).map_err(|err| Error::io(&context_dir, err))?;
-    let tiers = if options.tiers.is_empty() { Tier::ALL.to_vec() } else { options.tiers.clone() };
-    let rows = load_builds(conn)?;
+    remove_leftover_temps(&context_dir)?;
+    let mut tiers = if options.tiers.is_empty() { Tier::ALL.to_vec() } else { options.tiers.clone() };
+    tiers.sort();
+    tiers.dedup();
+    let rows = load_builds(&tx)?;
     let row_of: HashMap<(&str, Tier), &BuildRow> =
         rows.iter().map(|row| ((row.folder.as_str(), row.tier), row)).collect();
 
     let selected: Vec<usize> = if options.folders.is_empty() {
-        (0..tree.folders.len())
-            .filter(|&i| options.mode != BuildMode::Stale || tree.folders[i].stale)
-            .collect()
+        (0..tree.folders.len()).collect()
     } else {
         options.folders.iter().map(|key| inputs.folder_index(key)).collect::<Result<_>>()?
     };
@@ -261,7 +267,18 @@ pub(crate) fn build(
                     },
                 };
                 if let Some(reason) = reason {
-                    jobs.push(Job { folder: i, tier, file_name, source_hash: source_hash.clone(), reason });
+                    let replaces = row_of
+                        .get(&(folder.as_str(), tier))
+                        .map(|row| row.file_name.clone())
+                        .filter(|old| *old != file_name);
+                    jobs.push(Job {
+                        folder: i,
+                        tier,
+                        file_name,
+                        source_hash: source_hash.clone(),
+                        reason,
+                        replaces,
+                    });
                 }
             }
             jobs
@@ -297,11 +314,13 @@ pub(crate) fn build(
     for w in &written {
         let target = context_dir.join(&w.job.file_name);
         std::fs::rename(&w.temp, &target).map_err(|err| Error::io(&target, err))?;
+        if let Some(old) = &w.job.replaces {
+            fsutil::remove_if_exists(&context_dir.join(old))?;
+        }
     }
 
     // Record what was written and clear the stale flags of every folder considered.
     let now = time::now_iso();
-    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
     {
         let mut upsert = tx.prepare_cached(
             "INSERT INTO builds (folder_path, tier, file_name, source_hash, file_hash, tokens, built_at)
@@ -371,11 +390,30 @@ pub(crate) fn ensure_boot(ctx_dir: &Path) -> Result<bool> {
     Ok(true)
 }
 
+/// The prefix of a context file being written; see [`temp_path`].
+const TEMP_PREFIX: &str = ".tmp-";
+
+/// Remove the temp files an interrupted build left. Called under the write
+/// lock, so no other build is writing any.
+fn remove_leftover_temps(context_dir: &Path) -> Result<()> {
+    let entries = std::fs::read_dir(context_dir).map_err(|err| Error::io(context_dir, err))?;
+    for entry in entries.filter_map(|e| e.ok()) {
+        if entry.file_name().to_str().is_some_and(|name| name.starts_with(TEMP_PREFIX)) {
+            fsutil::remove_if_exists(&entry.path())?;
+        }
+    }
+    Ok(())
+}
+
 fn temp_path(dir: &Path, name: &str) -> PathBuf {
     static COUNTER: AtomicU32 = AtomicU32::new(0);
     let n = COUNTER.fetch_add(1, Ordering::Relaxed);
     // Short: the context file's own name may already be near the 255-byte limit.
-    dir.join(format!(".tmp-{}-{n}-{}", std::process::id(), &blake3::hash(name.as_bytes()).to_hex()[..8]))
+    dir.join(format!(
+        "{TEMP_PREFIX}{}-{n}-{}",
+        std::process::id(),
+        &blake3::hash(name.as_bytes()).to_hex()[..8]
+    ))
 }
 
 /// blake3 of a file's bytes, `None` when it cannot be read.
@@ -442,12 +480,7 @@ fn orphans(conn: &Connection, context_dir: &Path, tree: &Tree) -> Result<(Vec<St
 fn remove_orphans(tx: &Connection, context_dir: &Path, tree: &Tree) -> Result<Vec<String>> {
     let (files, dead_rows) = orphans(tx, context_dir, tree)?;
     for name in &files {
-        let path = context_dir.join(name);
-        match std::fs::remove_file(&path) {
-            Ok(()) => {}
-            Err(err) if err.kind() == std::io::ErrorKind::NotFound => {}
-            Err(err) => return Err(Error::io(&path, err)),
-        }
+        fsutil::remove_if_exists(&context_dir.join(name))?;
     }
     let mut delete = tx.prepare_cached("DELETE FROM builds WHERE file_name = ?1")?;
     for name in &dead_rows {
@@ -482,6 +515,8 @@ pub struct FileProblem {
 }
 
 pub(crate) fn validate(conn: &Connection, ctx_dir: &Path, config: &BuildConfig) -> Result<ValidateReport> {
+    let tx = conn.unchecked_transaction()?;
+    let conn = &*tx;
     let inputs = Inputs::load(conn, ctx_dir, config)?;
     let tree = &inputs.tree;
     let context_dir = ctx_dir.join(CONTEXT_DIR);

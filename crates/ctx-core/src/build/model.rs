@@ -42,7 +42,6 @@ pub(crate) struct FolderData {
     pub is_scope: bool,
     /// A person or agent wrote the description or content.
     pub described: bool,
-    pub stale: bool,
     pub files: Vec<FileData>,
     /// Related folders (index) with the relation's note.
     pub related: Vec<(usize, String)>,
@@ -84,7 +83,7 @@ impl Tree {
         let mut ids: HashMap<i64, usize> = HashMap::default();
         let mut parent_ids = Vec::new();
         let mut stmt = conn.prepare(
-            "SELECT id, parent_id, path, description, content_md, is_scope, described_at IS NOT NULL, stale
+            "SELECT id, parent_id, path, description, content_md, is_scope, described_at IS NOT NULL
              FROM nodes WHERE kind = 'folder' ORDER BY path",
         )?;
         let mut rows = stmt.query([])?;
@@ -101,7 +100,6 @@ impl Tree {
                 content_md: row.get(4)?,
                 is_scope: row.get(5)?,
                 described: row.get(6)?,
-                stale: row.get(7)?,
                 files: Vec::new(),
                 related: Vec::new(),
                 decisions: Vec::new(),

@@ -33,7 +33,7 @@ class Workspace:
         self,
         paths: Optional[list[str]] = None,
         *,
-        mode: str = "changed",
+        mode: str = "stale",
         tiers: Optional[list[str]] = None,
     ) -> dict[str, Any]: ...
     def context(self, path: str = ".", tier: str = "standard") -> dict[str, Any]: ...
