@@ -365,8 +365,10 @@ impl<'a> Fitter<'a> {
 /// The token ends of the project boot, which every file of a tree shares:
 /// tokenized once per thread, not once per file.
 fn boot_token_ends(tok: &dyn Tokenizer, content: &str) -> Rc<[usize]> {
+    /// The tokenizer's name, the boot, and its token ends.
+    type Last = Option<(&'static str, String, Rc<[usize]>)>;
     thread_local! {
-        static LAST: RefCell<Option<(&'static str, String, Rc<[usize]>)>> = const { RefCell::new(None) };
+        static LAST: RefCell<Last> = const { RefCell::new(None) };
     }
     LAST.with_borrow_mut(|last| match last {
         Some((name, text, ends)) if *name == tok.name() && text == content => ends.clone(),
