@@ -527,3 +527,60 @@ fn a_described_scope_rebuilds_its_descendants_without_force() {
     }
     assert!(repo.context_file("src--auth--hooks.standard.md").contains("All the shop's code."));
 }
+
+/// Long-form content for the snapshot fixture: long enough that the
+/// standard tier must cut it.
+fn auth_content() -> String {
+    let mut text = String::from("## How sign-in works\n\n");
+    for step in 1..=80 {
+        text.push_str(&format!(
+            "{step}. The client posts its credentials; the server checks them against the store, \
+             issues a short-lived access token and a refresh token, and records the session.\n"
+        ));
+    }
+    text.push_str(
+        "\n## Pitfalls\n\nTokens are signed with the key in `AUTH_KEY`; rotating it signs everyone out.\n",
+    );
+    text
+}
+
+#[test]
+fn the_four_tiers_of_one_folder() {
+    let repo = Repo::init_unbuilt(TREE);
+    repo.write(".ctx/auth.md", &auth_content());
+    repo.ok(&["folder", "describe", ".", "--description", "A small web shop."]);
+    repo.ok(&["folder", "scope", "src", "--on"]);
+    repo.ok(&["folder", "describe", "src", "--description", "The shop's Rust and TypeScript code."]);
+    repo.ok(&[
+        "folder",
+        "describe",
+        "src/auth",
+        "--description",
+        "Authentication: JWT signing, sessions and the React hook.",
+        "--content-file",
+        ".ctx/auth.md",
+    ]);
+    repo.ok(&["log", "src", "--title", "One crate per service", "--tag", "architectural"]);
+    for n in 1..=7 {
+        repo.ok(&[
+            "log",
+            "src/auth",
+            "--title",
+            &format!("Decision {n} on tokens"),
+            "--rationale",
+            &format!("Because of reason {n}, which takes a sentence to explain."),
+        ]);
+    }
+    repo.ok(&["build"]);
+    let mut settings = insta::Settings::clone_current();
+    settings.add_filter(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z", "[time]");
+    settings.add_filter(r"\d{4}-\d\d-\d\d", "[date]");
+    settings.add_filter(r"hash: [0-9a-f]{16}", "hash: [hash]");
+    settings.add_filter(r"tree [0-9a-f]{16}", "tree [digest]");
+    settings.bind(|| {
+        for tier in ["minimal", "standard", "full", "deep"] {
+            let text = repo.context_file(&format!("src--auth.{tier}.md"));
+            insta::assert_snapshot!(format!("src_auth_{tier}"), text);
+        }
+    });
+}

@@ -46,19 +46,21 @@ pub(crate) fn fit(doc: ContextDoc, templates: &Templates, tok: &dyn Tokenizer) -
     }
 }
 
-/// Kinds of material that can be cut, least important first.
+/// Kinds of material that can be cut, least important first. A long text
+/// (the boot, this folder's content) is cut before short, dense items (an
+/// architectural decision, the file list): its tail says less per token.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Cut {
     Siblings,
     FileSummaries,
     AncestorRationales,
-    AncestorDecisions,
     CurrentRationales,
     Related,
-    Files,
     BootContent,
-    SubfolderDescriptions,
     CurrentContent,
+    SubfolderDescriptions,
+    AncestorDecisions,
+    Files,
     CurrentDecisions,
     Subfolders,
     Children,
@@ -71,13 +73,13 @@ const CUTS: [Cut; 16] = [
     Cut::Siblings,
     Cut::FileSummaries,
     Cut::AncestorRationales,
-    Cut::AncestorDecisions,
     Cut::CurrentRationales,
     Cut::Related,
-    Cut::Files,
     Cut::BootContent,
-    Cut::SubfolderDescriptions,
     Cut::CurrentContent,
+    Cut::SubfolderDescriptions,
+    Cut::AncestorDecisions,
+    Cut::Files,
     Cut::CurrentDecisions,
     Cut::Subfolders,
     Cut::Children,

@@ -79,6 +79,7 @@ handlebars_helper!(join: |list: array, separator: str| {
     list.iter().map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_string)).collect::<Vec<_>>().join(separator)
 });
 handlebars_helper!(indent: |text: str| text.trim_end().replace('\n', "\n  "));
+handlebars_helper!(count: |n: u64, noun: str| if n == 1 { format!("1 {noun}") } else { format!("{n} {noun}s") });
 
 impl Templates {
     /// The built-in templates, with the overrides found in `overrides_dir` (if it exists).
@@ -115,6 +116,7 @@ impl Templates {
         registry.register_escape_fn(handlebars::no_escape);
         registry.register_helper("join", Box::new(join));
         registry.register_helper("indent", Box::new(indent));
+        registry.register_helper("count", Box::new(count));
         let mut hasher = blake3::Hasher::new();
         let mut origins = Vec::new();
         for (name, text, origin) in sources {
