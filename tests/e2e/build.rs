@@ -353,45 +353,113 @@ fn secrets_are_listed_by_name_and_never_shown() {
     assert!(config.contains("- `.env`: looks like a secret; content withheld"), "{config}");
 }
 
+/// A running `ctx --json watch` and its cycles, one JSON object each.
+struct Watch {
+    child: std::process::Child,
+    cycles: std::sync::mpsc::Receiver<serde_json::Value>,
+}
+
+impl Watch {
+    fn start(repo: &Repo) -> Watch {
+        let mut child = repo.spawn(&["--json", "watch", "--debounce", "100"]);
+        let stdout = child.stdout.take().unwrap();
+        let (tx, cycles) = std::sync::mpsc::channel::<serde_json::Value>();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(serde_json::from_str(&line).unwrap()).is_err() {
+                    break;
+                }
+            }
+        });
+        Watch { child, cycles }
+    }
+
+    fn next(&self, what: &str) -> serde_json::Value {
+        self.cycles
+            .recv_timeout(Duration::from_secs(60))
+            .unwrap_or_else(|_| panic!("no cycle for {what} within a minute"))
+    }
+
+    /// Cycles until one rebuilds `folder` (the file system may report a change in pieces).
+    fn until_built(&self, folder: &str) -> (Vec<String>, serde_json::Value) {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            assert!(Instant::now() < deadline, "watch never rebuilt {folder}");
+            let cycle = self.next(folder);
+            let built: Vec<String> = cycle["build"]["built"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|b| b["path"].as_str().unwrap().to_string())
+                .collect();
+            if built.iter().any(|b| b == folder) {
+                return (built, cycle);
+            }
+        }
+    }
+}
+
+impl Drop for Watch {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
 #[test]
 fn watch_rebuilds_after_a_change() {
     let repo = Repo::init_unbuilt(TREE);
-    let mut child = repo.spawn(&["--json", "watch", "--debounce", "100"]);
-    let stdout = child.stdout.take().unwrap();
-    let (tx, rx) = std::sync::mpsc::channel::<serde_json::Value>();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines() {
-            let Ok(line) = line else { break };
-            if tx.send(serde_json::from_str(&line).unwrap()).is_err() {
-                break;
-            }
-        }
-    });
-    let next = |what: &str| {
-        rx.recv_timeout(Duration::from_secs(60))
-            .unwrap_or_else(|_| panic!("no cycle for {what} within a minute"))
-    };
+    let watch = Watch::start(&repo);
     // The first round builds everything.
-    let first = next("the first build");
+    let first = watch.next("the first build");
     assert_eq!(first["build"]["files_written"], 24, "{first}");
-    // Then a change: watch until a round rebuilds src/db (the file system may report in pieces).
     std::thread::sleep(Duration::from_millis(200));
     repo.write("src/db/pool.rs", "pub struct Pool { size: usize }\n");
+    let (built, cycle) = watch.until_built("src/db");
+    assert_eq!(built, [".", "src", "src/db"]);
+    assert!(strings(&cycle["changed"]).contains(&"src/db/pool.rs".to_string()), "{cycle}");
+    drop(watch);
+    assert_eq!(repo.json(&["validate"])["ok"], true);
+}
+
+#[test]
+fn watch_follows_other_processes_edits_and_template_overrides_and_skips_ignored_paths() {
+    let repo = Repo::init_unbuilt(&format!("{TREE}//- .gitignore\ntarget/\n"));
+    let watch = Watch::start(&repo);
+    watch.next("the first build");
+    std::thread::sleep(Duration::from_millis(200));
+    // An agent describes a folder from another process: the database changed, no file did.
+    repo.ok(&["folder", "describe", "src/db", "--description", "The connection pool."]);
+    let (_, cycle) = watch.until_built("src/db");
+    assert!(strings(&cycle["changed"]).contains(&".ctx/ctx.db".to_string()), "{cycle}");
+    assert!(repo.context_file("src--db.standard.md").contains("The connection pool."));
+    // A build artifact (ignored), then a template override: only the override is news.
+    repo.write("target/debug/out.txt", "artifact");
+    std::thread::sleep(Duration::from_millis(50));
+    repo.write(".ctx/templates/footer.md.hbs", "\n-- footer override --\n");
+    let (built, cycle) = watch.until_built("src/db");
+    assert_eq!(built.len(), FOLDERS.len(), "a template change rebuilds every folder");
+    let changed = strings(&cycle["changed"]);
+    // The new folder `.ctx/templates` may come first; its build already reads the override.
+    assert!(changed.iter().any(|p| p.starts_with(".ctx/templates")), "{cycle}");
+    assert!(!changed.iter().any(|p| p.starts_with("target")), "{cycle}");
+    assert!(repo.context_file("src--db.minimal.md").ends_with("-- footer override --\n"));
+    // The configuration is reloaded; a broken one is reported and the old one kept.
+    repo.write(".ctx/config.toml", "[build]\ntokenizer = \"estimate\"\n");
+    let (_, cycle) = watch.until_built("src/db");
+    assert_eq!(cycle["build"]["tokenizer"], "estimate", "{cycle}");
+    repo.write(".ctx/config.toml", "[build]\ntokenizer = 7\n");
     let deadline = Instant::now() + Duration::from_secs(60);
     loop {
-        assert!(Instant::now() < deadline, "watch never rebuilt src/db");
-        let cycle = next("the change");
-        let built: Vec<&str> =
-            cycle["build"]["built"].as_array().unwrap().iter().map(|b| b["path"].as_str().unwrap()).collect();
-        if built.contains(&"src/db") {
-            assert_eq!(built, [".", "src", "src/db"]);
-            assert!(strings(&cycle["changed"]).contains(&"src/db/pool.rs".to_string()), "{cycle}");
+        assert!(Instant::now() < deadline, "the broken config was never reported");
+        let cycle = watch.next("the broken config");
+        if let Some(error) = cycle["error"].as_str() {
+            assert!(error.contains("config.toml") && error.contains("keeping the previous"), "{error}");
+            assert_eq!(cycle["build"]["tokenizer"], "estimate");
             break;
         }
     }
-    child.kill().unwrap();
-    child.wait().unwrap();
-    assert_eq!(repo.json(&["validate"])["ok"], true);
 }
 
 #[test]

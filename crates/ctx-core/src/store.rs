@@ -93,6 +93,12 @@ impl Store {
 
     /// WAL is set when ctx creates a database; a file that reached us another
     /// way (an empty file, a copy made with another journal mode) gets it here.
+    /// SQLite's data version: it moves when another connection commits
+    /// (never for this connection's own writes).
+    pub fn data_version(&self) -> Result<i64> {
+        Ok(self.conn.query_row("PRAGMA data_version", [], |row| row.get(0))?)
+    }
+
     fn ensure_wal(&self) -> rusqlite::Result<()> {
         let mode: String = self.conn.query_row("PRAGMA journal_mode", [], |row| row.get(0))?;
         if !mode.eq_ignore_ascii_case("wal") {

@@ -1,16 +1,20 @@
 //! Watch: rescan and rebuild whenever files of the repository change.
 //!
 //! File system events are debounced (one write often makes several events;
-//! a checkout makes thousands), events inside `.ctx/` and `.git/` are ignored
-//! (the build writes into `.ctx/context/`), and each batch that remains runs
-//! one scan and one build. The scan decides what really changed, so events
-//! for ignored files cost a quick rescan and nothing more.
+//! a checkout makes thousands) and sorted: `.git/`, ctx's own output and
+//! paths the root's ignore files or `[scan] exclude` leave out are noise;
+//! a template override, `.ctx/config.toml` (reloaded) and a commit to
+//! `ctx.db` by another process (an agent's `ctx folder describe`) are not.
+//! Each relevant batch runs one scan and one build; the scan and the source
+//! hashes decide what really changed.
 
 use std::ops::ControlFlow;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::time::Duration;
 
+use ignore::gitignore::{Gitignore, GitignoreBuilder};
+use ignore::overrides::{Override, OverrideBuilder};
 use notify_debouncer_full::notify::RecursiveMode;
 use notify_debouncer_full::{DebounceEventResult, new_debouncer};
 use serde::Serialize;
@@ -18,7 +22,7 @@ use serde::Serialize;
 use crate::build::{BuildOptions, BuildReport};
 use crate::error::{Error, Result};
 use crate::scan::ScanReport;
-use crate::workspace::{CTX_DIR, Workspace};
+use crate::workspace::{CONFIG_FILE, CTX_DIR, DB_FILE, TEMPLATES_DIR, Workspace};
 
 /// How `watch` runs.
 #[derive(Debug, Clone)]
@@ -52,10 +56,11 @@ pub struct WatchCycle {
 const MAX_REPORTED_PATHS: usize = 20;
 
 impl Workspace {
-    /// Scan and build once, then again after every batch of file changes, calling
-    /// `on_cycle` after each round until it returns `Break`. Errors of a round
-    /// (bad template, file locked) are reported in the cycle and watching goes on;
-    /// errors of the watcher itself end it.
+    /// Scan and build once, then again after every batch of relevant changes,
+    /// calling `on_cycle` after each round until it returns `Break`. Errors of
+    /// a round (bad template, bad config, file locked) and of the watcher (a
+    /// lost event queue) are reported in the cycle and watching goes on; only
+    /// failing to start watching, or the watcher going away, ends it.
     pub fn watch(
         &mut self,
         options: &WatchOptions,
@@ -68,50 +73,73 @@ impl Workspace {
             .watch(self.root(), RecursiveMode::Recursive)
             .map_err(|err| Error::Watch(format!("cannot watch {}: {err}", self.root().display())))?;
 
-        let mut changed = Vec::new();
-        let mut events = 0;
+        let mut filter = EventFilter::new(self.root(), &self.config().scan.exclude);
+        let mut batch = Batch::default();
         loop {
-            let cycle = self.rebuild(&options.build, std::mem::take(&mut changed), events);
+            let cycle = self.rebuild(&options.build, std::mem::take(&mut batch));
             if on_cycle(&cycle).is_break() {
                 return Ok(());
             }
-            // Wait for a batch with something outside .ctx/ and .git/.
-            loop {
-                let batch = match rx.recv() {
-                    Ok(Ok(batch)) => batch,
+            // Our own writes to ctx.db do not move its data version; other processes' do.
+            let mut db_version = self.store().data_version()?;
+            // Wait for a batch that holds something relevant.
+            while batch.changed.is_empty() && batch.errors.is_empty() {
+                let events = match rx.recv() {
+                    Ok(Ok(events)) => events,
+                    // A lost queue, a folder that vanished while being watched: rescan and go on.
                     Ok(Err(errors)) => {
-                        let message = errors.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ");
-                        return Err(Error::Watch(format!("file watcher failed: {message}")));
+                        batch.errors = errors.iter().map(ToString::to_string).collect();
+                        continue;
                     }
                     Err(_) => return Err(Error::Watch("file watcher stopped".into())),
                 };
+                let mut paths: Vec<String> = Vec::new();
+                let mut db_touched = false;
                 // Reads (the scan's own among them) change nothing.
-                let mut paths: Vec<String> = batch
-                    .iter()
-                    .filter(|event| !event.kind.is_access())
-                    .flat_map(|event| event.paths.iter())
-                    .filter_map(|path| relevant(self.root(), path))
-                    .collect();
+                for path in events.iter().filter(|e| !e.kind.is_access()).flat_map(|e| e.paths.iter()) {
+                    match filter.classify(path) {
+                        Relevance::Ignored => {}
+                        Relevance::Database => db_touched = true,
+                        Relevance::Config => {
+                            batch.reload_config = true;
+                            paths.push(format!("{CTX_DIR}/{CONFIG_FILE}"));
+                        }
+                        Relevance::Path(rel) => paths.push(rel),
+                    }
+                }
+                if db_touched {
+                    let version = self.store().data_version()?;
+                    if version != db_version {
+                        db_version = version;
+                        paths.push(format!("{CTX_DIR}/{DB_FILE}"));
+                    }
+                }
                 paths.sort();
                 paths.dedup();
-                if !paths.is_empty() {
-                    events = paths.len();
-                    paths.truncate(MAX_REPORTED_PATHS);
-                    changed = paths;
-                    break;
-                }
+                batch.events = paths.len();
+                paths.truncate(MAX_REPORTED_PATHS);
+                batch.changed = paths;
+            }
+            if batch.reload_config {
+                filter = EventFilter::new(self.root(), &self.config().scan.exclude);
             }
         }
     }
 
-    fn rebuild(&mut self, build: &BuildOptions, changed: Vec<String>, events: usize) -> WatchCycle {
+    fn rebuild(&mut self, build: &BuildOptions, batch: Batch) -> WatchCycle {
         let mut cycle = WatchCycle {
-            changed,
-            events,
+            changed: batch.changed,
+            events: batch.events,
             scan: ScanReport::default(),
             build: BuildReport::default(),
             error: None,
         };
+        let mut errors: Vec<String> = batch.errors.iter().map(|e| format!("file watcher: {e}")).collect();
+        if batch.reload_config
+            && let Err(err) = self.reload_config()
+        {
+            errors.push(format!("{err} (keeping the previous configuration)"));
+        }
         let options = BuildOptions { folders: Vec::new(), ..build.clone() };
         let result = self.scan().and_then(|scan| {
             cycle.scan = scan;
@@ -119,18 +147,121 @@ impl Workspace {
         });
         match result {
             Ok(report) => cycle.build = report,
-            Err(err) => cycle.error = Some(err.to_string()),
+            Err(err) => errors.push(err.to_string()),
         }
+        cycle.error = (!errors.is_empty()).then(|| errors.join("; "));
         cycle
     }
 }
 
-/// The repository-relative path of an event, unless it is inside `.ctx/` or `.git/`.
-fn relevant(root: &Path, path: &Path) -> Option<String> {
-    let rel = path.strip_prefix(root).ok()?;
-    let first = rel.components().next()?.as_os_str();
-    if first == CTX_DIR || first == ".git" {
-        return None;
+/// What a batch of events asks for.
+#[derive(Debug, Default)]
+struct Batch {
+    /// Relevant paths (at most [`MAX_REPORTED_PATHS`]), sorted.
+    changed: Vec<String>,
+    events: usize,
+    reload_config: bool,
+    /// Errors the watcher reported.
+    errors: Vec<String>,
+}
+
+/// What an event's path means to the watcher.
+#[derive(Debug, PartialEq, Eq)]
+enum Relevance {
+    /// Inside `.git/`, ctx's own output, or a path the scan ignores.
+    Ignored,
+    /// `ctx.db` or its journal: relevant if another process committed.
+    Database,
+    /// `.ctx/config.toml`.
+    Config,
+    /// A repository file, or a template override: this relative path.
+    Path(String),
+}
+
+/// Tells relevant events from noise without a scan: the root's ignore files
+/// and `[scan] exclude` (a nested `.gitignore` is left to the scan, which
+/// makes an event it ignores cost a quick rescan, nothing more).
+struct EventFilter {
+    root: PathBuf,
+    ignores: Gitignore,
+    excludes: Option<Override>,
+}
+
+impl EventFilter {
+    fn new(root: &Path, exclude: &[String]) -> EventFilter {
+        let mut builder = GitignoreBuilder::new(root);
+        for name in [".gitignore", ".ignore", ".ctxignore", ".git/info/exclude"] {
+            // A missing or unreadable ignore file ignores nothing; the scan reports real trouble.
+            let _ = builder.add(root.join(name));
+        }
+        let ignores = builder.build().unwrap_or_else(|_| Gitignore::empty());
+        let mut overrides = OverrideBuilder::new(root);
+        let valid = exclude.iter().all(|glob| overrides.add(&format!("!{glob}")).is_ok());
+        let excludes = if valid { overrides.build().ok() } else { None };
+        EventFilter { root: root.to_path_buf(), ignores, excludes }
     }
-    Some(rel.to_string_lossy().replace(std::path::MAIN_SEPARATOR, "/"))
+
+    fn classify(&self, path: &Path) -> Relevance {
+        let Ok(rel) = path.strip_prefix(&self.root) else { return Relevance::Ignored };
+        let mut parts = rel.components().map(|c| c.as_os_str());
+        let Some(first) = parts.next() else { return Relevance::Ignored };
+        if first == ".git" {
+            return Relevance::Ignored;
+        }
+        let as_key = || rel.to_string_lossy().replace(std::path::MAIN_SEPARATOR, "/");
+        if first == CTX_DIR {
+            return match parts.next().and_then(|p| p.to_str()) {
+                Some(name) if name.starts_with(DB_FILE) => Relevance::Database,
+                Some(CONFIG_FILE) => Relevance::Config,
+                Some(TEMPLATES_DIR) => Relevance::Path(as_key()),
+                _ => Relevance::Ignored,
+            };
+        }
+        let is_dir = path.is_dir();
+        if self.ignores.matched_path_or_any_parents(rel, is_dir).is_ignore()
+            || self.excludes.as_ref().is_some_and(|o| excluded(o, rel, is_dir))
+        {
+            return Relevance::Ignored;
+        }
+        Relevance::Path(as_key())
+    }
+}
+
+/// Whether `[scan] exclude` (as whitelist-inverted overrides) excludes `rel` or a folder above it.
+fn excluded(overrides: &Override, rel: &Path, is_dir: bool) -> bool {
+    rel.ancestors()
+        .filter(|p| !p.as_os_str().is_empty())
+        .enumerate()
+        .any(|(i, p)| overrides.matched(p, is_dir || i > 0).is_ignore())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn events_are_sorted_into_noise_and_news() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::write(root.join(".gitignore"), "target/\n*.log\n").unwrap();
+        std::fs::create_dir_all(root.join("target/debug")).unwrap();
+        let filter = EventFilter::new(root, &["vendor/**".to_string()]);
+        let path = |rel: &str| Relevance::Path(rel.to_string());
+        for (rel, expected) in [
+            ("src/lib.rs", path("src/lib.rs")),
+            ("target/debug/out", Relevance::Ignored),
+            ("target", Relevance::Ignored),
+            ("src/run.log", Relevance::Ignored),
+            ("vendor/dep/x.rs", Relevance::Ignored),
+            (".git/index", Relevance::Ignored),
+            (".ctx/context/_root.minimal.md", Relevance::Ignored),
+            (".ctx/ctx.db-wal", Relevance::Database),
+            (".ctx/ctx.db", Relevance::Database),
+            (".ctx/config.toml", Relevance::Config),
+            (".ctx/templates/footer.md.hbs", path(".ctx/templates/footer.md.hbs")),
+        ] {
+            assert_eq!(filter.classify(&root.join(rel)), expected, "{rel}");
+        }
+        assert_eq!(filter.classify(Path::new("/elsewhere/x")), Relevance::Ignored);
+    }
 }

@@ -18,6 +18,10 @@ use crate::store::{Store, kv_get};
 
 /// The name of the workspace folder at the repository root.
 pub const CTX_DIR: &str = ".ctx";
+/// In `.ctx/`: the database, the configuration, the template overrides.
+pub(crate) const DB_FILE: &str = "ctx.db";
+pub(crate) const CONFIG_FILE: &str = "config.toml";
+pub(crate) const TEMPLATES_DIR: &str = "templates";
 
 /// What `.ctx/.gitignore` holds: the database and generated files stay local.
 const CTX_GITIGNORE: &str = "# Local state and generated files: rebuilt from the repository by `ctx scan` / `ctx build`.\nctx.db*\ncontext/\n";
@@ -71,7 +75,7 @@ impl Workspace {
         let already_initialized = ctx_dir.is_dir();
         std::fs::create_dir_all(&ctx_dir).map_err(|err| Error::io(&ctx_dir, err))?;
         let mut created = Vec::new();
-        for (name, text) in [("config.toml", DEFAULT_CONFIG_TOML), (".gitignore", CTX_GITIGNORE)] {
+        for (name, text) in [(CONFIG_FILE, DEFAULT_CONFIG_TOML), (".gitignore", CTX_GITIGNORE)] {
             let path = ctx_dir.join(name);
             if !path.exists() {
                 write_atomic(&path, text.as_bytes())?;
@@ -81,10 +85,10 @@ impl Workspace {
         if build::ensure_boot(&ctx_dir)? {
             created.push(format!("{CTX_DIR}/boot.md"));
         }
-        let db_existed = ctx_dir.join("ctx.db").exists();
+        let db_existed = ctx_dir.join(DB_FILE).exists();
         let workspace = Workspace::open(&root)?;
         if !db_existed {
-            created.push(format!("{CTX_DIR}/ctx.db"));
+            created.push(format!("{CTX_DIR}/{DB_FILE}"));
         }
         let report = InitReport { root: root.display().to_string(), created, already_initialized };
         Ok((workspace, report))
@@ -109,8 +113,8 @@ impl Workspace {
         if !ctx_dir.is_dir() {
             return Err(Error::NotAWorkspace { start: root });
         }
-        let config = Config::load(&ctx_dir.join("config.toml"))?;
-        let store = Store::open(&ctx_dir.join("ctx.db"))?;
+        let config = Config::load(&ctx_dir.join(CONFIG_FILE))?;
+        let store = Store::open(&ctx_dir.join(DB_FILE))?;
         Ok(Workspace { root, config, store })
     }
 
@@ -126,6 +130,12 @@ impl Workspace {
 
     pub fn config(&self) -> &Config {
         &self.config
+    }
+
+    /// Read `.ctx/config.toml` again; on an error the configuration in use stays.
+    pub fn reload_config(&mut self) -> Result<()> {
+        self.config = Config::load(&self.ctx_dir().join(CONFIG_FILE))?;
+        Ok(())
     }
 
     pub fn store(&self) -> &Store {

@@ -121,7 +121,7 @@ pub(crate) struct Inputs {
 impl Inputs {
     /// Read the inputs; `conn` is in a transaction, so the tree is one moment's.
     pub fn load(conn: &Connection, ctx_dir: &Path, config: &BuildConfig) -> Result<Inputs> {
-        let templates = Templates::load(&ctx_dir.join("templates"))?;
+        let templates = Templates::load(&ctx_dir.join(crate::workspace::TEMPLATES_DIR))?;
         let tree = Tree::load(conn)?;
         Ok(Inputs { tree, templates, tokenizer: config.tokenizer.get() })
     }
