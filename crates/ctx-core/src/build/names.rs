@@ -5,9 +5,10 @@
 //! `%25`, `~` `%7E`, and a `-` that starts or ends a name or touches another
 //! `-` is written `%2D`, so `--` only ever separates components. A top-level
 //! folder named `_root` is written `%5Froot`, and a leading `.` is written
-//! `%2E` (`.github` → `%2Egithub`), so that no context file is hidden. Names that would pass the file
-//! system's 255-byte limit are shortened and end in `~` and a hash of the
-//! folder key; the file's header still names the folder.
+//! `%2E` (`.github` → `%2Egithub`), so that no context file is hidden.
+//! Names that would pass the file system's 255-byte limit are shortened and
+//! end in `~` and a hash of the folder key: those alone do not decode; the
+//! `builds` table and the file's header still name the folder.
 
 use std::fmt::Write;
 
