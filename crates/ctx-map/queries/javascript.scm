@@ -1,0 +1,27 @@
+; Definitions (JavaScript; also the base of TypeScript's).
+(method_definition name: (property_identifier) @name) @definition.method
+(class_declaration name: (_) @name) @definition.class
+(class name: (_) @name) @definition.class
+(function_declaration name: (identifier) @name) @definition.function
+(generator_function_declaration name: (identifier) @name) @definition.function
+(lexical_declaration
+  (variable_declarator name: (identifier) @name value: [(arrow_function) (function_expression)]) @definition.function)
+(variable_declaration
+  (variable_declarator name: (identifier) @name value: [(arrow_function) (function_expression)]) @definition.function)
+(program (lexical_declaration
+  (variable_declarator name: (identifier) @name value: [(number) (string) (template_string) (object) (array) (new_expression) (call_expression) (binary_expression) (member_expression) (identifier)]) @definition.constant))
+(program (export_statement (lexical_declaration
+  (variable_declarator name: (identifier) @name value: [(number) (string) (template_string) (object) (array) (new_expression) (call_expression) (binary_expression) (member_expression) (identifier)]) @definition.constant)))
+(assignment_expression
+  left: [(identifier) @name (member_expression property: (property_identifier) @name)]
+  right: [(arrow_function) (function_expression)]) @definition.function
+(pair key: (property_identifier) @name value: [(arrow_function) (function_expression)]) @definition.function
+
+; References.
+(call_expression function: (identifier) @name) @reference.call
+(call_expression function: (member_expression property: (property_identifier) @name)) @reference.call
+(new_expression constructor: (identifier) @name) @reference.call
+(new_expression constructor: (member_expression property: (property_identifier) @name)) @reference.call
+(import_specifier name: (identifier) @name) @reference.import
+(import_clause (identifier) @name) @reference.import
+(export_specifier name: (identifier) @name) @reference.import

@@ -1,0 +1,19 @@
+; Definitions. A function inside a class body is reported as a method by the code.
+(class_definition name: (identifier) @name) @definition.class
+(function_definition name: (identifier) @name) @definition.function
+(module (expression_statement (assignment left: (identifier) @name) @definition.constant))
+
+; References.
+(call function: (identifier) @name) @reference.call
+(call function: (attribute attribute: (identifier) @name)) @reference.call
+(decorator (identifier) @name) @reference.call
+(decorator (call function: (identifier) @name)) @reference.call
+(class_definition superclasses: (argument_list (identifier) @name)) @reference.type
+(class_definition superclasses: (argument_list (attribute attribute: (identifier) @name))) @reference.type
+(type (identifier) @name) @reference.type
+(generic_type (identifier) @name) @reference.type
+(import_from_statement name: (dotted_name (identifier) @name .)) @reference.import
+(import_from_statement name: (aliased_import name: (dotted_name (identifier) @name .))) @reference.import
+(import_from_statement module_name: (dotted_name (identifier) @name .)) @reference.import
+(import_statement name: (dotted_name (identifier) @name .)) @reference.import
+(import_statement name: (aliased_import name: (dotted_name (identifier) @name .))) @reference.import

@@ -1,0 +1,94 @@
+//! The languages the map parses with tree-sitter, and their tags queries.
+
+use std::sync::LazyLock;
+
+use tree_sitter::{Language, Query};
+
+/// A language with a grammar and a tags query.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Lang {
+    Rust,
+    Python,
+    JavaScript,
+    TypeScript,
+    Tsx,
+}
+
+const RUST_TAGS: &str = include_str!("../queries/rust.scm");
+const PYTHON_TAGS: &str = include_str!("../queries/python.scm");
+const JAVASCRIPT_TAGS: &str = include_str!("../queries/javascript.scm");
+const TYPESCRIPT_TAGS: &str = include_str!("../queries/typescript.scm");
+
+impl Lang {
+    pub const ALL: [Lang; 5] = [Lang::Rust, Lang::Python, Lang::JavaScript, Lang::TypeScript, Lang::Tsx];
+
+    /// From the scan's language name (`files.lang`).
+    pub fn from_name(name: &str) -> Option<Lang> {
+        Some(match name {
+            "rust" => Lang::Rust,
+            "python" => Lang::Python,
+            "javascript" => Lang::JavaScript,
+            "typescript" => Lang::TypeScript,
+            "tsx" => Lang::Tsx,
+            _ => return None,
+        })
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Lang::Rust => "rust",
+            Lang::Python => "python",
+            Lang::JavaScript => "javascript",
+            Lang::TypeScript => "typescript",
+            Lang::Tsx => "tsx",
+        }
+    }
+
+    pub fn grammar(self) -> Language {
+        match self {
+            Lang::Rust => tree_sitter_rust::LANGUAGE.into(),
+            Lang::Python => tree_sitter_python::LANGUAGE.into(),
+            Lang::JavaScript => tree_sitter_javascript::LANGUAGE.into(),
+            Lang::TypeScript => tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
+            Lang::Tsx => tree_sitter_typescript::LANGUAGE_TSX.into(),
+        }
+    }
+
+    /// The tags query, compiled once per process. `Err` only if a bundled
+    /// query does not compile against its grammar, which the tests rule out.
+    pub fn query(self) -> Result<&'static Query, String> {
+        static QUERIES: LazyLock<Vec<Result<Query, String>>> = LazyLock::new(|| {
+            Lang::ALL
+                .iter()
+                .map(|&lang| {
+                    let source = match lang {
+                        Lang::Rust => RUST_TAGS.to_string(),
+                        Lang::Python => PYTHON_TAGS.to_string(),
+                        // A JavaScript class extends an expression; TypeScript's has an extends clause.
+                        Lang::JavaScript => {
+                            format!("{JAVASCRIPT_TAGS}\n(class_heritage (identifier) @name) @reference.type")
+                        }
+                        Lang::TypeScript | Lang::Tsx => format!("{JAVASCRIPT_TAGS}\n{TYPESCRIPT_TAGS}"),
+                    };
+                    Query::new(&lang.grammar(), &source)
+                        .map_err(|err| format!("{} tags query: {err}", lang.name()))
+                })
+                .collect()
+        });
+        let index = Lang::ALL.iter().position(|&l| l == self).unwrap_or(0);
+        QUERIES[index].as_ref().map_err(Clone::clone)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_query_compiles() {
+        for lang in Lang::ALL {
+            lang.query().unwrap();
+            assert_eq!(Lang::from_name(lang.name()), Some(lang));
+        }
+    }
+}
