@@ -45,6 +45,31 @@ pub enum Command {
     Validate,
     /// Rescan and rebuild whenever files change, until interrupted.
     Watch(WatchArgs),
+    /// Print a map of the repository: stack, commands, key files, tree, and its most
+    /// referenced definitions within a token budget (works without `ctx init`).
+    Map(MapArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct MapArgs {
+    /// The budget for the whole map, in tokens.
+    #[arg(long, default_value_t = ctx_map::map::DEFAULT_TOKENS, value_name = "N")]
+    pub tokens: usize,
+    /// Files being worked on: their neighbours rank higher (repeatable).
+    #[arg(long, value_name = "FILE")]
+    pub focus: Vec<String>,
+    /// The task: files and identifiers it names rank higher.
+    #[arg(long, value_name = "TEXT", conflicts_with = "query_file")]
+    pub query: Option<String>,
+    /// Read the task from this file (`-` for standard input).
+    #[arg(long, value_name = "FILE")]
+    pub query_file: Option<PathBuf>,
+    /// Output format.
+    #[arg(long, default_value = "md", value_parser = ["md", "json"])]
+    pub format: String,
+    /// Also write the map to `.ctx/map.md`.
+    #[arg(long)]
+    pub write: bool,
 }
 
 #[derive(Debug, Args)]

@@ -24,7 +24,11 @@ pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
 
 /// One line on stderr; with `--json`, an object with a stable `code`.
 pub fn print_error(err: &anyhow::Error, json: bool) {
-    let code = err.downcast_ref::<ctx_core::Error>().map_or("ERROR", ctx_core::Error::code);
+    let code = err
+        .downcast_ref::<ctx_core::Error>()
+        .map(ctx_core::Error::code)
+        .or_else(|| err.downcast_ref::<ctx_map::Error>().map(ctx_map::Error::code))
+        .unwrap_or("ERROR");
     let message = format!("{err:#}");
     if json {
         let value = serde_json::json!({ "error": { "code": code, "message": message } });

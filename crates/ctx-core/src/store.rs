@@ -21,8 +21,11 @@ const BUSY_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// The migrations, in order; migration `i` brings the schema to version `i + 1`.
 /// A shipped migration is never edited: add a new file instead.
-const MIGRATIONS: &[&str] =
-    &[include_str!("../migrations/0001_init.sql"), include_str!("../migrations/0002_build.sql")];
+const MIGRATIONS: &[&str] = &[
+    include_str!("../migrations/0001_init.sql"),
+    include_str!("../migrations/0002_build.sql"),
+    include_str!("../migrations/0003_map.sql"),
+];
 
 /// The schema version this build of ctx writes and understands.
 pub const SCHEMA_VERSION: u32 = MIGRATIONS.len() as u32;

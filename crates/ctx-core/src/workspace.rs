@@ -32,6 +32,8 @@ pub struct Workspace {
     root: PathBuf,
     config: Config,
     store: Store,
+    /// The database is in the user's cache directory, not in `.ctx/`.
+    cached: bool,
 }
 
 /// What `init` did. Stable JSON.
@@ -115,7 +117,19 @@ impl Workspace {
         }
         let config = Config::load(&ctx_dir.join(CONFIG_FILE))?;
         let store = Store::open(&ctx_dir.join(DB_FILE))?;
-        Ok(Workspace { root, config, store })
+        Ok(Workspace { root, config, store, cached: false })
+    }
+
+    /// A workspace rooted at `root` (canonical) whose database is in `state_dir`,
+    /// with the default configuration.
+    pub(crate) fn open_with_store(root: &Path, state_dir: &Path) -> Result<Workspace> {
+        let store = Store::open(&state_dir.join(DB_FILE))?;
+        Ok(Workspace { root: root.to_path_buf(), config: Config::default(), store, cached: true })
+    }
+
+    /// Whether the database lives in the user's cache directory (no `.ctx/` here).
+    pub fn is_cached(&self) -> bool {
+        self.cached
     }
 
     /// The repository root (canonical).
@@ -140,6 +154,10 @@ impl Workspace {
 
     pub fn store(&self) -> &Store {
         &self.store
+    }
+
+    pub(crate) fn store_mut(&mut self) -> &mut Store {
+        &mut self.store
     }
 
     /// Turn user input into a folder key: absolute, or relative to `cwd` when

@@ -6,7 +6,7 @@
 (trait_item name: (type_identifier) @name) @definition.trait
 (function_item name: (identifier) @name) @definition.function
 (function_signature_item name: (identifier) @name) @definition.function
-(mod_item name: (identifier) @name) @definition.module
+(mod_item name: (identifier) @name body: (declaration_list)) @definition.module
 (macro_definition name: (identifier) @name) @definition.macro
 (const_item name: (identifier) @name) @definition.constant
 (static_item name: (identifier) @name) @definition.constant

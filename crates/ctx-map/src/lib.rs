@@ -2,5 +2,13 @@
 //! personalized PageRank, and a token-budgeted map of the most important
 //! definitions above a structural layer (stack, commands, key files, tree).
 
+mod error;
+pub mod fallback;
+pub mod graph;
+pub mod index;
 pub mod lang;
+pub mod map;
+pub mod structure;
 pub mod tags;
+
+pub use error::{Error, Result};

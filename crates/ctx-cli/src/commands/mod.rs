@@ -4,6 +4,7 @@ mod build;
 mod folder;
 mod init;
 mod log;
+mod map;
 mod scan;
 mod status;
 
@@ -31,6 +32,16 @@ impl Env {
         })
     }
 
+    /// The workspace as [`Env::workspace`] finds it, or where there is none, one
+    /// whose database lives in the user's cache directory (nothing is written here).
+    pub fn workspace_or_cache(&self) -> anyhow::Result<Workspace> {
+        Ok(match &self.root {
+            Some(root) if root.join(ctx_core::CTX_DIR).is_dir() => Workspace::open(root)?,
+            Some(root) => Workspace::open_in_cache(root, &ctx_core::default_cache_dir()?)?,
+            None => Workspace::discover_or_cache(&self.cwd)?,
+        })
+    }
+
     /// A path argument as a folder key of `ws`.
     pub fn folder_key(&self, ws: &Workspace, input: &str) -> anyhow::Result<String> {
         Ok(ws.resolve_path(&self.cwd, input)?)
@@ -54,6 +65,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Context(args) => build::context(&env, &args),
         Command::Validate => return build::validate(&env),
         Command::Watch(args) => build::watch(&env, &args),
+        Command::Map(args) => map::map(&env, &args),
     }?;
     Ok(ExitCode::SUCCESS)
 }

@@ -1,0 +1,74 @@
+//! `ctx map`: the repository map.
+
+use std::io::{IsTerminal, Read, Write};
+
+use ctx_map::map::MapOptions;
+use indicatif::{ProgressBar, ProgressStyle};
+
+use super::Env;
+use crate::args::MapArgs;
+use crate::output;
+
+/// Below this many files to parse, no progress bar (it would only flicker).
+const PROGRESS_MIN_FILES: usize = 500;
+
+pub fn map(env: &Env, args: &MapArgs) -> anyhow::Result<()> {
+    let mut ws = env.workspace_or_cache()?;
+    let focus = args.focus.iter().map(|f| env.folder_key(&ws, f)).collect::<anyhow::Result<Vec<_>>>()?;
+    let query = read_query(args.query.as_deref(), args.query_file.as_deref())?;
+    let options = MapOptions { tokens: args.tokens, focus, query };
+    let bar = progress_bar();
+    let progress = |done: usize, total: usize| {
+        if let Some(bar) = &bar
+            && total >= PROGRESS_MIN_FILES
+        {
+            if bar.is_hidden() {
+                bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+            }
+            bar.set_length(total as u64);
+            bar.set_position(done as u64);
+        }
+    };
+    let map = ctx_map::map::map(&mut ws, &options, Some(&progress));
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    let map = map?;
+    if args.write {
+        let dir = ws.ctx_dir();
+        std::fs::create_dir_all(&dir)?;
+        ctx_core::write_atomic(&dir.join("map.md"), map.text.as_bytes())?;
+    }
+    if env.json || args.format == "json" {
+        return output::json(&map);
+    }
+    std::io::stdout().lock().write_all(map.text.as_bytes())?;
+    Ok(())
+}
+
+/// `--query TEXT`, or the text of `--query-file` (`-`: standard input).
+pub fn read_query(query: Option<&str>, file: Option<&std::path::Path>) -> anyhow::Result<Option<String>> {
+    match (query, file) {
+        (Some(query), _) => Ok(Some(query.to_string())),
+        (None, Some(path)) if path.as_os_str() == "-" => {
+            let mut text = String::new();
+            std::io::stdin().read_to_string(&mut text)?;
+            Ok(Some(text))
+        }
+        (None, Some(path)) => Ok(Some(
+            std::fs::read_to_string(path).map_err(|err| anyhow::anyhow!("{}: {err}", path.display()))?,
+        )),
+        (None, None) => Ok(None),
+    }
+}
+
+/// A progress bar for stderr when it is a terminal, hidden until there is much to do.
+fn progress_bar() -> Option<ProgressBar> {
+    if !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let bar = ProgressBar::hidden();
+    let style = ProgressStyle::with_template("parsing {pos}/{len} files {wide_bar} {eta}").ok()?;
+    bar.set_style(style);
+    Some(bar)
+}

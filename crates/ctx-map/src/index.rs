@@ -1,0 +1,132 @@
+//! The index: every source file's tags, parsed once per content.
+//!
+//! Scan (so the store knows every file's content hash), take the cached tags
+//! of each unchanged content, parse the rest in parallel and cache them. A
+//! second run over an unchanged tree parses nothing, in any process.
+
+use std::time::Instant;
+
+use ctx_core::Workspace;
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::error::{Error, Result};
+use crate::fallback;
+use crate::lang::Lang;
+use crate::tags::{self, FileTags, TAGS_VERSION};
+
+/// A source file and its tags.
+#[derive(Debug, Clone)]
+pub struct IndexedFile {
+    /// Repository-relative, with `/`.
+    pub path: String,
+    pub lang: String,
+    pub size: u64,
+    pub tags: FileTags,
+}
+
+/// What indexing did. Stable JSON.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct IndexStats {
+    /// Source files in the map (a language with a grammar or a line scan).
+    pub files: usize,
+    /// Files parsed this run (their content was new).
+    pub parsed: usize,
+    /// Files whose tags came from the cache.
+    pub cached: usize,
+    /// Files read by the line scan (no grammar here).
+    pub line_scanned: usize,
+    /// Files whose parse had syntax errors (what parsed is used).
+    pub syntax_errors: usize,
+    /// Files that could not be read since the scan (vanished, unreadable).
+    pub unreadable: usize,
+    pub scan_ms: u64,
+    pub parse_ms: u64,
+}
+
+/// Called with (files done, files to parse) while parsing.
+pub type Progress<'a> = &'a (dyn Fn(usize, usize) + Sync);
+
+/// Scan `ws` and return the tags of every source file, sorted by path.
+pub fn index(ws: &mut Workspace, progress: Option<Progress>) -> Result<(Vec<IndexedFile>, IndexStats)> {
+    let mut stats = IndexStats::default();
+    let started = Instant::now();
+    ws.scan()?;
+    stats.scan_ms = started.elapsed().as_millis() as u64;
+
+    let started = Instant::now();
+    let cache = ws.cached_tags(TAGS_VERSION)?;
+    let sources: Vec<_> = ws
+        .source_files()?
+        .into_iter()
+        .filter(|f| f.lang.as_deref().is_some_and(|l| Lang::from_name(l).is_some() || fallback::supports(l)))
+        .collect();
+    let mut files: Vec<Option<IndexedFile>> = Vec::with_capacity(sources.len());
+    let mut to_parse = Vec::new();
+    for source in &sources {
+        let lang = source.lang.clone().unwrap_or_default();
+        match cache.get(&(source.hash, lang.clone())).and_then(|data| serde_json::from_slice(data).ok()) {
+            Some(tags) => {
+                stats.cached += 1;
+                files.push(Some(IndexedFile { path: source.path.clone(), lang, size: source.size, tags }));
+            }
+            None => {
+                to_parse.push((files.len(), source));
+                files.push(None);
+            }
+        }
+    }
+
+    let root = ws.root().to_path_buf();
+    let done = std::sync::atomic::AtomicUsize::new(0);
+    let total = to_parse.len();
+    // (slot, the content's hash and its file; None if it could not be read)
+    type Parsed = (usize, Option<([u8; 32], IndexedFile)>);
+    let parsed: Vec<Parsed> = to_parse
+        .par_iter()
+        .map(|&(slot, source)| {
+            let result = std::fs::read(root.join(&source.path)).ok().map(|bytes| {
+                let text = String::from_utf8_lossy(&bytes);
+                let lang = source.lang.clone().unwrap_or_default();
+                let tags = match Lang::from_name(&lang) {
+                    Some(grammar) => tags::extract(grammar, &text),
+                    None => Ok(fallback::extract(&text)),
+                };
+                // The content read may be newer than the scan's: cache it under its own hash.
+                let hash = *blake3::hash(&bytes).as_bytes();
+                tags.map(|tags| {
+                    (hash, IndexedFile { path: source.path.clone(), lang, size: bytes.len() as u64, tags })
+                })
+            });
+            if let Some(progress) = progress {
+                progress(done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1, total);
+            }
+            (slot, result.transpose())
+        })
+        .map(|(slot, result)| result.map(|r| (slot, r)))
+        .collect::<std::result::Result<_, String>>()
+        .map_err(Error::Tags)?;
+
+    let mut fresh = Vec::new();
+    for (slot, result) in parsed {
+        match result {
+            Some((hash, file)) => {
+                stats.parsed += 1;
+                // serde_json of plain structs cannot fail; an empty entry would only be re-parsed.
+                fresh.push((hash, file.lang.clone(), serde_json::to_vec(&file.tags).unwrap_or_default()));
+                files[slot] = Some(file);
+            }
+            None => stats.unreadable += 1,
+        }
+    }
+    // Write only when there is news: new tags, or cached ones no file uses any more.
+    if !fresh.is_empty() || cache.len() > stats.cached {
+        ws.save_tags(TAGS_VERSION, &fresh)?;
+    }
+    let files: Vec<IndexedFile> = files.into_iter().flatten().collect();
+    stats.files = files.len();
+    stats.line_scanned = files.iter().filter(|f| Lang::from_name(&f.lang).is_none()).count();
+    stats.syntax_errors = files.iter().filter(|f| f.tags.syntax_errors).count();
+    stats.parse_ms = started.elapsed().as_millis() as u64;
+    Ok((files, stats))
+}

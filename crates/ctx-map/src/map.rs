@@ -1,0 +1,274 @@
+//! The map: the structural layer, then the highest-ranked definitions that
+//! fit a token budget, grouped by file in rank order, each under its file's
+//! path with the signatures of what encloses it.
+
+use std::fmt::Write;
+
+use ctx_core::Workspace;
+use ctx_core::tokens::Tokenizer;
+use rustc_hash::FxHashSet as HashSet;
+use serde::Serialize;
+
+use crate::error::{Error, Result};
+use crate::graph::{self, Focus, Ranking};
+use crate::index::{self, IndexStats, IndexedFile, Progress};
+use crate::structure::{self, Structure};
+
+/// The default budget, in tokens.
+pub const DEFAULT_TOKENS: usize = 1500;
+/// How deep the structural layer's tree goes.
+const TREE_DEPTH: usize = 2;
+/// Most folders the tree lists.
+const MAX_TREE_ENTRIES: usize = 40;
+
+/// What to map.
+#[derive(Debug, Clone)]
+pub struct MapOptions {
+    /// The budget for the whole map, in tokens.
+    pub tokens: usize,
+    /// Files being worked on (repository-relative, or absolute inside the root).
+    pub focus: Vec<String>,
+    /// A task description: the files and identifiers it names rank higher.
+    pub query: Option<String>,
+}
+
+impl Default for MapOptions {
+    fn default() -> Self {
+        MapOptions { tokens: DEFAULT_TOKENS, focus: Vec::new(), query: None }
+    }
+}
+
+/// A rendered map. Stable JSON.
+#[derive(Debug, Clone, Serialize)]
+pub struct RepoMap {
+    pub text: String,
+    pub tokens: usize,
+    pub budget: usize,
+    pub tokenizer: String,
+    pub structure: Structure,
+    /// The files shown, in rank order, with their definitions.
+    pub files: Vec<MapFile>,
+    pub index: IndexStats,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct MapFile {
+    pub path: String,
+    pub rank: f64,
+    pub definitions: Vec<MapDef>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct MapDef {
+    pub name: String,
+    pub kind: crate::tags::Kind,
+    pub line: u32,
+    pub signature: String,
+    pub score: f64,
+}
+
+/// Index `ws` and render its map.
+pub fn map(ws: &mut Workspace, options: &MapOptions, progress: Option<Progress>) -> Result<RepoMap> {
+    if options.tokens == 0 {
+        return Err(Error::InvalidInput("--tokens must be at least 1".into()));
+    }
+    let (files, stats) = index::index(ws, progress)?;
+    let focus = focus(ws, &files, &options.focus, options.query.as_deref())?;
+    let ranking = graph::rank(&files, &focus);
+    let paths: Vec<String> = ws.source_files()?.into_iter().map(|f| f.path).collect();
+    let structure = structure::detect(ws.root(), &paths, TREE_DEPTH);
+    let tok = ws.config().build.tokenizer.get();
+    Ok(render(&files, &ranking, structure, options.tokens, tok, stats))
+}
+
+/// Resolve focus paths and read the query: the files it names, the identifiers it mentions.
+pub fn focus(
+    ws: &Workspace,
+    files: &[IndexedFile],
+    focus_paths: &[String],
+    query: Option<&str>,
+) -> Result<Focus> {
+    let index_of = |path: &str| files.binary_search_by(|f| f.path.as_str().cmp(path)).ok();
+    let mut out = Focus::default();
+    for path in focus_paths {
+        let key = ws.resolve_path(ws.root(), path)?;
+        match index_of(&key) {
+            Some(i) => out.files.push(i),
+            None => return Err(Error::InvalidInput(format!("{path}: not a source file of this repository"))),
+        }
+    }
+    if let Some(query) = query {
+        for word in query.split(|c: char| !(c.is_alphanumeric() || c == '_')).filter(|w| w.len() >= 3) {
+            out.names.insert(word.to_string());
+        }
+        // Files named by path (`src/db/pool.rs`, `pool.rs`) or by a distinctive stem (`base_events`).
+        let words: HashSet<&str> = query
+            .split(|c: char| c.is_whitespace() || "`'\"()[]{},;:".contains(c))
+            .map(|w| w.trim_end_matches('.'))
+            .filter(|w| !w.is_empty())
+            .collect();
+        for (i, file) in files.iter().enumerate() {
+            let name = file.path.rsplit('/').next().unwrap_or(&file.path);
+            let stem = name.split('.').next().unwrap_or(name);
+            let named = words.contains(file.path.as_str())
+                || words.contains(name)
+                || (stem.len() >= 5 && (stem.contains('_') || stem.len() >= 8) && words.contains(stem))
+                || words.iter().any(|w| w.contains('/') && file.path.ends_with(w));
+            if named {
+                out.named_files.push(i);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The map of `files` within `budget` tokens: the structural layer, then as
+/// many of the best definitions as fit.
+pub fn render(
+    files: &[IndexedFile],
+    ranking: &Ranking,
+    mut structure: Structure,
+    budget: usize,
+    tok: &dyn Tokenizer,
+    index: IndexStats,
+) -> RepoMap {
+    structure.tree.truncate(MAX_TREE_ENTRIES);
+    // The structure, shallower or without its tree if that is what fits a small budget.
+    let mut head = render_structure(&structure);
+    while tok.count(&head) > budget / 2 && !structure.tree.is_empty() {
+        let deepest = structure.tree.iter().map(|t| t.depth).max().unwrap_or(0);
+        if deepest > 1 {
+            structure.tree.retain(|t| t.depth < deepest);
+        } else {
+            structure.tree.clear();
+        }
+        head = render_structure(&structure);
+    }
+
+    // Definitions, best first; ties by path and line (a fixed order).
+    // An impl block is shown only around its methods.
+    let mut order: Vec<(usize, usize, f64)> = ranking
+        .def_rank
+        .iter()
+        .filter(|&(&(f, d), _)| files[f].tags.defs[d].kind.defines_name())
+        .map(|(&(f, d), &s)| (f, d, s))
+        .collect();
+    order.sort_by(|a, b| {
+        b.2.total_cmp(&a.2).then_with(|| files[a.0].path.cmp(&files[b.0].path)).then(a.1.cmp(&b.1))
+    });
+
+    // The longest prefix of that order that fits, then any later ones that still fit.
+    let fits = |chosen: &[(usize, usize, f64)]| {
+        let text = format!("{head}{}", render_symbols(files, ranking, chosen).0);
+        tok.count(&text) <= budget
+    };
+    let (mut lo, mut hi) = (0, order.len());
+    while lo < hi {
+        let mid = lo + (hi - lo).div_ceil(2);
+        if fits(&order[..mid]) { lo = mid } else { hi = mid - 1 }
+    }
+    let mut chosen: Vec<(usize, usize, f64)> = order[..lo].to_vec();
+    for &candidate in order[lo..].iter().take(200) {
+        chosen.push(candidate);
+        if !fits(&chosen) {
+            chosen.pop();
+        }
+    }
+    let (symbols, shown) = render_symbols(files, ranking, &chosen);
+    let text = format!("{head}{symbols}");
+    let tokens = tok.count(&text);
+    RepoMap { text, tokens, budget, tokenizer: tok.name().to_string(), structure, files: shown, index }
+}
+
+fn render_structure(s: &Structure) -> String {
+    let mut out = String::from("# Repository map\n\n");
+    if !s.stack.is_empty() {
+        let _ = writeln!(out, "Stack: {}\n", s.stack.join(", "));
+    }
+    if !s.commands.is_empty() {
+        out.push_str("Commands:\n");
+        for c in &s.commands {
+            let _ = writeln!(out, "- {}: `{}`", c.purpose, c.command);
+        }
+        out.push('\n');
+    }
+    if !s.key_files.is_empty() {
+        let _ = writeln!(out, "Key files: {}\n", s.key_files.join(", "));
+    }
+    if !s.tree.is_empty() {
+        out.push_str("Tree:\n");
+        for t in &s.tree {
+            let name = t.path.rsplit('/').next().unwrap_or(&t.path);
+            let _ = writeln!(out, "{}{name}/ ({})", "  ".repeat(t.depth), t.files);
+        }
+        out.push('\n');
+    }
+    out.push_str("## Symbols (most referenced first)\n\n");
+    out
+}
+
+/// The chosen definitions grouped by file (files by their best definition),
+/// each under its path, with the definitions that enclose them.
+fn render_symbols(
+    files: &[IndexedFile],
+    ranking: &Ranking,
+    chosen: &[(usize, usize, f64)],
+) -> (String, Vec<MapFile>) {
+    let mut by_file: Vec<(usize, Vec<(usize, f64)>)> = Vec::new();
+    for &(f, d, score) in chosen {
+        match by_file.iter_mut().find(|(file, _)| *file == f) {
+            Some((_, defs)) => defs.push((d, score)),
+            None => by_file.push((f, vec![(d, score)])),
+        }
+    }
+    let mut out = String::new();
+    let mut shown = Vec::with_capacity(by_file.len());
+    for (f, mut defs) in by_file {
+        let file = &files[f];
+        let tags = &file.tags;
+        // Each chosen definition with its enclosing ones, in line order, once.
+        let mut lines: Vec<usize> = Vec::new();
+        for &(d, _) in &defs {
+            let mut at = Some(d);
+            while let Some(i) = at {
+                lines.push(i);
+                at = tags.defs[i].parent.map(|p| p as usize);
+            }
+        }
+        lines.sort_by_key(|&i| (tags.defs[i].line, i));
+        lines.dedup();
+        let _ = writeln!(out, "{}:", file.path);
+        for i in lines {
+            let def = &tags.defs[i];
+            let depth = std::iter::successors(def.parent, |&p| tags.defs[p as usize].parent).count();
+            let indent = "    ".repeat(depth);
+            for (k, line) in def.signature.lines().enumerate() {
+                if k == 0 {
+                    let _ = writeln!(out, "{:>5}│ {indent}{line}", def.line);
+                } else {
+                    let _ = writeln!(out, "     │ {indent}{line}");
+                }
+            }
+        }
+        out.push('\n');
+        defs.sort_by_key(|&(d, _)| tags.defs[d].line);
+        shown.push(MapFile {
+            path: file.path.clone(),
+            rank: ranking.file_rank[f],
+            definitions: defs
+                .into_iter()
+                .map(|(d, score)| {
+                    let def = &tags.defs[d];
+                    MapDef {
+                        name: def.name.clone(),
+                        kind: def.kind,
+                        line: def.line,
+                        signature: def.signature.clone(),
+                        score,
+                    }
+                })
+                .collect(),
+        });
+    }
+    (out, shown)
+}

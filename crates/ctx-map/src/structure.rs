@@ -1,0 +1,378 @@
+//! The structural layer above the symbols: what the project is built with,
+//! the commands that build, test and lint it (found in its manifests), its
+//! key files and a depth-limited tree. Needs no parsing, so it is there even
+//! when no file has a grammar.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+use serde::Serialize;
+
+/// Facts about the project. Stable JSON.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Structure {
+    /// Technologies, each with where it was seen (`Rust (Cargo.toml)`), in a fixed order.
+    pub stack: Vec<String>,
+    /// Commands, each with what it is for (`test: cargo test`).
+    pub commands: Vec<Command>,
+    /// README, manifests and entry points.
+    pub key_files: Vec<String>,
+    /// Folders to the tree's depth, each with how many files it holds below.
+    pub tree: Vec<TreeEntry>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Command {
+    /// `build`, `test`, `lint`, `format`, `run`, or a script's own name.
+    pub purpose: String,
+    pub command: String,
+    /// The file it was found in.
+    pub source: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct TreeEntry {
+    pub path: String,
+    pub depth: usize,
+    pub files: usize,
+}
+
+/// Script and target names worth listing, and the purpose they serve.
+const PURPOSES: &[(&str, &str)] = &[
+    ("build", "build"),
+    ("compile", "build"),
+    ("test", "test"),
+    ("tests", "test"),
+    ("check", "check"),
+    ("lint", "lint"),
+    ("fmt", "format"),
+    ("format", "format"),
+    ("typecheck", "check"),
+    ("dev", "run"),
+    ("start", "run"),
+    ("run", "run"),
+    ("serve", "run"),
+    ("bench", "bench"),
+];
+
+const ENTRY_POINTS: &[&str] = &[
+    "main.rs",
+    "lib.rs",
+    "__main__.py",
+    "main.py",
+    "app.py",
+    "manage.py",
+    "cli.py",
+    "index.ts",
+    "index.js",
+    "main.ts",
+    "main.go",
+    "server.ts",
+    "server.js",
+];
+
+/// Learn the structure of the project at `root` from its files' paths
+/// (repository-relative), reading only manifests.
+pub fn detect(root: &Path, paths: &[String], tree_depth: usize) -> Structure {
+    let mut stack: BTreeMap<usize, String> = BTreeMap::new();
+    let mut note = |order: usize, what: &str, file: &str| {
+        stack.entry(order).or_insert_with(|| format!("{what} ({file})"));
+    };
+    let mut commands: Vec<Command> = Vec::new();
+    let mut key_files: BTreeSet<String> = BTreeSet::new();
+    let read = |rel: &str| std::fs::read_to_string(root.join(rel)).ok();
+
+    // Manifests at the root and one level down (a monorepo's packages).
+    for path in paths.iter().filter(|p| p.matches('/').count() <= 1) {
+        let name = path.rsplit('/').next().unwrap_or(path);
+        let top = !path.contains('/');
+        match name {
+            "Cargo.toml" => {
+                note(0, "Rust", path);
+                if top {
+                    key_files.insert(path.clone());
+                    push_all(
+                        &mut commands,
+                        path,
+                        &[("build", "cargo build"), ("test", "cargo test"), ("lint", "cargo clippy")],
+                    );
+                }
+            }
+            "pyproject.toml" | "setup.py" | "setup.cfg" => {
+                note(1, "Python", path);
+                if top {
+                    key_files.insert(path.clone());
+                }
+                if name == "pyproject.toml"
+                    && let Some(text) = read(path)
+                {
+                    python_tools(&text, path, &mut commands, &mut note);
+                }
+            }
+            "requirements.txt" => note(1, "Python", path),
+            "package.json" => {
+                note(2, "Node.js", path);
+                if let Some(text) = read(path) {
+                    node_facts(&text, path, top, &mut commands, &mut note);
+                }
+                if top {
+                    key_files.insert(path.clone());
+                }
+            }
+            "tsconfig.json" => note(3, "TypeScript", path),
+            "go.mod" => {
+                note(4, "Go", path);
+                if top {
+                    key_files.insert(path.clone());
+                    push_all(&mut commands, path, &[("build", "go build ./..."), ("test", "go test ./...")]);
+                }
+            }
+            "Makefile" | "makefile" | "GNUmakefile" if top => {
+                note(20, "Make", path);
+                key_files.insert(path.clone());
+                if let Some(text) = read(path) {
+                    for target in make_targets(&text) {
+                        if let Some(purpose) = purpose_of(&target) {
+                            commands.push(Command {
+                                purpose,
+                                command: format!("make {target}"),
+                                source: path.clone(),
+                            });
+                        }
+                    }
+                }
+            }
+            "justfile" | "Justfile" if top => {
+                note(21, "just", path);
+                key_files.insert(path.clone());
+            }
+            "Dockerfile" | "Containerfile" => note(22, "Docker", path),
+            "docker-compose.yml" | "docker-compose.yaml" | "compose.yaml" | "compose.yml" => {
+                note(23, "Docker Compose", path)
+            }
+            "tox.ini" if top => push_all(&mut commands, path, &[("test", "tox")]),
+            "Gemfile" => note(5, "Ruby", path),
+            "pom.xml" | "build.gradle" | "build.gradle.kts" => note(6, "JVM", path),
+            "CMakeLists.txt" => note(7, "CMake", path),
+            _ => {}
+        }
+        if top
+            && (name.to_ascii_lowercase().starts_with("readme") || name == "AGENTS.md" || name == "CLAUDE.md")
+        {
+            key_files.insert(path.clone());
+        }
+    }
+    if paths.iter().any(|p| p.starts_with(".github/workflows/")) {
+        note(30, "GitHub Actions", ".github/workflows");
+    }
+    // Entry points, shallowest first: at most a handful.
+    let mut entries: Vec<&String> = paths
+        .iter()
+        .filter(|p| ENTRY_POINTS.contains(&p.rsplit('/').next().unwrap_or(p)) && p.matches('/').count() <= 3)
+        .collect();
+    entries.sort_by_key(|p| (p.matches('/').count(), p.as_str()));
+    key_files.extend(entries.into_iter().take(8).cloned());
+
+    // The same command found twice (a workspace's manifests) is listed once.
+    let mut seen = BTreeSet::new();
+    commands.retain(|c| seen.insert(c.command.clone()));
+    Structure {
+        stack: stack.into_values().collect(),
+        commands,
+        key_files: key_files.into_iter().collect(),
+        tree: tree(paths, tree_depth),
+    }
+}
+
+fn push_all(commands: &mut Vec<Command>, source: &str, list: &[(&str, &str)]) {
+    for (purpose, command) in list {
+        commands.push(Command {
+            purpose: purpose.to_string(),
+            command: command.to_string(),
+            source: source.to_string(),
+        });
+    }
+}
+
+fn purpose_of(name: &str) -> Option<String> {
+    let first = name.split([':', '-', '_']).next().unwrap_or(name);
+    PURPOSES.iter().find(|(n, _)| *n == name || *n == first).map(|(_, p)| p.to_string())
+}
+
+fn python_tools(
+    text: &str,
+    path: &str,
+    commands: &mut Vec<Command>,
+    note: &mut impl FnMut(usize, &str, &str),
+) {
+    let Ok(doc) = text.parse::<toml::Table>() else { return };
+    let tool = doc.get("tool").and_then(|t| t.as_table());
+    let has = |name: &str| tool.is_some_and(|t| t.contains_key(name));
+    if has("pytest") || text.contains("pytest") {
+        note(10, "pytest", path);
+        push_all(commands, path, &[("test", "pytest")]);
+    }
+    if has("ruff") {
+        note(11, "Ruff", path);
+        push_all(commands, path, &[("lint", "ruff check"), ("format", "ruff format")]);
+    }
+    if has("mypy") {
+        push_all(commands, path, &[("check", "mypy .")]);
+    }
+    if has("poetry") {
+        note(12, "Poetry", path);
+    }
+    if has("maturin") || text.contains("maturin") {
+        note(13, "maturin", path);
+    }
+}
+
+fn node_facts(
+    text: &str,
+    path: &str,
+    top: bool,
+    commands: &mut Vec<Command>,
+    note: &mut impl FnMut(usize, &str, &str),
+) {
+    let Ok(json) = serde_json::from_str::<serde_json::Value>(text) else { return };
+    let deps = |key: &str| {
+        json.get(key)
+            .and_then(|d| d.as_object())
+            .map(|o| o.keys().cloned().collect::<Vec<_>>())
+            .unwrap_or_default()
+    };
+    let all: BTreeSet<String> = deps("dependencies").into_iter().chain(deps("devDependencies")).collect();
+    for (order, dep, what) in [
+        (3, "typescript", "TypeScript"),
+        (14, "react", "React"),
+        (15, "vue", "Vue"),
+        (16, "svelte", "Svelte"),
+        (17, "next", "Next.js"),
+        (18, "vite", "Vite"),
+        (19, "jest", "Jest"),
+        (19, "vitest", "Vitest"),
+        (24, "eslint", "ESLint"),
+    ] {
+        if all.contains(dep) {
+            note(order, what, path);
+        }
+    }
+    if !top {
+        return;
+    }
+    let runner = if Path::new(path).with_file_name("pnpm-lock.yaml").exists() { "pnpm" } else { "npm run" };
+    if let Some(scripts) = json.get("scripts").and_then(|s| s.as_object()) {
+        for name in scripts.keys() {
+            if let Some(purpose) = purpose_of(name) {
+                commands.push(Command {
+                    purpose,
+                    command: format!("{runner} {name}"),
+                    source: path.to_string(),
+                });
+            }
+        }
+    }
+}
+
+/// Targets a Makefile defines (`name:` at the start of a line, not a variable or pattern).
+fn make_targets(text: &str) -> Vec<String> {
+    text.lines()
+        .filter(|line| !line.starts_with(['\t', ' ', '#', '.']))
+        .filter_map(|line| {
+            let (name, rest) = line.split_once(':')?;
+            let ok = !rest.starts_with('=')
+                && !name.is_empty()
+                && name.chars().all(|c| c.is_alphanumeric() || "-_/".contains(c));
+            ok.then(|| name.to_string())
+        })
+        .collect()
+}
+
+/// Folders to `depth`, with the number of files below each, in path order.
+fn tree(paths: &[String], depth: usize) -> Vec<TreeEntry> {
+    let mut counts: BTreeMap<String, usize> = BTreeMap::new();
+    for path in paths {
+        let parts: Vec<&str> = path.split('/').collect();
+        for d in 1..parts.len().min(depth + 1) {
+            *counts.entry(parts[..d].join("/")).or_default() += 1;
+        }
+    }
+    counts
+        .into_iter()
+        .map(|(path, files)| TreeEntry { depth: path.matches('/').count() + 1, path, files })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stack_commands_key_files_and_tree() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::write(root.join("Cargo.toml"), "[workspace]\n").unwrap();
+        std::fs::write(
+            root.join("pyproject.toml"),
+            "[project]\nname='x'\n[tool.pytest.ini_options]\n[tool.ruff]\n",
+        )
+        .unwrap();
+        std::fs::write(
+            root.join("Makefile"),
+            "CC=cc\ntest: build\n\tcargo test\nrelease:\n\techo\n.PHONY: test\n",
+        )
+        .unwrap();
+        std::fs::create_dir_all(root.join("web")).unwrap();
+        std::fs::write(
+            root.join("web/package.json"),
+            r#"{"devDependencies": {"typescript": "5", "vite": "5"}, "scripts": {"test": "vitest"}}"#,
+        )
+        .unwrap();
+        let paths: Vec<String> = [
+            "Cargo.toml",
+            "Makefile",
+            "README.md",
+            "pyproject.toml",
+            "src/main.rs",
+            "src/db/pool.rs",
+            "web/package.json",
+            "web/src/index.ts",
+        ]
+        .map(String::from)
+        .to_vec();
+        let s = detect(root, &paths, 2);
+        assert_eq!(
+            s.stack,
+            [
+                "Rust (Cargo.toml)",
+                "Python (pyproject.toml)",
+                "Node.js (web/package.json)",
+                "TypeScript (web/package.json)",
+                "pytest (pyproject.toml)",
+                "Ruff (pyproject.toml)",
+                "Vite (web/package.json)",
+                "Make (Makefile)",
+            ]
+        );
+        let commands: Vec<String> =
+            s.commands.iter().map(|c| format!("{}: {}", c.purpose, c.command)).collect();
+        assert_eq!(
+            commands,
+            [
+                "build: cargo build",
+                "test: cargo test",
+                "lint: cargo clippy",
+                "test: make test",
+                "test: pytest",
+                "lint: ruff check",
+                "format: ruff format",
+            ]
+        );
+        assert_eq!(
+            s.key_files,
+            ["Cargo.toml", "Makefile", "README.md", "pyproject.toml", "src/main.rs", "web/src/index.ts"]
+        );
+        let tree: Vec<(String, usize)> = s.tree.iter().map(|t| (t.path.clone(), t.files)).collect();
+        assert_eq!(tree, [("src".into(), 2), ("src/db".into(), 1), ("web".into(), 2), ("web/src".into(), 1)]);
+    }
+}
