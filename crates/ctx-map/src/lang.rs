@@ -18,6 +18,7 @@ const RUST_TAGS: &str = include_str!("../queries/rust.scm");
 const PYTHON_TAGS: &str = include_str!("../queries/python.scm");
 const JAVASCRIPT_TAGS: &str = include_str!("../queries/javascript.scm");
 const TYPESCRIPT_TAGS: &str = include_str!("../queries/typescript.scm");
+const JSX_TAGS: &str = include_str!("../queries/jsx.scm");
 
 impl Lang {
     pub const ALL: [Lang; 5] = [Lang::Rust, Lang::Python, Lang::JavaScript, Lang::TypeScript, Lang::Tsx];

@@ -16,7 +16,7 @@ use tree_sitter::{Node, Parser, QueryCursor, StreamingIterator};
 use crate::lang::Lang;
 
 /// Bumped when what extraction yields changes: cached tags are re-parsed.
-pub const TAGS_VERSION: u32 = 2;
+pub const TAGS_VERSION: u32 = 3;
 
 /// Most lines of a signature.
 const MAX_SIGNATURE_LINES: usize = 4;
@@ -207,6 +207,16 @@ pub fn extract(lang: Lang, source: &str) -> Result<FileTags, String> {
 /// The lines of `node` before its body (at most [`MAX_SIGNATURE_LINES`]),
 /// each cut to [`MAX_SIGNATURE_LINE`] characters, without a trailing `{`.
 fn signature(source: &str, node: Node) -> String {
+    // `const x = …` is a declarator inside a declaration (inside an export): show all of it.
+    let mut node = node;
+    if node.kind() == "variable_declarator" {
+        while let Some(parent) = node.parent() {
+            if !matches!(parent.kind(), "lexical_declaration" | "variable_declaration" | "export_statement") {
+                break;
+            }
+            node = parent;
+        }
+    }
     let start = node.start_position().row;
     let body = node.child_by_field_name("body");
     let mut last = match body {
