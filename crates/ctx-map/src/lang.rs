@@ -66,10 +66,11 @@ impl Lang {
                         Lang::Rust => RUST_TAGS.to_string(),
                         Lang::Python => PYTHON_TAGS.to_string(),
                         // A JavaScript class extends an expression; TypeScript's has an extends clause.
-                        Lang::JavaScript => {
-                            format!("{JAVASCRIPT_TAGS}\n(class_heritage (identifier) @name) @reference.type")
-                        }
-                        Lang::TypeScript | Lang::Tsx => format!("{JAVASCRIPT_TAGS}\n{TYPESCRIPT_TAGS}"),
+                        Lang::JavaScript => format!(
+                            "{JAVASCRIPT_TAGS}\n{JSX_TAGS}\n(class_heritage (identifier) @name) @reference.type"
+                        ),
+                        Lang::TypeScript => format!("{JAVASCRIPT_TAGS}\n{TYPESCRIPT_TAGS}"),
+                        Lang::Tsx => format!("{JAVASCRIPT_TAGS}\n{TYPESCRIPT_TAGS}\n{JSX_TAGS}"),
                     };
                     Query::new(&lang.grammar(), &source)
                         .map_err(|err| format!("{} tags query: {err}", lang.name()))
