@@ -48,6 +48,25 @@ pub enum Command {
     /// Print a map of the repository: stack, commands, key files, tree, and its most
     /// referenced definitions within a token budget (works without `ctx init`).
     Map(MapArgs),
+    /// Print the repository's source files, most relevant to a task first (works without `ctx init`).
+    Rank(RankArgs),
+}
+
+#[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("task").required(true).args(["query", "query_file"])))]
+pub struct RankArgs {
+    /// The task (an issue, a commit message, a request).
+    #[arg(long, value_name = "TEXT")]
+    pub query: Option<String>,
+    /// Read the task from this file (`-` for standard input).
+    #[arg(long, value_name = "FILE")]
+    pub query_file: Option<PathBuf>,
+    /// Only the first N files.
+    #[arg(short = 'k', long = "top", value_name = "N")]
+    pub top: Option<usize>,
+    /// Rank by words alone (BM25), without the reference graph: the baseline.
+    #[arg(long, hide = true)]
+    pub lexical_only: bool,
 }
 
 #[derive(Debug, Args)]

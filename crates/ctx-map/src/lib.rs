@@ -8,6 +8,7 @@ pub mod graph;
 pub mod index;
 pub mod lang;
 pub mod map;
+pub mod rank;
 pub mod structure;
 pub mod tags;
 

@@ -1,4 +1,4 @@
-//! `ctx map`: the repository map.
+//! `ctx map` and `ctx rank`: the repository map, and files ranked for a task.
 
 use std::io::{IsTerminal, Read, Write};
 
@@ -6,7 +6,7 @@ use ctx_map::map::MapOptions;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::Env;
-use crate::args::MapArgs;
+use crate::args::{MapArgs, RankArgs};
 use crate::output;
 
 /// Below this many files to parse, no progress bar (it would only flicker).
@@ -18,17 +18,7 @@ pub fn map(env: &Env, args: &MapArgs) -> anyhow::Result<()> {
     let query = read_query(args.query.as_deref(), args.query_file.as_deref())?;
     let options = MapOptions { tokens: args.tokens, focus, query };
     let bar = progress_bar();
-    let progress = |done: usize, total: usize| {
-        if let Some(bar) = &bar
-            && total >= PROGRESS_MIN_FILES
-        {
-            if bar.is_hidden() {
-                bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
-            }
-            bar.set_length(total as u64);
-            bar.set_position(done as u64);
-        }
-    };
+    let progress = |done: usize, total: usize| show_progress(bar.as_ref(), done, total);
     let map = ctx_map::map::map(&mut ws, &options, Some(&progress));
     if let Some(bar) = &bar {
         bar.finish_and_clear();
@@ -46,6 +36,29 @@ pub fn map(env: &Env, args: &MapArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+pub fn rank(env: &Env, args: &RankArgs) -> anyhow::Result<()> {
+    let mut ws = env.workspace_or_cache()?;
+    let query = read_query(args.query.as_deref(), args.query_file.as_deref())?.unwrap_or_default();
+    let bar = progress_bar();
+    let progress = |done: usize, total: usize| show_progress(bar.as_ref(), done, total);
+    let ranked = ctx_map::rank::rank_workspace(&mut ws, &query, args.lexical_only, Some(&progress));
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    let (mut ranked, _) = ranked?;
+    if let Some(top) = args.top {
+        ranked.truncate(top);
+    }
+    if env.json {
+        return output::json(&ranked);
+    }
+    let mut out = std::io::stdout().lock();
+    for file in &ranked {
+        writeln!(out, "{}", file.path)?;
+    }
+    Ok(())
+}
+
 /// `--query TEXT`, or the text of `--query-file` (`-`: standard input).
 pub fn read_query(query: Option<&str>, file: Option<&std::path::Path>) -> anyhow::Result<Option<String>> {
     match (query, file) {
@@ -59,6 +72,19 @@ pub fn read_query(query: Option<&str>, file: Option<&std::path::Path>) -> anyhow
             std::fs::read_to_string(path).map_err(|err| anyhow::anyhow!("{}: {err}", path.display()))?,
         )),
         (None, None) => Ok(None),
+    }
+}
+
+/// Show parsing progress once there is enough of it to be worth a bar.
+fn show_progress(bar: Option<&ProgressBar>, done: usize, total: usize) {
+    if let Some(bar) = bar
+        && total >= PROGRESS_MIN_FILES
+    {
+        if bar.is_hidden() {
+            bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+        }
+        bar.set_length(total as u64);
+        bar.set_position(done as u64);
     }
 }
 

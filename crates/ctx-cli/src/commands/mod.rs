@@ -66,6 +66,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Validate => return build::validate(&env),
         Command::Watch(args) => build::watch(&env, &args),
         Command::Map(args) => map::map(&env, &args),
+        Command::Rank(args) => map::rank(&env, &args),
     }?;
     Ok(ExitCode::SUCCESS)
 }
