@@ -38,7 +38,10 @@ pub struct Ranking {
 
 const DAMPING: f64 = 0.85;
 const MAX_ITERATIONS: usize = 100;
-const TOLERANCE: f64 = 1e-10;
+const TOLERANCE: f64 = 1e-9;
+/// A name defined in more files than this links nothing (`new`, `get`, `run`):
+/// split that many ways, its edges would weigh next to nothing and cost the most.
+const MAX_DEFINERS: usize = 40;
 
 /// How much a reference to `name` says about the relation of two files.
 fn name_weight(name: &str, definers: usize, focus: &Focus) -> f64 {
@@ -81,7 +84,9 @@ pub fn rank(files: &[IndexedFile], focus: &Focus) -> Ranking {
     let mut edges: Vec<(usize, usize, &str, f64)> = Vec::new();
     for (from, file) in files.iter().enumerate() {
         for (name, count) in &file.tags.refs {
-            let Some(targets) = definers.get(name.as_str()) else { continue };
+            let Some(targets) = definers.get(name.as_str()).filter(|t| t.len() <= MAX_DEFINERS) else {
+                continue;
+            };
             let mut weight = name_weight(name, targets.len(), focus) * f64::from(*count).sqrt();
             if focus_files.contains(&from) {
                 weight *= 50.0;

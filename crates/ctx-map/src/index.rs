@@ -11,9 +11,9 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::error::{Error, Result};
-use crate::fallback;
 use crate::lang::Lang;
 use crate::tags::{self, FileTags, TAGS_VERSION};
+use crate::{codec, fallback};
 
 /// A source file and its tags.
 #[derive(Debug, Clone)]
@@ -65,7 +65,7 @@ pub fn index(ws: &mut Workspace, progress: Option<Progress>) -> Result<(Vec<Inde
     let mut to_parse = Vec::new();
     for source in &sources {
         let lang = source.lang.clone().unwrap_or_default();
-        match cache.get(&(source.hash, lang.clone())).and_then(|data| serde_json::from_slice(data).ok()) {
+        match cache.get(&(source.hash, lang.clone())).and_then(|data| codec::decode(data)) {
             Some(tags) => {
                 stats.cached += 1;
                 files.push(Some(IndexedFile { path: source.path.clone(), lang, size: source.size, tags }));
@@ -112,8 +112,7 @@ pub fn index(ws: &mut Workspace, progress: Option<Progress>) -> Result<(Vec<Inde
         match result {
             Some((hash, file)) => {
                 stats.parsed += 1;
-                // serde_json of plain structs cannot fail; an empty entry would only be re-parsed.
-                fresh.push((hash, file.lang.clone(), serde_json::to_vec(&file.tags).unwrap_or_default()));
+                fresh.push((hash, file.lang.clone(), codec::encode(&file.tags)));
                 files[slot] = Some(file);
             }
             None => stats.unreadable += 1,

@@ -2,6 +2,7 @@
 //! personalized PageRank, and a token-budgeted map of the most important
 //! definitions above a structural layer (stack, commands, key files, tree).
 
+mod codec;
 mod error;
 pub mod fallback;
 pub mod graph;

@@ -162,7 +162,18 @@ pub fn render(
         let text = format!("{head}{}", render_symbols(files, ranking, chosen).0);
         tok.count(&text) <= budget
     };
+    // Galloping first: every probe renders and counts its text, so stay near the answer.
     let (mut lo, mut hi) = (0, order.len());
+    let mut step = 16;
+    while step < hi {
+        if fits(&order[..step]) {
+            lo = step;
+            step *= 2;
+        } else {
+            hi = step - 1;
+            break;
+        }
+    }
     while lo < hi {
         let mid = lo + (hi - lo).div_ceil(2);
         if fits(&order[..mid]) { lo = mid } else { hi = mid - 1 }
@@ -242,11 +253,13 @@ fn render_symbols(
             let def = &tags.defs[i];
             let depth = std::iter::successors(def.parent, |&p| tags.defs[p as usize].parent).count();
             let indent = "    ".repeat(depth);
+            // Lines start with their number (or `│`), never a space: the token
+            // counter memoizes line by line where no token spans a line start.
             for (k, line) in def.signature.lines().enumerate() {
                 if k == 0 {
-                    let _ = writeln!(out, "{:>5}│ {indent}{line}", def.line);
+                    let _ = writeln!(out, "{}│ {indent}{line}", def.line);
                 } else {
-                    let _ = writeln!(out, "     │ {indent}{line}");
+                    let _ = writeln!(out, "│ {indent}{line}");
                 }
             }
         }

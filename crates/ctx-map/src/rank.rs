@@ -41,9 +41,10 @@ pub struct RankedFile {
 
 const STOP_WORDS: &[&str] = &[
     "a", "an", "and", "are", "as", "at", "be", "by", "do", "for", "from", "has", "have", "if", "in", "into",
-    "is", "it", "its", "not", "of", "on", "or", "so", "that", "the", "this", "to", "was", "we", "when", "with",
-    "add", "fix", "use", "make", "new", "update", "change", "remove", "support", "allow", "instead", "should",
-    "can", "now", "also", "more", "some", "all", "but", "then", "than", "which", "will", "been", "no",
+    "is", "it", "its", "not", "of", "on", "or", "so", "that", "the", "this", "to", "was", "we", "when",
+    "with", "add", "fix", "use", "make", "new", "update", "change", "remove", "support", "allow", "instead",
+    "should", "can", "now", "also", "more", "some", "all", "but", "then", "than", "which", "will", "been",
+    "no",
 ];
 
 /// The terms of `text`: words and identifiers, split, lowercased, stemmed, without stop words.
@@ -193,9 +194,10 @@ mod tests {
 
     #[test]
     fn terms_split_identifiers_and_drop_noise() {
-        assert_eq!(terms("Fix parseHTTPHeader in the mpsc_channel"), [
-            "parsehttpheader", "pars", "http", "header", "mpsc_channel", "mpsc", "channel"
-        ]);
+        assert_eq!(
+            terms("Fix parseHTTPHeader in the mpsc_channel"),
+            ["parsehttpheader", "pars", "http", "header", "mpsc_channel", "mpsc", "channel"]
+        );
         assert_eq!(stem("channels"), "channel");
         assert_eq!([stem("parse"), stem("parsed"), stem("parsing"), stem("parses")], ["pars"; 4]);
         assert_eq!(stem("class"), "class");
@@ -216,7 +218,11 @@ pub fn rank_workspace(
     let root = ws.root().to_path_buf();
     let contents: Vec<String> = files
         .par_iter()
-        .map(|f| std::fs::read(root.join(&f.path)).map(|b| String::from_utf8_lossy(&b).into_owned()).unwrap_or_default())
+        .map(|f| {
+            std::fs::read(root.join(&f.path))
+                .map(|b| String::from_utf8_lossy(&b).into_owned())
+                .unwrap_or_default()
+        })
         .collect();
     Ok((rank(&files, &contents, query, lexical_only), stats))
 }

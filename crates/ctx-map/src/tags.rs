@@ -16,7 +16,7 @@ use tree_sitter::{Node, Parser, QueryCursor, StreamingIterator};
 use crate::lang::Lang;
 
 /// Bumped when what extraction yields changes: cached tags are re-parsed.
-pub const TAGS_VERSION: u32 = 3;
+pub const TAGS_VERSION: u32 = 4;
 
 /// Most lines of a signature.
 const MAX_SIGNATURE_LINES: usize = 4;

@@ -1,0 +1,115 @@
+//! The tags cache's encoding: compact and quick to read back (a warm map
+//! decodes every file's tags). Little-endian `u32`s and length-prefixed
+//! UTF-8; anything that does not decode is treated as not cached.
+
+use crate::tags::{Def, FileTags, Kind};
+
+const KINDS: [Kind; 12] = [
+    Kind::Function,
+    Kind::Method,
+    Kind::Class,
+    Kind::Struct,
+    Kind::Enum,
+    Kind::Trait,
+    Kind::Interface,
+    Kind::Type,
+    Kind::Constant,
+    Kind::Module,
+    Kind::Macro,
+    Kind::Impl,
+];
+
+pub fn encode(tags: &FileTags) -> Vec<u8> {
+    let mut out = Vec::with_capacity(64 + tags.defs.len() * 48 + tags.refs.len() * 16);
+    out.push(u8::from(tags.syntax_errors));
+    put_u32(&mut out, tags.defs.len() as u32);
+    for def in &tags.defs {
+        put_str(&mut out, &def.name);
+        out.push(KINDS.iter().position(|&k| k == def.kind).unwrap_or(0) as u8);
+        put_u32(&mut out, def.line);
+        put_u32(&mut out, def.end_line);
+        put_str(&mut out, &def.signature);
+        put_u32(&mut out, def.parent.unwrap_or(u32::MAX));
+    }
+    put_u32(&mut out, tags.refs.len() as u32);
+    for (name, count) in &tags.refs {
+        put_str(&mut out, name);
+        put_u32(&mut out, *count);
+    }
+    out
+}
+
+pub fn decode(bytes: &[u8]) -> Option<FileTags> {
+    let mut r = Reader { bytes, at: 0 };
+    let syntax_errors = r.byte()? != 0;
+    let n = r.u32()? as usize;
+    let mut defs = Vec::with_capacity(n.min(bytes.len()));
+    for _ in 0..n {
+        let name = r.str()?;
+        let kind = *KINDS.get(r.byte()? as usize)?;
+        let (line, end_line) = (r.u32()?, r.u32()?);
+        let signature = r.str()?;
+        let parent = Some(r.u32()?).filter(|&p| p != u32::MAX);
+        defs.push(Def { name, kind, line, end_line, signature, parent });
+    }
+    let n = r.u32()? as usize;
+    let mut refs = Vec::with_capacity(n.min(bytes.len()));
+    for _ in 0..n {
+        refs.push((r.str()?, r.u32()?));
+    }
+    (r.at == bytes.len()).then_some(FileTags { defs, refs, syntax_errors })
+}
+
+fn put_u32(out: &mut Vec<u8>, value: u32) {
+    out.extend_from_slice(&value.to_le_bytes());
+}
+
+fn put_str(out: &mut Vec<u8>, text: &str) {
+    put_u32(out, text.len() as u32);
+    out.extend_from_slice(text.as_bytes());
+}
+
+struct Reader<'b> {
+    bytes: &'b [u8],
+    at: usize,
+}
+
+impl Reader<'_> {
+    fn take(&mut self, n: usize) -> Option<&[u8]> {
+        let slice = self.bytes.get(self.at..self.at.checked_add(n)?)?;
+        self.at += n;
+        Some(slice)
+    }
+
+    fn byte(&mut self) -> Option<u8> {
+        Some(self.take(1)?[0])
+    }
+
+    fn u32(&mut self) -> Option<u32> {
+        Some(u32::from_le_bytes(self.take(4)?.try_into().ok()?))
+    }
+
+    fn str(&mut self) -> Option<String> {
+        let n = self.u32()? as usize;
+        String::from_utf8(self.take(n)?.to_vec()).ok()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lang::Lang;
+
+    #[test]
+    fn round_trips_and_rejects_garbage() {
+        let source = "class A:\n    def f(self):\n        g()\n\ndef h(\n";
+        let tags = crate::tags::extract(Lang::Python, source).unwrap();
+        assert!(tags.syntax_errors && !tags.defs.is_empty() && !tags.refs.is_empty());
+        let bytes = encode(&tags);
+        assert_eq!(decode(&bytes), Some(tags));
+        for cut in 0..bytes.len() {
+            assert_eq!(decode(&bytes[..cut]), None, "a cut at {cut} decodes");
+        }
+        assert_eq!(decode(b"\x00\xff\xff\xff\xff"), None);
+    }
+}
