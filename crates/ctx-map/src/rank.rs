@@ -157,13 +157,15 @@ pub fn rank(files: &[IndexedFile], contents: &[String], query: &str, lexical_onl
         // Seeds: the best lexical matches, in a fixed order.
         let mut order: Vec<usize> = (0..files.len()).filter(|&i| lexical[i] > 0.0).collect();
         order.sort_by(|&a, &b| lexical[b].total_cmp(&lexical[a]).then(a.cmp(&b)));
-        let mut focus = Focus::default();
-        focus.named_files = order.into_iter().take(SEEDS).collect();
-        focus.names = query
-            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
-            .filter(|w| w.len() >= 3)
-            .map(str::to_string)
-            .collect();
+        let focus = Focus {
+            named_files: order.into_iter().take(SEEDS).collect(),
+            names: query
+                .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .filter(|w| w.len() >= 3)
+                .map(str::to_string)
+                .collect(),
+            ..Focus::default()
+        };
         let ranking = graph::rank(files, &focus);
         let max_rank = ranking.file_rank.iter().copied().fold(0.0, f64::max);
         if max_rank > 0.0 {
