@@ -190,22 +190,6 @@ pub fn rank(files: &[IndexedFile], contents: &[String], query: &str, lexical_onl
     ranked
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn terms_split_identifiers_and_drop_noise() {
-        assert_eq!(
-            terms("Fix parseHTTPHeader in the mpsc_channel"),
-            ["parsehttpheader", "pars", "http", "header", "mpsc_channel", "mpsc", "channel"]
-        );
-        assert_eq!(stem("channels"), "channel");
-        assert_eq!([stem("parse"), stem("parsed"), stem("parsing"), stem("parses")], ["pars"; 4]);
-        assert_eq!(stem("class"), "class");
-    }
-}
-
 /// Index `ws` and rank its source files for `query`.
 pub fn rank_workspace(
     ws: &mut ctx_core::Workspace,
@@ -227,4 +211,20 @@ pub fn rank_workspace(
         })
         .collect();
     Ok((rank(&files, &contents, query, lexical_only), stats))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn terms_split_identifiers_and_drop_noise() {
+        assert_eq!(
+            terms("Fix parseHTTPHeader in the mpsc_channel"),
+            ["parsehttpheader", "pars", "http", "header", "mpsc_channel", "mpsc", "channel"]
+        );
+        assert_eq!(stem("channels"), "channel");
+        assert_eq!([stem("parse"), stem("parsed"), stem("parsing"), stem("parses")], ["pars"; 4]);
+        assert_eq!(stem("class"), "class");
+    }
 }
