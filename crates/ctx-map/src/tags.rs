@@ -160,6 +160,7 @@ pub fn extract(lang: Lang, source: &str) -> Result<FileTags, String> {
     });
     raw.dedup_by(|b, a| a.node.id() == b.node.id() && a.name == b.name);
 
+    let lines: Vec<&str> = source.lines().collect();
     // Parents by containment: a stack of the definitions still open.
     let mut defs: Vec<Def> = Vec::with_capacity(raw.len());
     let mut open: Vec<usize> = Vec::new();
@@ -182,7 +183,7 @@ pub fn extract(lang: Lang, source: &str) -> Result<FileTags, String> {
             kind,
             line: def.node.start_position().row as u32 + 1,
             end_line: def.node.end_position().row as u32 + 1,
-            signature: signature(source, def.node),
+            signature: signature(&lines, def.node),
             parent: parent.map(|p| p as u32),
         });
         open.push(defs.len() - 1);
@@ -204,9 +205,9 @@ pub fn extract(lang: Lang, source: &str) -> Result<FileTags, String> {
     Ok(FileTags { defs, refs, syntax_errors: root.has_error() })
 }
 
-/// The lines of `node` before its body (at most [`MAX_SIGNATURE_LINES`]),
+/// The lines (of `source`, split into lines) of `node` before its body (at most [`MAX_SIGNATURE_LINES`]),
 /// each cut to [`MAX_SIGNATURE_LINE`] characters, without a trailing `{`.
-fn signature(source: &str, node: Node) -> String {
+fn signature(source: &[&str], node: Node) -> String {
     // `const x = …` is a declarator inside a declaration (inside an export): show all of it.
     let mut node = node;
     if node.kind() == "variable_declarator" {
@@ -223,14 +224,14 @@ fn signature(source: &str, node: Node) -> String {
         Some(body) if body.start_position().row > start => {
             let row = body.start_position().row;
             // `) -> T {` puts the end of the signature on the body's first line.
-            let line = source.lines().nth(row).unwrap_or("");
+            let line = source.get(row).copied().unwrap_or("");
             let before = line.get(..body.start_position().column).unwrap_or("");
             if before.trim().is_empty() { row - 1 } else { row }
         }
         _ => start,
     };
     last = last.min(start + MAX_SIGNATURE_LINES - 1).min(node.end_position().row);
-    let lines: Vec<&str> = source.lines().skip(start).take(last - start + 1).collect();
+    let lines: &[&str] = source.get(start..=last).unwrap_or_default();
     let mut out = Vec::with_capacity(lines.len());
     for (i, line) in lines.iter().enumerate() {
         // The first line starts at the node (a definition may follow other code on its line).
@@ -245,7 +246,7 @@ fn signature(source: &str, node: Node) -> String {
         out.push(line);
     }
     // Continuation lines keep their indentation relative to the first.
-    let indent = source.lines().nth(start).map_or(0, |l| l.len() - l.trim_start().len());
+    let indent = source.get(start).map_or(0, |l| leading(l));
     out.iter()
         .enumerate()
         .map(
