@@ -1,6 +1,6 @@
 //! The languages the map parses with tree-sitter, and their tags queries.
 
-use std::sync::LazyLock;
+use std::sync::OnceLock;
 
 use tree_sitter::{Language, Query};
 
@@ -55,30 +55,29 @@ impl Lang {
         }
     }
 
-    /// The tags query, compiled once per process. `Err` only if a bundled
-    /// query does not compile against its grammar, which the tests rule out.
+    /// The tags query, compiled on first use, once per process (compiling
+    /// one takes tens of milliseconds: a warm map with one changed file
+    /// compiles only its language's). `Err` only if a bundled query does not
+    /// compile against its grammar, which the tests rule out.
     pub fn query(self) -> Result<&'static Query, String> {
-        static QUERIES: LazyLock<Vec<Result<Query, String>>> = LazyLock::new(|| {
-            Lang::ALL
-                .iter()
-                .map(|&lang| {
-                    let source = match lang {
-                        Lang::Rust => RUST_TAGS.to_string(),
-                        Lang::Python => PYTHON_TAGS.to_string(),
-                        // A JavaScript class extends an expression; TypeScript's has an extends clause.
-                        Lang::JavaScript => format!(
-                            "{JAVASCRIPT_TAGS}\n{JSX_TAGS}\n(class_heritage (identifier) @name) @reference.type"
-                        ),
-                        Lang::TypeScript => format!("{JAVASCRIPT_TAGS}\n{TYPESCRIPT_TAGS}"),
-                        Lang::Tsx => format!("{JAVASCRIPT_TAGS}\n{TYPESCRIPT_TAGS}\n{JSX_TAGS}"),
-                    };
-                    Query::new(&lang.grammar(), &source)
-                        .map_err(|err| format!("{} tags query: {err}", lang.name()))
-                })
-                .collect()
-        });
+        static QUERIES: [OnceLock<Result<Query, String>>; 5] = [const { OnceLock::new() }; 5];
         let index = Lang::ALL.iter().position(|&l| l == self).unwrap_or(0);
-        QUERIES[index].as_ref().map_err(Clone::clone)
+        QUERIES[index]
+            .get_or_init(|| {
+                let source = match self {
+                    Lang::Rust => RUST_TAGS.to_string(),
+                    Lang::Python => PYTHON_TAGS.to_string(),
+                    // A JavaScript class extends an expression; TypeScript's has an extends clause.
+                    Lang::JavaScript => {
+                        format!("{JAVASCRIPT_TAGS}\n{JSX_TAGS}\n(class_heritage (identifier) @name) @reference.type")
+                    }
+                    Lang::TypeScript => format!("{JAVASCRIPT_TAGS}\n{TYPESCRIPT_TAGS}"),
+                    Lang::Tsx => format!("{JAVASCRIPT_TAGS}\n{TYPESCRIPT_TAGS}\n{JSX_TAGS}"),
+                };
+                Query::new(&self.grammar(), &source).map_err(|err| format!("{} tags query: {err}", self.name()))
+            })
+            .as_ref()
+            .map_err(Clone::clone)
     }
 }
 
