@@ -381,6 +381,18 @@ impl Watch {
             .unwrap_or_else(|_| panic!("no cycle for {what} within a minute"))
     }
 
+    /// Cycles until one satisfies `done`.
+    fn until(&self, what: &str, done: impl Fn(&serde_json::Value) -> bool) -> serde_json::Value {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            assert!(Instant::now() < deadline, "watch never saw {what}");
+            let cycle = self.next(what);
+            if done(&cycle) {
+                return cycle;
+            }
+        }
+    }
+
     /// Cycles until one rebuilds `folder` (the file system may report a change in pieces).
     fn until_built(&self, folder: &str) -> (Vec<String>, serde_json::Value) {
         let deadline = Instant::now() + Duration::from_secs(60);
@@ -460,6 +472,22 @@ fn watch_follows_other_processes_edits_and_template_overrides_and_skips_ignored_
             break;
         }
     }
+}
+
+#[test]
+fn watch_follows_changes_to_the_ignore_rules() {
+    let repo = Repo::init_unbuilt(&format!("{TREE}//- .gitignore\ngen/\n"));
+    let watch = Watch::start(&repo);
+    watch.next("the first build");
+    std::thread::sleep(Duration::from_millis(200));
+    repo.write(".gitignore", "");
+    let cycle =
+        watch.until("the new .gitignore", |c| strings(&c["changed"]).contains(&".gitignore".to_string()));
+    assert_eq!(cycle["error"], serde_json::Value::Null);
+    // gen/ is no longer ignored: a file there is news now.
+    repo.write("gen/made.rs", "pub fn made() {}\n");
+    let cycle = watch.until("gen/made.rs", |c| c["scan"]["files_added"].as_u64() > Some(0));
+    assert!(strings(&cycle["changed"]).iter().any(|p| p.starts_with("gen")), "{cycle}");
 }
 
 #[test]

@@ -76,12 +76,18 @@ impl Workspace {
         let mut filter = EventFilter::new(self.root(), &self.config().scan.exclude);
         let mut batch = Batch::default();
         loop {
+            // Our own writes to ctx.db do not move its data version; other processes' do.
+            // Read before the round: a commit made while it runs is news afterwards.
+            let mut db_version = self.store().data_version()?;
+            let refresh_filter = batch.reload_config || batch.ignore_files_changed;
             let cycle = self.rebuild(&options.build, std::mem::take(&mut batch));
+            // After the round, which reloaded the config: the filter follows the new rules.
+            if refresh_filter {
+                filter = EventFilter::new(self.root(), &self.config().scan.exclude);
+            }
             if on_cycle(&cycle).is_break() {
                 return Ok(());
             }
-            // Our own writes to ctx.db do not move its data version; other processes' do.
-            let mut db_version = self.store().data_version()?;
             // Wait for a batch that holds something relevant.
             while batch.changed.is_empty() && batch.errors.is_empty() {
                 let events = match rx.recv() {
@@ -104,6 +110,10 @@ impl Workspace {
                             batch.reload_config = true;
                             paths.push(format!("{CTX_DIR}/{CONFIG_FILE}"));
                         }
+                        Relevance::IgnoreFile(rel) => {
+                            batch.ignore_files_changed = true;
+                            paths.push(rel);
+                        }
                         Relevance::Path(rel) => paths.push(rel),
                     }
                 }
@@ -119,9 +129,6 @@ impl Workspace {
                 batch.events = paths.len();
                 paths.truncate(MAX_REPORTED_PATHS);
                 batch.changed = paths;
-            }
-            if batch.reload_config {
-                filter = EventFilter::new(self.root(), &self.config().scan.exclude);
             }
         }
     }
@@ -161,6 +168,8 @@ struct Batch {
     changed: Vec<String>,
     events: usize,
     reload_config: bool,
+    /// One of the ignore files the filter reads changed.
+    ignore_files_changed: bool,
     /// Errors the watcher reported.
     errors: Vec<String>,
 }
@@ -174,9 +183,14 @@ enum Relevance {
     Database,
     /// `.ctx/config.toml`.
     Config,
+    /// An ignore file the filter reads (this relative path): the filter is rebuilt.
+    IgnoreFile(String),
     /// A repository file, or a template override: this relative path.
     Path(String),
 }
+
+/// The ignore files the filter reads, relative to the root.
+const IGNORE_FILES: [&str; 4] = [".gitignore", ".ignore", ".ctxignore", ".git/info/exclude"];
 
 /// Tells relevant events from noise without a scan: the root's ignore files
 /// and `[scan] exclude` (a nested `.gitignore` is left to the scan, which
@@ -190,7 +204,7 @@ struct EventFilter {
 impl EventFilter {
     fn new(root: &Path, exclude: &[String]) -> EventFilter {
         let mut builder = GitignoreBuilder::new(root);
-        for name in [".gitignore", ".ignore", ".ctxignore", ".git/info/exclude"] {
+        for name in IGNORE_FILES {
             // A missing or unreadable ignore file ignores nothing; the scan reports real trouble.
             let _ = builder.add(root.join(name));
         }
@@ -205,10 +219,13 @@ impl EventFilter {
         let Ok(rel) = path.strip_prefix(&self.root) else { return Relevance::Ignored };
         let mut parts = rel.components().map(|c| c.as_os_str());
         let Some(first) = parts.next() else { return Relevance::Ignored };
+        let as_key = || rel.to_string_lossy().replace(std::path::MAIN_SEPARATOR, "/");
+        if IGNORE_FILES.iter().any(|name| rel == Path::new(name)) {
+            return Relevance::IgnoreFile(as_key());
+        }
         if first == ".git" {
             return Relevance::Ignored;
         }
-        let as_key = || rel.to_string_lossy().replace(std::path::MAIN_SEPARATOR, "/");
         if first == CTX_DIR {
             return match parts.next().and_then(|p| p.to_str()) {
                 Some(name) if name.starts_with(DB_FILE) => Relevance::Database,
@@ -254,6 +271,8 @@ mod tests {
             ("src/run.log", Relevance::Ignored),
             ("vendor/dep/x.rs", Relevance::Ignored),
             (".git/index", Relevance::Ignored),
+            (".gitignore", Relevance::IgnoreFile(".gitignore".into())),
+            (".git/info/exclude", Relevance::IgnoreFile(".git/info/exclude".into())),
             (".ctx/context/_root.minimal.md", Relevance::Ignored),
             (".ctx/ctx.db-wal", Relevance::Database),
             (".ctx/ctx.db", Relevance::Database),

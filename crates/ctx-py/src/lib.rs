@@ -143,7 +143,8 @@ impl Workspace {
         tiers: Option<Vec<String>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let mode = match mode {
-            "stale" => BuildMode::Stale,
+            // "changed" was the default's name before 0.1's release; kept as an alias.
+            "stale" | "changed" => BuildMode::Stale,
             "force" => BuildMode::Force,
             other => return Err(invalid(format!("{other:?}: the modes are stale, force"))),
         };

@@ -176,6 +176,9 @@ pub(crate) fn context_text(
     key: &str,
     tier: Tier,
 ) -> Result<String> {
+    // One read transaction: the tree and the builds rows are of the same moment.
+    let tx = conn.unchecked_transaction()?;
+    let conn = &*tx;
     let inputs = Inputs::load(conn, ctx_dir, config)?;
     let i = inputs.folder_index(key)?;
     let source_hash = inputs.source_hash(i);

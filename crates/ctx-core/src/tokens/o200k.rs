@@ -83,8 +83,12 @@ impl Vocab {
     }
 
     /// Byte-pair merge `piece` (not itself a token): push the byte length of
-    /// each of its tokens to `lengths`.
+    /// each of its tokens to `lengths`. The lowest rank merges first; among
+    /// equals, the leftmost.
     fn merge(&self, piece: &[u8], lengths: &mut Vec<usize>) {
+        if piece.len() > LONG_PIECE {
+            return self.merge_long(piece, lengths);
+        }
         // bounds[i]..bounds[i + 1] is part i; pair[i] is the rank of parts i and i + 1 joined.
         let mut bounds: Vec<usize> = (0..=piece.len()).collect();
         let pair_rank = |bounds: &[usize], i: usize| match bounds.get(i + 2) {
@@ -93,7 +97,6 @@ impl Vocab {
         };
         let mut pair: Vec<usize> =
             (0..piece.len().saturating_sub(1)).map(|i| pair_rank(&bounds, i)).collect();
-        // The lowest rank merges first; among equals, the leftmost.
         let lowest = |pair: &[usize]| {
             pair.iter()
                 .enumerate()
@@ -113,7 +116,62 @@ impl Vocab {
         }
         lengths.extend(bounds.windows(2).map(|w| w[1] - w[0]));
     }
+
+    /// [`Vocab::merge`] in O(n log n) for a long piece (a run of one
+    /// character can be a single piece of any length): the parts are a
+    /// linked list by start offset, the candidate pairs a heap, and a popped
+    /// pair that a merge has since changed is skipped.
+    fn merge_long(&self, piece: &[u8], lengths: &mut Vec<usize>) {
+        use std::cmp::Reverse;
+        use std::collections::BinaryHeap;
+        let n = piece.len();
+        // Parts start at offsets; next[s] is the start of the part after the one at s (n: none).
+        let mut next: Vec<usize> = (1..=n).collect();
+        let mut prev: Vec<usize> = (0..n).map(|s| s.wrapping_sub(1)).collect();
+        let mut alive = vec![true; n];
+        let pair_rank = |next: &[usize], s: usize| {
+            let mid = next[s];
+            if mid >= n {
+                return usize::MAX;
+            }
+            self.rank(&piece[s..next[mid]]).unwrap_or(usize::MAX)
+        };
+        let mut rank_at: Vec<usize> = (0..n).map(|s| pair_rank(&next, s)).collect();
+        let mut heap: BinaryHeap<Reverse<(usize, usize)>> =
+            (0..n).filter(|&s| rank_at[s] != usize::MAX).map(|s| Reverse((rank_at[s], s))).collect();
+        while let Some(Reverse((rank, s))) = heap.pop() {
+            if !alive[s] || rank_at[s] != rank {
+                continue; // stale: a merge changed this pair since
+            }
+            // Join the part at s with the next one.
+            let gone = next[s];
+            alive[gone] = false;
+            next[s] = next[gone];
+            if next[s] < n {
+                prev[next[s]] = s;
+            }
+            rank_at[s] = pair_rank(&next, s);
+            if rank_at[s] != usize::MAX {
+                heap.push(Reverse((rank_at[s], s)));
+            }
+            let before = prev[s];
+            if before < n {
+                rank_at[before] = pair_rank(&next, before);
+                if rank_at[before] != usize::MAX {
+                    heap.push(Reverse((rank_at[before], before)));
+                }
+            }
+        }
+        let mut s = 0;
+        while s < n {
+            lengths.push(next[s] - s);
+            s = next[s];
+        }
+    }
 }
+
+/// Pieces longer than this (in bytes) merge with a heap.
+const LONG_PIECE: usize = 64;
 
 /// The byte length of each token of `text`, in order.
 pub(super) fn token_lengths(text: &str) -> Vec<usize> {
@@ -180,7 +238,22 @@ mod tests {
         assert!(checked > 10);
     }
 
+    #[test]
+    fn long_runs_merge_like_tiktoken_and_in_time() {
+        for unit in ["=", " ", "\n", "a", "🚀", "ab", "-=", "é"] {
+            for n in [65, 200, 1000, 20_000] {
+                let text = unit.repeat(n);
+                assert_eq!(token_lengths(&text), reference(&text), "{unit:?} × {n}");
+            }
+        }
+    }
+
     proptest::proptest! {
+        #[test]
+        fn long_pieces_agree_with_tiktoken(text in "[=a-c ]{60,400}|[xyz]{60,800}|[\\-_*]{60,400}") {
+            proptest::prop_assert_eq!(token_lengths(&text), reference(&text));
+        }
+
         #[test]
         fn agrees_with_tiktoken_on_odd_text(text in "(\\PC|[ \\t\\r\\n]){0,200}") {
             proptest::prop_assert_eq!(token_lengths(&text), reference(&text));
