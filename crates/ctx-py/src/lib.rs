@@ -273,9 +273,59 @@ fn json_to_py<'py>(py: Python<'py>, value: &serde_json::Value) -> PyResult<Bound
     })
 }
 
+/// The repository map of the folder `path` (a workspace, or any folder: then
+/// the cache lives in the user's cache directory): stack, commands, key
+/// files, tree and the most referenced definitions within `tokens`.
+#[pyfunction]
+#[pyo3(signature = (path=PathBuf::from("."), *, tokens=ctx_map::map::DEFAULT_TOKENS, focus=None, query=None))]
+fn map<'py>(
+    py: Python<'py>,
+    path: PathBuf,
+    tokens: usize,
+    focus: Option<Vec<String>>,
+    query: Option<String>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let options = ctx_map::map::MapOptions { tokens, focus: focus.unwrap_or_default(), query };
+    let map = py
+        .detach(|| {
+            let mut ws = CoreWorkspace::discover_or_cache(&path).map_err(ctx_map::Error::from)?;
+            ctx_map::map::map(&mut ws, &options, None)
+        })
+        .map_err(map_err)?;
+    to_py(py, &map)
+}
+
+/// The source files of the folder `path`, most relevant to `query` first
+/// (`k`: only the first k), each `{path, score, lexical, graph}`.
+#[pyfunction]
+#[pyo3(signature = (query, path=PathBuf::from("."), *, k=None))]
+fn rank<'py>(py: Python<'py>, query: String, path: PathBuf, k: Option<usize>) -> PyResult<Bound<'py, PyAny>> {
+    let (mut ranked, _) = py
+        .detach(|| {
+            let mut ws = CoreWorkspace::discover_or_cache(&path).map_err(ctx_map::Error::from)?;
+            ctx_map::rank::rank_workspace(&mut ws, &query, false, None)
+        })
+        .map_err(map_err)?;
+    if let Some(k) = k {
+        ranked.truncate(k);
+    }
+    to_py(py, &ranked)
+}
+
+/// Map errors raise what the engine's errors raise.
+fn map_err(err: ctx_map::Error) -> PyErr {
+    match err {
+        ctx_map::Error::Core(err) => to_py_err(err),
+        ctx_map::Error::InvalidInput(message) => invalid(message),
+        ctx_map::Error::Tags(message) => PyRuntimeError::new_err(format!("[TAGS_ERROR] {message}")),
+    }
+}
+
 #[pymodule]
 fn _ctx(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Workspace>()?;
+    m.add_function(wrap_pyfunction!(map, m)?)?;
+    m.add_function(wrap_pyfunction!(rank, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("SCHEMA_VERSION", ctx_core::SCHEMA_VERSION)?;
     Ok(())

@@ -163,6 +163,8 @@ def test_stubs_match_the_runtime() -> None:
             }
         elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
             stub_names.add(node.target.id)
+        elif isinstance(node, ast.FunctionDef):
+            stub_names.add(node.name)
     runtime = {name for name in dir(ctxkit._ctx) if not name.startswith("_") or name == "__version__"}
     assert stub_names == runtime
     for cls, methods in stub_methods.items():
@@ -230,3 +232,21 @@ def test_build_context_validate_and_todo(ws: ctxkit.Workspace, repo: Path) -> No
     (repo / ".ctx" / "templates" / "header.md.hbs").write_text("{{#if title}}\n")
     with pytest.raises(ctxkit.TemplateError, match="header.md.hbs"):
         ws.build(mode="force")
+
+
+def test_map_and_rank_work_in_any_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CTX_CACHE_DIR", str(tmp_path / "cache"))
+    repo = make_repo(tmp_path / "repo")
+    (repo / "src/db/pool.py").write_text("class Pool:\n    def acquire_connection(self):\n        pass\n")
+    (repo / "src/auth/jwt.py").write_text("from src.db.pool import Pool\n\ndef sign():\n    Pool().acquire_connection()\n")
+    first = ctxkit.map(repo, tokens=512)
+    assert first["tokens"] <= 512 and "class Pool:" in first["text"]
+    assert first["index"]["parsed"] == 2
+    assert ctxkit.map(repo, tokens=512)["index"]["parsed"] == 0
+    assert not (repo / ".ctx").exists()
+    ranked = ctxkit.rank("acquire_connection hangs", repo, k=1)
+    assert [r["path"] for r in ranked] == ["src/db/pool.py"]
+    with pytest.raises(ctxkit.InvalidInputError):
+        ctxkit.rank("   ", repo)
+    with pytest.raises(ctxkit.InvalidInputError):
+        ctxkit.map(repo, focus=["nope.py"])

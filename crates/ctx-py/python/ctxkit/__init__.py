@@ -7,12 +7,14 @@
 >>> ws.status()["stale_folders"]
 >>> ws.build()["files_written"]     # .ctx/context/<folder>.<tier>.md
 >>> ws.context("src", tier="minimal")["text"]
+>>> ctxkit.map(".", tokens=1024)["text"]          # any folder, no init needed
+>>> ctxkit.rank("fix the pool timeout", ".", k=5)  # [{"path": ..., "score": ...}, ...]
 
 Every method returns plain dicts and lists, shaped like the JSON that the
 `ctx` command prints with `--json`. Errors are subclasses of `CtxError`.
 """
 
-from ctxkit._ctx import SCHEMA_VERSION, Workspace, __version__
+from ctxkit._ctx import SCHEMA_VERSION, Workspace, __version__, map, rank
 from ctxkit.errors import (
     ConfigError,
     CtxError,
@@ -38,4 +40,6 @@ __all__ = [
     "UnknownFolderError",
     "Workspace",
     "__version__",
+    "map",
+    "rank",
 ]
