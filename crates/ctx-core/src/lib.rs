@@ -52,7 +52,7 @@ pub use folders::{FileEntry, Folder, FolderEdit, Relation};
 pub use fsutil::write_atomic;
 pub use records::{Decision, NewDecision};
 pub use scan::{FileKind, ScanIssue, ScanPhases, ScanReport, language, secret_by_content, secret_by_name};
-pub use sources::{SourceFile, TagsCache, default_cache_dir};
+pub use sources::{SourceFile, default_cache_dir};
 pub use store::{SCHEMA_VERSION, Store};
 pub use watch::{WatchCycle, WatchOptions};
 pub use workspace::{CTX_DIR, InitReport, Status, Workspace};

@@ -5,7 +5,6 @@
 use std::path::{Path, PathBuf};
 
 use rusqlite::{TransactionBehavior, params};
-use rustc_hash::FxHashMap as HashMap;
 
 use crate::error::{Error, Result};
 use crate::workspace::Workspace;
@@ -21,9 +20,6 @@ pub struct SourceFile {
     pub hash: [u8; 32],
     pub size: u64,
 }
-
-/// Cached tags by (content hash, language).
-pub type TagsCache = HashMap<([u8; 32], String), Vec<u8>>;
 
 impl Workspace {
     /// The readable text files of the last scan, sorted by path: no binary,
@@ -47,21 +43,25 @@ impl Workspace {
         Ok(files)
     }
 
-    /// Every cached tags entry written by extractor `version`.
-    pub fn cached_tags(&self, version: u32) -> Result<TagsCache> {
+    /// Every cached tags entry written by extractor `version`, handed to `f`
+    /// as (content hash, language, bytes) straight from the row: a warm map
+    /// reads megabytes of them, so they are neither copied nor kept.
+    pub fn for_each_cached_tags(&self, version: u32, mut f: impl FnMut([u8; 32], &str, &[u8])) -> Result<()> {
         let conn = &self.store().conn;
         let mut stmt = conn.prepare("SELECT hash, lang, data FROM file_tags WHERE version = ?1")?;
-        let rows = stmt.query_map([version], |row| {
-            Ok((row.get::<_, Vec<u8>>(0)?, row.get::<_, String>(1)?, row.get::<_, Vec<u8>>(2)?))
-        })?;
-        let mut cache = TagsCache::default();
-        for row in rows {
-            let (hash, lang, data) = row?;
-            if let Ok(hash) = <[u8; 32]>::try_from(hash.as_slice()) {
-                cache.insert((hash, lang), data);
+        let mut rows = stmt.query([version])?;
+        while let Some(row) = rows.next()? {
+            // A row of the wrong types is no cache entry: skipped, and re-parsed.
+            let (Ok(hash), Ok(lang), Ok(data)) =
+                (row.get_ref(0)?.as_blob(), row.get_ref(1)?.as_str(), row.get_ref(2)?.as_blob())
+            else {
+                continue;
+            };
+            if let Ok(hash) = <[u8; 32]>::try_from(hash) {
+                f(hash, lang, data);
             }
         }
-        Ok(cache)
+        Ok(())
     }
 
     /// Store freshly extracted tags, and drop entries no file's content has

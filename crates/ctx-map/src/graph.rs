@@ -32,13 +32,13 @@ pub struct Focus {
 pub struct Ranking {
     /// PageRank of each file (sums to 1).
     pub file_rank: Vec<f64>,
-    /// Score of each definition, by (file, index into its defs).
-    pub def_rank: HashMap<(usize, usize), f64>,
+    /// Score of each definition: `def_rank[file][index into its defs]`.
+    pub def_rank: Vec<Vec<f64>>,
 }
 
 const DAMPING: f64 = 0.85;
 const MAX_ITERATIONS: usize = 100;
-const TOLERANCE: f64 = 1e-9;
+const TOLERANCE: f64 = 1e-8;
 /// A name defined in more files than this links nothing (`new`, `get`, `run`):
 /// split that many ways, its edges would weigh next to nothing and cost the most.
 const MAX_DEFINERS: usize = 40;
@@ -100,6 +100,23 @@ pub fn rank(files: &[IndexedFile], focus: &Focus) -> Ranking {
     for &(from, _, _, weight) in &edges {
         out_weight[from] += weight;
     }
+    // The iteration needs one edge per pair of files: names between the same two merge.
+    // Edges come grouped by `from` (the loop above), so only each group is sorted.
+    let mut links: Vec<(usize, usize, f64)> = Vec::with_capacity(edges.len());
+    let mut group: Vec<(usize, f64)> = Vec::new();
+    for chunk in edges.chunk_by(|a, b| a.0 == b.0) {
+        let from = chunk[0].0;
+        group.clear();
+        group.extend(chunk.iter().map(|&(_, to, _, weight)| (to, weight)));
+        group.sort_unstable_by_key(|&(to, _)| to);
+        for &(to, weight) in &group {
+            let share = weight / out_weight[from];
+            match links.last_mut() {
+                Some(last) if last.0 == from && last.1 == to => last.2 += share,
+                _ => links.push((from, to, share)),
+            }
+        }
+    }
 
     // Personalization: focus files, named files, definers of mentioned names; else uniform.
     let mut personal = vec![0.0; n];
@@ -129,8 +146,8 @@ pub fn rank(files: &[IndexedFile], focus: &Focus) -> Ranking {
     for _ in 0..MAX_ITERATIONS {
         let dangling: f64 = (0..n).filter(|&i| out_weight[i] == 0.0).map(|i| rank[i]).sum();
         let mut next: Vec<f64> = personal.iter().map(|p| (1.0 - DAMPING + DAMPING * dangling) * p).collect();
-        for &(from, to, _, weight) in &edges {
-            next[to] += DAMPING * rank[from] * weight / out_weight[from];
+        for &(from, to, share) in &links {
+            next[to] += DAMPING * rank[from] * share;
         }
         let change: f64 = next.iter().zip(&rank).map(|(a, b)| (a - b).abs()).sum();
         rank = next;
@@ -144,15 +161,17 @@ pub fn rank(files: &[IndexedFile], focus: &Focus) -> Ranking {
     for &(from, to, name, weight) in &edges {
         *name_rank.entry((to, name)).or_default() += rank[from] * weight / out_weight[from];
     }
-    let mut def_rank = HashMap::default();
-    for (i, file) in files.iter().enumerate() {
-        let defs = file.tags.defs.len().max(1) as f64;
-        for (d, def) in file.tags.defs.iter().enumerate() {
-            // Unreferenced definitions keep a sliver of their file's rank: after the referenced ones.
-            let score =
-                name_rank.get(&(i, def.name.as_str())).copied().unwrap_or(0.0) + rank[i] * 1e-3 / defs;
-            def_rank.insert((i, d), score);
-        }
-    }
+    let def_rank = files
+        .iter()
+        .enumerate()
+        .map(|(i, file)| {
+            let defs = file.tags.defs.len().max(1) as f64;
+            let score = |def: &crate::tags::Def| {
+                // Unreferenced definitions keep a sliver of their file's rank: after the referenced ones.
+                name_rank.get(&(i, def.name.as_str())).copied().unwrap_or(0.0) + rank[i] * 1e-3 / defs
+            };
+            file.tags.defs.iter().map(score).collect()
+        })
+        .collect();
     Ranking { file_rank: rank, def_rank }
 }

@@ -8,6 +8,7 @@ use std::time::Instant;
 
 use ctx_core::Workspace;
 use rayon::prelude::*;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use serde::Serialize;
 
 use crate::error::{Error, Result};
@@ -55,17 +56,38 @@ pub fn index(ws: &mut Workspace, progress: Option<Progress>) -> Result<(Vec<Inde
     stats.scan_ms = started.elapsed().as_millis() as u64;
 
     let started = Instant::now();
-    let cache = ws.cached_tags(TAGS_VERSION)?;
     let sources: Vec<_> = ws
         .source_files()?
         .into_iter()
         .filter(|f| f.lang.as_deref().is_some_and(|l| Lang::from_name(l).is_some() || fallback::supports(l)))
         .collect();
+    // Decode the cached tags of the contents we have; count the entries nobody uses any more.
+    let wanted: HashSet<([u8; 32], &str)> =
+        sources.iter().map(|s| (s.hash, s.lang.as_deref().unwrap_or_default())).collect();
+    let mut cache: HashMap<([u8; 32], String), FileTags> = HashMap::default();
+    let mut unused = 0;
+    ws.for_each_cached_tags(TAGS_VERSION, |hash, lang, data| {
+        if !wanted.contains(&(hash, lang)) {
+            unused += 1;
+        } else if let Some(tags) = codec::decode(data) {
+            cache.insert((hash, lang.to_string()), tags);
+        }
+    })?;
     let mut files: Vec<Option<IndexedFile>> = Vec::with_capacity(sources.len());
     let mut to_parse = Vec::new();
+    // Where each cached entry went: a content two files share is decoded once, then copied.
+    let mut taken: HashMap<([u8; 32], String), usize> = HashMap::default();
     for source in &sources {
         let lang = source.lang.clone().unwrap_or_default();
-        match cache.get(&(source.hash, lang.clone())).and_then(|data| codec::decode(data)) {
+        let key = (source.hash, lang.clone());
+        let tags = match cache.remove(&key) {
+            Some(tags) => {
+                taken.insert(key, files.len());
+                Some(tags)
+            }
+            None => taken.get(&key).and_then(|&slot| files[slot].as_ref()).map(|f| f.tags.clone()),
+        };
+        match tags {
             Some(tags) => {
                 stats.cached += 1;
                 files.push(Some(IndexedFile { path: source.path.clone(), lang, size: source.size, tags }));
@@ -119,7 +141,7 @@ pub fn index(ws: &mut Workspace, progress: Option<Progress>) -> Result<(Vec<Inde
         }
     }
     // Write only when there is news: new tags, or cached ones no file uses any more.
-    if !fresh.is_empty() || cache.len() > stats.cached {
+    if !fresh.is_empty() || unused > 0 {
         ws.save_tags(TAGS_VERSION, &fresh)?;
     }
     let files: Vec<IndexedFile> = files.into_iter().flatten().collect();

@@ -150,12 +150,19 @@ pub fn render(
     let mut order: Vec<(usize, usize, f64)> = ranking
         .def_rank
         .iter()
-        .filter(|&(&(f, d), _)| files[f].tags.defs[d].kind.defines_name())
-        .map(|(&(f, d), &s)| (f, d, s))
+        .enumerate()
+        .flat_map(|(f, scores)| scores.iter().enumerate().map(move |(d, &score)| (f, d, score)))
+        .filter(|&(f, d, _)| files[f].tags.defs[d].kind.defines_name())
         .collect();
-    order.sort_by(|a, b| {
+    let best_first = |a: &(usize, usize, f64), b: &(usize, usize, f64)| {
         b.2.total_cmp(&a.2).then_with(|| files[a.0].path.cmp(&files[b.0].path)).then(a.1.cmp(&b.1))
-    });
+    };
+    // Each definition costs at least a token: no more than `budget` of them can fit.
+    if order.len() > budget {
+        order.select_nth_unstable_by(budget, best_first);
+        order.truncate(budget);
+    }
+    order.sort_by(best_first);
 
     // The longest prefix of that order that fits, then any later ones that still fit.
     let fits = |chosen: &[(usize, usize, f64)]| {

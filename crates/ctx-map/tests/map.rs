@@ -148,3 +148,17 @@ fn the_map_is_the_same_for_any_number_of_threads() {
     assert_eq!(maps[0], maps[1]);
     assert_eq!(maps[1], maps[2]);
 }
+
+#[test]
+fn files_with_the_same_content_are_parsed_once_and_all_shown() {
+    let same = "def shared_helper():\n    pass\n";
+    let dir =
+        tree(&[("a/util.py", same), ("b/util.py", same), ("c.py", "from a.util import shared_helper\n")]);
+    let cache = tempfile::tempdir().unwrap();
+    let mut ws = open(dir.path(), cache.path());
+    let first = run(&mut ws, &MapOptions::default());
+    assert_eq!((first.index.files, first.index.parsed), (3, 3));
+    let second = run(&mut ws, &MapOptions::default());
+    assert_eq!((second.index.parsed, second.index.cached), (0, 3), "{:?}", second.index);
+    assert!(second.text.contains("a/util.py:") && second.text.contains("b/util.py:"), "{}", second.text);
+}
