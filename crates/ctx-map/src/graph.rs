@@ -25,6 +25,8 @@ pub struct Focus {
     pub names: HashSet<String>,
     /// Indices of files the query names.
     pub named_files: Vec<usize>,
+    /// Files to rank toward with a weight of their own (e.g. their lexical score).
+    pub seeds: Vec<(usize, f64)>,
 }
 
 /// The ranking of a repository's files and definitions.
@@ -123,6 +125,11 @@ pub fn rank(files: &[IndexedFile], focus: &Focus) -> Ranking {
     for &i in focus.files.iter().chain(&focus.named_files) {
         if i < n {
             personal[i] += 1.0;
+        }
+    }
+    for &(i, weight) in &focus.seeds {
+        if i < n {
+            personal[i] += weight;
         }
     }
     let mut mentioned: Vec<&String> = focus.names.iter().collect();

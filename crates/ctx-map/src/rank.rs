@@ -28,7 +28,7 @@ const NAME_WEIGHT: f64 = 2.0;
 /// How many of the best lexical matches seed the PageRank.
 const SEEDS: usize = 20;
 /// Share of the structural signal in the fused score.
-const GRAPH_SHARE: f64 = 0.3;
+const GRAPH_SHARE: f64 = 0.15;
 
 /// One ranked file. Stable JSON.
 #[derive(Debug, Clone, Serialize)]
@@ -158,7 +158,7 @@ pub fn rank(files: &[IndexedFile], contents: &[String], query: &str, lexical_onl
         let mut order: Vec<usize> = (0..files.len()).filter(|&i| lexical[i] > 0.0).collect();
         order.sort_by(|&a, &b| lexical[b].total_cmp(&lexical[a]).then(a.cmp(&b)));
         let focus = Focus {
-            named_files: order.into_iter().take(SEEDS).collect(),
+            seeds: order.into_iter().take(SEEDS).map(|i| (i, lexical[i] / max_lexical)).collect(),
             names: query
                 .split(|c: char| !(c.is_alphanumeric() || c == '_'))
                 .filter(|w| w.len() >= 3)
