@@ -6,5 +6,6 @@ mod util;
 
 mod build;
 mod cli;
+mod map;
 mod scan;
 mod store;

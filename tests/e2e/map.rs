@@ -1,0 +1,75 @@
+//! `ctx map` and `ctx rank` from the command line, in a folder without `.ctx/`.
+
+use crate::util::Repo;
+
+const TREE: &str = r#"
+//- Cargo.toml
+[package]
+name = "pool"
+//- src/lib.rs
+//! A connection pool.
+mod pool;
+pub use pool::ConnectionPool;
+//- src/pool.rs
+pub struct ConnectionPool { size: usize }
+impl ConnectionPool {
+    pub fn acquire_timeout(&self) -> u64 { helper() }
+}
+fn helper() -> u64 { 3 }
+//- src/metrics.rs
+pub fn record_latency(ms: u64) {}
+"#;
+
+/// `ctx` in `repo` with its cache in `cache` (never the user's).
+fn ctx(repo: &Repo, cache: &tempfile::TempDir, args: &[&str]) -> std::process::Output {
+    let mut cmd = repo.cmd(args);
+    cmd.env("CTX_CACHE_DIR", cache.path());
+    cmd.output().unwrap()
+}
+
+fn stdout(out: &std::process::Output) -> String {
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout.clone()).unwrap()
+}
+
+#[test]
+fn map_works_without_init_and_writes_only_when_told() {
+    let repo = Repo::with_files(TREE);
+    let cache = tempfile::tempdir().unwrap();
+    let text = stdout(&ctx(&repo, &cache, &["map", "--tokens", "400"]));
+    assert!(text.starts_with("# Repository map\n"), "{text}");
+    assert!(text.contains("Stack: Rust (Cargo.toml)") && text.contains("- test: `cargo test`"), "{text}");
+    assert!(text.contains("src/pool.rs:\n") && text.contains("pub struct ConnectionPool"), "{text}");
+    assert!(!repo.path(".ctx").exists(), "nothing written into the repository");
+    let json: serde_json::Value =
+        serde_json::from_str(&stdout(&ctx(&repo, &cache, &["map", "--format", "json"]))).unwrap();
+    assert_eq!(json["index"]["parsed"], 0, "the second run parses nothing");
+    assert!(json["tokens"].as_u64().unwrap() <= 1500);
+    stdout(&ctx(&repo, &cache, &["map", "--write"]));
+    assert!(std::fs::read_to_string(repo.path(".ctx/map.md")).unwrap().starts_with("# Repository map"));
+    let out = ctx(&repo, &cache, &["map", "--tokens", "0"]);
+    assert_eq!(out.status.code(), Some(1));
+    let out = ctx(&repo, &cache, &["map", "--focus", "src/nope.rs"]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("src/nope.rs"));
+}
+
+#[test]
+fn rank_puts_the_file_a_task_names_first() {
+    let repo = Repo::with_files(TREE);
+    let cache = tempfile::tempdir().unwrap();
+    let out = stdout(&ctx(
+        &repo,
+        &cache,
+        &["rank", "--query", "acquire times out when the pool is full", "-k", "2"],
+    ));
+    let paths: Vec<&str> = out.lines().collect();
+    assert_eq!(paths.len(), 2);
+    assert_eq!(paths[0], "src/pool.rs", "{out}");
+    let json: serde_json::Value =
+        serde_json::from_str(&stdout(&ctx(&repo, &cache, &["--json", "rank", "--query", "latency metrics"])))
+            .unwrap();
+    assert_eq!(json[0]["path"], "src/metrics.rs");
+    assert_eq!(json.as_array().unwrap().len(), 3, "every source file is ranked");
+    assert_eq!(ctx(&repo, &cache, &["rank"]).status.code(), Some(2), "a query is required");
+    assert_eq!(ctx(&repo, &cache, &["rank", "--query", "  "]).status.code(), Some(1));
+}
