@@ -64,15 +64,20 @@ pub fn index(ws: &mut Workspace, progress: Option<Progress>) -> Result<(Vec<Inde
     // Decode the cached tags of the contents we have; count the entries nobody uses any more.
     let wanted: HashSet<([u8; 32], &str)> =
         sources.iter().map(|s| (s.hash, s.lang.as_deref().unwrap_or_default())).collect();
-    let mut cache: HashMap<([u8; 32], String), FileTags> = HashMap::default();
+    let mut blobs: Vec<([u8; 32], String, Vec<u8>)> = Vec::new();
     let mut unused = 0;
     ws.for_each_cached_tags(TAGS_VERSION, |hash, lang, data| {
-        if !wanted.contains(&(hash, lang)) {
+        if wanted.contains(&(hash, lang)) {
+            blobs.push((hash, lang.to_string(), data.to_vec()));
+        } else {
             unused += 1;
-        } else if let Some(tags) = codec::decode(data) {
-            cache.insert((hash, lang.to_string()), tags);
         }
     })?;
+    // Decoding is most of a warm run's time: in parallel.
+    let mut cache: HashMap<([u8; 32], String), FileTags> = blobs
+        .into_par_iter()
+        .filter_map(|(hash, lang, data)| codec::decode(&data).map(|tags| ((hash, lang), tags)))
+        .collect();
     let mut files: Vec<Option<IndexedFile>> = Vec::with_capacity(sources.len());
     let mut to_parse = Vec::new();
     // Where each cached entry went: a content two files share is decoded once, then copied.
