@@ -232,12 +232,15 @@ fn render_symbols(
     ranking: &Ranking,
     chosen: &[(usize, usize, f64)],
 ) -> (String, Vec<MapFile>) {
+    // Files in the order of their best definition.
     let mut by_file: Vec<(usize, Vec<(usize, f64)>)> = Vec::new();
+    let mut slot_of: rustc_hash::FxHashMap<usize, usize> = rustc_hash::FxHashMap::default();
     for &(f, d, score) in chosen {
-        match by_file.iter_mut().find(|(file, _)| *file == f) {
-            Some((_, defs)) => defs.push((d, score)),
-            None => by_file.push((f, vec![(d, score)])),
-        }
+        let slot = *slot_of.entry(f).or_insert_with(|| {
+            by_file.push((f, Vec::new()));
+            by_file.len() - 1
+        });
+        by_file[slot].1.push((d, score));
     }
     let mut out = String::new();
     let mut shown = Vec::with_capacity(by_file.len());
