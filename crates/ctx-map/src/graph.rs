@@ -12,6 +12,7 @@
 //! the definitions it references. Everything is computed in a fixed order,
 //! so the ranking is the same on every run and for any number of threads.
 
+use petgraph::graph::{DiGraph, NodeIndex};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use crate::index::IndexedFile;
@@ -120,6 +121,17 @@ pub fn rank(files: &[IndexedFile], focus: &Focus) -> Ranking {
         }
     }
 
+    // The file graph (petgraph), one edge per pair of files, weighted by the share of the
+    // source's out-weight. Its `page_rank` ignores weights and personalization, so the
+    // power iteration below is ours.
+    let mut graph: DiGraph<(), f64> = DiGraph::with_capacity(n, links.len());
+    for _ in 0..n {
+        graph.add_node(());
+    }
+    for &(from, to, share) in &links {
+        graph.add_edge(NodeIndex::new(from), NodeIndex::new(to), share);
+    }
+
     // Personalization: focus files, named files, definers of mentioned names; else uniform.
     let mut personal = vec![0.0; n];
     for &i in focus.files.iter().chain(&focus.named_files) {
@@ -153,8 +165,8 @@ pub fn rank(files: &[IndexedFile], focus: &Focus) -> Ranking {
     for _ in 0..MAX_ITERATIONS {
         let dangling: f64 = (0..n).filter(|&i| out_weight[i] == 0.0).map(|i| rank[i]).sum();
         let mut next: Vec<f64> = personal.iter().map(|p| (1.0 - DAMPING + DAMPING * dangling) * p).collect();
-        for &(from, to, share) in &links {
-            next[to] += DAMPING * rank[from] * share;
+        for edge in graph.raw_edges() {
+            next[edge.target().index()] += DAMPING * rank[edge.source().index()] * edge.weight;
         }
         let change: f64 = next.iter().zip(&rank).map(|(a, b)| (a - b).abs()).sum();
         rank = next;
