@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Benchmark `ctx build` and `ctx context` on the CPython standard library
-# (CORPUS=stdlib, see benches/lib.sh: ~560 folders, so ~2,200 context files
+# (CORPUS=stdlib, see benches/lib.sh: 174 folders, so 696 context files
 # in four tiers); CORPUS=pylib measures the whole lib dir with site-packages
 # (~8,000 folders).
 #

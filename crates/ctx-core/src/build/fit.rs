@@ -62,6 +62,7 @@ enum Cut {
     AncestorDecisions,
     Files,
     CurrentDecisions,
+    PinnedDecisions,
     Subfolders,
     Children,
     MiddleScopes,
@@ -69,7 +70,7 @@ enum Cut {
     Parent,
 }
 
-const CUTS: [Cut; 16] = [
+const CUTS: [Cut; 17] = [
     Cut::Siblings,
     Cut::FileSummaries,
     Cut::AncestorRationales,
@@ -81,6 +82,7 @@ const CUTS: [Cut; 16] = [
     Cut::AncestorDecisions,
     Cut::Files,
     Cut::CurrentDecisions,
+    Cut::PinnedDecisions,
     Cut::Subfolders,
     Cut::Children,
     Cut::MiddleScopes,
@@ -98,7 +100,8 @@ impl Cut {
             Cut::AncestorRationales
             | Cut::AncestorDecisions
             | Cut::CurrentRationales
-            | Cut::CurrentDecisions => Section::Decisions,
+            | Cut::CurrentDecisions
+            | Cut::PinnedDecisions => Section::Decisions,
             Cut::BootContent => Section::Boot,
             Cut::CurrentContent => Section::Current,
             Cut::MiddleScopes | Cut::ScopeChain => Section::ScopeChain,
@@ -130,8 +133,10 @@ impl<'a> Fitter<'a> {
         let boot_ends =
             doc.boot.as_ref().map(|b| boot_token_ends(tok, &b.content)).unwrap_or_else(|| Rc::from([]));
         let content_ends = tok.token_ends(&doc.current.content);
-        let (current, ancestors): (Vec<&DecisionGroup>, Vec<&DecisionGroup>) =
+        let (current, others): (Vec<&DecisionGroup>, Vec<&DecisionGroup>) =
             doc.decisions.iter().partition(|g| g.is_current);
+        let (pinned, ancestors): (Vec<&DecisionGroup>, Vec<&DecisionGroup>) =
+            others.into_iter().partition(|g| g.is_pinned);
         let entries = |groups: &[&DecisionGroup]| groups.iter().map(|g| g.entries.len()).sum::<usize>();
         let rationales = |groups: &[&DecisionGroup]| {
             groups.iter().flat_map(|g| &g.entries).filter(|e| !e.rationale.is_empty()).count()
@@ -139,7 +144,8 @@ impl<'a> Fitter<'a> {
         let size = CUTS.map(|cut| match cut {
             Cut::Siblings => doc.navigation.siblings.len(),
             Cut::FileSummaries => doc.files.iter().filter(|f| !f.summary.is_empty()).count(),
-            Cut::AncestorRationales => rationales(&ancestors),
+            // The pinned decisions' rationales go with the ancestors': both are other folders' too.
+            Cut::AncestorRationales => rationales(&ancestors) + rationales(&pinned),
             Cut::AncestorDecisions => entries(&ancestors),
             Cut::CurrentRationales => rationales(&current),
             Cut::Related => doc.navigation.related.len(),
@@ -148,6 +154,7 @@ impl<'a> Fitter<'a> {
             Cut::SubfolderDescriptions => doc.subfolders.iter().filter(|s| !s.description.is_empty()).count(),
             Cut::CurrentContent => content_ends.len(),
             Cut::CurrentDecisions => entries(&current),
+            Cut::PinnedDecisions => entries(&pinned),
             Cut::Subfolders => doc.subfolders.len(),
             Cut::Children => doc.navigation.children.len(),
             Cut::MiddleScopes => doc.scope_chain.len().saturating_sub(2),
@@ -276,16 +283,28 @@ impl<'a> Fitter<'a> {
                 }
             }
             Section::Decisions => {
-                let mut budget = [
-                    // (entries, rationales) kept for the current folder, then for the others.
-                    (self.keep[Cut::CurrentDecisions.index()], self.keep[Cut::CurrentRationales.index()]),
-                    (self.keep[Cut::AncestorDecisions.index()], self.keep[Cut::AncestorRationales.index()]),
+                // Entries kept for the current folder, the ancestors and the pinned group;
+                // rationales for the current folder and for the others.
+                let mut entries_left = [
+                    self.keep[Cut::CurrentDecisions.index()],
+                    self.keep[Cut::AncestorDecisions.index()],
+                    self.keep[Cut::PinnedDecisions.index()],
                 ];
+                let mut rationales_left =
+                    [self.keep[Cut::CurrentRationales.index()], self.keep[Cut::AncestorRationales.index()]];
                 doc.decisions = original
                     .decisions
                     .iter()
                     .filter_map(|group| {
-                        let (entries, rationales) = &mut budget[usize::from(!group.is_current)];
+                        let kind = if group.is_current {
+                            0
+                        } else if group.is_pinned {
+                            2
+                        } else {
+                            1
+                        };
+                        let entries = &mut entries_left[kind];
+                        let rationales = &mut rationales_left[usize::from(!group.is_current)];
                         let mut kept = group.clone();
                         kept.entries.truncate(*entries);
                         *entries -= kept.entries.len();
@@ -343,6 +362,7 @@ impl<'a> Fitter<'a> {
                 Cut::Siblings => format!("{gone} of {size} sibling folders"),
                 Cut::FileSummaries => format!("the summaries of {gone} of {size} files"),
                 Cut::AncestorRationales => format!("the rationale of {gone} decisions of other folders"),
+                Cut::PinnedDecisions => format!("{gone} of {size} architectural or breaking decisions"),
                 Cut::AncestorDecisions => format!("{gone} of {size} decisions of ancestor folders"),
                 Cut::CurrentRationales => format!("the rationale of {gone} of this folder's decisions"),
                 Cut::Related => format!("{gone} of {size} related folders"),

@@ -424,6 +424,9 @@ pub struct DecisionGroup {
     pub label: String,
     /// The focus folder's own decisions (the others are its ancestors' and the pinned ones).
     pub is_current: bool,
+    /// The architectural and breaking decisions of the whole chain that the
+    /// windows above left out: cut last when a tier runs out of room.
+    pub is_pinned: bool,
     pub entries: Vec<DecisionLine>,
 }
 
@@ -585,7 +588,7 @@ fn window_decisions(tree: &Tree, i: usize, ancestors: &[usize], tier: Tier) -> V
         let entries: Vec<DecisionLine> =
             tree.folders[folder].decisions.iter().take(take).map(|d| line(folder, d)).collect();
         if !entries.is_empty() {
-            groups.push(DecisionGroup { label, is_current: folder == i, entries });
+            groups.push(DecisionGroup { label, is_current: folder == i, is_pinned: false, entries });
         }
     };
     let current_take = if deep { usize::MAX } else { WINDOW_CURRENT };
@@ -614,7 +617,7 @@ fn window_decisions(tree: &Tree, i: usize, ancestors: &[usize], tier: Tier) -> V
         entries.sort_by(|a, b| b.date.cmp(&a.date));
         if !entries.is_empty() {
             let label = "Architectural and breaking (whole chain)".into();
-            groups.push(DecisionGroup { label, is_current: false, entries });
+            groups.push(DecisionGroup { label, is_current: false, is_pinned: true, entries });
         }
     }
     groups
