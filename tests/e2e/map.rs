@@ -71,5 +71,68 @@ fn rank_puts_the_file_a_task_names_first() {
     assert_eq!(json[0]["path"], "src/metrics.rs");
     assert_eq!(json.as_array().unwrap().len(), 3, "every source file is ranked");
     assert_eq!(ctx(&repo, &cache, &["rank"]).status.code(), Some(2), "a query is required");
+    // A task pasted from a changelog or an issue may start with a bullet.
+    let bullet = stdout(&ctx(&repo, &cache, &["rank", "--query", "- acquire times out", "-k", "1"]));
+    assert_eq!(bullet, "src/pool.rs\n");
+    let map = stdout(&ctx(&repo, &cache, &["map", "--query", "- acquire_timeout", "--tokens", "300"]));
+    assert!(map.contains("acquire_timeout"), "{map}");
     assert_eq!(ctx(&repo, &cache, &["rank", "--query", "  "]).status.code(), Some(1));
+}
+
+/// `git` in `repo`, as a fixed author; panics when git fails.
+fn git(repo: &Repo, args: &[&str]) {
+    let out = std::process::Command::new("git")
+        .args([
+            "-c",
+            "user.name=ctx tests",
+            "-c",
+            "user.email=tests@ctx.invalid",
+            "-c",
+            "commit.gpgsign=false",
+        ])
+        .args(args)
+        .current_dir(repo.root())
+        .output()
+        .expect("git runs");
+    assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+}
+
+#[test]
+fn rank_puts_recently_changed_files_first_among_equals() {
+    // Two files whose code says nothing of the task; b.py changed last.
+    let repo = Repo::with_files("//- a.py\ndef alpha():\n    pass\n//- b.py\ndef beta():\n    pass\n");
+    git(&repo, &["init", "--quiet"]);
+    git(&repo, &["add", "a.py"]);
+    git(&repo, &["commit", "--quiet", "-m", "Start"]);
+    git(&repo, &["add", "b.py"]);
+    git(&repo, &["commit", "--quiet", "-m", "Retry the frobnicator when the upstream times out"]);
+    let cache = tempfile::tempdir().unwrap();
+    let query = "frobnicator retries time out again";
+    let ranked = stdout(&ctx(&repo, &cache, &["rank", "--query", query]));
+    assert_eq!(ranked.lines().collect::<Vec<_>>(), ["b.py", "a.py"], "history ignored");
+    // A file the task names still beats a recent one.
+    let named = stdout(&ctx(&repo, &cache, &["rank", "--query", "the alpha module"]));
+    assert_eq!(named.lines().next(), Some("a.py"), "{named}");
+    let json: serde_json::Value =
+        serde_json::from_str(&stdout(&ctx(&repo, &cache, &["--json", "rank", "--query", query]))).unwrap();
+    assert!(json[0]["recency"].as_f64().unwrap() > 0.0, "{json}");
+    // Without history both files score nothing, and paths break the tie.
+    let plain = stdout(&ctx(&repo, &cache, &["rank", "--no-history", "--query", query]));
+    assert_eq!(plain.lines().collect::<Vec<_>>(), ["a.py", "b.py"]);
+}
+
+#[test]
+fn rank_in_a_subfolder_of_a_repository_reads_its_history_with_its_own_paths() {
+    let repo =
+        Repo::with_files("//- pkg/a.py\ndef alpha():\n    pass\n//- pkg/b.py\ndef beta():\n    pass\n");
+    git(&repo, &["init", "--quiet"]);
+    git(&repo, &["add", "pkg/a.py"]);
+    git(&repo, &["commit", "--quiet", "-m", "Start"]);
+    git(&repo, &["add", "pkg/b.py"]);
+    git(&repo, &["commit", "--quiet", "-m", "Retry the frobnicator when the upstream times out"]);
+    let cache = tempfile::tempdir().unwrap();
+    let pkg = repo.path("pkg");
+    let pkg = pkg.to_str().unwrap();
+    let ranked = stdout(&ctx(&repo, &cache, &["--root", pkg, "rank", "--query", "frobnicator"]));
+    assert_eq!(ranked.lines().collect::<Vec<_>>(), ["b.py", "a.py"]);
 }

@@ -56,7 +56,7 @@ pub enum Command {
 #[command(group(clap::ArgGroup::new("task").required(true).args(["query", "query_file"])))]
 pub struct RankArgs {
     /// The task (an issue, a commit message, a request).
-    #[arg(long, value_name = "TEXT")]
+    #[arg(long, value_name = "TEXT", allow_hyphen_values = true)]
     pub query: Option<String>,
     /// Read the task from this file (`-` for standard input).
     #[arg(long, value_name = "FILE")]
@@ -67,6 +67,9 @@ pub struct RankArgs {
     /// Rank by words alone (BM25), without the reference graph: the baseline.
     #[arg(long, hide = true)]
     pub lexical_only: bool,
+    /// Leave the version history (git log) out of the ranking.
+    #[arg(long)]
+    pub no_history: bool,
 }
 
 #[derive(Debug, Args)]
@@ -78,7 +81,7 @@ pub struct MapArgs {
     #[arg(long, value_name = "FILE")]
     pub focus: Vec<String>,
     /// The task: files and identifiers it names rank higher.
-    #[arg(long, value_name = "TEXT", conflicts_with = "query_file")]
+    #[arg(long, value_name = "TEXT", conflicts_with = "query_file", allow_hyphen_values = true)]
     pub query: Option<String>,
     /// Read the task from this file (`-` for standard input).
     #[arg(long, value_name = "FILE")]

@@ -6,6 +6,7 @@ mod codec;
 mod error;
 pub mod fallback;
 pub mod graph;
+pub mod history;
 pub mod index;
 pub mod lang;
 pub mod map;

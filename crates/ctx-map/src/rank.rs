@@ -6,7 +6,11 @@
 //!   named for the task, or defining what the task names, is likely the one);
 //! - **structural**: PageRank over the reference graph, personalized toward
 //!   the best lexical matches and the definers of identifiers the task names,
-//!   so the files those depend on, or that depend on them, rise too.
+//!   so the files those depend on, or that depend on them, rise too;
+//! - **named**: a file whose name the task says (`reload` → `reload.rs`,
+//!   `observable map` → `observablemap.ts`) is likely the one;
+//! - **recency** (in a git repository): files changed lately rank a little
+//!   higher ([`crate::history`]).
 //!
 //! Terms are lowercased, identifiers split at `_` and case changes (and kept
 //! whole), a light suffix stemmer applied, and stop words dropped, the same
@@ -17,6 +21,7 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use serde::Serialize;
 
 use crate::graph::{self, Focus};
+use crate::history::History;
 use crate::index::IndexedFile;
 
 /// BM25 parameters.
@@ -29,6 +34,26 @@ const NAME_WEIGHT: f64 = 2.0;
 const SEEDS: usize = 20;
 /// Share of the structural signal in the fused score.
 const GRAPH_SHARE: f64 = 0.15;
+/// Share of "the task names this file" in the fused score.
+const NAMED_SHARE: f64 = 0.25;
+/// Share of recent change in the fused score, and its half-life in commits.
+const RECENCY_SHARE: f64 = 0.1;
+const RECENCY_HALF_LIFE: f64 = 10.0;
+
+/// What to rank with.
+#[derive(Debug, Clone, Copy)]
+pub struct RankOptions {
+    /// Leave out the reference graph (a baseline to measure against). Default: false.
+    pub lexical_only: bool,
+    /// Use the version history when there is one. Default: true.
+    pub history: bool,
+}
+
+impl Default for RankOptions {
+    fn default() -> Self {
+        RankOptions { lexical_only: false, history: true }
+    }
+}
 
 /// One ranked file. Stable JSON.
 #[derive(Debug, Clone, Serialize)]
@@ -37,6 +62,8 @@ pub struct RankedFile {
     pub score: f64,
     pub lexical: f64,
     pub graph: f64,
+    /// How much and how lately the file changed (0 without a history).
+    pub recency: f64,
 }
 
 const STOP_WORDS: &[&str] = &[
@@ -104,9 +131,15 @@ fn stem(word: &str) -> String {
     word.to_string()
 }
 
-/// Rank `files` for `query`; `contents[i]` is file `i`'s text (or empty if unreadable).
-/// With `lexical_only`, the graph is left out (a baseline to measure against).
-pub fn rank(files: &[IndexedFile], contents: &[String], query: &str, lexical_only: bool) -> Vec<RankedFile> {
+/// Rank `files` for `query`; `contents[i]` is file `i`'s text (or empty if
+/// unreadable), `history` the repository's recent commits, if known.
+pub fn rank(
+    files: &[IndexedFile],
+    contents: &[String],
+    query: &str,
+    history: Option<&History>,
+    options: RankOptions,
+) -> Vec<RankedFile> {
     let query_terms: Vec<String> = {
         let mut seen = HashSet::default();
         terms(query).into_iter().filter(|t| seen.insert(t.clone())).collect()
@@ -153,7 +186,7 @@ pub fn rank(files: &[IndexedFile], contents: &[String], query: &str, lexical_onl
     let max_lexical = lexical.iter().copied().fold(0.0, f64::max);
 
     let mut structural = vec![0.0; files.len()];
-    if !lexical_only && max_lexical > 0.0 {
+    if !options.lexical_only && max_lexical > 0.0 {
         // Seeds: the best lexical matches, in a fixed order.
         let mut order: Vec<usize> = (0..files.len()).filter(|&i| lexical[i] > 0.0).collect();
         order.sort_by(|&a, &b| lexical[b].total_cmp(&lexical[a]).then(a.cmp(&b)));
@@ -173,6 +206,10 @@ pub fn rank(files: &[IndexedFile], contents: &[String], query: &str, lexical_onl
         }
     }
 
+    let history = history.filter(|_| options.history);
+    let recency = history.map_or_else(|| vec![0.0; files.len()], |h| recency(files, h));
+    let recency_share = if history.is_some() { RECENCY_SHARE } else { 0.0 };
+    let named = named_in_query(files, query);
     let mut ranked: Vec<RankedFile> = files
         .iter()
         .enumerate()
@@ -180,9 +217,13 @@ pub fn rank(files: &[IndexedFile], contents: &[String], query: &str, lexical_onl
             let lex = if max_lexical > 0.0 { lexical[i] / max_lexical } else { 0.0 };
             RankedFile {
                 path: file.path.clone(),
-                score: (1.0 - GRAPH_SHARE) * lex + GRAPH_SHARE * structural[i],
+                score: (1.0 - GRAPH_SHARE - recency_share) * lex
+                    + GRAPH_SHARE * structural[i]
+                    + recency_share * recency[i]
+                    + NAMED_SHARE * named[i],
                 lexical: lex,
                 graph: structural[i],
+                recency: recency[i],
             }
         })
         .collect();
@@ -190,11 +231,97 @@ pub fn rank(files: &[IndexedFile], contents: &[String], query: &str, lexical_onl
     ranked
 }
 
+/// File names too common to say which file a task means.
+const GENERIC_STEMS: &[&str] = &[
+    "mod",
+    "lib",
+    "main",
+    "index",
+    "init",
+    "__init__",
+    "util",
+    "utils",
+    "types",
+    "type",
+    "common",
+    "core",
+    "base",
+    "test",
+    "tests",
+    "setup",
+    "conftest",
+    "helpers",
+    "helper",
+    "misc",
+    "config",
+    "constants",
+    "errors",
+    "error",
+];
+
+/// Per file, whether the task names it: its file name without extension is a
+/// word of the query, or two or three consecutive words run together
+/// (`observable map` names `observablemap.ts`, `reload` names `reload.rs`).
+/// Files sharing a name share the credit.
+fn named_in_query(files: &[IndexedFile], query: &str) -> Vec<f64> {
+    let words: Vec<String> = query
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect();
+    let mut names: HashSet<String> = HashSet::default();
+    for (i, word) in words.iter().enumerate() {
+        names.insert(word.clone());
+        names.insert(stem(word));
+        for n in 2..=3 {
+            if let Some(run) = words.get(i..i + n) {
+                names.insert(run.concat());
+            }
+        }
+    }
+    let stems: Vec<Option<String>> = files
+        .iter()
+        .map(|f| {
+            let name = f.path.rsplit('/').next().unwrap_or(&f.path);
+            let bare = name.split('.').next().unwrap_or(name);
+            if bare.len() < 3 || GENERIC_STEMS.contains(&bare.to_lowercase().as_str()) {
+                return None;
+            }
+            let key: String = bare.chars().filter(|c| c.is_alphanumeric()).collect::<String>().to_lowercase();
+            (names.contains(&key) || names.contains(&stem(&key))).then_some(key)
+        })
+        .collect();
+    let mut sharing: HashMap<&str, f64> = HashMap::default();
+    for key in stems.iter().flatten() {
+        *sharing.entry(key.as_str()).or_default() += 1.0;
+    }
+    stems.iter().map(|k| k.as_deref().map_or(0.0, |k| 1.0 / sharing[k].sqrt())).collect()
+}
+
+/// Per file, how much and how lately it changed, from 0 to 1: each commit
+/// that changed it counts half as much as one [`RECENCY_HALF_LIFE`] commits newer.
+fn recency(files: &[IndexedFile], history: &History) -> Vec<f64> {
+    let by_file = history.commits_by_file();
+    let raw: Vec<f64> = files
+        .iter()
+        .map(|f| {
+            let commits = by_file.get(f.path.as_str()).map(Vec::as_slice).unwrap_or_default();
+            commits
+                .iter()
+                .filter(|&&c| history.is_specific(c))
+                .map(|&c| 0.5f64.powf(c as f64 / RECENCY_HALF_LIFE))
+                .sum()
+        })
+        .collect();
+    let max = raw.iter().copied().fold(0.0, f64::max);
+    if max > 0.0 { raw.iter().map(|r| r / max).collect() } else { raw }
+}
+
 /// Index `ws` and rank its source files for `query`.
 pub fn rank_workspace(
     ws: &mut ctx_core::Workspace,
     query: &str,
-    lexical_only: bool,
+    options: RankOptions,
     progress: Option<crate::index::Progress>,
 ) -> crate::Result<(Vec<RankedFile>, crate::index::IndexStats)> {
     if query.trim().is_empty() {
@@ -210,7 +337,8 @@ pub fn rank_workspace(
                 .unwrap_or_default()
         })
         .collect();
-    Ok((rank(&files, &contents, query, lexical_only), stats))
+    let history = if options.history { History::read(&root, crate::history::MAX_COMMITS) } else { None };
+    Ok((rank(&files, &contents, query, history.as_ref(), options), stats))
 }
 
 #[cfg(test)]
@@ -226,5 +354,33 @@ mod tests {
         assert_eq!(stem("channels"), "channel");
         assert_eq!([stem("parse"), stem("parsed"), stem("parsing"), stem("parses")], ["pars"; 4]);
         assert_eq!(stem("class"), "class");
+    }
+
+    fn files(paths: &[&str]) -> Vec<IndexedFile> {
+        paths
+            .iter()
+            .map(|p| IndexedFile {
+                path: p.to_string(),
+                lang: "rust".into(),
+                size: 0,
+                tags: Default::default(),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_task_names_files_by_word_or_by_words_run_together() {
+        let files = files(&[
+            "src/types/observablemap.ts",
+            "src/reload.rs",
+            "tests/reload.rs",
+            "src/mod.rs",
+            "src/x.rs",
+        ]);
+        let named = named_in_query(&files, "fix: observable map init in the `reload` layer; mod x");
+        // Two files named `reload` share the credit; generic and very short names get none.
+        let half = 1.0 / 2f64.sqrt();
+        assert_eq!(named, [1.0, half, half, 0.0, 0.0]);
+        assert_eq!(named_in_query(&files, "Reloading observables"), [0.0, half, half, 0.0, 0.0]);
     }
 }

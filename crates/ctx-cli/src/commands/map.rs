@@ -3,6 +3,7 @@
 use std::io::{IsTerminal, Read, Write};
 
 use ctx_map::map::MapOptions;
+use ctx_map::rank::RankOptions;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::Env;
@@ -41,7 +42,8 @@ pub fn rank(env: &Env, args: &RankArgs) -> anyhow::Result<()> {
     let query = read_query(args.query.as_deref(), args.query_file.as_deref())?.unwrap_or_default();
     let bar = progress_bar();
     let progress = |done: usize, total: usize| show_progress(bar.as_ref(), done, total);
-    let ranked = ctx_map::rank::rank_workspace(&mut ws, &query, args.lexical_only, Some(&progress));
+    let options = RankOptions { lexical_only: args.lexical_only, history: !args.no_history };
+    let ranked = ctx_map::rank::rank_workspace(&mut ws, &query, options, Some(&progress));
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
