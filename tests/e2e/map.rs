@@ -97,15 +97,23 @@ fn git(repo: &Repo, args: &[&str]) {
     assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
 }
 
+/// A git repository with `{dir}a.py` committed, then `{dir}b.py`: two files
+/// whose code says nothing of a task about a frobnicator.
+fn two_commits(dir: &str) -> Repo {
+    let repo = Repo::with_files(&format!(
+        "//- {dir}a.py\ndef alpha():\n    pass\n//- {dir}b.py\ndef beta():\n    pass\n"
+    ));
+    git(&repo, &["init", "--quiet"]);
+    git(&repo, &["add", &format!("{dir}a.py")]);
+    git(&repo, &["commit", "--quiet", "-m", "Start"]);
+    git(&repo, &["add", &format!("{dir}b.py")]);
+    git(&repo, &["commit", "--quiet", "-m", "Retry the frobnicator when the upstream times out"]);
+    repo
+}
+
 #[test]
 fn rank_puts_recently_changed_files_first_among_equals() {
-    // Two files whose code says nothing of the task; b.py changed last.
-    let repo = Repo::with_files("//- a.py\ndef alpha():\n    pass\n//- b.py\ndef beta():\n    pass\n");
-    git(&repo, &["init", "--quiet"]);
-    git(&repo, &["add", "a.py"]);
-    git(&repo, &["commit", "--quiet", "-m", "Start"]);
-    git(&repo, &["add", "b.py"]);
-    git(&repo, &["commit", "--quiet", "-m", "Retry the frobnicator when the upstream times out"]);
+    let repo = two_commits("");
     let cache = tempfile::tempdir().unwrap();
     let query = "frobnicator retries time out again";
     let ranked = stdout(&ctx(&repo, &cache, &["rank", "--query", query]));
@@ -123,13 +131,7 @@ fn rank_puts_recently_changed_files_first_among_equals() {
 
 #[test]
 fn rank_in_a_subfolder_of_a_repository_reads_its_history_with_its_own_paths() {
-    let repo =
-        Repo::with_files("//- pkg/a.py\ndef alpha():\n    pass\n//- pkg/b.py\ndef beta():\n    pass\n");
-    git(&repo, &["init", "--quiet"]);
-    git(&repo, &["add", "pkg/a.py"]);
-    git(&repo, &["commit", "--quiet", "-m", "Start"]);
-    git(&repo, &["add", "pkg/b.py"]);
-    git(&repo, &["commit", "--quiet", "-m", "Retry the frobnicator when the upstream times out"]);
+    let repo = two_commits("pkg/");
     let cache = tempfile::tempdir().unwrap();
     let pkg = repo.path("pkg");
     let pkg = pkg.to_str().unwrap();
