@@ -22,7 +22,7 @@ Usage: benches/rank_eval.py [--repo DIR] [--commits N] [--k 1,3,5,10]
                             [--max-changed N] [--ctx PATH] [--modes ctx,bm25]
                             [--examples FILE] [--dump FILE]
 """
-import argparse, json, os, re, shutil, subprocess, sys, tempfile
+import argparse, json, os, re, shutil, subprocess, tempfile
 
 try:
     from rank_bm25 import BM25Okapi

@@ -327,17 +327,24 @@ pub fn rank_workspace(
     if query.trim().is_empty() {
         return Err(crate::Error::InvalidInput("the query is empty: say what the task is".into()));
     }
-    let (files, stats) = crate::index::index(ws, progress)?;
     let root = ws.root().to_path_buf();
-    let contents: Vec<String> = files
-        .par_iter()
-        .map(|f| {
-            std::fs::read(root.join(&f.path))
-                .map(|b| String::from_utf8_lossy(&b).into_owned())
-                .unwrap_or_default()
-        })
-        .collect();
-    let history = if options.history { History::read(&root, crate::history::MAX_COMMITS) } else { None };
+    // `git log` runs while the files are indexed and read.
+    let (history, indexed) = rayon::join(
+        || options.history.then(|| History::read(&root, crate::history::MAX_COMMITS)).flatten(),
+        || -> crate::Result<_> {
+            let (files, stats) = crate::index::index(ws, progress)?;
+            let contents: Vec<String> = files
+                .par_iter()
+                .map(|f| {
+                    std::fs::read(root.join(&f.path))
+                        .map(|b| String::from_utf8_lossy(&b).into_owned())
+                        .unwrap_or_default()
+                })
+                .collect();
+            Ok((files, stats, contents))
+        },
+    );
+    let (files, stats, contents) = indexed?;
     Ok((rank(&files, &contents, query, history.as_ref(), options), stats))
 }
 
