@@ -296,14 +296,22 @@ fn map<'py>(
 }
 
 /// The source files of the folder `path`, most relevant to `query` first
-/// (`k`: only the first k), each `{path, score, lexical, graph, recency}`.
+/// (`k`: only the first k), each `{path, score, lexical, graph, recency}`;
+/// `history=False` leaves the git history out.
 #[pyfunction]
-#[pyo3(signature = (query, path=PathBuf::from("."), *, k=None))]
-fn rank<'py>(py: Python<'py>, query: String, path: PathBuf, k: Option<usize>) -> PyResult<Bound<'py, PyAny>> {
+#[pyo3(signature = (query, path=PathBuf::from("."), *, k=None, history=true))]
+fn rank<'py>(
+    py: Python<'py>,
+    query: String,
+    path: PathBuf,
+    k: Option<usize>,
+    history: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    let options = ctx_map::rank::RankOptions { history, ..Default::default() };
     let (mut ranked, _) = py
         .detach(|| {
             let mut ws = CoreWorkspace::discover_or_cache(&path).map_err(ctx_map::Error::from)?;
-            ctx_map::rank::rank_workspace(&mut ws, &query, ctx_map::rank::RankOptions::default(), None)
+            ctx_map::rank::rank_workspace(&mut ws, &query, options, None)
         })
         .map_err(map_err)?;
     if let Some(k) = k {
