@@ -164,23 +164,18 @@ def fetch_version(pkg, cfg, ver, cache):
     eco = cfg["eco"]
     dl = os.path.join(cache, "downloads", pkg, ver)
     os.makedirs(dl, exist_ok=True)
-    if eco == "pypi":
-        archives = glob.glob(os.path.join(dl, "*.tar.gz"))
+    if eco in ("pypi", "npm"):
+        pattern, cmd = {
+            "pypi": ("*.tar.gz", [sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary", ":all:",
+                                  "-q", f"{pkg}=={ver}", "-d", dl]),
+            "npm": ("*.tgz", ["npm", "pack", "-q", f"{pkg}@{ver}"]),
+        }[eco]
+        archives = glob.glob(os.path.join(dl, pattern))
         if not archives:
-            r = run([sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary", ":all:",
-                     "-q", f"{pkg}=={ver}", "-d", dl])
-            archives = glob.glob(os.path.join(dl, "*.tar.gz"))
+            r = run(cmd, cwd=dl)
+            archives = glob.glob(os.path.join(dl, pattern))
             if not archives:
-                log(f"  {pkg} {ver}: pip download failed: {r.stderr.strip()[-200:]}")
-                return None
-        extract_tar(archives[0], dest)
-    elif eco == "npm":
-        archives = glob.glob(os.path.join(dl, "*.tgz"))
-        if not archives:
-            r = run(["npm", "pack", "-q", f"{pkg}@{ver}"], cwd=dl)
-            archives = glob.glob(os.path.join(dl, "*.tgz"))
-            if not archives:
-                log(f"  {pkg} {ver}: npm pack failed: {r.stderr.strip()[-200:]}")
+                log(f"  {pkg} {ver}: {' '.join(cmd[:3])} failed: {r.stderr.strip()[-200:]}")
                 return None
         extract_tar(archives[0], dest)
     elif eco == "crates":
