@@ -101,11 +101,13 @@ mod tests {
     }
 
     #[test]
-    fn a_folder_outside_git_has_no_history() {
+    fn no_history_without_a_repository_or_a_commit() {
         let dir = tempfile::tempdir().unwrap();
-        // A temp dir inside no repository (unless TMPDIR is in one: then it has none of its own commits).
-        if let Some(history) = History::read(dir.path(), 10) {
-            assert!(history.commits.iter().all(|c| c.files.is_empty()), "{history:?}");
-        }
+        assert!(History::read(&dir.path().join("missing"), 10).is_none(), "no such folder");
+        // A repository with no commit yet: HEAD names nothing.
+        let status =
+            Command::new("git").arg("-C").arg(dir.path()).args(["init", "--quiet"]).status().unwrap();
+        assert!(status.success());
+        assert!(History::read(dir.path(), 10).is_none());
     }
 }
