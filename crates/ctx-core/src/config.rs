@@ -1,8 +1,10 @@
 //! `.ctx/config.toml`: the workspace's settings.
 //!
 //! Precedence, highest first:
-//! 1. `.ctx/config.toml` in the workspace;
-//! 2. the built-in defaults, which are the file [`DEFAULT_CONFIG_TOML`] that
+//! 1. for the token budget only, `CTX_TOKEN_BUDGET_*` environment variables
+//!    (see [`crate::Budget::resolve`]);
+//! 2. `.ctx/config.toml` in the workspace;
+//! 3. the built-in defaults, which are the file [`DEFAULT_CONFIG_TOML`] that
 //!    `ctx init` writes (every key commented with its default).
 
 use std::path::Path;
@@ -22,6 +24,55 @@ pub const DEFAULT_CONFIG_TOML: &str = include_str!("../defaults/config.toml");
 pub struct Config {
     pub scan: ScanConfig,
     pub build: BuildConfig,
+    pub budget: BudgetConfig,
+    pub selection: SelectionConfig,
+    pub cache: CacheConfig,
+}
+
+/// `[budget]`: the token budget of assembled work context (`ctx frame
+/// context`, `ctx task prompt`). `None`: the default, see [`crate::Budget`].
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct BudgetConfig {
+    pub total: Option<u64>,
+    pub ancestors: Option<u64>,
+    pub siblings: Option<u64>,
+    pub current: Option<u64>,
+    pub overhead: Option<u64>,
+}
+
+/// `[selection]`: how ancestors and siblings are chosen.
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct SelectionConfig {
+    /// Completed siblings scoring below this are filtered out of a frame's
+    /// context as irrelevant. Default: 30.
+    pub min_sibling_score: f64,
+}
+
+impl Default for SelectionConfig {
+    fn default() -> Self {
+        SelectionConfig { min_sibling_score: 30.0 }
+    }
+}
+
+/// `[cache]`: the cache of assembled context.
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct CacheConfig {
+    /// How long an entry is served, in seconds; 0 turns the cache off. Default: 30.
+    pub ttl_seconds: u64,
+    /// Past this many entries, the least recently used are evicted down to
+    /// `evict_to`. Default: 50.
+    pub max_entries: usize,
+    /// How many entries stay after an eviction. Default: 25.
+    pub evict_to: usize,
+}
+
+impl Default for CacheConfig {
+    fn default() -> Self {
+        CacheConfig { ttl_seconds: 30, max_entries: 50, evict_to: 25 }
+    }
 }
 
 /// `[build]`: how context files are made.
@@ -62,10 +113,31 @@ impl Config {
         })
     }
 
+    /// Settings that parse but cannot work together.
+    fn checked(self, path: &Path) -> Result<Config> {
+        let cache = &self.cache;
+        if cache.max_entries == 0 || cache.evict_to > cache.max_entries {
+            return Err(Error::Config {
+                path: path.to_path_buf(),
+                message: format!(
+                    "[cache] max_entries ({}) must be above 0 and at least evict_to ({})",
+                    cache.max_entries, cache.evict_to
+                ),
+            });
+        }
+        if !self.selection.min_sibling_score.is_finite() {
+            return Err(Error::Config {
+                path: path.to_path_buf(),
+                message: "[selection] min_sibling_score must be a number".into(),
+            });
+        }
+        Ok(self)
+    }
+
     /// Read `path`, or the defaults when it does not exist.
     pub fn load(path: &Path) -> Result<Config> {
         match std::fs::read_to_string(path) {
-            Ok(text) => Config::parse(&text, path),
+            Ok(text) => Config::parse(&text, path)?.checked(path),
             Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(Config::default()),
             Err(err) => Err(Error::io(path, err)),
         }
@@ -92,6 +164,15 @@ mod tests {
         let config = Config::parse("[build]\ntokenizer = \"estimate\"\n", Path::new("c.toml")).unwrap();
         assert_eq!(config.build.tokenizer, TokenizerKind::Estimate);
         assert!(Config::parse("[build]\ntokenizer = \"gpt2\"\n", Path::new("c.toml")).is_err());
+    }
+
+    #[test]
+    fn cache_limits_are_checked() {
+        let path = Path::new("c.toml");
+        let bad = Config::parse("[cache]\nmax_entries = 10\nevict_to = 20\n", path).unwrap();
+        assert!(bad.checked(path).unwrap_err().to_string().contains("evict_to"));
+        let zero = Config::parse("[cache]\nmax_entries = 0\nevict_to = 0\n", path).unwrap();
+        assert_eq!(zero.checked(path).unwrap_err().code(), "CONFIG_ERROR");
     }
 
     #[test]

@@ -46,6 +46,21 @@ pub enum Error {
     #[error("{0}")]
     Watch(String),
 
+    #[error("{0}")]
+    Budget(String),
+
+    #[error("{id}: unknown frame (see `ctx frame tree`)")]
+    UnknownFrame { id: String },
+
+    #[error("no current frame: push one with `ctx frame push GOAL` or start a task, or name a frame")]
+    NoCurrentFrame,
+
+    #[error("{0}")]
+    FrameState(String),
+
+    #[error("{0}")]
+    ContextTooLarge(String),
+
     #[error("template {template}{}: {message}", line.map(|l| format!(", line {l}")).unwrap_or_default())]
     Template { template: String, line: Option<usize>, message: String },
 }
@@ -66,6 +81,11 @@ impl Error {
             Error::InvalidInput(_) => "INVALID_INPUT",
             Error::Template { .. } => "TEMPLATE_ERROR",
             Error::Watch(_) => "WATCH_ERROR",
+            Error::Budget(_) => "INVALID_BUDGET",
+            Error::UnknownFrame { .. } => "UNKNOWN_FRAME",
+            Error::NoCurrentFrame => "NO_CURRENT_FRAME",
+            Error::FrameState(_) => "INVALID_FRAME_STATE",
+            Error::ContextTooLarge(_) => "CONTEXT_TOO_LARGE",
         }
     }
 

@@ -30,25 +30,38 @@
 //! This crate never prints, exits or panics on bad input: every failure is an
 //! [`Error`] for the front-end to report.
 
+pub mod assemble;
+mod budget;
 pub mod build;
 mod config;
 mod error;
 mod folders;
+mod frames;
 mod fsutil;
 pub mod paths;
 mod records;
 mod scan;
 mod sources;
 mod store;
+mod templates;
 pub mod time;
 pub mod tokens;
 mod watch;
 mod workspace;
 
+pub use assemble::{
+    AncestorCounts, AssembledContext, AssemblyReport, CacheReport, Rendering, SectionTokens, SiblingCounts,
+};
+pub use budget::{Budget, BudgetSources};
 pub use build::{BuildMode, BuildOptions, BuildReport, RenderedContext, Tier, TodoFolder, ValidateReport};
-pub use config::{BuildConfig, Config, DEFAULT_CONFIG_TOML, ScanConfig};
+pub use config::{
+    BudgetConfig, BuildConfig, CacheConfig, Config, DEFAULT_CONFIG_TOML, ScanConfig, SelectionConfig,
+};
 pub use error::{Error, Result};
 pub use folders::{FileEntry, Folder, FolderEdit, Relation};
+pub use frames::{
+    Attempt, Frame, FrameDetail, FrameLine, FrameStatus, FrameTree, NewAttempt, NewFrame, NewTask, TaskFilter,
+};
 pub use fsutil::write_atomic;
 pub use records::{Decision, NewDecision};
 pub use scan::{FileKind, ScanIssue, ScanPhases, ScanReport, language, secret_by_content, secret_by_name};

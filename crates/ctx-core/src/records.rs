@@ -1,5 +1,6 @@
-//! Records: the stream of things said and decided. For now, decisions logged
-//! on folders; session turns, attempts and operations share the table later.
+//! Records: the stream of things said and decided. Decisions logged on
+//! folders and frames, attempts at frames (see `frames.rs`); session turns
+//! and operations share the table later.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -10,13 +11,15 @@ use crate::error::{Error, Result};
 use crate::folders::{folder_id, mark_stale_with_ancestors, one_line};
 use crate::time;
 
-/// A decision logged on a folder. Stable JSON.
+/// A decision logged on a folder or a frame. Stable JSON.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Decision {
     /// Stable id, `D-` followed by 12 hex digits.
     pub id: String,
-    /// The folder it was logged on; `None` once that folder is gone.
+    /// The folder it was logged on; `None` for a frame's, or once that folder is gone.
     pub folder: Option<String>,
+    /// The frame it was logged on (`F12`); `None` for a folder's.
+    pub frame: Option<String>,
     pub title: String,
     pub rationale: String,
     /// Lower-case tags such as `architectural` or `breaking`.
@@ -33,23 +36,38 @@ pub struct NewDecision {
     pub tags: Vec<String>,
 }
 
+/// Log a decision on the folder at `key`; marks it and its ancestors stale.
 pub(crate) fn log_decision(conn: &Connection, key: &str, new: &NewDecision) -> Result<Decision> {
+    let node_id = folder_id(conn, key)?;
+    let mut decision = insert_decision(conn, node_id, key, new)?;
+    mark_stale_with_ancestors(conn, [key])?;
+    decision.folder = Some(key.to_string());
+    Ok(decision)
+}
+
+/// Insert a decision on node `node_id` (`name` is the node's path or id, for
+/// the record's id); the caller says whose it is.
+pub(crate) fn insert_decision(
+    conn: &Connection,
+    node_id: i64,
+    name: &str,
+    new: &NewDecision,
+) -> Result<Decision> {
     let title = one_line(&new.title)?;
     if title.is_empty() {
         return Err(Error::InvalidInput("a decision needs a title".into()));
     }
     let tags = normalize_tags(&new.tags)?;
-    let node_id = folder_id(conn, key)?;
     let ts = time::now_iso();
-    let id = new_id("D", &[&ts, key, &title]);
+    let id = new_id("D", &[&ts, name, &title]);
     conn.execute(
         "INSERT INTO records (uid, type, node_id, title, body, tags, ts) VALUES (?1, 'decision', ?2, ?3, ?4, ?5, ?6)",
         params![id, node_id, title, new.rationale.trim(), tags.join(" "), ts],
     )?;
-    mark_stale_with_ancestors(conn, [key])?;
     Ok(Decision {
         id,
-        folder: Some(key.to_string()),
+        folder: None,
+        frame: None,
         title,
         rationale: new.rationale.trim().to_string(),
         tags,
@@ -57,23 +75,30 @@ pub(crate) fn log_decision(conn: &Connection, key: &str, new: &NewDecision) -> R
     })
 }
 
-/// Decisions on folder `key` (all decisions when `None`), newest first.
+/// Decisions on folder `key` (all decisions, of folders and frames, when `None`), newest first.
 pub(crate) fn decisions(conn: &Connection, key: Option<&str>) -> Result<Vec<Decision>> {
     let node_id = key.map(|k| folder_id(conn, k)).transpose()?;
+    decisions_of(conn, node_id)
+}
+
+/// Decisions on node `node_id` (all decisions when `None`), newest first.
+pub(crate) fn decisions_of(conn: &Connection, node_id: Option<i64>) -> Result<Vec<Decision>> {
     let mut stmt = conn.prepare_cached(
-        "SELECT r.uid, n.path, r.title, r.body, r.tags, r.ts FROM records r LEFT JOIN nodes n ON n.id = r.node_id
+        "SELECT r.uid, n.path, CASE WHEN n.kind = 'frame' THEN 'F' || n.seq END, r.title, r.body, r.tags, r.ts
+         FROM records r LEFT JOIN nodes n ON n.id = r.node_id
          WHERE r.type = 'decision' AND (?1 IS NULL OR r.node_id = ?1)
          ORDER BY r.ts DESC, r.id DESC",
     )?;
     let rows = stmt.query_map([node_id], |row| {
-        let tags: String = row.get(4)?;
+        let tags: String = row.get(5)?;
         Ok(Decision {
             id: row.get(0)?,
             folder: row.get(1)?,
-            title: row.get(2)?,
-            rationale: row.get(3)?,
+            frame: row.get(2)?,
+            title: row.get(3)?,
+            rationale: row.get(4)?,
             tags: tags.split_whitespace().map(str::to_string).collect(),
-            ts: row.get(5)?,
+            ts: row.get(6)?,
         })
     })?;
     Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)

@@ -6,15 +6,21 @@ use std::path::{Path, PathBuf};
 use rusqlite::TransactionBehavior;
 use serde::Serialize;
 
+use crate::assemble::{self, AssembledContext, CacheReport, Inputs, Rendering, Settings, cache};
+use crate::budget::Budget;
 use crate::build::{self, BuildOptions, BuildReport, RenderedContext, Tier, TodoFolder, ValidateReport};
 use crate::config::{Config, DEFAULT_CONFIG_TOML};
 use crate::error::{Error, Result};
 use crate::folders::{self, Folder, FolderEdit};
+use crate::frames::{
+    self, Frame, FrameDetail, FrameRow, FrameStatus, FrameTree, NewAttempt, NewFrame, NewTask, TaskFilter,
+};
 use crate::fsutil::write_atomic;
 use crate::paths;
 use crate::records::{self, Decision, NewDecision};
 use crate::scan::{self, ScanReport};
 use crate::store::{Store, kv_get};
+use crate::templates::Templates;
 
 /// The name of the workspace folder at the repository root.
 pub const CTX_DIR: &str = ".ctx";
@@ -313,6 +319,190 @@ impl Workspace {
     /// Folders whose description and content nobody has written, deepest first.
     pub fn todo(&self) -> Result<Vec<TodoFolder>> {
         build::todo(&self.store.conn)
+    }
+
+    /// Push a frame (under `new.parent`, default the current frame) and make it current.
+    pub fn push_frame(&mut self, new: &NewFrame) -> Result<Frame> {
+        let row = self.write(|conn| frames::push(conn, new))?;
+        self.frame_of(&row)
+    }
+
+    /// End work on frame `id` (default: the current frame) as `completed`,
+    /// `failed` (recorded as an attempt, the summary its reason) or
+    /// `blocked`; its parent is current again if it is still in progress.
+    pub fn pop_frame(
+        &mut self,
+        id: Option<&str>,
+        status: FrameStatus,
+        summary: Option<&str>,
+    ) -> Result<Frame> {
+        self.change_frame(id, |conn, row| frames::pop(conn, row, status, summary))
+    }
+
+    /// Replace the goal of frame `id` (default: the current frame).
+    pub fn set_frame_goal(&mut self, id: Option<&str>, goal: &str) -> Result<Frame> {
+        self.change_frame(id, |conn, row| frames::set_goal(conn, row, goal))
+    }
+
+    /// Add artifacts (paths or globs, relative to the root or absolute
+    /// inside it) to frame `id` (default: the current frame).
+    pub fn add_frame_artifacts(&mut self, id: Option<&str>, paths: &[String]) -> Result<Frame> {
+        let paths = paths.iter().map(|p| self.key(p)).collect::<Result<Vec<_>>>()?;
+        self.change_frame(id, |conn, row| frames::add_artifacts(conn, row, &paths).map(|_| ()))
+    }
+
+    /// Log a decision on frame `id` (default: the current frame).
+    pub fn add_frame_decision(&mut self, id: Option<&str>, decision: &NewDecision) -> Result<Decision> {
+        self.write(|conn| {
+            let row = frames::target(conn, id)?;
+            frames::add_decision(conn, &row, decision)
+        })
+    }
+
+    /// Frame `id` (default: the current frame) with its ancestors,
+    /// subframes, decisions and attempts.
+    pub fn frame(&self, id: Option<&str>) -> Result<FrameDetail> {
+        let tx = self.store.conn.unchecked_transaction()?;
+        let row = frames::target(&tx, id)?;
+        frames::detail(&tx, &row)
+    }
+
+    /// The current frame: the in-progress frame pushed or started last.
+    pub fn current_frame(&self) -> Result<Option<Frame>> {
+        let tx = self.store.conn.unchecked_transaction()?;
+        match frames::current(&tx)? {
+            Some(node_id) => Ok(Some(frames::frame(&tx, &frames::by_node(&tx, node_id)?)?)),
+            None => Ok(None),
+        }
+    }
+
+    /// The frames under `root` (every top-level frame when `None`), `depth` levels deep at most.
+    pub fn frame_tree(&self, root: Option<&str>, depth: Option<usize>) -> Result<Vec<FrameTree>> {
+        let tx = self.store.conn.unchecked_transaction()?;
+        frames::tree(&tx, root, depth)
+    }
+
+    /// Add a planned task (or, with type `epic`, an epic) under `new.epic`.
+    pub fn add_task(&mut self, new: &NewTask) -> Result<Frame> {
+        let row = self.write(|conn| frames::add_task(conn, new))?;
+        self.frame_of(&row)
+    }
+
+    /// Start (or retry) task `id`: it is in progress and the current frame.
+    pub fn start_task(&mut self, id: &str) -> Result<Frame> {
+        self.change_frame(Some(id), frames::start)
+    }
+
+    /// Mark task `id` completed, with what was done.
+    pub fn finish_task(&mut self, id: &str, summary: Option<&str>) -> Result<Frame> {
+        self.change_frame(Some(id), |conn, row| frames::done(conn, row, summary))
+    }
+
+    /// Record a failed attempt at task `id` and mark it failed; its next
+    /// prompt carries the attempt.
+    pub fn fail_task(&mut self, id: &str, attempt: &NewAttempt) -> Result<Frame> {
+        self.change_frame(Some(id), |conn, row| frames::fail(conn, row, attempt, None))
+    }
+
+    /// Tasks and epics, or the children of `filter.epic`, in the order they were added.
+    pub fn tasks(&self, filter: &TaskFilter) -> Result<Vec<Frame>> {
+        let tx = self.store.conn.unchecked_transaction()?;
+        frames::list(&tx, filter)
+    }
+
+    /// The context of frame `id` (default: the current frame) in
+    /// `rendering`, within the token budget; from the cache when nothing it
+    /// depends on changed within the TTL. See [`crate::assemble`].
+    pub fn frame_context(&self, id: Option<&str>, rendering: Rendering) -> Result<AssembledContext> {
+        let now_ms = crate::time::unix_nanos(std::time::SystemTime::now()) / 1_000_000;
+        self.frame_context_at(id, rendering, now_ms)
+    }
+
+    /// The cub task prompt of task `id`: [`Workspace::frame_context`] in [`Rendering::Prompt`].
+    pub fn task_prompt(&self, id: &str) -> Result<AssembledContext> {
+        self.frame_context(Some(id), Rendering::Prompt)
+    }
+
+    /// [`Workspace::frame_context`] as if it were `now_ms` (milliseconds since the epoch).
+    pub fn frame_context_at(
+        &self,
+        id: Option<&str>,
+        rendering: Rendering,
+        now_ms: i64,
+    ) -> Result<AssembledContext> {
+        let (budget, budget_sources) = Budget::from_env(&self.config.budget)?;
+        let templates =
+            Templates::load(&self.ctx_dir().join(TEMPLATES_DIR), &assemble::templates_of(rendering))?;
+        let tok = self.config.build.tokenizer.get();
+        let min_sibling_score = self.config.selection.min_sibling_score;
+        let settings_digest = format!(
+            "{budget:?}|{budget_sources:?}|{min_sibling_score}|{}|{}",
+            templates.digest(),
+            tok.name()
+        );
+        let cache_config = &self.config.cache;
+        let ttl_ms = i64::try_from(cache_config.ttl_seconds.saturating_mul(1000)).unwrap_or(i64::MAX);
+        let mut cache_report = CacheReport {
+            ttl_seconds: cache_config.ttl_seconds,
+            max_entries: cache_config.max_entries,
+            ..Default::default()
+        };
+
+        let conn = &self.store.conn;
+        let tx = conn.unchecked_transaction()?;
+        let focus = frames::target(&tx, id)?;
+        let hash = cache::state_hash(&tx, &focus, rendering, &settings_digest)?;
+        let key = cache::Key { node_id: focus.node_id, rendering, hash: &hash };
+        let hit = if ttl_ms > 0 { cache::lookup(&tx, &key, now_ms, ttl_ms)? } else { None };
+        let inputs = if hit.is_none() { Some(Inputs::load(&tx, &focus, now_ms)?) } else { None };
+        cache_report.entries = cache::entries(&tx)?;
+        tx.commit()?;
+
+        let (text, report) = match (hit, inputs) {
+            (Some((text, report, age)), _) => {
+                cache::mark_used(conn, &key, now_ms);
+                cache_report.hit = true;
+                cache_report.age_ms = Some(age);
+                (text, report)
+            }
+            (None, inputs) => {
+                let inputs = inputs.unwrap_or_default();
+                let settings =
+                    Settings { budget, budget_sources, min_sibling_score, tok, templates: &templates };
+                let (text, report) = assemble::assemble(&inputs, rendering, &settings)?;
+                if ttl_ms > 0 && cache::store(conn, &key, &text, &report, now_ms, cache_config) {
+                    cache_report.stored = true;
+                    cache_report.entries = cache::entries(conn)?;
+                }
+                (text, report)
+            }
+        };
+        Ok(AssembledContext { frame: focus.id(), rendering, text, report, cache: cache_report })
+    }
+
+    /// Remove the cached context of frame `id` (every entry when `None`); how many entries went.
+    pub fn clear_context_cache(&self, id: Option<&str>) -> Result<usize> {
+        let node_id = id.map(|id| frames::by_id(&self.store.conn, id)).transpose()?.map(|row| row.node_id);
+        cache::clear(&self.store.conn, node_id)
+    }
+
+    /// Change frame `id` (default: the current frame) in one write transaction; the frame after.
+    fn change_frame(
+        &mut self,
+        id: Option<&str>,
+        change: impl FnOnce(&rusqlite::Connection, &FrameRow) -> Result<()>,
+    ) -> Result<Frame> {
+        let row = self.write(|conn| {
+            let row = frames::target(conn, id)?;
+            change(conn, &row)?;
+            Ok(row)
+        })?;
+        self.frame_of(&row)
+    }
+
+    fn frame_of(&self, row: &FrameRow) -> Result<Frame> {
+        let tx = self.store.conn.unchecked_transaction()?;
+        frames::frame(&tx, &frames::by_node(&tx, row.node_id)?)
     }
 
     /// Run `f` in a write transaction: all of it lands, or none of it.
