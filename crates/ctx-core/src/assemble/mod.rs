@@ -248,8 +248,8 @@ pub(crate) struct Settings<'a> {
 struct Chosen {
     item: Item,
     score: f64,
-    /// Where it is shown among its section's items.
-    order: i64,
+    /// Where it is shown among its section's items (lowest first).
+    order: (i64, i64),
 }
 
 /// After this many items in a row did not fit, a section is full.
@@ -281,7 +281,7 @@ pub(crate) fn assemble(
             ))
         })?;
         let mut room = budget.ancestors - item.tokens;
-        parent = Some(Chosen { item, score: f64::INFINITY, order: rest.len() as i64 });
+        parent = Some(Chosen { item, score: f64::INFINITY, order: (rest.len() as i64, 0) });
         if rendering != Rendering::Prompt {
             let n = inputs.ancestors.len();
             let mut scored: Vec<(f64, usize)> = rest
@@ -290,7 +290,7 @@ pub(crate) fn assemble(
                 .map(|(i, a)| (select::ancestor_score(a, n - i, i == 0, inputs.now_ms), i))
                 .collect();
             scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-            let candidates = scored.iter().map(|&(score, i)| (score, i as i64, &rest[i]));
+            let candidates = scored.iter().map(|&(score, i)| (score, (i as i64, 0), &rest[i]));
             ancestors = fill(candidates, &mut room, |a| renderer.ancestor(a, FULL_SCALE))?;
         }
     }
@@ -312,7 +312,7 @@ pub(crate) fn assemble(
         completed.sort_by(|a, b| b.changed_ms.cmp(&a.changed_ms).then(b.seq.cmp(&a.seq)));
         counts.candidates = completed.len();
         let mut room = budget.siblings * 2 / 3;
-        let candidates = completed.iter().enumerate().map(|(i, s)| (-(i as f64), i as i64, *s));
+        let candidates = completed.iter().enumerate().map(|(i, s)| (-(i as f64), (i as i64, 0), *s));
         siblings = fill(candidates, &mut room, |s| renderer.sibling(s, FULL_SCALE))?;
         let open: Vec<&FrameInput> = if inputs.ancestors.is_empty() {
             Vec::new()
@@ -320,7 +320,7 @@ pub(crate) fn assemble(
             inputs.siblings.iter().filter(|s| s.status != FrameStatus::Completed).collect()
         };
         let mut room = budget.siblings - siblings.iter().map(|c| c.item.tokens).sum::<usize>();
-        let candidates = open.iter().enumerate().map(|(i, s)| (-(i as f64), i as i64, *s));
+        let candidates = open.iter().enumerate().map(|(i, s)| (-(i as f64), (i as i64, 0), *s));
         remaining = fill(candidates, &mut room, |s| renderer.remaining(s, FULL_SCALE))?;
         counts.remaining_included = remaining.len();
         counts.remaining_omitted = open.len() - remaining.len();
@@ -338,7 +338,7 @@ pub(crate) fn assemble(
         scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(b.1.changed_ms.cmp(&a.1.changed_ms)));
         let mut room = budget.siblings;
         // Shown most recent first.
-        let candidates = scored.iter().map(|&(score, s)| (score, -s.changed_ms, s));
+        let candidates = scored.iter().map(|&(score, s)| (score, (-s.changed_ms, -s.seq), s));
         siblings = fill(candidates, &mut room, |s| renderer.sibling(s, FULL_SCALE))?;
         counts.omitted = counts.candidates - counts.filtered - siblings.len();
     }
@@ -484,7 +484,7 @@ fn lowest(chosen: &[Chosen]) -> Option<usize> {
 /// whose rendering fits the `room` left; stop when room runs out or
 /// [`MAX_MISSES`] in a row did not fit.
 fn fill<'f>(
-    candidates: impl Iterator<Item = (f64, i64, &'f FrameInput)>,
+    candidates: impl Iterator<Item = (f64, (i64, i64), &'f FrameInput)>,
     room: &mut usize,
     render: impl Fn(&FrameInput) -> Result<Item>,
 ) -> Result<Vec<Chosen>> {
