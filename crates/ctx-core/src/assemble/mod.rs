@@ -38,6 +38,9 @@ use crate::templates::Templates;
 use crate::tokens::Tokenizer;
 pub use cache::CacheReport;
 pub(crate) use render::templates_of;
+
+#[cfg(test)]
+mod tests;
 use render::{DocView, FULL_SCALE, Item, Renderer, SectionView, TruncationView};
 
 /// How an assembled context is written.

@@ -72,7 +72,7 @@ struct FrameView<'a> {
     status: FrameStatus,
     /// Only when it says more than the goal.
     #[serde(skip_serializing_if = "Option::is_none")]
-    title: Option<&'a str>,
+    title: Option<String>,
     goal: String,
     #[serde(skip_serializing_if = "is_false")]
     goal_truncated: bool,
@@ -94,7 +94,7 @@ struct CurrentView<'a> {
     #[serde(rename = "type")]
     frame_type: &'a str,
     status: FrameStatus,
-    title: &'a str,
+    title: String,
     /// The title says more than the goal's start.
     #[serde(skip_serializing_if = "is_false")]
     show_title: bool,
@@ -237,7 +237,7 @@ impl<'a> Renderer<'a> {
             id: &frame.id,
             frame_type: &frame.frame_type,
             status: frame.status,
-            title: shows_title(frame).then_some(frame.title.as_str()),
+            title: shows_title(frame).then(|| cut_tokens(self.tok, &frame.title, goal_cap).0),
             goal,
             goal_truncated,
             summary,
@@ -253,8 +253,9 @@ impl<'a> Renderer<'a> {
     fn epic(&self, frame: &FrameInput, scale: usize) -> Result<Item> {
         let (words, cut_by_words) = cut_words(&frame.goal, EPIC_WORDS);
         let (goal, cut_by_tokens) = cut_tokens(self.tok, &words, scaled(self.budget.ancestors, scale));
+        let (title, _) = cut_tokens(self.tok, &frame.title, scaled(self.budget.ancestors / 4, scale));
         let view = serde_json::json!({
-            "id": frame.id, "type": frame.frame_type, "status": frame.status, "title": frame.title,
+            "id": frame.id, "type": frame.frame_type, "status": frame.status, "title": title,
             "goal": goal, "goal_truncated": cut_by_words || cut_by_tokens,
             "goal_is_title": frame.goal == frame.title,
         });
@@ -301,7 +302,7 @@ impl<'a> Renderer<'a> {
             id: &frame.id,
             frame_type: &frame.frame_type,
             status: frame.status,
-            title: &frame.title,
+            title: cut_tokens(self.tok, &frame.title, cap(8)).0,
             show_title: shows_title(frame),
             goal_is_title: frame.goal == frame.title,
             goal,
@@ -353,8 +354,8 @@ impl<'a> Renderer<'a> {
         for item in items {
             let tokens = self.tok.count(item) + 1;
             if used + tokens > cap {
-                if kept.is_empty() {
-                    let (cut, _) = cut_tokens(self.tok, item, cap.saturating_sub(1));
+                let (cut, _) = cut_tokens(self.tok, item, cap.saturating_sub(used + 1));
+                if kept.is_empty() && !cut.is_empty() {
                     kept.push(cut);
                 }
                 return (kept, true);

@@ -290,8 +290,8 @@ const STOP_WORDS: &[&str] = &[
     "set",
 ];
 
-/// `text` cut to at most `max_tokens` tokens, [`TRUNCATION_MARKER`] included,
-/// and whether it was cut. Only a window at the start of a long text is
+/// `text` cut to at most `max_tokens` tokens, [`TRUNCATION_MARKER`] included
+/// (nothing at all when even the marker does not fit), and whether it was cut. Only a window at the start of a long text is
 /// tokenized, so cutting a megabyte costs what cutting a page does.
 pub(crate) fn cut_tokens(tok: &dyn Tokenizer, text: &str, max_tokens: usize) -> (String, bool) {
     // A token is at least one byte: a text no longer than the budget fits.
@@ -310,7 +310,12 @@ pub(crate) fn cut_tokens(tok: &dyn Tokenizer, text: &str, max_tokens: usize) -> 
         // Tokens at the window's end may merge differently in the whole
         // text: trust only a window with tokens to spare.
         if whole || ends.len() > max_tokens + 2 {
-            let mut keep = max_tokens.saturating_sub(tok.count(TRUNCATION_MARKER));
+            let marker = tok.count(TRUNCATION_MARKER);
+            if max_tokens <= marker {
+                // No room to say anything: nothing, flagged as cut.
+                return (String::new(), true);
+            }
+            let mut keep = max_tokens - marker;
             loop {
                 let cut = format!("{}{TRUNCATION_MARKER}", tokens::prefix(slice, &ends, keep).trim_end());
                 // The prefix and the marker may merge into fewer or more tokens than apart.
@@ -428,9 +433,9 @@ mod tests {
             for max in [0, 5, 12, 100, 1000] {
                 let (cut, truncated) = cut_tokens(tok, &text, max);
                 assert!(truncated);
-                assert!(cut.ends_with(TRUNCATION_MARKER));
-                let marker = tok.count(TRUNCATION_MARKER);
-                assert!(tok.count(&cut) <= max.max(marker), "{max}: {}", tok.count(&cut));
+                assert!(cut.is_empty() || cut.ends_with(TRUNCATION_MARKER));
+                assert!(tok.count(&cut) <= max, "{max}: {}", tok.count(&cut));
+                assert_eq!(cut.is_empty(), max <= tok.count(TRUNCATION_MARKER), "{max}: {cut:?}");
             }
         }
         assert_eq!(cut_tokens(&O200k, "short", 10), ("short".to_string(), false));
