@@ -61,6 +61,18 @@ def test_push_pop_and_current(ws: ctxkit.Workspace) -> None:
     assert shallow[0]["children"] == [] and shallow[0]["children_not_shown"] == 1
 
 
+def test_the_frame_started_last_is_current_even_in_quick_succession(ws: ctxkit.Workspace) -> None:
+    """Calls from one process often land in the same millisecond."""
+    for i in range(20):
+        task = ws.add_task(f"Older task {i}")
+        frame = ws.push_frame(f"Newer frame {i}")
+        ws.start_task(task["id"])
+        assert ws.current_frame()["id"] == task["id"]
+        ws.finish_task(task["id"])
+        assert ws.current_frame()["id"] == frame["id"]
+        ws.pop_frame()
+
+
 def test_nested_ancestors_appear_root_first_in_the_xml(ws: ctxkit.Workspace) -> None:
     ws.push_frame("Ship the billing service", title="Billing")
     ws.push_frame("Invoice generation")
