@@ -459,7 +459,7 @@ fn insert(
         conn.query_row("SELECT coalesce(max(seq), 0) + 1 FROM nodes WHERE seq IS NOT NULL", [], |r| {
             r.get(0)
         })?;
-    let activated = (status == FrameStatus::InProgress).then_some(&now);
+    let activated = (status == FrameStatus::InProgress).then(|| activation_time(conn)).transpose()?;
     let criteria = serde_json::to_string(criteria).unwrap_or_else(|_| "[]".into());
     conn.prepare_cached(
         "INSERT INTO nodes (kind, parent_id, title, description, status, stale, seq, frame_type, criteria,
@@ -518,8 +518,28 @@ pub(crate) fn start(conn: &Connection, row: &FrameRow) -> Result<()> {
     conn.prepare_cached(
         "UPDATE nodes SET status = 'in_progress', activated_at = ?2, ended_at = NULL WHERE id = ?1",
     )?
-    .execute(params![row.node_id, time::now_iso()])?;
+    .execute(params![row.node_id, activation_time(conn)?])?;
     touch(conn, row)
+}
+
+/// When a frame activated now is activated: now, or one millisecond after
+/// the frame in progress activated last when that is not earlier. Times
+/// have millisecond resolution, and the current frame is the one activated
+/// last: two activations in the same millisecond (or with the clock set
+/// back) must not tie, or an older task started right after a newer frame
+/// was pushed would not be current.
+fn activation_time(conn: &Connection) -> Result<String> {
+    let now = time::now_iso();
+    let last: Option<String> = conn
+        .prepare_cached(
+            "SELECT max(activated_at) FROM nodes WHERE kind = 'frame' AND status = 'in_progress'",
+        )?
+        .query_row([], |row| row.get(0))?;
+    let after_last = last
+        .filter(|last| *last >= now)
+        .and_then(|last| humantime::parse_rfc3339(&last).ok())
+        .map(|t| time::iso(t + std::time::Duration::from_millis(1)));
+    Ok(after_last.unwrap_or(now))
 }
 
 /// Mark the frame completed (again: only the summary changes).
@@ -783,6 +803,29 @@ mod tests {
         let long = "word ".repeat(40);
         let title = derive_title(&long);
         assert!(title.ends_with('…') && title.chars().count() <= MAX_DERIVED_TITLE + 1, "{title}");
+    }
+
+    #[test]
+    fn the_frame_activated_last_is_current_even_within_one_millisecond() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = crate::Store::open(&dir.path().join("ctx.db")).unwrap();
+        let conn = &store.conn;
+        let task = add_task(conn, &NewTask { title: "Older task".into(), ..Default::default() }).unwrap();
+        let frame = push(conn, &NewFrame { goal: "Newer frame".into(), ..Default::default() }).unwrap();
+        // As if the push were in the same millisecond as the start below, or the clock went back.
+        let late = "2999-01-01T00:00:00.000Z";
+        conn.execute("UPDATE nodes SET activated_at = ?2 WHERE id = ?1", params![frame.node_id, late])
+            .unwrap();
+        start(conn, &task).unwrap();
+        assert_eq!(current(conn).unwrap(), Some(task.node_id));
+        assert_eq!(
+            by_node(conn, task.node_id).unwrap().activated_at.as_deref(),
+            Some("2999-01-01T00:00:00.001Z")
+        );
+        // A frame pushed now is current after both.
+        let pushed = push(conn, &NewFrame { goal: "Newest".into(), ..Default::default() }).unwrap();
+        assert_eq!(current(conn).unwrap(), Some(pushed.node_id));
+        assert_eq!(pushed.activated_at.as_deref(), Some("2999-01-01T00:00:00.002Z"));
     }
 
     #[test]

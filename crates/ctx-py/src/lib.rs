@@ -8,7 +8,10 @@
 use std::path::PathBuf;
 use std::sync::Mutex;
 
-use ctx_core::{BuildMode, BuildOptions, FolderEdit, NewDecision, Tier, Workspace as CoreWorkspace};
+use ctx_core::{
+    BuildMode, BuildOptions, FolderEdit, FrameStatus, NewAttempt, NewDecision, NewFrame, NewTask, Rendering,
+    TaskFilter, Tier, Workspace as CoreWorkspace,
+};
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
@@ -176,6 +179,203 @@ impl Workspace {
         to_py(py, &todo)
     }
 
+    /// Push a frame (under `parent`, default the current frame) and make it
+    /// current. `title` defaults to the goal's first line, `type` to `frame`.
+    #[pyo3(signature = (goal, *, title=None, parent=None, r#type=None))]
+    fn push_frame<'py>(
+        &self,
+        py: Python<'py>,
+        goal: String,
+        title: Option<String>,
+        parent: Option<String>,
+        r#type: Option<String>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let new = NewFrame { goal, title, parent, frame_type: r#type };
+        let frame = self.with(py, |ws| ws.push_frame(&new))?;
+        to_py(py, &frame)
+    }
+
+    /// End work on frame `id` (default: the current frame) as `completed`,
+    /// `failed` (recorded as an attempt, the summary its reason) or `blocked`;
+    /// its parent is current again if it is still in progress.
+    #[pyo3(signature = (id=None, *, status="completed", summary=None))]
+    fn pop_frame<'py>(
+        &self,
+        py: Python<'py>,
+        id: Option<&str>,
+        status: &str,
+        summary: Option<&str>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let status = parse_status(status)?;
+        let frame = self.with(py, |ws| ws.pop_frame(id, status, summary))?;
+        to_py(py, &frame)
+    }
+
+    /// Replace the goal of `frame` (default: the current frame).
+    #[pyo3(signature = (goal, *, frame=None))]
+    fn set_frame_goal<'py>(
+        &self,
+        py: Python<'py>,
+        goal: &str,
+        frame: Option<&str>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let frame = self.with(py, |ws| ws.set_frame_goal(frame, goal))?;
+        to_py(py, &frame)
+    }
+
+    /// Add artifacts (repository-relative paths or globs, or absolute paths
+    /// inside the root) to `frame` (default: the current frame).
+    #[pyo3(signature = (paths, *, frame=None))]
+    fn add_artifacts<'py>(
+        &self,
+        py: Python<'py>,
+        paths: Vec<String>,
+        frame: Option<&str>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let frame = self.with(py, |ws| ws.add_frame_artifacts(frame, &paths))?;
+        to_py(py, &frame)
+    }
+
+    /// Log a decision on `frame` (default: the current frame).
+    #[pyo3(signature = (title, *, frame=None, rationale=String::new(), tags=Vec::new()))]
+    fn add_frame_decision<'py>(
+        &self,
+        py: Python<'py>,
+        title: String,
+        frame: Option<&str>,
+        rationale: String,
+        tags: Vec<String>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let new = NewDecision { title, rationale, tags };
+        let decision = self.with(py, |ws| ws.add_frame_decision(frame, &new))?;
+        to_py(py, &decision)
+    }
+
+    /// Frame `id` (default: the current frame) with its ancestors (root
+    /// first), subframes, decisions and attempts.
+    #[pyo3(signature = (id=None))]
+    fn frame<'py>(&self, py: Python<'py>, id: Option<&str>) -> PyResult<Bound<'py, PyAny>> {
+        let detail = self.with(py, |ws| ws.frame(id))?;
+        to_py(py, &detail)
+    }
+
+    /// The current frame (the in-progress frame pushed or started last), or `None`.
+    fn current_frame<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let frame = self.with(py, |ws| ws.current_frame())?;
+        to_py(py, &frame)
+    }
+
+    /// The frames under `root` (every top-level frame when `None`), `depth` levels deep at most.
+    #[pyo3(signature = (root=None, *, depth=None))]
+    fn frame_tree<'py>(
+        &self,
+        py: Python<'py>,
+        root: Option<&str>,
+        depth: Option<usize>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let tree = self.with(py, |ws| ws.frame_tree(root, depth))?;
+        to_py(py, &tree)
+    }
+
+    /// Add a planned task under `epic` (`type="epic"`: an epic). Its goal is
+    /// the description, or the title when there is none.
+    #[pyo3(signature = (title, *, epic=None, description=None, criteria=None, r#type=None))]
+    fn add_task<'py>(
+        &self,
+        py: Python<'py>,
+        title: String,
+        epic: Option<String>,
+        description: Option<String>,
+        criteria: Option<Vec<String>>,
+        r#type: Option<String>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let new =
+            NewTask { title, epic, description, criteria: criteria.unwrap_or_default(), task_type: r#type };
+        let task = self.with(py, |ws| ws.add_task(&new))?;
+        to_py(py, &task)
+    }
+
+    /// Start (or retry) task `id`: it is in progress and the current frame.
+    fn start_task<'py>(&self, py: Python<'py>, id: &str) -> PyResult<Bound<'py, PyAny>> {
+        let task = self.with(py, |ws| ws.start_task(id))?;
+        to_py(py, &task)
+    }
+
+    /// Mark task `id` completed, with what was done.
+    #[pyo3(signature = (id, *, summary=None))]
+    fn finish_task<'py>(
+        &self,
+        py: Python<'py>,
+        id: &str,
+        summary: Option<&str>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let task = self.with(py, |ws| ws.finish_task(id, summary))?;
+        to_py(py, &task)
+    }
+
+    /// Record a failed attempt at task `id` and mark it failed; its next
+    /// prompt carries the reason, the observations and what to avoid.
+    #[pyo3(signature = (id, *, reason, observations=None, avoid=None))]
+    fn fail_task<'py>(
+        &self,
+        py: Python<'py>,
+        id: &str,
+        reason: String,
+        observations: Option<Vec<String>>,
+        avoid: Option<Vec<String>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let attempt = NewAttempt {
+            reason,
+            observations: observations.unwrap_or_default(),
+            avoid: avoid.unwrap_or_default(),
+        };
+        let task = self.with(py, |ws| ws.fail_task(id, &attempt))?;
+        to_py(py, &task)
+    }
+
+    /// Tasks and epics (or the children of `epic`), in the order they were
+    /// added; `status` keeps only those in that status.
+    #[pyo3(signature = (*, epic=None, status=None))]
+    fn tasks<'py>(
+        &self,
+        py: Python<'py>,
+        epic: Option<String>,
+        status: Option<&str>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let filter = TaskFilter { epic, status: status.map(parse_status).transpose()? };
+        let tasks = self.with(py, |ws| ws.tasks(&filter))?;
+        to_py(py, &tasks)
+    }
+
+    /// The context of frame `id` (default: the current frame) within the
+    /// token budget, as `format` (xml, md, json or prompt): `text`, `report`,
+    /// `cache`, `frame`, `rendering`. Served from the cache while nothing it
+    /// was made from changed.
+    #[pyo3(signature = (id=None, *, format="xml"))]
+    fn frame_context<'py>(
+        &self,
+        py: Python<'py>,
+        id: Option<&str>,
+        format: &str,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let rendering = parse_rendering(format)?;
+        let context = self.with(py, |ws| ws.frame_context(id, rendering))?;
+        to_py(py, &context)
+    }
+
+    /// The task prompt of task `id`: `frame_context(id, format="prompt")`.
+    fn task_prompt<'py>(&self, py: Python<'py>, id: &str) -> PyResult<Bound<'py, PyAny>> {
+        let context = self.with(py, |ws| ws.task_prompt(id))?;
+        to_py(py, &context)
+    }
+
+    /// Remove the cached context of frame `id` (every entry when `None`);
+    /// returns how many entries went.
+    #[pyo3(signature = (id=None))]
+    fn clear_cache(&self, py: Python<'_>, id: Option<&str>) -> PyResult<usize> {
+        self.with(py, |ws| ws.clear_context_cache(id))
+    }
+
     fn __repr__(&self) -> String {
         format!("Workspace({:?})", self.path.display().to_string())
     }
@@ -205,7 +405,21 @@ impl Workspace {
 }
 
 fn parse_tier(text: &str) -> PyResult<Tier> {
-    Tier::parse(text).ok_or_else(|| invalid(format!("{text:?}: the tiers are minimal, standard, full, deep")))
+    parse_choice(text, Tier::parse, "tiers", "minimal, standard, full, deep")
+}
+
+fn parse_status(text: &str) -> PyResult<FrameStatus> {
+    let names = FrameStatus::ALL.map(FrameStatus::as_str).join(", ");
+    parse_choice(text, FrameStatus::parse, "statuses", &names)
+}
+
+fn parse_rendering(text: &str) -> PyResult<Rendering> {
+    parse_choice(text, Rendering::parse, "formats", "xml, md, json, prompt")
+}
+
+/// `text` parsed by `parse`, or `InvalidInputError` listing `the {what} are {names}`.
+fn parse_choice<T>(text: &str, parse: fn(&str) -> Option<T>, what: &str, names: &str) -> PyResult<T> {
+    parse(text).ok_or_else(|| invalid(format!("{text:?}: the {what} are {names}")))
 }
 
 /// Bad arguments raise what the engine's `INVALID_INPUT` raises.
@@ -224,6 +438,11 @@ fn to_py_err(err: ctx_core::Error) -> PyErr {
         "CONFIG_ERROR" => "ConfigError",
         "IO_ERROR" => "CtxIOError",
         "TEMPLATE_ERROR" => "TemplateError",
+        "UNKNOWN_FRAME" => "UnknownFrameError",
+        "NO_CURRENT_FRAME" => "NoCurrentFrameError",
+        "INVALID_FRAME_STATE" => "FrameStateError",
+        "INVALID_BUDGET" => "BudgetError",
+        "CONTEXT_TOO_LARGE" => "ContextTooLargeError",
         _ => "DatabaseError",
     };
     let (code, message) = (err.code(), err.to_string());

@@ -53,3 +53,23 @@ class CtxIOError(CtxError, OSError):
 
 class DatabaseError(CtxError):
     """The database is not a ctx database, is corrupt, is newer, or failed."""
+
+
+class UnknownFrameError(CtxError, KeyError):
+    """No frame has this id (see `Workspace.frame_tree()`)."""
+
+
+class NoCurrentFrameError(CtxError, LookupError):
+    """No frame is in progress: push one, start a task, or name a frame."""
+
+
+class FrameStateError(CtxError, ValueError):
+    """The frame's status does not allow this (popping a planned frame, starting a completed task...)."""
+
+
+class BudgetError(CtxError, ValueError):
+    """A token budget (`CTX_TOKEN_BUDGET_*` or `[budget]` in `.ctx/config.toml`) is not usable."""
+
+
+class ContextTooLargeError(CtxError, ValueError):
+    """The token budget cannot hold even the shortest context of the frame."""
