@@ -12,9 +12,11 @@ ALTER TABLE nodes ADD COLUMN frame_type TEXT;
 ALTER TABLE nodes ADD COLUMN summary TEXT NOT NULL DEFAULT '';
 -- Acceptance criteria: a JSON array of strings
 ALTER TABLE nodes ADD COLUMN criteria TEXT NOT NULL DEFAULT '[]';
--- When the frame was last pushed or started: the current frame is the
--- in-progress frame activated last
+-- When the frame was last pushed or started, and in which order: the
+-- current frame is the in-progress frame with the highest activation (a
+-- counter, because two activations can share a millisecond)
 ALTER TABLE nodes ADD COLUMN activated_at TEXT;
+ALTER TABLE nodes ADD COLUMN activation INTEGER;
 ALTER TABLE nodes ADD COLUMN ended_at TEXT;
 -- Revisions, for the context cache: `rev` moves on every change to the frame
 -- (its fields, artifacts, decisions, attempts), `children_rev` on every
@@ -23,7 +25,7 @@ ALTER TABLE nodes ADD COLUMN rev INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE nodes ADD COLUMN children_rev INTEGER NOT NULL DEFAULT 0;
 
 CREATE UNIQUE INDEX nodes_frame_seq ON nodes(seq) WHERE seq IS NOT NULL;
-CREATE INDEX nodes_frame_active ON nodes(activated_at) WHERE kind = 'frame' AND status = 'in_progress';
+CREATE INDEX nodes_frame_activation ON nodes(activation) WHERE activation IS NOT NULL;
 
 -- Paths (or globs) a frame produced or touched, repository-relative.
 CREATE TABLE frame_artifacts (

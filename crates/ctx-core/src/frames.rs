@@ -6,7 +6,8 @@
 //! decisions and attempts (records). An epic is a frame with children.
 //! Frames are named `F<seq>` (`F12`); `12` and `f12` name it too.
 //!
-//! The **current frame** is the in-progress frame pushed or started last:
+//! The **current frame** is the in-progress frame pushed or started last
+//! (by an activation counter, not the clock):
 //! push a frame and it is current, pop it and the one before is current
 //! again, with no stack to keep beside the tree.
 //!
@@ -299,8 +300,8 @@ pub(crate) fn by_node(conn: &Connection, node_id: i64) -> Result<FrameRow> {
 pub(crate) fn current(conn: &Connection) -> Result<Option<i64>> {
     Ok(conn
         .prepare_cached(
-            "SELECT id FROM nodes WHERE kind = 'frame' AND status = 'in_progress'
-             ORDER BY activated_at DESC, seq DESC LIMIT 1",
+            "SELECT id FROM nodes WHERE kind = 'frame' AND status = 'in_progress' AND activation IS NOT NULL
+             ORDER BY activation DESC LIMIT 1",
         )?
         .query_row([], |row| row.get(0))
         .optional()?)
@@ -459,12 +460,13 @@ fn insert(
         conn.query_row("SELECT coalesce(max(seq), 0) + 1 FROM nodes WHERE seq IS NOT NULL", [], |r| {
             r.get(0)
         })?;
-    let activated = (status == FrameStatus::InProgress).then(|| activation_time(conn)).transpose()?;
+    let activation = (status == FrameStatus::InProgress).then(|| next_activation(conn)).transpose()?;
+    let activated_at = activation.map(|_| &now);
     let criteria = serde_json::to_string(criteria).unwrap_or_else(|_| "[]".into());
     conn.prepare_cached(
         "INSERT INTO nodes (kind, parent_id, title, description, status, stale, seq, frame_type, criteria,
-                            activated_at, created_at, updated_at)
-         VALUES ('frame', ?1, ?2, ?3, ?4, 0, ?5, ?6, ?7, ?8, ?9, ?9)",
+                            activated_at, activation, created_at, updated_at)
+         VALUES ('frame', ?1, ?2, ?3, ?4, 0, ?5, ?6, ?7, ?8, ?9, ?10, ?10)",
     )?
     .execute(params![
         parent,
@@ -474,7 +476,8 @@ fn insert(
         seq,
         frame_type,
         criteria,
-        activated,
+        activated_at,
+        activation,
         now
     ])?;
     let node_id = conn.last_insert_rowid();
@@ -516,30 +519,17 @@ pub(crate) fn start(conn: &Connection, row: &FrameRow) -> Result<()> {
         return Err(Error::FrameState(format!("{} is completed; add a new task for more work", row.id())));
     }
     conn.prepare_cached(
-        "UPDATE nodes SET status = 'in_progress', activated_at = ?2, ended_at = NULL WHERE id = ?1",
+        "UPDATE nodes SET status = 'in_progress', activated_at = ?2, activation = ?3, ended_at = NULL WHERE id = ?1",
     )?
-    .execute(params![row.node_id, activation_time(conn)?])?;
+    .execute(params![row.node_id, time::now_iso(), next_activation(conn)?])?;
     touch(conn, row)
 }
 
-/// When a frame activated now is activated: now, or one millisecond after
-/// the frame in progress activated last when that is not earlier. Times
-/// have millisecond resolution, and the current frame is the one activated
-/// last: two activations in the same millisecond (or with the clock set
-/// back) must not tie, or an older task started right after a newer frame
-/// was pushed would not be current.
-fn activation_time(conn: &Connection) -> Result<String> {
-    let now = time::now_iso();
-    let last: Option<String> = conn
-        .prepare_cached(
-            "SELECT max(activated_at) FROM nodes WHERE kind = 'frame' AND status = 'in_progress'",
-        )?
-        .query_row([], |row| row.get(0))?;
-    let after_last = last
-        .filter(|last| *last >= now)
-        .and_then(|last| humantime::parse_rfc3339(&last).ok())
-        .map(|t| time::iso(t + std::time::Duration::from_millis(1)));
-    Ok(after_last.unwrap_or(now))
+/// The activation number of a frame activated now: one more than any before.
+fn next_activation(conn: &Connection) -> Result<i64> {
+    Ok(conn
+        .prepare_cached("SELECT coalesce(max(activation), 0) + 1 FROM nodes WHERE activation IS NOT NULL")?
+        .query_row([], |row| row.get(0))?)
 }
 
 /// Mark the frame completed (again: only the summary changes).
@@ -818,14 +808,12 @@ mod tests {
             .unwrap();
         start(conn, &task).unwrap();
         assert_eq!(current(conn).unwrap(), Some(task.node_id));
-        assert_eq!(
-            by_node(conn, task.node_id).unwrap().activated_at.as_deref(),
-            Some("2999-01-01T00:00:00.001Z")
-        );
-        // A frame pushed now is current after both.
+        // A frame pushed now is current after both; popping it brings the task back.
         let pushed = push(conn, &NewFrame { goal: "Newest".into(), ..Default::default() }).unwrap();
         assert_eq!(current(conn).unwrap(), Some(pushed.node_id));
-        assert_eq!(pushed.activated_at.as_deref(), Some("2999-01-01T00:00:00.002Z"));
+        assert_eq!(pushed.parent_id, Some(task.node_id));
+        pop(conn, &pushed, FrameStatus::Completed, None).unwrap();
+        assert_eq!(current(conn).unwrap(), Some(task.node_id));
     }
 
     #[test]
