@@ -94,17 +94,17 @@ pub fn run(env: &Env, command: FrameCommand) -> anyhow::Result<()> {
         FrameCommand::Context { id, format } => {
             return print_context(env, &ws.frame_context(id.as_deref(), format)?);
         }
-        FrameCommand::Preview { format } => {
+        FrameCommand::Preview { format } => match ws.frame_context(None, format) {
+            Ok(context) => return print_context(env, &context),
             // What a hook would inject: nothing at all when no frame is current.
-            if ws.current_frame()?.is_none() {
-                if env.json {
-                    return output::json(&serde_json::Value::Null);
-                }
-                output::warn("no current frame: nothing would be injected");
-                return Ok(());
+            Err(ctx_core::Error::NoCurrentFrame) if env.json => {
+                return output::json(&serde_json::Value::Null);
             }
-            return print_context(env, &ws.frame_context(None, format)?);
-        }
+            Err(ctx_core::Error::NoCurrentFrame) => {
+                output::warn("no current frame: nothing would be injected")
+            }
+            Err(err) => return Err(err.into()),
+        },
         FrameCommand::Info { id, format } => {
             let context = ws.frame_context(id.as_deref(), format)?;
             if env.json {
@@ -276,6 +276,7 @@ struct Info<'a> {
 
 impl<'a> From<&'a AssembledContext> for Info<'a> {
     fn from(context: &'a AssembledContext) -> Self {
+        // Every field named: one the core adds must be placed here (or left out) on purpose.
         let AssembledContext { frame, rendering, text: _, report, cache } = context;
         Info { frame, rendering: *rendering, report, cache }
     }
