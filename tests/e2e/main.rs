@@ -6,6 +6,7 @@ mod util;
 
 mod build;
 mod cli;
+mod frames;
 mod map;
 mod scan;
 mod store;

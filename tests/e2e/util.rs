@@ -69,10 +69,14 @@ impl Repo {
         if path.is_dir() { std::fs::remove_dir_all(path) } else { std::fs::remove_file(path) }.unwrap();
     }
 
-    /// A `ctx` command running in the repository root.
+    /// A `ctx` command running in the repository root, without the caller's
+    /// token budget variables (a test sets its own, see [`Repo::ok_with`]).
     pub fn cmd(&self, args: &[&str]) -> Command {
         let mut cmd = Command::new(assert_cmd::cargo::cargo_bin!("ctx"));
         cmd.args(args).current_dir(self.root());
+        for part in ["TOTAL", "ANCESTORS", "SIBLINGS", "CURRENT", "OVERHEAD"] {
+            cmd.env_remove(format!("CTX_TOKEN_BUDGET_{part}"));
+        }
         cmd
     }
 
@@ -84,12 +88,22 @@ impl Repo {
     }
 
     pub fn run(&self, args: &[&str]) -> Output {
-        self.cmd(args).output().expect("run ctx")
+        self.run_with(args, &[])
+    }
+
+    /// Run `ctx` with environment variables set.
+    pub fn run_with(&self, args: &[&str], env: &[(&str, &str)]) -> Output {
+        self.cmd(args).envs(env.iter().copied()).output().expect("run ctx")
     }
 
     /// Run `ctx`, insist on success, return stdout.
     pub fn ok(&self, args: &[&str]) -> String {
-        let out = self.run(args);
+        self.ok_with(args, &[])
+    }
+
+    /// [`Repo::ok`] with environment variables set.
+    pub fn ok_with(&self, args: &[&str], env: &[(&str, &str)]) -> String {
+        let out = self.run_with(args, env);
         assert!(
             out.status.success(),
             "ctx {args:?} failed with {}:\n{}",
@@ -101,7 +115,12 @@ impl Repo {
 
     /// Run `ctx`, insist on failure with a one-line message, return stderr.
     pub fn fail(&self, args: &[&str]) -> String {
-        let out = self.run(args);
+        self.fail_with(args, &[])
+    }
+
+    /// [`Repo::fail`] with environment variables set.
+    pub fn fail_with(&self, args: &[&str], env: &[(&str, &str)]) -> String {
+        let out = self.run_with(args, env);
         assert!(
             !out.status.success(),
             "ctx {args:?} should have failed:\n{}",

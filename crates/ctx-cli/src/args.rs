@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
-use ctx_core::Tier;
+use ctx_core::{FrameStatus, Rendering, Tier};
 
 /// Context management for AI coding agents: what an agent should know about
 /// this repository, kept in `.ctx/` and served as small, ranked context.
@@ -50,6 +50,15 @@ pub enum Command {
     Map(MapArgs),
     /// Print the repository's source files, most relevant to a task first (works without `ctx init`).
     Rank(RankArgs),
+    /// The work tree: push and pop frames of work, and the context an agent working on one reads.
+    #[command(subcommand)]
+    Frame(FrameCommand),
+    /// Tasks and epics: add, start, finish or fail them, list them, and print a task's prompt.
+    #[command(subcommand)]
+    Task(TaskCommand),
+    /// The cache of assembled frame context.
+    #[command(subcommand)]
+    Cache(CacheCommand),
 }
 
 #[derive(Debug, Args)]
@@ -219,4 +228,188 @@ pub enum LogCommand {
         /// Only this folder's decisions.
         path: Option<String>,
     },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum FrameCommand {
+    /// Start a frame of work under the current frame (or --parent) and make it current.
+    Push {
+        /// What the frame is to achieve.
+        goal: String,
+        /// The parent frame (default: the current frame; none: a top-level frame).
+        #[arg(long, value_name = "ID")]
+        parent: Option<String>,
+        /// One line (default: the goal's first line).
+        #[arg(long)]
+        title: Option<String>,
+        /// What it is: frame (the default), epic, task, bug, feature, ...
+        #[arg(long = "type", value_name = "TYPE")]
+        frame_type: Option<String>,
+    },
+    /// End work on the current frame (or ID); its parent is current again.
+    Pop {
+        /// The frame (default: the current frame).
+        id: Option<String>,
+        /// completed, failed (recorded as an attempt, the summary its reason) or blocked.
+        #[arg(long, value_parser = parse_status, default_value = "completed")]
+        status: FrameStatus,
+        /// What was achieved (or, for a failure, why not).
+        #[arg(long, value_name = "TEXT")]
+        summary: Option<String>,
+    },
+    /// Print the goal of the current frame (or --frame), or replace it with TEXT.
+    Goal {
+        /// The new goal.
+        text: Option<String>,
+        /// The frame (default: the current frame).
+        #[arg(long, value_name = "ID")]
+        frame: Option<String>,
+    },
+    /// Show the current frame and the chain of frames above it.
+    Status,
+    /// Record files a frame made or changed.
+    #[command(subcommand)]
+    Artifact(ArtifactCommand),
+    /// Record decisions taken in a frame.
+    #[command(subcommand)]
+    Decision(DecisionCommand),
+    /// Show a frame: its fields, ancestors, subframes, decisions and attempts.
+    Show {
+        /// The frame (default: the current frame).
+        id: Option<String>,
+    },
+    /// Show the frames under ID (default: every top-level frame) as a tree.
+    Tree {
+        id: Option<String>,
+        /// Only this many levels below the top.
+        #[arg(long, value_name = "N")]
+        depth: Option<usize>,
+    },
+    /// Print a frame's context: its ancestors, relevant finished siblings and itself, within the token budget.
+    Context {
+        /// The frame (default: the current frame).
+        id: Option<String>,
+        /// xml, md or json (with --json: the text and its assembly report as one object).
+        #[arg(long, value_parser = parse_rendering, default_value = "xml")]
+        format: Rendering,
+    },
+    /// Print the context that would be injected now: the current frame's (nothing when there is none).
+    Preview {
+        /// xml, md or json.
+        #[arg(long, value_parser = parse_rendering, default_value = "xml")]
+        format: Rendering,
+    },
+    /// Report how a frame's context was assembled: budget and its sources, tokens per section,
+    /// what was included, filtered or omitted, and the cache.
+    Info {
+        /// The frame (default: the current frame).
+        id: Option<String>,
+        /// xml, md, json, or prompt (the task prompt's assembly).
+        #[arg(long, value_parser = parse_rendering, default_value = "xml")]
+        format: Rendering,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ArtifactCommand {
+    /// Add paths (files, folders or globs; relative to the current directory) to a frame's artifacts.
+    Add {
+        #[arg(required = true, value_name = "PATH")]
+        paths: Vec<String>,
+        /// The frame (default: the current frame).
+        #[arg(long, value_name = "ID")]
+        frame: Option<String>,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum DecisionCommand {
+    /// Log a decision on a frame (default: the current frame).
+    Add {
+        /// What was decided (one line).
+        text: String,
+        /// Why.
+        #[arg(long)]
+        rationale: Option<String>,
+        /// A tag such as `architectural` or `breaking` (repeatable).
+        #[arg(long = "tag", value_name = "TAG")]
+        tags: Vec<String>,
+        /// The frame (default: the current frame).
+        #[arg(long, value_name = "ID")]
+        frame: Option<String>,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum TaskCommand {
+    /// Add a planned task (with --type epic, an epic) under --epic.
+    Add {
+        /// One line.
+        title: String,
+        /// The epic (any frame) it belongs to.
+        #[arg(long, value_name = "ID")]
+        epic: Option<String>,
+        /// What is to be done (default: the title).
+        #[arg(long, value_name = "TEXT")]
+        description: Option<String>,
+        /// An acceptance criterion (repeatable).
+        #[arg(long = "criteria", visible_alias = "criterion", value_name = "TEXT")]
+        criteria: Vec<String>,
+        /// task (the default), epic, bug, feature, ...
+        #[arg(long = "type", value_name = "TYPE")]
+        task_type: Option<String>,
+    },
+    /// Start (or retry) a task: it is in progress and the current frame.
+    Start { id: String },
+    /// Mark a task completed.
+    Done {
+        id: String,
+        /// What changed and why.
+        #[arg(long, value_name = "TEXT")]
+        summary: Option<String>,
+    },
+    /// Record a failed attempt at a task and mark it failed; its next prompt carries the attempt.
+    Fail {
+        id: String,
+        /// Why it failed.
+        #[arg(long, value_name = "TEXT")]
+        reason: String,
+        /// Something learned on the way (repeatable).
+        #[arg(long = "observation", value_name = "TEXT")]
+        observations: Vec<String>,
+        /// A mistake the next attempt should not repeat (repeatable).
+        #[arg(long = "avoid", value_name = "TEXT")]
+        avoid: Vec<String>,
+    },
+    /// List tasks and epics (each under its epic), or the tasks of one epic.
+    List {
+        /// Only the tasks of this epic.
+        #[arg(long, value_name = "ID")]
+        epic: Option<String>,
+        /// Only tasks with this status.
+        #[arg(long, value_parser = parse_status)]
+        status: Option<FrameStatus>,
+    },
+    /// Print the prompt for working on a task: the task, its epic, finished and remaining tasks, the last failed attempt.
+    Prompt { id: String },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum CacheCommand {
+    /// Remove the cached context of one frame, or of all.
+    Clear {
+        /// Only this frame's.
+        id: Option<String>,
+    },
+}
+
+fn parse_status(text: &str) -> Result<FrameStatus, String> {
+    FrameStatus::parse(text).ok_or_else(|| {
+        let names: Vec<&str> = FrameStatus::ALL.iter().map(|s| s.as_str()).collect();
+        format!("{text:?}: the statuses are {}", names.join(", "))
+    })
+}
+
+fn parse_rendering(text: &str) -> Result<Rendering, String> {
+    Rendering::parse(text).ok_or_else(|| format!("{text:?}: the formats are xml, md, json (and prompt)"))
 }

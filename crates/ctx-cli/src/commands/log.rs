@@ -42,10 +42,11 @@ pub fn run(env: &Env, args: LogArgs) -> anyhow::Result<()> {
 /// One decision, as `ctx log list` and `ctx folder show` print it.
 pub fn print_decision(out: &mut impl Write, decision: &Decision) -> std::io::Result<()> {
     let date = decision.ts.get(..10).unwrap_or(&decision.ts);
-    let folder = decision.folder.as_deref().unwrap_or("(folder gone)");
+    // A folder's decision names its folder, a frame's its frame.
+    let on = decision.folder.as_deref().or(decision.frame.as_deref()).unwrap_or("(folder gone)");
     let tags =
         if decision.tags.is_empty() { String::new() } else { format!("  [{}]", decision.tags.join(", ")) };
-    writeln!(out, "  {date}  {}  {}  ({folder}){tags}", decision.id, decision.title)?;
+    writeln!(out, "  {date}  {}  {}  ({on}){tags}", decision.id, decision.title)?;
     if !decision.rationale.is_empty() {
         writeln!(out, "      {}", decision.rationale.replace('\n', "\n      "))?;
     }

@@ -1,12 +1,15 @@
 //! One module per subcommand, each with a `run`.
 
 mod build;
+mod cache;
 mod folder;
+mod frame;
 mod init;
 mod log;
 mod map;
 mod scan;
 mod status;
+mod task;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -67,6 +70,9 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Watch(args) => build::watch(&env, &args),
         Command::Map(args) => map::map(&env, &args),
         Command::Rank(args) => map::rank(&env, &args),
+        Command::Frame(command) => frame::run(&env, command),
+        Command::Task(command) => task::run(&env, command),
+        Command::Cache(command) => cache::run(&env, command),
     }?;
     Ok(ExitCode::SUCCESS)
 }

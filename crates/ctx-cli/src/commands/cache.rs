@@ -1,0 +1,19 @@
+//! `ctx cache clear [ID]`.
+
+use std::io::Write;
+
+use super::Env;
+use crate::args::CacheCommand;
+use crate::output;
+
+pub fn run(env: &Env, command: CacheCommand) -> anyhow::Result<()> {
+    let ws = env.workspace()?;
+    let CacheCommand::Clear { id } = command;
+    let cleared = ws.clear_context_cache(id.as_deref())?;
+    if env.json {
+        return output::json(&serde_json::json!({ "cleared": cleared }));
+    }
+    let plural = if cleared == 1 { "" } else { "s" };
+    writeln!(std::io::stdout().lock(), "cleared {cleared} cached context{plural}")?;
+    Ok(())
+}
