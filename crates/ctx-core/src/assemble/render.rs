@@ -274,6 +274,7 @@ impl<'a> Renderer<'a> {
     pub fn current(&self, inputs: &Inputs, scale: usize) -> Result<Item> {
         let b = self.budget.current;
         let cap = |share: usize| scaled(b / share, scale);
+        let templated = self.rendering != Rendering::Json;
         let frame = &inputs.focus;
         let (goal, goal_truncated) = cut_tokens(self.tok, &frame.goal, cap(2));
         let (summary, summary_truncated) = cut_tokens(self.tok, &frame.summary, cap(4));
@@ -303,8 +304,9 @@ impl<'a> Renderer<'a> {
             frame_type: &frame.frame_type,
             status: frame.status,
             title: cut_tokens(self.tok, &frame.title, cap(8)).0,
-            show_title: shows_title(frame),
-            goal_is_title: frame.goal == frame.title,
+            // Flags for templates only: false is left out of the JSON.
+            show_title: templated && shows_title(frame),
+            goal_is_title: templated && frame.goal == frame.title,
             goal,
             goal_truncated,
             summary,
