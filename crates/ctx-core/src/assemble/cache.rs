@@ -21,7 +21,8 @@ use crate::config::CacheConfig;
 use crate::error::Result;
 use crate::frames::{self, FrameRow};
 
-/// Bumped when what an assembly makes of the same inputs changes.
+/// Bumped when what an assembly makes of the same inputs changes (the
+/// crate's version is hashed too, so another release never reads this one's entries).
 const ASSEMBLY_VERSION: u32 = 1;
 
 /// How the cache served one request. Stable JSON.
@@ -50,6 +51,7 @@ pub(crate) fn state_hash(
     let mut hasher = blake3::Hasher::new();
     hasher
         .update(&ASSEMBLY_VERSION.to_le_bytes())
+        .update(env!("CARGO_PKG_VERSION").as_bytes())
         .update(rendering.as_str().as_bytes())
         .update(settings.as_bytes());
     let mut stmt = conn.prepare_cached(
