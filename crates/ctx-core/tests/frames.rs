@@ -194,6 +194,7 @@ fn the_cache_misses_after_each_change_the_context_depends_on_and_only_then() {
     assert!(!hit(&ws, Rendering::Prompt, NOW), "a miss after an attempt");
 
     // A template override and a budget change: the output depends on them too.
+    assert!(!hit(&ws, Rendering::Xml, NOW), "the attempt changed F5 itself");
     assert!(hit(&ws, Rendering::Xml, NOW));
     std::fs::create_dir_all(dir.path().join(".ctx/templates")).unwrap();
     let override_path = dir.path().join(".ctx/templates/frame.xml.hbs");
