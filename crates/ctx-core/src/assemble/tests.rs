@@ -358,7 +358,7 @@ proptest::proptest! {
                     proptest::prop_assert!(doc.is_ok(), "{:?}\n{}", doc.err(), text);
                     let doc = doc.unwrap();
                     let parent = doc.descendants().find(|n| n.has_tag_name("ancestors")).unwrap()
-                        .children().filter(|n| n.has_tag_name("frame")).last().and_then(|n| n.attribute("id"));
+                        .children().rfind(|n| n.has_tag_name("frame")).and_then(|n| n.attribute("id"));
                     proptest::prop_assert_eq!(parent, inputs.ancestors.last().map(|a| a.id.as_str()));
                 }
                 Rendering::Json => {
