@@ -51,6 +51,7 @@ mod workspace;
 
 pub use assemble::{
     AncestorCounts, AssembledContext, AssemblyReport, CacheReport, Rendering, SectionTokens, SiblingCounts,
+    SubframeCounts,
 };
 pub use budget::{Budget, BudgetSources};
 pub use build::{BuildMode, BuildOptions, BuildReport, RenderedContext, Tier, TodoFolder, ValidateReport};

@@ -171,11 +171,19 @@ fn the_cache_misses_after_each_change_the_context_depends_on_and_only_then() {
         assert!(!hit(&ws, Rendering::Xml, NOW), "a miss after {what}");
     }
 
-    // Changes the context does not depend on leave it cached: its own
-    // children, a sibling's child, the parent's siblings' children, a frame elsewhere.
+    // Its own sub-work: a finished subframe is shown in the current frame.
     assert!(hit(&ws, Rendering::Xml, NOW));
     push(&mut ws, "Look up the signature scheme");
+    assert!(hit(&ws, Rendering::Xml, NOW), "a subframe in progress is not shown");
     ws.pop_frame(None, FrameStatus::Completed, Some("HMAC-SHA256")).unwrap();
+    let context = ws.frame_context_at(Some("F5"), Rendering::Xml, NOW).unwrap();
+    assert!(!context.cache.hit, "a miss after a subframe ended");
+    assert!(context.text.contains("<summary>HMAC-SHA256</summary>"), "{}", context.text);
+    assert_eq!((context.report.subframes.total, context.report.subframes.included), (1, 1));
+
+    // Changes the context does not depend on leave it cached: a sibling's
+    // child, the parent's siblings' children, a frame elsewhere.
+    assert!(hit(&ws, Rendering::Xml, NOW));
     task(&mut ws, "Sub-step of receipts", Some("F7"));
     task(&mut ws, "Cookie banner", Some("F2"));
     ws.set_frame_goal(Some("F8"), "Monthly newsletter").unwrap();

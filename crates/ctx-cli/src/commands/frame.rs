@@ -311,8 +311,14 @@ fn print_info(context: &AssembledContext) -> anyhow::Result<()> {
     let s = &report.siblings;
     writeln!(
         out,
-        "siblings: {} candidates, {} included, {} filtered below the minimum score, {} omitted for room",
-        s.candidates, s.included, s.filtered, s.omitted
+        "siblings: {} of {} finished included, {} filtered below the minimum score, {} omitted for room",
+        s.included, s.candidates, s.filtered, s.omitted
+    )?;
+    let f = &report.subframes;
+    writeln!(
+        out,
+        "subframes: {} of {} finished included, {} omitted for room",
+        f.included, f.total, f.omitted
     )?;
     if context.rendering == Rendering::Prompt {
         writeln!(

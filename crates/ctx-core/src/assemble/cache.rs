@@ -3,8 +3,9 @@
 //!
 //! An entry is kept per frame and rendering and served while
 //! 1. its **state hash** matches: a hash of exactly what the text was made
-//!    from: the frame's revision, each ancestor's, the parent's children
-//!    revision (every sibling), the budget and where it came from, the
+//!    from: the frame's revision and its finished children's (its
+//!    subframes), each ancestor's revision, the parent's children revision
+//!    (every sibling), the budget and where it came from, the
 //!    minimum sibling score, the templates and the tokenizer; and
 //! 2. it is younger than the TTL: recency scores move with the clock, and
 //!    the TTL bounds how old they may be.
@@ -71,6 +72,16 @@ pub(crate) fn state_hash(
         if depth == 1 {
             hasher.update(&children_rev.to_le_bytes());
         }
+    }
+    // The finished subframes, which the current frame shows (not those in progress).
+    let mut stmt = conn.prepare_cached(
+        "SELECT id, rev FROM nodes WHERE parent_id = ?1 AND kind = 'frame' AND status IN ('completed', 'failed')
+         ORDER BY id",
+    )?;
+    let mut rows = stmt.query([focus.node_id])?;
+    while let Some(row) = rows.next()? {
+        let (id, rev): (i64, i64) = (row.get(0)?, row.get(1)?);
+        hasher.update(b"subframe").update(&id.to_le_bytes()).update(&rev.to_le_bytes());
     }
     if focus.parent_id.is_none() {
         hasher.update(&frames::root_children_rev(conn)?.to_le_bytes());

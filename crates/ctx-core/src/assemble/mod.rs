@@ -4,8 +4,9 @@
 //! The pipeline, the same for every rendering:
 //! 1. **Inputs**: the focus frame (with its decisions and attempts), its
 //!    ancestors (root first) and its siblings, read in one transaction.
-//! 2. **Current**: the focus frame, its fields cut to shares of the current
-//!    budget; if it still does not fit, every field is cut further together.
+//! 2. **Current**: the focus frame with its finished subframes (most recent
+//!    first: what its own sub-work found), its fields cut to shares of the
+//!    current budget; if it still does not fit, every field is cut further together.
 //! 3. **Ancestors**: the parent always (cut to fit the ancestors budget);
 //!    the others by score ([`select::ancestor_score`]), each that fits the
 //!    budget left; shown root first. The rest are counted as omitted.
@@ -99,6 +100,7 @@ pub struct AssemblyReport {
     pub tokens: SectionTokens,
     pub ancestors: AncestorCounts,
     pub siblings: SiblingCounts,
+    pub subframes: SubframeCounts,
     /// Text fields cut to fit (each ends with the truncation marker).
     pub fields_truncated: usize,
 }
@@ -137,6 +139,16 @@ pub struct SiblingCounts {
     /// The prompt's remaining sibling tasks: listed, and left out for want of room.
     pub remaining_included: usize,
     pub remaining_omitted: usize,
+}
+
+/// The current frame's finished children. Stable JSON.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SubframeCounts {
+    /// Completed and failed children.
+    pub total: usize,
+    /// Shown in the current frame, most recent first.
+    pub included: usize,
+    pub omitted: usize,
 }
 
 /// One frame as assembly sees it.
@@ -191,6 +203,8 @@ pub(crate) struct Inputs {
     pub ancestors: Vec<FrameInput>,
     /// The other children of the parent (of the top level, for a top-level frame), oldest first.
     pub siblings: Vec<FrameInput>,
+    /// The focus frame's completed and failed children, most recent first.
+    pub children: Vec<FrameInput>,
     pub now_ms: i64,
 }
 
@@ -229,11 +243,23 @@ impl Inputs {
             })
             .collect::<Result<Vec<_>>>()?;
 
+        let sql = format!(
+            "SELECT {} FROM nodes n LEFT JOIN nodes p ON p.id = n.parent_id
+             WHERE n.parent_id = ?1 AND n.kind = 'frame' AND n.status IN ('completed', 'failed')",
+            frames::FRAME_COLUMNS
+        );
+        let mut children = conn
+            .prepare_cached(&sql)?
+            .query_map([focus.node_id], FrameRow::read)?
+            .map(|row| Ok(FrameInput::from_row(row?, Vec::new())))
+            .collect::<Result<Vec<_>>>()?;
+        children.sort_by(|a, b| b.changed_ms.cmp(&a.changed_ms).then(b.seq.cmp(&a.seq)));
+
         let decisions =
             crate::records::decisions_of(conn, Some(focus.node_id))?.into_iter().map(|d| d.title).collect();
         let attempts = frames::attempts(conn, focus.node_id)?;
         let focus = FrameInput::from_row(focus.clone(), frames::artifacts(conn, focus.node_id)?);
-        Ok(Inputs { focus, decisions, attempts, ancestors, siblings, now_ms })
+        Ok(Inputs { focus, decisions, attempts, ancestors, siblings, children, now_ms })
     }
 }
 
@@ -421,6 +447,11 @@ pub(crate) fn assemble(
                 tokens: SectionTokens { structure, ..section },
                 ancestors: ancestor_counts,
                 siblings: SiblingCounts { included: siblings.len(), ..counts },
+                subframes: SubframeCounts {
+                    total: inputs.children.len(),
+                    included: current.subframes,
+                    omitted: inputs.children.len() - current.subframes,
+                },
                 fields_truncated,
             };
             return Ok((text, report));

@@ -61,6 +61,8 @@ pub(crate) struct Item {
     pub tokens: usize,
     /// How many of its fields were cut.
     pub truncated: usize,
+    /// The current frame: how many of its finished subframes it shows.
+    pub subframes: usize,
 }
 
 /// An ancestor or sibling as its template sees it.
@@ -121,9 +123,27 @@ struct CurrentView<'a> {
     decisions: String,
     #[serde(skip_serializing_if = "is_false")]
     decisions_truncated: bool,
+    /// Its finished child frames, most recent first: what its own sub-work found.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    subframes: Vec<SubframeView>,
+    subframes_omitted: usize,
     /// The last failed attempt, when this is a retry.
     #[serde(skip_serializing_if = "Option::is_none")]
     previous_attempt: Option<AttemptView>,
+}
+
+/// A finished child of the current frame.
+#[derive(Debug, Serialize)]
+struct SubframeView {
+    id: String,
+    status: FrameStatus,
+    goal: String,
+    #[serde(skip_serializing_if = "is_false")]
+    goal_truncated: bool,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    summary: String,
+    #[serde(skip_serializing_if = "is_false")]
+    summary_truncated: bool,
 }
 
 #[derive(Debug, Serialize)]
@@ -268,9 +288,9 @@ impl<'a> Renderer<'a> {
         self.item(2, &view, usize::from(truncated))
     }
 
-    /// The current frame: goal, summary, criteria, artifacts, decisions (and,
-    /// in the prompt, the previous attempt), each cut to its share of the
-    /// current budget scaled by `scale`/[`FULL_SCALE`].
+    /// The current frame: goal, summary, criteria, artifacts, decisions,
+    /// finished subframes (and, in the prompt, the previous attempt), each cut
+    /// to its share of the current budget scaled by `scale`/[`FULL_SCALE`].
     pub fn current(&self, inputs: &Inputs, scale: usize) -> Result<Item> {
         let b = self.budget.current;
         let cap = |share: usize| scaled(b / share, scale);
@@ -288,6 +308,7 @@ impl<'a> Renderer<'a> {
                 None
             };
         let attempt_truncated = previous_attempt.as_ref().is_some_and(|a| a.truncated);
+        let (subframes, subframes_truncated) = self.subframes(&inputs.children, cap(4));
         let truncated = [
             goal_truncated,
             summary_truncated,
@@ -298,7 +319,9 @@ impl<'a> Renderer<'a> {
         ]
         .iter()
         .filter(|t| **t)
-        .count();
+        .count()
+            + subframes_truncated;
+        let shown_subframes = subframes.len();
         let view = CurrentView {
             id: &frame.id,
             frame_type: &frame.frame_type,
@@ -317,9 +340,12 @@ impl<'a> Renderer<'a> {
             artifacts_truncated,
             decisions,
             decisions_truncated,
+            subframes,
+            subframes_omitted: inputs.children.len() - shown_subframes,
             previous_attempt,
         };
         let mut item = self.item(3, &view, truncated)?;
+        item.subframes = shown_subframes;
         if self.rendering == Rendering::Prompt
             && let Some(attempt) = &view.previous_attempt
         {
@@ -328,6 +354,35 @@ impl<'a> Renderer<'a> {
             item.attempt = Some(text);
         }
         Ok(item)
+    }
+
+    /// The finished children, most recent first, as many as fit `cap`
+    /// tokens (each goal and summary cut to a share of it); and how many
+    /// texts were cut.
+    fn subframes(&self, children: &[FrameInput], cap: usize) -> (Vec<SubframeView>, usize) {
+        /// What a subframe's id, status and markup cost besides its texts.
+        const MARKUP_TOKENS: usize = 16;
+        let mut shown = Vec::new();
+        let (mut used, mut truncated) = (0, 0);
+        for child in children {
+            let (goal, goal_truncated) = cut_tokens(self.tok, &child.goal, cap / 8);
+            let (summary, summary_truncated) = cut_tokens(self.tok, &child.summary, cap / 4);
+            let tokens = self.tok.count(&goal) + self.tok.count(&summary) + MARKUP_TOKENS;
+            if used + tokens > cap {
+                break;
+            }
+            used += tokens;
+            truncated += usize::from(goal_truncated) + usize::from(summary_truncated);
+            shown.push(SubframeView {
+                id: child.id.clone(),
+                status: child.status,
+                goal,
+                goal_truncated,
+                summary,
+                summary_truncated,
+            });
+        }
+        (shown, truncated)
     }
 
     /// The newest attempt, its texts within `cap` tokens together.
@@ -375,7 +430,7 @@ impl<'a> Renderer<'a> {
             _ => self.templates.render(template_names(self.rendering)[template], view)?,
         };
         let tokens = self.tok.count(&text);
-        Ok(Item { text, attempt: None, tokens, truncated })
+        Ok(Item { text, attempt: None, tokens, truncated, subframes: 0 })
     }
 
     /// The whole document.

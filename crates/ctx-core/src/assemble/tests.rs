@@ -215,6 +215,31 @@ fn the_prompt_lists_completed_siblings_newest_first_and_the_rest_by_title() {
     assert_eq!((report.siblings.included, report.siblings.remaining_included), (2, 2));
 }
 
+#[test]
+fn finished_subframes_are_shown_in_the_current_frame_most_recent_first() {
+    let mut inputs = chain(1);
+    for seq in 10..60 {
+        let mut child = frame(seq, &format!("Sub-step {seq}"), FrameStatus::Completed);
+        child.summary = format!("Found out thing {seq}. ").repeat(3);
+        child.changed_ms = NOW - (100 - seq) * 60_000;
+        inputs.children.push(child);
+    }
+    inputs.children.sort_by_key(|c| std::cmp::Reverse(c.changed_ms));
+    let budget = Budget::default();
+    let (xml, report) = run(&inputs, Rendering::Xml, budget, &O200k).unwrap();
+    let doc = roxmltree::Document::parse(&xml).unwrap();
+    let subframes = doc.descendants().find(|n| n.has_tag_name("subframes")).unwrap();
+    let ids: Vec<&str> = subframes.children().filter_map(|n| n.attribute("id")).collect();
+    assert_eq!(ids.first(), Some(&"F59"), "most recent first: {ids:?}");
+    assert_eq!(report.subframes.total, 50);
+    assert!(
+        report.subframes.included == ids.len() && report.subframes.omitted == 50 - ids.len(),
+        "{report:?}"
+    );
+    assert!(report.subframes.omitted > 0 && report.tokens.current <= budget.current, "{report:?}");
+    assert_eq!(subframes.attribute("omitted"), Some(report.subframes.omitted.to_string().as_str()));
+}
+
 /// A small deterministic generator, so proptest shrinks parameters, not megabytes.
 struct Rng(u64);
 
@@ -310,7 +335,8 @@ fn random_inputs(seed: u64, depth: usize, siblings: usize, long_every: usize) ->
             ts: String::new(),
         })
         .collect();
-    Inputs { focus, decisions, attempts, ancestors, siblings, now_ms: NOW }
+    let children = (0..rng.below(40)).map(|_| next(&mut rng)).collect();
+    Inputs { focus, decisions, attempts, ancestors, siblings, children, now_ms: NOW }
 }
 
 proptest::proptest! {
