@@ -1,15 +1,19 @@
 //! ctx-core: the engine of ctx, a context management system for AI coding agents.
 //!
 //! ctx keeps what an agent should know about a repository in one SQLite store
-//! (`.ctx/ctx.db`): a tree of **nodes** (folders now; work frames and artifacts
-//! later) and a stream of **records** (decisions now; session turns later).
+//! (`.ctx/ctx.db`): a tree of **nodes** (folders and work frames now;
+//! artifacts later) and a stream of **records** (decisions and attempts now;
+//! session turns later).
 //! This crate owns that store and everything that reads or writes it.
 //!
 //! Main types:
 //! - [`Workspace`]: a repository root with its `.ctx/` folder; every operation
 //!   starts here ([`Workspace::init`], [`Workspace::discover`]).
-//! - [`ScanReport`], [`Status`], [`Folder`], [`Decision`]: plain, serializable
-//!   results that every front-end (CLI, Python, MCP) hands out unchanged.
+//! - [`ScanReport`], [`Status`], [`Folder`], [`Decision`], [`Frame`],
+//!   [`AssembledContext`]: plain, serializable results that every front-end
+//!   (CLI, Python, MCP) hands out unchanged.
+//! - [`Budget`]: the token budget of assembled work context
+//!   ([`Workspace::frame_context`], [`Workspace::task_prompt`]).
 //! - [`Error`]: the one error type, with a stable [`Error::code`].
 //!
 //! ```
@@ -24,6 +28,13 @@
 //! assert_eq!(report.files_added, 1);
 //! ws.log_decision("src", &NewDecision { title: "Keep the API small".into(), ..Default::default() })?;
 //! assert_eq!(ws.folder("src")?.decisions.len(), 1);
+//!
+//! // The work tree: push a frame, and get its context within the token budget.
+//! use ctx_core::{NewFrame, Rendering};
+//! ws.push_frame(&NewFrame { goal: "Build the API routes".into(), ..Default::default() })?;
+//! let context = ws.frame_context(None, Rendering::Xml)?;
+//! assert!(context.text.starts_with("<ctx-context frame=\"F1\">"));
+//! assert!(context.report.tokens.total <= context.report.budget.total);
 //! # Ok(()) }
 //! ```
 //!
