@@ -298,80 +298,8 @@ pub(crate) fn assemble(
             too_small(format!("the current budget ({} tokens) cannot hold the current frame", budget.current))
         })?;
 
-    // Ancestors: the parent always, then the best-scored that fit; the prompt shows the epic alone.
-    let mut ancestor_counts = AncestorCounts { total: inputs.ancestors.len(), ..Default::default() };
-    let mut ancestors: Vec<Chosen> = Vec::new();
-    let mut parent: Option<Chosen> = None;
-    if let Some((last, rest)) = inputs.ancestors.split_last() {
-        let item = fit_item(budget.ancestors, |scale| renderer.ancestor(last, scale))?.ok_or_else(|| {
-            too_small(format!(
-                "the ancestors budget ({} tokens) cannot hold the parent frame",
-                budget.ancestors
-            ))
-        })?;
-        let mut room = budget.ancestors - item.tokens;
-        parent = Some(Chosen { item, score: f64::INFINITY, order: (rest.len() as i64, 0) });
-        if rendering != Rendering::Prompt {
-            let n = inputs.ancestors.len();
-            let mut scored: Vec<(f64, usize)> = rest
-                .iter()
-                .enumerate()
-                .map(|(i, a)| (select::ancestor_score(a, n - i, i == 0, inputs.now_ms), i))
-                .collect();
-            scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-            let candidates = scored.iter().map(|&(score, i)| (score, (i as i64, 0), &rest[i]));
-            ancestors = fill(candidates, &mut room, |a| renderer.ancestor(a, FULL_SCALE))?;
-        }
-    }
-    ancestor_counts.included = ancestors.len() + usize::from(parent.is_some());
-    ancestor_counts.omitted = ancestor_counts.total - ancestor_counts.included;
-
-    // Siblings.
-    let mut counts = SiblingCounts::default();
-    let mut siblings: Vec<Chosen>;
-    let mut remaining: Vec<Chosen> = Vec::new();
-    if rendering == Rendering::Prompt {
-        // Every completed task of the epic, most recent first, in two thirds
-        // of the budget; the remaining ones as titles in what is left.
-        let mut completed: Vec<&FrameInput> = if inputs.ancestors.is_empty() {
-            Vec::new()
-        } else {
-            inputs.siblings.iter().filter(|s| s.status == FrameStatus::Completed).collect()
-        };
-        completed.sort_by(|a, b| b.changed_ms.cmp(&a.changed_ms).then(b.seq.cmp(&a.seq)));
-        counts.candidates = completed.len();
-        let mut room = budget.siblings * 2 / 3;
-        let candidates = completed.iter().enumerate().map(|(i, s)| (-(i as f64), (i as i64, 0), *s));
-        siblings = fill(candidates, &mut room, |s| renderer.sibling(s, FULL_SCALE))?;
-        let open: Vec<&FrameInput> = if inputs.ancestors.is_empty() {
-            Vec::new()
-        } else {
-            inputs.siblings.iter().filter(|s| s.status != FrameStatus::Completed).collect()
-        };
-        let mut room = budget.siblings - siblings.iter().map(|c| c.item.tokens).sum::<usize>();
-        let candidates = open.iter().enumerate().map(|(i, s)| (-(i as f64), (i as i64, 0), *s));
-        remaining = fill(candidates, &mut room, |s| renderer.remaining(s, FULL_SCALE))?;
-        counts.remaining_included = remaining.len();
-        counts.remaining_omitted = open.len() - remaining.len();
-    } else {
-        let focus = select::Focus::new(&inputs.focus);
-        let mut scored: Vec<(f64, &FrameInput)> = inputs
-            .siblings
-            .iter()
-            .filter(|s| matches!(s.status, FrameStatus::Completed | FrameStatus::Failed))
-            .map(|s| (select::sibling_score(s, &focus, inputs.now_ms), s))
-            .collect();
-        counts.candidates = scored.len();
-        scored.retain(|(score, _)| *score >= settings.min_sibling_score);
-        counts.filtered = counts.candidates - scored.len();
-        scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(b.1.changed_ms.cmp(&a.1.changed_ms)));
-        let mut room = budget.siblings;
-        // Shown most recent first.
-        let candidates = scored.iter().map(|&(score, s)| (score, (-s.changed_ms, -s.seq), s));
-        siblings = fill(candidates, &mut room, |s| renderer.sibling(s, FULL_SCALE))?;
-        counts.omitted = counts.candidates - counts.filtered - siblings.len();
-    }
-    counts.included = siblings.len();
+    let (mut parent, mut ancestors, mut ancestor_counts) = choose_ancestors(inputs, &renderer, budget)?;
+    let (mut siblings, mut remaining, mut counts) = choose_siblings(inputs, &renderer, settings)?;
 
     // The document, fitted to the total.
     let frame = &inputs.focus;
@@ -501,6 +429,92 @@ pub(crate) fn assemble(
         "the total budget ({} tokens) cannot hold even the shortest context of {}",
         budget.total, frame.id
     )))
+}
+
+/// The parent (always, cut to fit the ancestors budget), and the other
+/// ancestors by score, each that fits what is left; the prompt shows the
+/// epic (the parent) alone.
+fn choose_ancestors(
+    inputs: &Inputs,
+    renderer: &Renderer<'_>,
+    budget: Budget,
+) -> Result<(Option<Chosen>, Vec<Chosen>, AncestorCounts)> {
+    let mut counts = AncestorCounts { total: inputs.ancestors.len(), ..Default::default() };
+    let Some((last, rest)) = inputs.ancestors.split_last() else { return Ok((None, Vec::new(), counts)) };
+    let item = fit_item(budget.ancestors, |scale| renderer.ancestor(last, scale))?.ok_or_else(|| {
+        too_small(format!("the ancestors budget ({} tokens) cannot hold the parent frame", budget.ancestors))
+    })?;
+    let mut room = budget.ancestors - item.tokens;
+    let parent = Chosen { item, score: f64::INFINITY, order: (rest.len() as i64, 0) };
+    let mut ancestors = Vec::new();
+    if renderer.rendering != Rendering::Prompt {
+        let n = inputs.ancestors.len();
+        let mut scored: Vec<(f64, usize)> = rest
+            .iter()
+            .enumerate()
+            .map(|(i, a)| (select::ancestor_score(a, n - i, i == 0, inputs.now_ms), i))
+            .collect();
+        scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        // Shown root first.
+        let candidates = scored.iter().map(|&(score, i)| (score, (i as i64, 0), &rest[i]));
+        ancestors = fill(candidates, &mut room, |a| renderer.ancestor(a, FULL_SCALE))?;
+    }
+    counts.included = ancestors.len() + 1;
+    counts.omitted = counts.total - counts.included;
+    Ok((Some(parent), ancestors, counts))
+}
+
+/// The siblings to show, and (for the prompt) the remaining tasks.
+///
+/// Frame context: completed and failed siblings scored by relevance,
+/// filtered below the minimum score, chosen by score within the siblings
+/// budget, shown most recent first. The prompt: every completed task of the
+/// epic, most recent first, in two thirds of the budget; the others as
+/// titles in what is left.
+fn choose_siblings(
+    inputs: &Inputs,
+    renderer: &Renderer<'_>,
+    settings: &Settings<'_>,
+) -> Result<(Vec<Chosen>, Vec<Chosen>, SiblingCounts)> {
+    let budget = settings.budget;
+    let mut counts = SiblingCounts::default();
+    if renderer.rendering == Rendering::Prompt {
+        // A task without an epic has no tasks "in this epic".
+        let in_epic = if inputs.ancestors.is_empty() { &[][..] } else { &inputs.siblings[..] };
+        let (mut completed, open): (Vec<&FrameInput>, Vec<&FrameInput>) =
+            in_epic.iter().partition(|s| s.status == FrameStatus::Completed);
+        completed.sort_by(|a, b| b.changed_ms.cmp(&a.changed_ms).then(b.seq.cmp(&a.seq)));
+        counts.candidates = completed.len();
+        let mut room = budget.siblings * 2 / 3;
+        let candidates = completed.iter().enumerate().map(|(i, s)| (-(i as f64), (i as i64, 0), *s));
+        let siblings = fill(candidates, &mut room, |s| renderer.sibling(s, FULL_SCALE))?;
+        let mut room = budget.siblings - siblings.iter().map(|c| c.item.tokens).sum::<usize>();
+        let candidates = open.iter().enumerate().map(|(i, s)| (-(i as f64), (i as i64, 0), *s));
+        let remaining = fill(candidates, &mut room, |s| renderer.remaining(s, FULL_SCALE))?;
+        counts.included = siblings.len();
+        counts.omitted = completed.len() - siblings.len();
+        counts.remaining_included = remaining.len();
+        counts.remaining_omitted = open.len() - remaining.len();
+        return Ok((siblings, remaining, counts));
+    }
+    let focus = select::Focus::new(&inputs.focus);
+    let mut scored: Vec<(f64, &FrameInput)> = inputs
+        .siblings
+        .iter()
+        .filter(|s| matches!(s.status, FrameStatus::Completed | FrameStatus::Failed))
+        .map(|s| (select::sibling_score(s, &focus, inputs.now_ms), s))
+        .collect();
+    counts.candidates = scored.len();
+    scored.retain(|(score, _)| *score >= settings.min_sibling_score);
+    counts.filtered = counts.candidates - scored.len();
+    scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(b.1.changed_ms.cmp(&a.1.changed_ms)));
+    let mut room = budget.siblings;
+    // Shown most recent first.
+    let candidates = scored.iter().map(|&(score, s)| (score, (-s.changed_ms, -s.seq), s));
+    let siblings = fill(candidates, &mut room, |s| renderer.sibling(s, FULL_SCALE))?;
+    counts.included = siblings.len();
+    counts.omitted = scored.len() - siblings.len();
+    Ok((siblings, Vec::new(), counts))
 }
 
 fn too_small(message: String) -> Error {
