@@ -240,6 +240,23 @@ fn finished_subframes_are_shown_in_the_current_frame_most_recent_first() {
     assert_eq!(subframes.attribute("omitted"), Some(report.subframes.omitted.to_string().as_str()));
 }
 
+#[test]
+fn a_long_epic_says_how_many_tasks_the_prompt_left_out() {
+    let mut inputs = chain(1);
+    for seq in 10..400 {
+        let status = if seq % 3 == 0 { FrameStatus::Planned } else { FrameStatus::Completed };
+        inputs.siblings.push(frame(seq, &format!("Port module number {seq} to the new API"), status));
+    }
+    let budget = Budget::default();
+    let (prompt, report) = run(&inputs, Rendering::Prompt, budget, &O200k).unwrap();
+    let s = report.siblings;
+    assert!(s.omitted > 0 && s.remaining_omitted > 0, "{s:?}");
+    assert_eq!(s.included + s.omitted, 260);
+    assert!(prompt.contains(&format!("- … and {} more\n", s.omitted)), "{prompt}");
+    assert!(prompt.contains(&format!("- … and {} more\n", s.remaining_omitted)), "{prompt}");
+    assert!(report.tokens.siblings <= budget.siblings && report.tokens.total <= budget.total, "{report:?}");
+}
+
 /// A small deterministic generator, so proptest shrinks parameters, not megabytes.
 struct Rng(u64);
 
