@@ -17,7 +17,7 @@ use crate::error::{Error, Result};
 const APPLICATION_ID: i32 = 0x6374_7821;
 
 /// How long a writer waits for another writer before giving up.
-const BUSY_TIMEOUT: Duration = Duration::from_secs(60);
+pub(crate) const BUSY_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// The migrations, in order; migration `i` brings the schema to version `i + 1`.
 /// A shipped migration is never edited: add a new file instead.

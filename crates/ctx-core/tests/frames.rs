@@ -246,3 +246,18 @@ fn a_zero_ttl_never_reads_nor_writes_the_cache() {
         assert!(!context.cache.hit && !context.cache.stored && context.cache.entries == 0);
     }
 }
+
+#[test]
+fn a_writer_holding_the_lock_does_not_hold_up_a_context() {
+    let (dir, mut ws) = workspace("");
+    let id = task(&mut ws, "Only task", None);
+    // Another process (a long build) holds the write lock.
+    let other = rusqlite::Connection::open(dir.path().join(".ctx/ctx.db")).unwrap();
+    other.execute_batch("BEGIN IMMEDIATE").unwrap();
+    let started = std::time::Instant::now();
+    let context = ws.frame_context_at(Some(&id), Rendering::Xml, NOW).unwrap();
+    // Served without the cache, not after the 60 s a writer waits for a writer.
+    assert!(!context.cache.stored && started.elapsed() < std::time::Duration::from_secs(10));
+    other.execute_batch("COMMIT").unwrap();
+    assert!(ws.frame_context_at(Some(&id), Rendering::Xml, NOW).unwrap().cache.stored);
+}

@@ -128,9 +128,23 @@ pub(crate) fn lookup(
 /// Record that entry `key` was used now, for LRU eviction. A store that
 /// cannot be written right now is not worth failing a read over.
 pub(crate) fn mark_used(conn: &Connection, key: &Key<'_>, now_ms: i64) {
-    let _ = conn
-        .prepare_cached("UPDATE context_cache SET used_ms = ?3 WHERE node_id = ?1 AND rendering = ?2")
-        .and_then(|mut stmt| stmt.execute(params![key.node_id, key.rendering.as_str(), now_ms]));
+    let _ = briefly(conn, || {
+        conn.prepare_cached("UPDATE context_cache SET used_ms = ?3 WHERE node_id = ?1 AND rendering = ?2")?
+            .execute(params![key.node_id, key.rendering.as_str(), now_ms])?;
+        Ok(())
+    });
+}
+
+/// How long a cache write waits for another writer (a build holds the lock
+/// for its whole run): a read must not wait on a cache.
+const CACHE_BUSY_TIMEOUT: std::time::Duration = std::time::Duration::from_millis(50);
+
+/// Run `write` waiting at most [`CACHE_BUSY_TIMEOUT`] for the write lock.
+fn briefly(conn: &Connection, write: impl FnOnce() -> Result<()>) -> Result<()> {
+    conn.busy_timeout(CACHE_BUSY_TIMEOUT)?;
+    let written = write();
+    conn.busy_timeout(crate::store::BUSY_TIMEOUT)?;
+    written
 }
 
 /// Store an entry and evict the least recently used past the limit, in one
@@ -144,7 +158,7 @@ pub(crate) fn store(
     config: &CacheConfig,
 ) -> bool {
     let Key { node_id, rendering, hash } = *key;
-    let stored = (|| -> Result<()> {
+    let stored = briefly(conn, || {
         let report = serde_json::to_string(report).unwrap_or_default();
         let tx = conn.unchecked_transaction()?;
         tx.prepare_cached(
@@ -161,7 +175,7 @@ pub(crate) fn store(
         }
         tx.commit()?;
         Ok(())
-    })();
+    });
     stored.is_ok()
 }
 
