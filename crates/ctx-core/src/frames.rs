@@ -646,10 +646,14 @@ pub(crate) fn add_decision(conn: &Connection, row: &FrameRow, new: &NewDecision)
 /// frame, in the order they were made.
 pub(crate) fn list(conn: &Connection, filter: &TaskFilter) -> Result<Vec<Frame>> {
     let parent = filter.epic.as_deref().map(|id| by_id(conn, id)).transpose()?.map(|row| row.node_id);
+    // One statement each, so that an epic's tasks are found by the parent index.
+    let which = match parent {
+        Some(_) => "n.parent_id = ?1",
+        None => "n.frame_type <> 'frame' AND ?1 IS NULL",
+    };
     let sql = format!(
         "SELECT {FRAME_COLUMNS} FROM nodes n LEFT JOIN nodes p ON p.id = n.parent_id
-         WHERE n.kind = 'frame' AND (CASE WHEN ?1 IS NULL THEN n.frame_type <> 'frame' ELSE n.parent_id = ?1 END)
-           AND (?2 IS NULL OR n.status = ?2)
+         WHERE {which} AND n.kind = 'frame' AND (?2 IS NULL OR n.status = ?2)
          ORDER BY n.seq"
     );
     let rows = conn

@@ -83,13 +83,18 @@ pub(crate) fn decisions(conn: &Connection, key: Option<&str>) -> Result<Vec<Deci
 
 /// Decisions on node `node_id` (all decisions when `None`), newest first.
 pub(crate) fn decisions_of(conn: &Connection, node_id: Option<i64>) -> Result<Vec<Decision>> {
-    let mut stmt = conn.prepare_cached(
-        "SELECT r.uid, n.path, CASE WHEN n.kind = 'frame' THEN 'F' || n.seq END, r.title, r.body, r.tags, r.ts
-         FROM records r LEFT JOIN nodes n ON n.id = r.node_id
-         WHERE r.type = 'decision' AND (?1 IS NULL OR r.node_id = ?1)
-         ORDER BY r.ts DESC, r.id DESC",
-    )?;
-    let rows = stmt.query_map([node_id], |row| {
+    // Two statements, not `?1 IS NULL OR node_id = ?1`: with that, SQLite
+    // reads every decision of the workspace to find one node's.
+    const COLUMNS: &str = "SELECT r.uid, n.path, CASE WHEN n.kind = 'frame' THEN 'F' || n.seq END,
+         r.title, r.body, r.tags, r.ts FROM records r LEFT JOIN nodes n ON n.id = r.node_id";
+    let mut stmt = match node_id {
+        Some(_) => conn.prepare_cached(&format!(
+            "{COLUMNS} WHERE r.node_id = ?1 AND r.type = 'decision' ORDER BY r.ts DESC, r.id DESC"
+        ))?,
+        None => conn
+            .prepare_cached(&format!("{COLUMNS} WHERE r.type = 'decision' ORDER BY r.ts DESC, r.id DESC"))?,
+    };
+    let read = |row: &rusqlite::Row<'_>| {
         let tags: String = row.get(5)?;
         Ok(Decision {
             id: row.get(0)?,
@@ -100,8 +105,12 @@ pub(crate) fn decisions_of(conn: &Connection, node_id: Option<i64>) -> Result<Ve
             tags: tags.split_whitespace().map(str::to_string).collect(),
             ts: row.get(6)?,
         })
-    })?;
-    Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+    };
+    let rows = match node_id {
+        Some(id) => stmt.query_map([id], read)?.collect::<rusqlite::Result<Vec<_>>>()?,
+        None => stmt.query_map([], read)?.collect::<rusqlite::Result<Vec<_>>>()?,
+    };
+    Ok(rows)
 }
 
 /// Tags are lower-cased; each is 1–40 characters of letters, digits, `-` and `_`.

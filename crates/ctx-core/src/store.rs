@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 
+use rusqlite::config::DbConfig;
 use rusqlite::{Connection, ErrorCode, OpenFlags, OptionalExtension, TransactionBehavior};
 
 use crate::error::{Error, Result};
@@ -71,6 +72,10 @@ impl Store {
         // any pragma that would write to it.
         self.conn.query_row("SELECT count(*) FROM sqlite_schema", [], |_| Ok(()))?;
         self.conn.pragma_update(None, "foreign_keys", true)?;
+        // The planner would otherwise look at bound values to decide on the
+        // partial indexes of `nodes` and expire a cached statement whenever
+        // they change: every use prepared again (~40% of writing a work tree).
+        self.conn.set_db_config(DbConfig::SQLITE_DBCONFIG_ENABLE_QPSG, true)?;
         self.conn.pragma_update(None, "synchronous", "NORMAL")?;
         Ok(())
     }
@@ -255,6 +260,26 @@ mod tests {
         assert_eq!(mode, "wal");
         let fk: bool = store.conn.query_row("PRAGMA foreign_keys", [], |r| r.get(0)).unwrap();
         assert!(fk);
+    }
+
+    #[test]
+    fn lookups_by_bound_values_still_use_the_partial_indexes() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("ctx.db")).unwrap();
+        let plan = |sql: &str| -> String {
+            let mut stmt = store.conn.prepare(&format!("EXPLAIN QUERY PLAN {sql}")).unwrap();
+            let rows =
+                stmt.query_map([rusqlite::types::Value::Integer(7)], |row| row.get::<_, String>(3)).unwrap();
+            rows.map(|r| r.unwrap()).collect::<Vec<_>>().join("; ")
+        };
+        for (sql, index) in [
+            ("SELECT id FROM nodes WHERE seq = ?1 AND kind = 'frame'", "nodes_frame_seq"),
+            ("SELECT id FROM nodes WHERE kind = 'folder' AND path = ?1", "nodes_folder_path"),
+            ("SELECT uid FROM records WHERE node_id = ?1 AND type = 'decision'", "records_node"),
+        ] {
+            let plan = plan(sql);
+            assert!(plan.contains(index), "{sql}: {plan}");
+        }
     }
 
     #[test]

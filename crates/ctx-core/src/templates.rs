@@ -67,32 +67,63 @@ handlebars_helper!(join: |list: array, separator: str| {
 handlebars_helper!(indent: |text: str| text.trim_end().replace('\n', "\n  "));
 handlebars_helper!(count: |n: u64, noun: str| if n == 1 { format!("1 {noun}") } else { format!("{n} {noun}s") });
 
-impl Templates {
-    /// Parse the built-in templates called `names`, each replaced by its
-    /// override in `overrides_dir` (if the folder exists and has one).
-    pub fn load(overrides_dir: &Path, names: &[&str]) -> Result<Templates> {
+/// The texts of a set of templates, read but not compiled: enough to know
+/// their digest (a cached rendering needs no more).
+pub(crate) struct Sources {
+    /// (file name, text, where it came from).
+    entries: Vec<(String, String, String)>,
+    digest: String,
+}
+
+impl Sources {
+    /// The built-in templates called `names`, each replaced by its override
+    /// in `overrides_dir` (if the folder exists and has one).
+    pub fn read(overrides_dir: &Path, names: &[&str]) -> Result<Sources> {
         let overrides = read_overrides(overrides_dir)?;
-        let mut markdown = registry(handlebars::no_escape);
-        let mut xml = registry(xml_escape);
         let mut hasher = blake3::Hasher::new();
-        let mut origins = Vec::new();
+        let mut entries = Vec::with_capacity(names.len());
         for &name in names {
-            let builtin = BUILTIN.iter().find(|(n, _)| *n == name).map(|(_, text)| text.to_string());
             let (text, origin) = match overrides.iter().find(|(n, _)| n == name) {
                 Some((_, text)) => (text.clone(), format!(".ctx/templates/{name}")),
-                None => (builtin.unwrap_or_default(), format!("built-in {name}")),
+                None => {
+                    let builtin = BUILTIN.iter().find(|(n, _)| *n == name).map(|(_, text)| *text);
+                    (builtin.unwrap_or_default().to_string(), format!("built-in {name}"))
+                }
             };
-            let target = if is_xml(name) { &mut xml } else { &mut markdown };
-            target.register_template_string(name, &text).map_err(|err| Error::Template {
+            hasher.update(name.as_bytes()).update(b"\0").update(text.as_bytes()).update(b"\0");
+            entries.push((name.to_string(), text, origin));
+        }
+        let digest = hasher.finalize().to_hex()[..16].to_string();
+        Ok(Sources { entries, digest })
+    }
+
+    /// A hash of every template's text.
+    pub fn digest(&self) -> &str {
+        &self.digest
+    }
+
+    /// Parse every template; an error names the template's file and line.
+    pub fn compile(self) -> Result<Templates> {
+        let mut markdown = registry(handlebars::no_escape);
+        let mut xml = registry(xml_escape);
+        let mut origins = Vec::with_capacity(self.entries.len());
+        for (name, text, origin) in self.entries {
+            let target = if is_xml(&name) { &mut xml } else { &mut markdown };
+            target.register_template_string(&name, &text).map_err(|err| Error::Template {
                 template: origin.clone(),
                 line: err.pos().map(|(line, _)| line),
                 message: err.reason().to_string(),
             })?;
-            hasher.update(name.as_bytes()).update(b"\0").update(text.as_bytes()).update(b"\0");
-            origins.push((name.to_string(), origin));
+            origins.push((name, origin));
         }
-        let digest = hasher.finalize().to_hex()[..16].to_string();
-        Ok(Templates { markdown, xml, origins, digest })
+        Ok(Templates { markdown, xml, origins, digest: self.digest })
+    }
+}
+
+impl Templates {
+    /// [`Sources::read`], then [`Sources::compile`].
+    pub fn load(overrides_dir: &Path, names: &[&str]) -> Result<Templates> {
+        Sources::read(overrides_dir, names)?.compile()
     }
 
     /// A hash of every loaded template's text: part of what a rendering is cached or built by.

@@ -20,7 +20,7 @@ use crate::paths;
 use crate::records::{self, Decision, NewDecision};
 use crate::scan::{self, ScanReport};
 use crate::store::{Store, kv_get};
-use crate::templates::Templates;
+use crate::templates::Sources;
 
 /// The name of the workspace folder at the repository root.
 pub const CTX_DIR: &str = ".ctx";
@@ -431,8 +431,9 @@ impl Workspace {
         now_ms: i64,
     ) -> Result<AssembledContext> {
         let (budget, budget_sources) = Budget::from_env(&self.config.budget)?;
+        // Compiled only on a miss: a hit needs their digest alone.
         let templates =
-            Templates::load(&self.ctx_dir().join(TEMPLATES_DIR), &assemble::templates_of(rendering))?;
+            Sources::read(&self.ctx_dir().join(TEMPLATES_DIR), &assemble::templates_of(rendering))?;
         let tok = self.config.build.tokenizer.get();
         let min_sibling_score = self.config.selection.min_sibling_score;
         let settings_digest = format!(
@@ -467,6 +468,7 @@ impl Workspace {
             }
             (None, inputs) => {
                 let inputs = inputs.unwrap_or_default();
+                let templates = templates.compile()?;
                 let settings =
                     Settings { budget, budget_sources, min_sibling_score, tok, templates: &templates };
                 let (text, report) = assemble::assemble(&inputs, rendering, &settings)?;
