@@ -48,6 +48,15 @@ fn frames(c: &mut Criterion) {
         r.siblings.omitted,
     );
 
+    // The fixture's frames were all made within a minute or so: now every
+    // sibling is recent, which counts for its score. What a day later selects:
+    let later = miss.frame_context_at(focus, Rendering::Xml, now_ms() + 86_400_000).expect("context");
+    let r = &later.report.siblings;
+    eprintln!(
+        "a day later: {} of {} tokens; siblings: {} candidates, {} filtered, {} included, {} omitted",
+        later.report.tokens.total, later.report.budget.total, r.candidates, r.filtered, r.included, r.omitted
+    );
+
     let mut group = c.benchmark_group("frames");
     group.bench_function(format!("context_miss_{label}"), |b| {
         b.iter(|| {
@@ -80,6 +89,11 @@ fn frames(c: &mut Criterion) {
         })
     });
     group.finish();
+}
+
+fn now_ms() -> i64 {
+    let since = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).expect("clock");
+    since.as_millis() as i64
 }
 
 criterion_group!(benches, frames);

@@ -10,8 +10,7 @@
 #   hit:              one-hour TTL, warmed once: read from the cache
 #   estimate:         the miss, cache off, tokens counted with the 4-chars estimate
 #   task prompt:      `ctx task prompt <focus>`, cache off
-#   baselines:        `ctx --version` (process start), `ctx frame goal --frame
-#                     <focus>` (open the workspace, read one frame)
+#   baseline:         `ctx --version` (a process that starts and exits)
 #
 # Usage: benches/frames.sh [RUNS]     (default 20 runs each; medians reported)
 # Env:   FRAMES (default 100000), CTX_BENCH_FRAMES_DIR, CTX (see benches/timing.sh)
@@ -37,11 +36,11 @@ miss_stored() { for _ in $(seq "$RUNS"); do "$CTX" cache clear >/dev/null; time_
 config '[cache]' 'ttl_seconds = 0'
 "$CTX" frame context "$focus" >/dev/null   # warm the page cache
 version=$(runs "$CTX" --version)
-goal=$(runs "$CTX" frame goal --frame "$focus")
 miss=$(runs "$CTX" frame context "$focus")
 prompt=$(runs "$CTX" task prompt "$focus")
 miss_kb=$(peak_rss_kb "$CTX" frame context "$focus")
-info=$("$CTX" frame info "$focus" | head -1)
+info=$("$CTX" frame info "$focus")
+age_min=$(( ($(date +%s) - $(stat -c %Y fixture.txt)) / 60 ))
 config '[cache]' 'ttl_seconds = 0' '[build]' 'tokenizer = "estimate"'
 estimate=$(runs "$CTX" frame context "$focus")
 config '[cache]' 'ttl_seconds = 3600'
@@ -53,14 +52,15 @@ cp "$repo/crates/ctx-core/defaults/config.toml" .ctx/config.toml
 
 cat <<OUT
 work tree: ${fx[frames]} frames (${fx[epics]} epics, ${fx[features]} features, ${fx[tasks]} tasks), written in ${fx[write_secs]} s
-focus: $focus (depth 3, ${fx[siblings]} siblings): $info
+focus: $focus (depth 3, ${fx[siblings]} siblings), fixture made $age_min min ago (sibling recency halves by the hour)
+  $(grep -E '^F[0-9]+ context' <<<"$info")
+  $(grep -E '^siblings:' <<<"$info")
 fresh processes, median of $RUNS runs (ms):
   ctx frame context, miss (cache off)      $miss
   ctx frame context, miss (stored)         $stored
   ctx frame context, hit                   $hit
   ctx frame context, miss, estimate        $estimate
   ctx task prompt, miss (cache off)        $prompt
-  ctx frame goal --frame (open + one read) $goal
   ctx --version (process start)            $version
 peak RSS: miss $miss_kb KB, hit $hit_kb KB
 OUT
