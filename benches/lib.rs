@@ -306,7 +306,7 @@ pub fn write_frames(dir: &Path, n: usize) -> BoxResult<FramesFixture> {
     let started = Instant::now();
     let shape = FixtureShape::of(n);
     let (mut ws, _) = Workspace::init(dir)?;
-    let mut rng = Rng(0x5EED_F4A3_E5u64);
+    let mut rng = Rng(0x005E_EDF4_A3E5);
     let mut fx = FramesFixture {
         root: ws.root().to_path_buf(),
         frames: shape.frames(),
