@@ -1,15 +1,13 @@
-# Shared by the benchmark scripts: the corpus and the timing helpers.
-# Source it after `cd` to the repository root; it leaves you in the corpus.
+# Shared by the benchmark scripts: the corpus and the timing helpers (those
+# are benches/timing.sh's). Source it after `cd` to the repository root; it
+# leaves you in the corpus.
 #
 # Env: BENCH_DIR (default /tmp/ctx-bench-scan), CTX (default: target/release/ctx, built here)
 
 BENCH_DIR=${BENCH_DIR:-/tmp/ctx-bench-scan}
 SRC=$(python3 -c 'import sysconfig; print(sysconfig.get_paths()["stdlib"])')
 
-if [[ -z "${CTX:-}" ]]; then
-  cargo build --release --locked --bin ctx >&2
-  CTX=$PWD/target/release/ctx
-fi
+source benches/timing.sh
 
 # The corpus, copied once into a scratch folder: CORPUS=pylib (the default)
 # is the python3 install's whole lib directory, the stdlib with
@@ -31,14 +29,3 @@ fi
 cd "$TREE"
 files=$(find . -path ./.git -prune -o -path ./.ctx -prune -o -type f -print | wc -l)
 bytes=$(du -sb --exclude=.git --exclude=.ctx . | cut -f1)
-
-# now_ms: wall-clock milliseconds.
-now_ms() { date +%s%3N; }
-# median of the numbers on stdin
-median() { sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
-# time_ms CMD...: run once, print elapsed ms
-time_ms() { local t0; t0=$(now_ms); "$@" >/dev/null 2>&1; echo $(( $(now_ms) - t0 )); }
-# peak_rss_kb CMD...: the peak resident set of one run
-peak_rss_kb() {
-  if [[ -x /usr/bin/time ]]; then { /usr/bin/time -f "%M" "$@" >/dev/null; } 2>&1 | tail -1; else echo n/a; fi
-}
