@@ -460,11 +460,11 @@ impl Workspace {
         tx.commit()?;
 
         let (text, report) = match (hit, inputs) {
-            (Some((text, report, age)), _) => {
-                cache::mark_used(conn, &key, now_ms);
+            (Some(hit), _) => {
+                cache::mark_used(conn, &key, hit.used_ms, now_ms);
                 cache_report.hit = true;
-                cache_report.age_ms = Some(age);
-                (text, report)
+                cache_report.age_ms = Some(hit.age_ms);
+                (hit.text, hit.report)
             }
             (None, inputs) => {
                 let inputs = inputs.unwrap_or_default();

@@ -98,36 +98,47 @@ pub(crate) struct Key<'a> {
     pub hash: &'a str,
 }
 
-/// The entry `key` names if it was made at most `ttl_ms` ago: its text,
-/// report and age. The caller marks it used ([`mark_used`]) once its read
-/// transaction is over.
-pub(crate) fn lookup(
-    conn: &Connection,
-    key: &Key<'_>,
-    now_ms: i64,
-    ttl_ms: i64,
-) -> Result<Option<(String, AssemblyReport, u64)>> {
+/// The entry `key` names if it was made at most `ttl_ms` ago. The caller
+/// marks it used ([`mark_used`]) once its read transaction is over.
+pub(crate) fn lookup(conn: &Connection, key: &Key<'_>, now_ms: i64, ttl_ms: i64) -> Result<Option<Hit>> {
     let Key { node_id, rendering, hash } = *key;
-    let entry: Option<(String, String, String, i64)> = conn
+    let entry: Option<(String, String, String, i64, i64)> = conn
         .prepare_cached(
-            "SELECT state_hash, text, report, created_ms FROM context_cache WHERE node_id = ?1 AND rendering = ?2",
+            "SELECT state_hash, text, report, created_ms, used_ms FROM context_cache
+             WHERE node_id = ?1 AND rendering = ?2",
         )?
         .query_row(params![node_id, rendering.as_str()], |row| {
-            Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?))
+            Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?, row.get(4)?))
         })
         .optional()?;
-    let Some((stored_hash, text, report, created_ms)) = entry else { return Ok(None) };
+    let Some((stored_hash, text, report, created_ms, used_ms)) = entry else { return Ok(None) };
     let age = now_ms - created_ms;
     if stored_hash != hash || !(0..ttl_ms).contains(&age) {
         return Ok(None);
     }
     let Ok(report) = serde_json::from_str::<AssemblyReport>(&report) else { return Ok(None) };
-    Ok(Some((text, report, age as u64)))
+    Ok(Some(Hit { text, report, age_ms: age as u64, used_ms }))
 }
 
-/// Record that entry `key` was used now, for LRU eviction. A store that
+/// An entry the cache served.
+pub(crate) struct Hit {
+    pub text: String,
+    pub report: AssemblyReport,
+    pub age_ms: u64,
+    /// When it was last marked used.
+    pub used_ms: i64,
+}
+
+/// Record that the entry `key` names, last marked at `used_ms`, was used
+/// now, for LRU eviction; to the second: a hit within a second of the last
+/// mark writes nothing (a write costs a hit most of its time). A store that
 /// cannot be written right now is not worth failing a read over.
-pub(crate) fn mark_used(conn: &Connection, key: &Key<'_>, now_ms: i64) {
+pub(crate) fn mark_used(conn: &Connection, key: &Key<'_>, used_ms: i64, now_ms: i64) {
+    /// Marks closer together than this are one.
+    const RESOLUTION_MS: i64 = 1000;
+    if (used_ms..used_ms + RESOLUTION_MS).contains(&now_ms) {
+        return;
+    }
     let _ = briefly(conn, || {
         conn.prepare_cached("UPDATE context_cache SET used_ms = ?3 WHERE node_id = ?1 AND rendering = ?2")?
             .execute(params![key.node_id, key.rendering.as_str(), now_ms])?;
