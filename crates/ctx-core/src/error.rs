@@ -52,6 +52,9 @@ pub enum Error {
     #[error("{id}: unknown frame (see `ctx frame tree`)")]
     UnknownFrame { id: String },
 
+    #[error("{id}: unknown record")]
+    UnknownRecord { id: String },
+
     #[error("no current frame: push one with `ctx frame push GOAL` or start a task, or name a frame")]
     NoCurrentFrame,
 
@@ -84,6 +87,7 @@ impl Error {
             Error::Budget(_) => "INVALID_BUDGET",
             Error::UnknownFrame { .. } => "UNKNOWN_FRAME",
             Error::NoCurrentFrame => "NO_CURRENT_FRAME",
+            Error::UnknownRecord { .. } => "UNKNOWN_RECORD",
             Error::FrameState(_) => "INVALID_FRAME_STATE",
             Error::ContextTooLarge(_) => "CONTEXT_TOO_LARGE",
         }

@@ -49,6 +49,7 @@ mod error;
 mod folders;
 mod frames;
 mod fsutil;
+pub mod memory;
 pub mod paths;
 mod records;
 mod scan;
@@ -75,6 +76,10 @@ pub use frames::{
     Attempt, Frame, FrameDetail, FrameLine, FrameStatus, FrameTree, NewAttempt, NewFrame, NewTask, TaskFilter,
 };
 pub use fsutil::write_atomic;
+pub use memory::{
+    IngestError, IngestReport, L0Row, NewRecord, Record, SearchMode, SearchOptions, SearchResponse,
+    SearchScope,
+};
 pub use records::{Decision, NewDecision};
 pub use scan::{FileKind, ScanIssue, ScanPhases, ScanReport, language, secret_by_content, secret_by_name};
 pub use sources::{SourceFile, default_cache_dir};

@@ -27,6 +27,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../migrations/0002_build.sql"),
     include_str!("../migrations/0003_map.sql"),
     include_str!("../migrations/0004_frames.sql"),
+    include_str!("../migrations/0005_memory.sql"),
 ];
 
 /// The schema version this build of ctx writes and understands.

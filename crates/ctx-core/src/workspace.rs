@@ -16,6 +16,7 @@ use crate::frames::{
     self, Frame, FrameDetail, FrameRow, FrameStatus, FrameTree, NewAttempt, NewFrame, NewTask, TaskFilter,
 };
 use crate::fsutil::write_atomic;
+use crate::memory::{self, IngestReport, NewRecord, Record, SearchOptions, SearchResponse};
 use crate::paths;
 use crate::records::{self, Decision, NewDecision};
 use crate::scan::{self, ScanReport};
@@ -486,6 +487,44 @@ impl Workspace {
     pub fn clear_context_cache(&self, id: Option<&str>) -> Result<usize> {
         let node_id = id.map(|id| frames::by_id(&self.store.conn, id)).transpose()?.map(|row| row.node_id);
         cache::clear(&self.store.conn, node_id)
+    }
+
+    /// Add a session record (a query, response, tool output, note, ...).
+    pub fn add_record(&mut self, new: &NewRecord) -> Result<Record> {
+        let prepared = memory::prepare(new, None)?;
+        self.write(|conn| memory::insert(conn, &prepared))?;
+        Ok(prepared.record)
+    }
+
+    /// Add the records of JSON lines (ctx's record format or Claude Code
+    /// transcripts, told apart line by line; see `memory/ingest.rs`) in one
+    /// transaction. Records already there are not added again; malformed
+    /// lines are reported by number and skipped. `source` names the input
+    /// in errors and the report.
+    pub fn ingest(&mut self, reader: &mut dyn std::io::BufRead, source: &str) -> Result<IngestReport> {
+        let mut report = IngestReport { source: source.to_string(), ..Default::default() };
+        let records = memory::ingest::parse(reader, &mut report)?;
+        let added = self.write(|conn| {
+            let mut added = 0;
+            for record in &records {
+                added += usize::from(memory::insert(conn, record)?);
+            }
+            Ok(added)
+        })?;
+        report.added = added;
+        report.duplicates = records.len() - added;
+        Ok(report)
+    }
+
+    /// The record with id `id` (`H-…` for session records, `D-…`, `A-…`).
+    pub fn record(&self, id: &str) -> Result<Record> {
+        memory::get(&self.store.conn, id).map(|(record, _)| record)
+    }
+
+    /// L0 rows of the records matching `options.query`, best first.
+    pub fn search(&self, options: &SearchOptions) -> Result<SearchResponse> {
+        let tx = self.store.conn.unchecked_transaction()?;
+        memory::search::search(&tx, options)
     }
 
     /// Change frame `id` (default: the current frame) in one write transaction; the frame after.

@@ -1,0 +1,215 @@
+//! Session memory: the turns of agent sessions (queries, responses, tool
+//! calls and outputs, notes) as records, added one by one or ingested from
+//! transcripts, and found again with progressive retrieval (the ContextFS
+//! L0/L1/L2 contract): [`search`] returns cheap single-line L0 rows.
+//!
+//! Session records have stable ids `H-` and 12 hex digits. An ingested turn's
+//! id is derived from where it came from (the transcript's session and
+//! message ids), so the same transcript gives the same ids on every machine,
+//! and ingesting it again adds nothing.
+
+pub(crate) mod ingest;
+pub(crate) mod search;
+
+use rusqlite::{Connection, OptionalExtension, params};
+use serde::Serialize;
+
+use crate::error::{Error, Result};
+use crate::records::new_id;
+use crate::time;
+pub use ingest::{IngestError, IngestReport};
+pub use search::{Expand, L0Row, Retrieval, SearchMode, SearchOptions, SearchResponse, SearchScope};
+
+/// A record as L2 returns it: the contract's normalized record. Stable JSON.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Record {
+    pub id: String,
+    /// ISO-8601, or `n/a` when the source had no usable time.
+    pub ts: String,
+    /// `user`, `assistant`, `tool` or `unknown`.
+    pub role: String,
+    #[serde(rename = "type")]
+    pub record_type: String,
+    pub refs: Vec<String>,
+    pub text: String,
+    pub tags: Vec<String>,
+    pub session_id: Option<String>,
+}
+
+/// A record to add.
+#[derive(Debug, Clone, Default)]
+pub struct NewRecord {
+    /// `query`, `response`, `artifact`, `tool_output`, `note` (or another
+    /// lower-case word: the contract allows future types).
+    pub record_type: String,
+    /// Default: `unknown`.
+    pub role: Option<String>,
+    pub text: String,
+    pub refs: Vec<String>,
+    pub tags: Vec<String>,
+    pub session_id: Option<String>,
+    /// ISO-8601; default: now.
+    pub ts: Option<String>,
+}
+
+/// The record types `ctx record add` documents; others must at least be a lower-case word.
+pub const RECORD_TYPES: [&str; 5] = ["query", "response", "artifact", "tool_output", "note"];
+
+/// The roles a record may have.
+pub const ROLES: [&str; 4] = ["user", "assistant", "tool", "unknown"];
+
+/// A record checked and ready to insert.
+pub(crate) struct Prepared {
+    pub id: String,
+    pub dedup_key: Option<String>,
+    pub record: Record,
+}
+
+/// Check `new`; `dedup_key` (ingest) also derives the id.
+pub(crate) fn prepare(new: &NewRecord, dedup_key: Option<String>) -> Result<Prepared> {
+    let record_type = new.record_type.trim().to_ascii_lowercase();
+    let valid_type = !record_type.is_empty()
+        && record_type.len() <= 40
+        && record_type.chars().all(|c| c.is_ascii_lowercase() || c == '_');
+    if !valid_type {
+        return Err(Error::InvalidInput(format!(
+            "{:?}: a record type is a lower-case word ({})",
+            new.record_type,
+            RECORD_TYPES.join(", ")
+        )));
+    }
+    let role = new.role.as_deref().map(|r| r.trim().to_ascii_lowercase()).unwrap_or_else(|| "unknown".into());
+    if !ROLES.contains(&role.as_str()) {
+        return Err(Error::InvalidInput(format!("{role:?}: the roles are {}", ROLES.join(", "))));
+    }
+    if new.text.trim().is_empty() {
+        return Err(Error::InvalidInput("a record needs text".into()));
+    }
+    let ts = match &new.ts {
+        Some(ts) => normalize_ts(ts),
+        None => time::now_iso(),
+    };
+    let clean = |items: &[String]| -> Vec<String> {
+        items.iter().map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect()
+    };
+    let tags: Vec<String> = clean(&new.tags).into_iter().map(|t| t.to_lowercase()).collect();
+    if let Some(tag) = tags.iter().find(|t| t.contains(char::is_whitespace)) {
+        return Err(Error::InvalidInput(format!("{tag:?}: a tag is one word")));
+    }
+    let session_id = new.session_id.as_deref().map(str::trim).filter(|s| !s.is_empty()).map(str::to_string);
+    let id = match &dedup_key {
+        Some(key) => id_of(key),
+        None => new_id("H", &[&ts, &record_type, &new.text]),
+    };
+    let record = Record {
+        id: id.clone(),
+        ts,
+        role,
+        record_type,
+        refs: clean(&new.refs),
+        text: new.text.clone(),
+        tags,
+        session_id,
+    };
+    Ok(Prepared { id, dedup_key, record })
+}
+
+/// The id of the record with dedup key `key`.
+pub(crate) fn id_of(key: &str) -> String {
+    format!("H-{}", &blake3::hash(key.as_bytes()).to_hex()[..12])
+}
+
+/// `ts` as stored: RFC 3339 times as they are, anything else `n/a` (the
+/// contract's mark for a bad timestamp).
+fn normalize_ts(ts: &str) -> String {
+    let ts = ts.trim();
+    match humantime::parse_rfc3339_weak(ts.trim_end_matches('Z')) {
+        Ok(_) => ts.to_string(),
+        Err(_) => "n/a".to_string(),
+    }
+}
+
+/// Insert a prepared record; `false` when its dedup key is already there.
+pub(crate) fn insert(conn: &Connection, prepared: &Prepared) -> Result<bool> {
+    let r = &prepared.record;
+    let added = conn
+        .prepare_cached(
+            "INSERT OR IGNORE INTO records (uid, type, session_id, role, body, tags, refs, ts, dedup_key)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+        )?
+        .execute(params![
+            prepared.id,
+            r.record_type,
+            r.session_id,
+            r.role,
+            r.text,
+            r.tags.join(" "),
+            serde_json::to_string(&r.refs).unwrap_or_else(|_| "[]".into()),
+            r.ts,
+            prepared.dedup_key,
+        ])?;
+    Ok(added > 0)
+}
+
+/// The record with id `id` and the pool it is in.
+pub(crate) fn get(conn: &Connection, id: &str) -> Result<(Record, String)> {
+    conn.prepare_cached(
+        "SELECT uid, ts, coalesce(role, 'unknown'), type, refs, title, body, tags, session_id, pool
+         FROM records WHERE uid = ?1",
+    )?
+    .query_row([id.trim()], |row| {
+        let refs: String = row.get(4)?;
+        let (title, body): (String, String) = (row.get(5)?, row.get(6)?);
+        let tags: String = row.get(7)?;
+        Ok((
+            Record {
+                id: row.get(0)?,
+                ts: row.get(1)?,
+                role: row.get(2)?,
+                record_type: row.get(3)?,
+                refs: serde_json::from_str(&refs).unwrap_or_default(),
+                text: record_text(&title, &body),
+                tags: tags.split_whitespace().map(str::to_string).collect(),
+                session_id: row.get(8)?,
+            },
+            row.get(9)?,
+        ))
+    })
+    .optional()?
+    .ok_or_else(|| Error::UnknownRecord { id: id.trim().to_string() })
+}
+
+/// A record's text: its body, under its title when it has one (a decision's
+/// title and rationale, an attempt's reason and observations).
+pub(crate) fn record_text(title: &str, body: &str) -> String {
+    match (title.is_empty(), body.is_empty()) {
+        (true, _) => body.to_string(),
+        (false, true) => title.to_string(),
+        (false, false) => format!("{title}\n{body}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn records_are_checked() {
+        let ok = NewRecord { record_type: "note".into(), text: "hello".into(), ..Default::default() };
+        assert!(prepare(&ok, None).is_ok());
+        for bad in [
+            NewRecord { record_type: "Two Words".into(), ..ok.clone() },
+            NewRecord { role: Some("robot".into()), ..ok.clone() },
+            NewRecord { text: "  ".into(), ..ok.clone() },
+            NewRecord { tags: vec!["a b".into()], ..ok.clone() },
+        ] {
+            assert_eq!(prepare(&bad, None).map(|_| ()).unwrap_err().code(), "INVALID_INPUT", "{bad:?}");
+        }
+        let dated = NewRecord { ts: Some("yesterday".into()), ..ok.clone() };
+        assert_eq!(prepare(&dated, None).unwrap().record.ts, "n/a");
+        // An ingested record's id comes from its key, the same every time.
+        let a = prepare(&ok, Some("cc:s:u:0".into())).unwrap().id;
+        assert_eq!(a, prepare(&ok, Some("cc:s:u:0".into())).unwrap().id);
+        assert!(a.starts_with("H-") && a.len() == 14, "{a}");
+    }
+}

@@ -1,0 +1,179 @@
+//! Session memory through `Workspace`: records, ingest of ctx's JSONL and
+//! of a real-format Claude Code transcript, and lexical search (L0 rows).
+
+use ctx_core::{NewRecord, SearchMode, SearchOptions, SearchScope, Workspace};
+
+const TRANSCRIPT: &str = include_str!("fixtures/claude_code_session.jsonl");
+const SESSION: &str = "7f3e2a10-5c1b-4d2e-9a0f-1b2c3d4e5f60";
+
+fn workspace() -> (tempfile::TempDir, Workspace) {
+    let dir = tempfile::tempdir().unwrap();
+    let (ws, _) = Workspace::init(dir.path()).unwrap();
+    (dir, ws)
+}
+
+fn search(ws: &Workspace, query: &str) -> Vec<String> {
+    let options = SearchOptions { query: query.into(), ..Default::default() };
+    ws.search(&options).unwrap().results.into_iter().map(|r| r.id).collect()
+}
+
+#[test]
+fn a_claude_code_transcript_is_ingested_once() {
+    let (_dir, mut ws) = workspace();
+    let report = ws.ingest(&mut TRANSCRIPT.as_bytes(), "session.jsonl").unwrap();
+    assert!(report.errors.is_empty(), "{:?}", report.errors);
+    assert_eq!((report.lines, report.claude_code_lines, report.ctx_lines), (8, 8, 0));
+    // summary, query, response + tool call, tool output, (snapshot: nothing), tool call, tool output, response
+    assert_eq!(report.added, 8, "{report:?}");
+    assert_eq!(report.empty, 1);
+
+    let again = ws.ingest(&mut TRANSCRIPT.as_bytes(), "session.jsonl").unwrap();
+    assert_eq!((again.added, again.duplicates), (0, 8), "{again:?}");
+
+    // A tool's output names its call, and the call says what ran.
+    let options = SearchOptions { query: "old_string not found".into(), ..Default::default() };
+    let hit = ws.search(&options).unwrap().results.remove(0);
+    let output = ws.record(&hit.id).unwrap();
+    assert_eq!((output.record_type.as_str(), output.role.as_str()), ("tool_output", "tool"));
+    assert_eq!(output.tags, ["error"]);
+    assert_eq!(output.session_id.as_deref(), Some(SESSION));
+    assert_eq!(output.ts, "2026-11-20T09:15:10.002Z");
+    let call = ws.record(&output.refs[0]).unwrap();
+    assert_eq!(call.record_type, "tool_call");
+    assert!(call.text.starts_with("Edit {") && call.text.contains("config.pool_timeout"), "{}", call.text);
+
+    let query = ws.record(&search(&ws, "times out under load")[0]).unwrap();
+    assert_eq!((query.record_type.as_str(), query.role.as_str()), ("query", "user"));
+    // Thinking is not recorded.
+    assert!(search(&ws, "\"Find where the pool is built\"").is_empty());
+    // The session's summary line is a note.
+    let summary = ws.record(&search(&ws, "\"Pool timeout made configurable\"")[0]).unwrap();
+    assert_eq!((summary.record_type.as_str(), summary.tags.clone()), ("note", vec!["summary".to_string()]));
+    assert_eq!(summary.ts, "n/a", "a summary line has no time");
+}
+
+#[test]
+fn malformed_lines_are_reported_and_the_good_ones_kept() {
+    let (_dir, mut ws) = workspace();
+    let input = concat!(
+        "{\"type\":\"note\",\"text\":\"first good line\",\"role\":\"user\"}\n",
+        "{not json\n",
+        "\n",
+        "[1, 2]\n",
+        "{\"type\":\"note\"}\n",
+        "{\"type\":\"Bad Type\",\"text\":\"x\"}\n",
+        "{\"type\":\"query\",\"text\":\"second good line\",\"id\":\"ext-42\",\"tags\":[\"perf\"],\"session_id\":\"s1\",\"ts\":\"2026-01-02T03:04:05Z\"}\n",
+    );
+    let report = ws.ingest(&mut input.as_bytes(), "-").unwrap();
+    assert_eq!(report.added, 2, "{report:?}");
+    let lines: Vec<usize> = report.errors.iter().map(|e| e.line).collect();
+    assert_eq!(lines, [2, 4, 5, 6], "{:?}", report.errors);
+    assert!(report.errors[0].message.starts_with("not JSON"), "{:?}", report.errors);
+    // The source's own id keys a line: the same id again is the same record.
+    let again = "{\"type\":\"query\",\"text\":\"changed text, same id\",\"id\":\"ext-42\"}\n";
+    assert_eq!(ws.ingest(&mut again.as_bytes(), "-").unwrap().duplicates, 1);
+    let record = ws.record(&search(&ws, "second good line")[0]).unwrap();
+    assert_eq!((record.tags.clone(), record.session_id.as_deref()), (vec!["perf".to_string()], Some("s1")));
+}
+
+#[test]
+fn search_finds_words_phrases_and_prefixes_and_never_fails_on_user_text() {
+    let (_dir, mut ws) = workspace();
+    for (text, session) in [
+        ("The connection pool timeout is configurable now", "s1"),
+        ("Refresh tokens rotate on every use", "s1"),
+        ("Pool sizes: min 2, max 20; the timeout stays at 30 seconds", "s2"),
+        ("Authentication middleware rejects expired tokens", "s2"),
+    ] {
+        let new = NewRecord {
+            record_type: "note".into(),
+            text: text.into(),
+            session_id: Some(session.into()),
+            ..Default::default()
+        };
+        ws.add_record(&new).unwrap();
+    }
+    assert_eq!(search(&ws, "pool timeout").len(), 2);
+    assert_eq!(search(&ws, "\"pool timeout\"").len(), 1, "a phrase");
+    assert_eq!(search(&ws, "authent*").len(), 1, "a prefix");
+    assert_eq!(search(&ws, "tokens").len(), 2, "stemmed: token(s)");
+    // No record has both words: any may match, and the response says so.
+    let options = SearchOptions { query: "rotate middleware".into(), ..Default::default() };
+    let response = ws.search(&options).unwrap();
+    assert_eq!(response.hits, 2);
+    assert!(!response.retrieval.all_terms);
+
+    for hostile in [
+        "\"",
+        "\"\"",
+        "*",
+        "pool AND",
+        "OR OR",
+        "NOT",
+        "(pool",
+        "pool)",
+        "col:pool",
+        "pool^2",
+        "NEAR(pool timeout)",
+        "'; DROP TABLE records; --",
+        "\u{0}",
+        "🚀",
+        "a\"b\"c",
+        "-pool",
+        "pool -timeout",
+        "{pool}",
+        "",
+    ] {
+        let options = SearchOptions { query: hostile.into(), ..Default::default() };
+        let response = ws.search(&options).unwrap_or_else(|err| panic!("{hostile:?}: {err}"));
+        assert!(response.results.iter().all(|r| !r.summary.contains('\n')));
+    }
+
+    // Scope and session filter.
+    let options = SearchOptions { query: "pool".into(), session: Some("s2".into()), ..Default::default() };
+    assert_eq!(ws.search(&options).unwrap().hits, 1);
+    let options = SearchOptions { query: "pool".into(), scope: SearchScope::Archive, ..Default::default() };
+    assert_eq!(ws.search(&options).unwrap().hits, 0);
+}
+
+#[test]
+fn search_responses_have_the_contract_s_shape() {
+    let (_dir, mut ws) = workspace();
+    let text = format!("Pool timeout notes. {}", "More detail about the pool. ".repeat(40));
+    ws.add_record(&NewRecord { record_type: "note".into(), text, ..Default::default() }).unwrap();
+    let options =
+        SearchOptions { query: "pool".into(), k: 5, mode: SearchMode::Hybrid, ..Default::default() };
+    let json = serde_json::to_value(ws.search(&options).unwrap()).unwrap();
+    assert_eq!(json["layer"], "L0");
+    assert_eq!(
+        (json["k"].as_u64(), json["scope"].as_str(), json["session"].as_str()),
+        (Some(5), Some("all"), Some("all"))
+    );
+    assert_eq!(json["hits"], 1);
+    let row = &json["results"][0];
+    for key in
+        ["layer", "id", "ts", "type", "summary", "source", "score", "score_lex", "score_final", "expand"]
+    {
+        assert!(row.get(key).is_some(), "{key} in {row}");
+    }
+    assert_eq!((row["layer"].as_str(), row["source"].as_str()), (Some("L0"), Some("hot")));
+    let summary = row["summary"].as_str().unwrap();
+    assert!(!summary.contains('\n') && summary.chars().count() <= 160, "{summary}");
+    assert!(row["id"].as_str().unwrap().starts_with("H-"));
+    for key in ["before", "after", "window", "tokens_est", "size"] {
+        assert!(row["expand"]["timeline"].get(key).is_some(), "{key}");
+    }
+    for key in ["head", "tokens_est", "size", "confidence"] {
+        assert!(row["expand"]["get"].get(key).is_some(), "{key}");
+    }
+    // Hybrid was asked for; the vector channel is not there, and the response says so.
+    let retrieval = &json["retrieval"];
+    assert_eq!(
+        (retrieval["requested_mode"].as_str(), retrieval["mode"].as_str()),
+        (Some("hybrid"), Some("lexical"))
+    );
+    assert_eq!(retrieval["lexical_engine"], "sqlite_fts5");
+    assert!(retrieval["vector_engine"].is_null());
+    assert!(retrieval["vector_fallback_reason"].as_str().is_some_and(|r| !r.is_empty()));
+    assert!(retrieval["latency_ms"]["total"].as_f64().is_some());
+}
