@@ -8,5 +8,6 @@ mod build;
 mod cli;
 mod frames;
 mod map;
+mod memory;
 mod scan;
 mod store;

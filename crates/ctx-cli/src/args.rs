@@ -59,6 +59,63 @@ pub enum Command {
     /// The cache of assembled frame context.
     #[command(subcommand)]
     Cache(CacheCommand),
+    /// Session memory: add a record (a query, response, tool output, note, ...).
+    #[command(subcommand)]
+    Record(RecordCommand),
+    /// Add the records of a JSONL file (ctx records or a Claude Code transcript); `-` reads stdin.
+    Ingest(IngestArgs),
+    /// Find records by words, phrases ("...") and prefixes (word*): L0 rows, best first.
+    Search(SearchArgs),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum RecordCommand {
+    /// Add one record and print its id (`H-…`).
+    Add {
+        /// query, response, artifact, tool_output or note.
+        #[arg(long = "type", value_name = "TYPE")]
+        record_type: String,
+        /// user, assistant, tool (default: unknown).
+        #[arg(long)]
+        role: Option<String>,
+        /// The text; `-` reads it from standard input.
+        #[arg(long, allow_hyphen_values = true)]
+        text: String,
+        /// Ids or paths the record refers to (repeatable).
+        #[arg(long = "ref", value_name = "REF")]
+        refs: Vec<String>,
+        /// A tag (repeatable).
+        #[arg(long = "tag", value_name = "TAG")]
+        tags: Vec<String>,
+        /// The session it belongs to.
+        #[arg(long)]
+        session: Option<String>,
+    },
+}
+
+#[derive(Debug, Args)]
+pub struct IngestArgs {
+    /// A JSONL file, or `-` for standard input.
+    pub file: PathBuf,
+}
+
+#[derive(Debug, Args)]
+pub struct SearchArgs {
+    /// Words, "a phrase", pre* (all must match; if none has them all, any may); after `--` a word may start with `-`.
+    #[arg(required = true, num_args = 1..)]
+    pub query: Vec<String>,
+    /// How many rows at most.
+    #[arg(short = 'k', long = "top", default_value_t = 10, value_name = "N")]
+    pub k: usize,
+    /// all, hot or archive.
+    #[arg(long, default_value = "all", value_parser = ["all", "hot", "archive"])]
+    pub scope: String,
+    /// Only this session's records (`all`: every session).
+    #[arg(long, default_value = "all")]
+    pub session: String,
+    /// lexical, vector or hybrid (vector and hybrid fall back to lexical for now, and say so).
+    #[arg(long, default_value = "lexical", value_parser = ["lexical", "vector", "hybrid"])]
+    pub mode: String,
 }
 
 #[derive(Debug, Args)]

@@ -7,6 +7,7 @@ mod frame;
 mod init;
 mod log;
 mod map;
+mod memory;
 mod scan;
 mod status;
 mod task;
@@ -73,6 +74,9 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Frame(command) => frame::run(&env, command),
         Command::Task(command) => task::run(&env, command),
         Command::Cache(command) => cache::run(&env, command),
+        Command::Record(command) => memory::record(&env, command),
+        Command::Ingest(args) => memory::ingest(&env, &args),
+        Command::Search(args) => memory::search(&env, &args),
     }?;
     Ok(ExitCode::SUCCESS)
 }

@@ -1,0 +1,88 @@
+//! `ctx record add`, `ctx ingest`, `ctx search`: session memory.
+
+use std::io::{BufReader, Read, Write};
+use std::path::Path;
+
+use anyhow::Context as _;
+use ctx_core::{NewRecord, SearchMode, SearchOptions, SearchScope};
+
+use super::Env;
+use crate::args::{IngestArgs, RecordCommand, SearchArgs};
+use crate::output;
+
+pub fn record(env: &Env, command: RecordCommand) -> anyhow::Result<()> {
+    let RecordCommand::Add { record_type, role, text, refs, tags, session } = command;
+    let mut ws = env.workspace()?;
+    let text = if text == "-" {
+        let mut text = String::new();
+        std::io::stdin().read_to_string(&mut text).context("cannot read the text from standard input")?;
+        text
+    } else {
+        text
+    };
+    let new = NewRecord { record_type, role, text, refs, tags, session_id: session, ts: None };
+    let record = ws.add_record(&new)?;
+    if env.json {
+        return output::json(&record);
+    }
+    writeln!(std::io::stdout().lock(), "{}", record.id)?;
+    Ok(())
+}
+
+pub fn ingest(env: &Env, args: &IngestArgs) -> anyhow::Result<()> {
+    let mut ws = env.workspace()?;
+    let report = if args.file == Path::new("-") {
+        ws.ingest(&mut std::io::stdin().lock(), "-")?
+    } else {
+        let file = std::fs::File::open(&args.file)
+            .with_context(|| format!("{}: cannot open", args.file.display()))?;
+        ws.ingest(&mut BufReader::new(file), &args.file.display().to_string())?
+    };
+    if env.json {
+        return output::json(&report);
+    }
+    for error in &report.errors {
+        output::warn(&format!("{}:{}: {}", report.source, error.line, error.message));
+    }
+    writeln!(
+        std::io::stdout().lock(),
+        "{}: {} lines ({} ctx, {} Claude Code): {} records added, {} already there, {} with nothing to record, {} malformed",
+        report.source,
+        report.lines,
+        report.ctx_lines,
+        report.claude_code_lines,
+        report.added,
+        report.duplicates,
+        report.empty,
+        report.errors.len()
+    )?;
+    Ok(())
+}
+
+pub fn search(env: &Env, args: &SearchArgs) -> anyhow::Result<()> {
+    let ws = env.workspace()?;
+    let options = SearchOptions {
+        query: args.query.join(" "),
+        k: args.k,
+        // clap checked the values.
+        scope: SearchScope::parse(&args.scope).unwrap_or_default(),
+        session: (args.session != "all").then(|| args.session.clone()),
+        mode: SearchMode::parse(&args.mode).unwrap_or_default(),
+    };
+    let response = ws.search(&options)?;
+    if env.json {
+        return output::json(&response);
+    }
+    let mut out = std::io::stdout().lock();
+    if let Some(reason) = &response.retrieval.vector_fallback_reason {
+        output::warn(&format!("served lexical: {reason}"));
+    }
+    if response.results.is_empty() {
+        writeln!(out, "no records match")?;
+    }
+    for row in &response.results {
+        let date = row.ts.get(..16).unwrap_or(&row.ts);
+        writeln!(out, "{}  {date:<16}  {:<11}  {}", row.id, row.record_type, row.summary)?;
+    }
+    Ok(())
+}

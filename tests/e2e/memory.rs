@@ -1,0 +1,83 @@
+//! Session memory from the command line: `ctx record add`, `ctx ingest`
+//! (a file, standard input, a Claude Code transcript), `ctx search`.
+
+use std::io::Write;
+use std::process::Stdio;
+
+use crate::util::Repo;
+
+const TRANSCRIPT: &str = include_str!("../../crates/ctx-core/tests/fixtures/claude_code_session.jsonl");
+
+fn repo() -> Repo {
+    Repo::init_unbuilt("//- README.md\nA shop.\n")
+}
+
+#[test]
+fn records_added_and_ingested_are_found_by_search() {
+    let repo = repo();
+    let id = repo.ok(&[
+        "record",
+        "add",
+        "--type",
+        "note",
+        "--text",
+        "Pool timeout defaults to 30 s",
+        "--tag",
+        "perf",
+    ]);
+    let id = id.trim();
+    assert!(id.starts_with("H-") && id.len() == 14, "{id}");
+
+    repo.write("session.jsonl", TRANSCRIPT);
+    let report = repo.json(&["ingest", "session.jsonl"]);
+    assert_eq!((report["added"].as_u64(), report["claude_code_lines"].as_u64()), (Some(8), Some(8)));
+    let again = repo.ok(&["ingest", "session.jsonl"]);
+    assert!(again.contains("0 records added, 8 already there"), "{again}");
+
+    let search = repo.json(&["search", "pool", "timeout", "-k", "3"]);
+    assert_eq!((search["layer"].as_str(), search["k"].as_u64()), (Some("L0"), Some(3)));
+    assert_eq!(search["results"].as_array().unwrap().len(), 3);
+    let text = repo.ok(&["search", "\"old_string not found\""]);
+    assert_eq!(text.lines().count(), 1, "{text}");
+    assert!(text.contains("tool_output") && text.contains("error: old_string not found"), "{text}");
+    // A hostile query is no error, and a query may start with '-' after `--`.
+    repo.ok(&["search", "--", "-pool", "AND", "(", "\"", "*"]);
+
+    let session = repo.json(&["search", "pool", "--session", "7f3e2a10-5c1b-4d2e-9a0f-1b2c3d4e5f60"]);
+    assert!(session["results"].as_array().unwrap().iter().all(|r| r["id"] != id));
+    assert_eq!(session["session"], "7f3e2a10-5c1b-4d2e-9a0f-1b2c3d4e5f60");
+}
+
+#[test]
+fn ingest_reads_standard_input_and_reports_bad_lines_by_number() {
+    let repo = repo();
+    let mut child = repo
+        .cmd(&["ingest", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let input =
+        "{\"type\":\"note\",\"text\":\"kept\"}\nnot json\n{\"type\":\"query\",\"text\":\"kept too\"}\n";
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success());
+    let (stdout, stderr) = (String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+    assert!(stdout.contains("2 records added") && stdout.contains("1 malformed"), "{stdout}");
+    assert!(stderr.contains("-:2: not JSON"), "{stderr}");
+}
+
+#[test]
+fn bad_input_is_a_clear_error() {
+    let repo = repo();
+    let err = repo.fail(&["record", "add", "--type", "note", "--text", " "]);
+    assert!(err.contains("a record needs text"), "{err}");
+    let err = repo.fail(&["record", "add", "--type", "note", "--text", "x", "--role", "robot"]);
+    assert!(err.contains("the roles are user, assistant, tool, unknown"), "{err}");
+    let err = repo.fail(&["ingest", "missing.jsonl"]);
+    assert!(err.contains("missing.jsonl: cannot open"), "{err}");
+    let err = repo.fail(&["search", "pool", "-k", "0"]);
+    assert!(err.contains("-k must be at least 1"), "{err}");
+    assert_eq!(repo.run(&["search", "pool", "--scope", "cold"]).status.code(), Some(2));
+}
