@@ -9,8 +9,8 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 
 use ctx_core::{
-    BuildMode, BuildOptions, FolderEdit, FrameStatus, NewAttempt, NewDecision, NewFrame, NewTask, Rendering,
-    TaskFilter, Tier, Workspace as CoreWorkspace,
+    BuildMode, BuildOptions, FolderEdit, FrameStatus, NewAttempt, NewDecision, NewFrame, NewRecord, NewTask,
+    Rendering, SearchMode, SearchOptions, SearchScope, TaskFilter, Tier, Workspace as CoreWorkspace,
 };
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
@@ -376,6 +376,72 @@ impl Workspace {
         self.with(py, |ws| ws.clear_context_cache(id))
     }
 
+    /// Add a session record (`type`: query, response, artifact, tool_output,
+    /// note; `role`: user, assistant, tool, unknown); returns it with its `H-` id.
+    #[pyo3(signature = (r#type, text, *, role=None, refs=None, tags=None, session=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn add_record<'py>(
+        &self,
+        py: Python<'py>,
+        r#type: String,
+        text: String,
+        role: Option<String>,
+        refs: Option<Vec<String>>,
+        tags: Option<Vec<String>>,
+        session: Option<String>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let new = NewRecord {
+            record_type: r#type,
+            role,
+            text,
+            refs: refs.unwrap_or_default(),
+            tags: tags.unwrap_or_default(),
+            session_id: session,
+            ts: None,
+        };
+        let record = self.with(py, |ws| ws.add_record(&new))?;
+        to_py(py, &record)
+    }
+
+    /// Add the records of a JSONL file (ctx records or a Claude Code
+    /// transcript); records already there are not added again.
+    fn ingest<'py>(&self, py: Python<'py>, path: PathBuf) -> PyResult<Bound<'py, PyAny>> {
+        let report = self.with(py, |ws| {
+            let file = std::fs::File::open(&path)
+                .map_err(|err| ctx_core::Error::Io { path: path.clone(), source: err })?;
+            ws.ingest(&mut std::io::BufReader::new(file), &path.display().to_string())
+        })?;
+        to_py(py, &report)
+    }
+
+    /// The record with id `id` (`{id, ts, role, type, refs, text, tags, session_id}`).
+    fn record<'py>(&self, py: Python<'py>, id: &str) -> PyResult<Bound<'py, PyAny>> {
+        let record = self.with(py, |ws| ws.record(id))?;
+        to_py(py, &record)
+    }
+
+    /// L0 rows of the records matching `query` (words, "phrases", prefix*), best first.
+    #[pyo3(signature = (query, *, k=10, scope="all", session=None, mode="lexical"))]
+    fn search<'py>(
+        &self,
+        py: Python<'py>,
+        query: String,
+        k: usize,
+        scope: &str,
+        session: Option<String>,
+        mode: &str,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let options = SearchOptions {
+            query,
+            k,
+            scope: parse_choice(scope, SearchScope::parse, "scopes", "all, hot, archive")?,
+            session,
+            mode: parse_choice(mode, SearchMode::parse, "modes", "lexical, vector, hybrid")?,
+        };
+        let response = self.with(py, |ws| ws.search(&options))?;
+        to_py(py, &response)
+    }
+
     fn __repr__(&self) -> String {
         format!("Workspace({:?})", self.path.display().to_string())
     }
@@ -439,6 +505,7 @@ fn to_py_err(err: ctx_core::Error) -> PyErr {
         "IO_ERROR" => "CtxIOError",
         "TEMPLATE_ERROR" => "TemplateError",
         "UNKNOWN_FRAME" => "UnknownFrameError",
+        "UNKNOWN_RECORD" => "UnknownRecordError",
         "NO_CURRENT_FRAME" => "NoCurrentFrameError",
         "INVALID_FRAME_STATE" => "FrameStateError",
         "INVALID_BUDGET" => "BudgetError",

@@ -35,6 +35,7 @@ from ctxkit.errors import (
     TemplateError,
     UnknownFolderError,
     UnknownFrameError,
+    UnknownRecordError,
 )
 
 __all__ = [
@@ -53,6 +54,7 @@ __all__ = [
     "TemplateError",
     "UnknownFolderError",
     "UnknownFrameError",
+    "UnknownRecordError",
     "Workspace",
     "__version__",
     "map",

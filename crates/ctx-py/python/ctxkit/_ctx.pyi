@@ -81,6 +81,27 @@ class Workspace:
     def frame_context(self, id: Optional[str] = None, *, format: str = "xml") -> dict[str, Any]: ...
     def task_prompt(self, id: str) -> dict[str, Any]: ...
     def clear_cache(self, id: Optional[str] = None) -> int: ...
+    def add_record(
+        self,
+        type: str,
+        text: str,
+        *,
+        role: Optional[str] = None,
+        refs: Optional[list[str]] = None,
+        tags: Optional[list[str]] = None,
+        session: Optional[str] = None,
+    ) -> dict[str, Any]: ...
+    def ingest(self, path: Union[str, PathLike[str]]) -> dict[str, Any]: ...
+    def record(self, id: str) -> dict[str, Any]: ...
+    def search(
+        self,
+        query: str,
+        *,
+        k: int = 10,
+        scope: str = "all",
+        session: Optional[str] = None,
+        mode: str = "lexical",
+    ) -> dict[str, Any]: ...
 
 def map(
     path: Union[str, PathLike[str]] = ".",

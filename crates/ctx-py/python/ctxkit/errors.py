@@ -73,3 +73,7 @@ class BudgetError(CtxError, ValueError):
 
 class ContextTooLargeError(CtxError, ValueError):
     """The token budget cannot hold even the shortest context of the frame."""
+
+
+class UnknownRecordError(CtxError, KeyError):
+    """No record has that id."""

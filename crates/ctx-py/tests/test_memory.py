@@ -1,0 +1,58 @@
+"""Session memory from Python: records, ingest of a Claude Code transcript, search."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+import ctxkit
+
+HERE = Path(__file__).resolve().parent
+TRANSCRIPT = HERE.parent.parent / "ctx-core" / "tests" / "fixtures" / "claude_code_session.jsonl"
+
+
+@pytest.fixture
+def ws(tmp_path):
+    ws = ctxkit.Workspace(tmp_path)
+    ws.init()
+    return ws
+
+
+def test_records_are_added_and_found(ws):
+    record = ws.add_record("note", "Refresh tokens rotate on every use", role="assistant", tags=["auth"], session="s1")
+    assert record["id"].startswith("H-") and record["type"] == "note" and record["tags"] == ["auth"]
+    response = ws.search("refresh tokens", k=5)
+    assert response["layer"] == "L0" and response["hits"] == 1
+    row = response["results"][0]
+    assert row["id"] == record["id"] and "\n" not in row["summary"] and row["source"] == "hot"
+    assert ws.record(record["id"])["text"] == "Refresh tokens rotate on every use"
+    assert ws.search("refresh", session="other")["hits"] == 0
+    json.dumps(response)  # plain data
+
+
+def test_a_transcript_is_ingested_once(ws, tmp_path):
+    path = tmp_path / "session.jsonl"
+    path.write_text(TRANSCRIPT.read_text())
+    first = ws.ingest(path)
+    assert (first["added"], first["claude_code_lines"], first["errors"]) == (8, 8, [])
+    again = ws.ingest(str(path))
+    assert (again["added"], again["duplicates"]) == (0, 8)
+    hit = ws.search('"old_string not found"')["results"][0]
+    output = ws.record(hit["id"])
+    assert output["type"] == "tool_output" and output["role"] == "tool"
+    assert ws.record(output["refs"][0])["type"] == "tool_call"
+
+
+def test_errors(ws, tmp_path):
+    with pytest.raises(ctxkit.UnknownRecordError) as caught:
+        ws.record("H-000000000000")
+    assert isinstance(caught.value, KeyError) and caught.value.code == "UNKNOWN_RECORD"
+    with pytest.raises(ctxkit.InvalidInputError):
+        ws.add_record("note", "   ")
+    with pytest.raises(ctxkit.InvalidInputError, match="the scopes are all, hot, archive"):
+        ws.search("x", scope="cold")
+    with pytest.raises(ctxkit.CtxIOError):
+        ws.ingest(tmp_path / "missing.jsonl")
+    # Hybrid falls back to lexical and says why.
+    retrieval = ws.search("tokens", mode="hybrid")["retrieval"]
+    assert retrieval["mode"] == "lexical" and retrieval["vector_fallback_reason"]
