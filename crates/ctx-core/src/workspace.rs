@@ -16,7 +16,9 @@ use crate::frames::{
     self, Frame, FrameDetail, FrameRow, FrameStatus, FrameTree, NewAttempt, NewFrame, NewTask, TaskFilter,
 };
 use crate::fsutil::write_atomic;
-use crate::memory::{self, IngestReport, NewRecord, Record, SearchOptions, SearchResponse};
+use crate::memory::{
+    self, IngestReport, NewRecord, Record, SearchOptions, SearchResponse, Timeline, TimelineSession,
+};
 use crate::paths;
 use crate::records::{self, Decision, NewDecision};
 use crate::scan::{self, ScanReport};
@@ -525,6 +527,35 @@ impl Workspace {
     pub fn search(&self, options: &SearchOptions) -> Result<SearchResponse> {
         let tx = self.store.conn.unchecked_transaction()?;
         memory::search::search(&tx, options)
+    }
+
+    /// The L0 rows around record `id`: `before` earlier and `after` later
+    /// records of `session`, in time order, the anchor between them.
+    pub fn timeline(
+        &self,
+        id: &str,
+        before: usize,
+        after: usize,
+        session: &TimelineSession,
+    ) -> Result<Timeline> {
+        let tx = self.store.conn.unchecked_transaction()?;
+        memory::expand::timeline(&tx, id, before, after, session)
+    }
+
+    /// The L2 JSON of record `id` (`{layer, record, source, head,
+    /// original_text_len, truncated, ...}`), at most `head` characters when
+    /// given; valid JSON for every `head` (the contract's tiny fallback when
+    /// not even the envelope fits).
+    pub fn record_json(&self, id: &str, head: Option<usize>) -> Result<String> {
+        memory::expand::get_json(&self.store.conn, id, head)
+    }
+
+    /// Move the hot session records (not decisions or attempts) older than
+    /// `older_than` to the archive pool; how many moved.
+    pub fn archive(&mut self, older_than: std::time::Duration) -> Result<usize> {
+        let now = std::time::SystemTime::now();
+        let cutoff = crate::time::iso(now.checked_sub(older_than).unwrap_or(std::time::UNIX_EPOCH));
+        self.write(|conn| memory::expand::archive(conn, &cutoff))
     }
 
     /// Change frame `id` (default: the current frame) in one write transaction; the frame after.

@@ -177,3 +177,124 @@ fn search_responses_have_the_contract_s_shape() {
     assert!(retrieval["vector_fallback_reason"].as_str().is_some_and(|r| !r.is_empty()));
     assert!(retrieval["latency_ms"]["total"].as_f64().is_some());
 }
+
+/// Records of two sessions, ten minutes apart: `s1` at minutes 0, 2, 4, ...
+fn timeline_workspace() -> (tempfile::TempDir, Workspace) {
+    let (dir, mut ws) = workspace();
+    let mut lines = String::new();
+    for minute in 0..10 {
+        let session = if minute % 2 == 0 { "s1" } else { "s2" };
+        lines.push_str(&format!(
+            "{{\"type\":\"note\",\"text\":\"turn {minute} of {session}\",\"session_id\":\"{session}\",\"ts\":\"2026-11-20T10:{minute:02}:00Z\"}}\n"
+        ));
+    }
+    let report = ws.ingest(&mut lines.as_bytes(), "-").unwrap();
+    assert_eq!(report.added, 10);
+    (dir, ws)
+}
+
+fn id_of(ws: &Workspace, text: &str) -> String {
+    search(ws, &format!("\"{text}\""))[0].clone()
+}
+
+#[test]
+fn a_timeline_is_the_anchor_s_neighbours_in_time() {
+    use ctx_core::TimelineSession;
+    let (_dir, ws) = timeline_workspace();
+    let anchor = id_of(&ws, "turn 4 of s1");
+    let timeline = ws.timeline(&anchor, 1, 2, &TimelineSession::Anchor).unwrap();
+    let texts: Vec<&str> = timeline.results.iter().map(|r| r.summary.as_str()).collect();
+    assert_eq!(texts, ["turn 2 of s1", "turn 4 of s1", "turn 6 of s1", "turn 8 of s1"]);
+    assert_eq!(
+        (timeline.session.as_str(), timeline.source.as_str(), timeline.anchor.as_str()),
+        ("s1", "hot", anchor.as_str())
+    );
+    let all = ws.timeline(&anchor, 2, 0, &TimelineSession::All).unwrap();
+    let texts: Vec<&str> = all.results.iter().map(|r| r.summary.as_str()).collect();
+    assert_eq!(texts, ["turn 2 of s1", "turn 3 of s2", "turn 4 of s1"]);
+    assert_eq!(all.session, "all");
+    let json = serde_json::to_value(&all).unwrap();
+    for key in ["layer", "anchor", "before", "after", "source", "session", "results"] {
+        assert!(json.get(key).is_some(), "{key}");
+    }
+    assert_eq!(
+        ws.timeline("H-000000000000", 1, 1, &TimelineSession::All).unwrap_err().code(),
+        "UNKNOWN_RECORD"
+    );
+}
+
+#[test]
+fn get_is_valid_json_within_every_head() {
+    let (_dir, mut ws) = workspace();
+    let text = format!("Quotes \" and \\ backslashes, ünïcödé 🚀, {}", "a long tail of words ".repeat(30));
+    let new = NewRecord {
+        record_type: "tool_output".into(),
+        role: Some("tool".into()),
+        text: text.clone(),
+        refs: vec!["H-0123456789ab".into(), "src/db/pool.rs".into()],
+        tags: vec!["error".into()],
+        session_id: Some("s1".into()),
+        ..Default::default()
+    };
+    let id = ws.add_record(&new).unwrap().id;
+    let full: serde_json::Value = serde_json::from_str(&ws.record_json(&id, None).unwrap()).unwrap();
+    assert_eq!((full["layer"].as_str(), full["truncated"].as_bool()), (Some("L2"), Some(false)));
+    assert_eq!(full["record"]["text"], text.as_str());
+    assert_eq!(full["original_text_len"], text.chars().count());
+    let full_len = ws.record_json(&id, None).unwrap().chars().count();
+
+    let tiny_len =
+        serde_json::json!({"id": "", "truncated": true, "effective_head": 0, "note": "budget_too_small"})
+            .to_string()
+            .len();
+    let mut kinds = std::collections::BTreeSet::new();
+    for head in 0..=full_len + 5 {
+        let out = ws.record_json(&id, Some(head)).unwrap();
+        let value: serde_json::Value =
+            serde_json::from_str(&out).unwrap_or_else(|e| panic!("{head}: {e}: {out}"));
+        if head >= tiny_len + 4 {
+            assert!(out.chars().count() <= head, "{head}: {} chars", out.chars().count());
+        }
+        if value.get("note").is_some() {
+            assert_eq!(
+                (value["note"].as_str(), value["truncated"].as_bool()),
+                (Some("budget_too_small"), Some(true))
+            );
+            assert_eq!(value["effective_head"], head);
+            kinds.insert("tiny");
+        } else if value["truncated"] == true {
+            let fields: Vec<&str> =
+                value["truncated_fields"].as_array().unwrap().iter().map(|f| f.as_str().unwrap()).collect();
+            assert_eq!(fields[0], "text");
+            assert!(text.starts_with(value["record"]["text"].as_str().unwrap()));
+            assert_eq!(value["original_sizes"]["text"], text.chars().count());
+            kinds.insert("cut");
+        } else {
+            assert!(head >= full_len);
+            kinds.insert("whole");
+        }
+    }
+    assert_eq!(kinds.len(), 3, "{kinds:?}");
+}
+
+#[test]
+fn old_records_are_archived_and_still_found() {
+    let (_dir, mut ws) = timeline_workspace();
+    ws.add_record(&NewRecord {
+        record_type: "note".into(),
+        text: "turn of today".into(),
+        ..Default::default()
+    })
+    .unwrap();
+    let moved = ws.archive(std::time::Duration::from_secs(24 * 3600)).unwrap();
+    assert_eq!(moved, 10);
+    let options =
+        SearchOptions { query: "turn".into(), k: 20, scope: SearchScope::Archive, ..Default::default() };
+    let archived = ws.search(&options).unwrap();
+    assert_eq!(archived.hits, 10);
+    assert!(archived.results.iter().all(|r| r.source == "archive"));
+    let options =
+        SearchOptions { query: "turn".into(), k: 20, scope: SearchScope::Hot, ..Default::default() };
+    assert_eq!(ws.search(&options).unwrap().hits, 1);
+    assert_eq!(ws.archive(std::time::Duration::from_secs(24 * 3600)).unwrap(), 0);
+}

@@ -8,6 +8,7 @@
 //! message ids), so the same transcript gives the same ids on every machine,
 //! and ingesting it again adds nothing.
 
+pub(crate) mod expand;
 pub(crate) mod ingest;
 pub(crate) mod search;
 
@@ -17,6 +18,7 @@ use serde::Serialize;
 use crate::error::{Error, Result};
 use crate::records::new_id;
 use crate::time;
+pub use expand::{Timeline, TimelineRow, TimelineSession};
 pub use ingest::{IngestError, IngestReport};
 pub use search::{Expand, L0Row, Retrieval, SearchMode, SearchOptions, SearchResponse, SearchScope};
 

@@ -1,0 +1,209 @@
+//! Progressive retrieval after a search: `timeline` (L0 rows around an
+//! anchor) and `get` (L2: one record, whose JSON stays within a budget of
+//! `head` characters and is valid JSON for every budget, as the contract says).
+
+use rusqlite::Connection;
+use serde::Serialize;
+use serde_json::{Value, json};
+
+use super::search::summarize;
+use super::{Record, get};
+use crate::error::{Error, Result};
+
+/// `ctx timeline --json`: the contract's response. Stable JSON.
+#[derive(Debug, Clone, Serialize)]
+pub struct Timeline {
+    /// `"L0"`.
+    pub layer: &'static str,
+    pub anchor: String,
+    pub before: usize,
+    pub after: usize,
+    /// The anchor's pool.
+    pub source: String,
+    /// `"all"` or the session the slice is from.
+    pub session: String,
+    pub results: Vec<TimelineRow>,
+}
+
+/// An L0 row of a timeline (the contract's required fields). Stable JSON.
+#[derive(Debug, Clone, Serialize)]
+pub struct TimelineRow {
+    pub layer: &'static str,
+    pub id: String,
+    pub ts: String,
+    #[serde(rename = "type")]
+    pub record_type: String,
+    pub summary: String,
+    pub source: String,
+}
+
+/// Which session a timeline reads.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum TimelineSession {
+    /// The anchor's session (all records when it has none).
+    #[default]
+    Anchor,
+    All,
+    Id(String),
+}
+
+/// `before` rows before the anchor `id` and `after` after it, in time order
+/// (ties by insertion), in `session`.
+pub(crate) fn timeline(
+    conn: &Connection,
+    id: &str,
+    before: usize,
+    after: usize,
+    session: &TimelineSession,
+) -> Result<Timeline> {
+    let (anchor, source) = get(conn, id)?;
+    let session = match session {
+        TimelineSession::Anchor => anchor.session_id.clone(),
+        TimelineSession::All => None,
+        TimelineSession::Id(id) => Some(id.clone()),
+    };
+    let row_id: i64 =
+        conn.query_row("SELECT id FROM records WHERE uid = ?1", [&anchor.id], |row| row.get(0))?;
+    let side = |sql: &str, n: usize| -> Result<Vec<TimelineRow>> {
+        let mut stmt = conn.prepare_cached(sql)?;
+        let rows = stmt.query_map(
+            rusqlite::params![anchor.ts, row_id, session, i64::try_from(n).unwrap_or(i64::MAX)],
+            |row| {
+                let (title, body): (String, String) = (row.get(3)?, row.get(4)?);
+                Ok(TimelineRow {
+                    layer: "L0",
+                    id: row.get(0)?,
+                    ts: row.get(1)?,
+                    record_type: row.get(2)?,
+                    summary: summarize(&super::record_text(&title, &body)),
+                    source: row.get(5)?,
+                })
+            },
+        )?;
+        Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+    };
+    let mut earlier = side(
+        "SELECT uid, ts, type, title, body, pool FROM records
+         WHERE (ts < ?1 OR (ts = ?1 AND id < ?2)) AND (?3 IS NULL OR session_id = ?3)
+         ORDER BY ts DESC, id DESC LIMIT ?4",
+        before,
+    )?;
+    earlier.reverse();
+    let later = side(
+        "SELECT uid, ts, type, title, body, pool FROM records
+         WHERE (ts > ?1 OR (ts = ?1 AND id > ?2)) AND (?3 IS NULL OR session_id = ?3)
+         ORDER BY ts, id LIMIT ?4",
+        after,
+    )?;
+    let anchor_row = TimelineRow {
+        layer: "L0",
+        id: anchor.id.clone(),
+        ts: anchor.ts.clone(),
+        record_type: anchor.record_type.clone(),
+        summary: summarize(&anchor.text),
+        source: source.clone(),
+    };
+    let mut results = earlier;
+    results.push(anchor_row);
+    results.extend(later);
+    Ok(Timeline {
+        layer: "L0",
+        anchor: anchor.id,
+        before,
+        after,
+        source,
+        session: session.unwrap_or_else(|| "all".into()),
+        results,
+    })
+}
+
+/// `ctx get --json`: the record `id` as compact JSON of at most `head`
+/// characters (no limit when `None`). The text is cut first, then refs and
+/// tags; when not even the envelope fits, the contract's tiny fallback
+/// `{id, truncated, effective_head, note: "budget_too_small"}` (its id cut
+/// to fit; an empty id when nothing fits: still valid JSON).
+pub(crate) fn get_json(conn: &Connection, id: &str, head: Option<usize>) -> Result<String> {
+    let (record, source) = get(conn, id)?;
+    let original_text_len = record.text.chars().count();
+    let original_sizes =
+        json!({"text": original_text_len, "refs": record.refs.len(), "tags": record.tags.len()});
+    let limit = head.unwrap_or(usize::MAX);
+    let envelope = |record: &Record, truncated: &[&str]| -> Value {
+        let mut value = json!({
+            "layer": "L2",
+            "record": record,
+            "source": source,
+            "head": head.unwrap_or(original_text_len),
+            "original_text_len": original_text_len,
+        });
+        if !truncated.is_empty() {
+            value["truncated"] = json!(true);
+            value["truncated_fields"] = json!(truncated);
+            value["original_sizes"] = original_sizes.clone();
+        } else {
+            value["truncated"] = json!(false);
+        }
+        value
+    };
+    let render = |value: &Value| value.to_string();
+    let full = render(&envelope(&record, &[]));
+    if full.chars().count() <= limit {
+        return Ok(full);
+    }
+    // Cut the text: the most characters whose JSON fits (escaping makes it non-linear, not non-monotonic).
+    let chars: Vec<char> = record.text.chars().collect();
+    let with_text = |n: usize, refs: bool, tags: bool| -> (String, Vec<&'static str>) {
+        let mut cut = record.clone();
+        let mut fields = vec!["text"];
+        cut.text = chars[..n].iter().collect();
+        if !refs && !cut.refs.is_empty() {
+            cut.refs.clear();
+            fields.push("refs");
+        }
+        if !tags && !cut.tags.is_empty() {
+            cut.tags.clear();
+            fields.push("tags");
+        }
+        (render(&envelope(&cut, &fields)), fields)
+    };
+    for (refs, tags) in [(true, true), (false, true), (false, false)] {
+        if with_text(0, refs, tags).0.chars().count() > limit {
+            continue;
+        }
+        let (mut fits, mut too_many) = (0, chars.len());
+        while too_many - fits > 1 {
+            let mid = (fits + too_many) / 2;
+            if with_text(mid, refs, tags).0.chars().count() <= limit { fits = mid } else { too_many = mid }
+        }
+        return Ok(with_text(fits, refs, tags).0);
+    }
+    Ok(tiny(&record.id, limit))
+}
+
+/// The contract's tiny fallback, its id cut to fit `limit` characters if it can.
+fn tiny(id: &str, limit: usize) -> String {
+    let make = |id: &str| {
+        json!({"id": id, "truncated": true, "effective_head": limit, "note": "budget_too_small"}).to_string()
+    };
+    let chars: Vec<char> = id.chars().collect();
+    let mut n = chars.len();
+    loop {
+        let text = make(&chars[..n].iter().collect::<String>());
+        if text.chars().count() <= limit || n == 0 {
+            return text;
+        }
+        n -= 1;
+    }
+}
+
+/// Move the hot session records older than `cutoff` (ISO-8601) to the archive pool; how many moved.
+pub(crate) fn archive(conn: &Connection, cutoff: &str) -> Result<usize> {
+    if cutoff.is_empty() {
+        return Err(Error::InvalidInput("empty cutoff".into()));
+    }
+    Ok(conn.execute(
+        "UPDATE records SET pool = 'archive'
+         WHERE pool = 'hot' AND type NOT IN ('decision', 'attempt') AND ts < ?1",
+        [cutoff],
+    )?)
+}
