@@ -81,3 +81,42 @@ fn bad_input_is_a_clear_error() {
     assert!(err.contains("-k must be at least 1"), "{err}");
     assert_eq!(repo.run(&["search", "pool", "--scope", "cold"]).status.code(), Some(2));
 }
+
+#[test]
+fn timeline_get_and_archive() {
+    let repo = repo();
+    repo.write("session.jsonl", TRANSCRIPT);
+    repo.ok(&["ingest", "session.jsonl"]);
+    let hit = repo.json(&["search", "\"old_string not found\""]);
+    let id = hit["results"][0]["id"].as_str().unwrap().to_string();
+
+    let timeline = repo.json(&["timeline", &id, "--before", "1", "--after", "1"]);
+    assert_eq!((timeline["layer"].as_str(), timeline["anchor"].as_str()), (Some("L0"), Some(id.as_str())));
+    let types: Vec<&str> =
+        timeline["results"].as_array().unwrap().iter().map(|r| r["type"].as_str().unwrap()).collect();
+    assert_eq!(types, ["tool_call", "tool_output", "response"]);
+    let text = repo.ok(&["timeline", &id, "--before", "1", "--after", "0"]);
+    assert!(text.lines().nth(1).unwrap().starts_with(&format!("> {id}")), "{text}");
+
+    // get --json is compact JSON within --head characters, for any head.
+    for head in [0, 5, 60, 200, 400, 10_000] {
+        let out = repo.ok(&["--json", "get", &id, "--head", &head.to_string()]);
+        let value: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+        if head >= 200 {
+            assert!(out.trim().chars().count() <= head, "{head}: {out}");
+        }
+        // Below the envelope (with this transcript's long session id), the tiny fallback.
+        let expected = if head >= 400 { "L2" } else { "budget_too_small" };
+        assert!(value["layer"] == expected || value["note"] == expected, "{head}: {out}");
+    }
+    let whole = repo.json(&["get", &id]);
+    assert_eq!(whole["record"]["text"], "error: old_string not found in src/db/pool.rs");
+    assert!(repo.ok(&["get", &id]).contains("tags: error"));
+    assert!(repo.fail(&["get", "H-000000000000"]).contains("unknown record"));
+
+    // The transcript is from 2026-11-20: older than a day (but its summary, which has no time).
+    assert_eq!(repo.json(&["archive", "--older-than", "1d"])["archived"], 7);
+    let archived = repo.json(&["search", "pool", "--scope", "archive"]);
+    assert!(archived["results"].as_array().unwrap().iter().all(|r| r["source"] == "archive"));
+    assert_eq!(repo.run(&["archive", "--older-than", "soon"]).status.code(), Some(2));
+}

@@ -66,6 +66,47 @@ pub enum Command {
     Ingest(IngestArgs),
     /// Find records by words, phrases ("...") and prefixes (word*): L0 rows, best first.
     Search(SearchArgs),
+    /// The records around one (a search hit): L0 rows in time order.
+    Timeline(TimelineArgs),
+    /// One record in full (L2); `--head N` keeps its JSON within N characters.
+    Get(GetArgs),
+    /// Move session records older than a duration from the hot pool to the archive.
+    Archive(ArchiveArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct TimelineArgs {
+    /// The anchor record's id.
+    pub id: String,
+    /// Records before the anchor.
+    #[arg(long, default_value_t = 3, value_name = "N")]
+    pub before: usize,
+    /// Records after the anchor.
+    #[arg(long, default_value_t = 3, value_name = "N")]
+    pub after: usize,
+    /// A session id, or `all`; default: the anchor's session.
+    #[arg(long)]
+    pub session: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct GetArgs {
+    /// The record's id.
+    pub id: String,
+    /// At most this many characters: of the JSON with --json, else of the text.
+    #[arg(long, value_name = "N")]
+    pub head: Option<usize>,
+}
+
+#[derive(Debug, Args)]
+pub struct ArchiveArgs {
+    /// Records older than this (`30d`, `12h`, `2weeks`).
+    #[arg(long, default_value = "30d", value_parser = parse_duration, value_name = "DURATION")]
+    pub older_than: std::time::Duration,
+}
+
+fn parse_duration(text: &str) -> Result<std::time::Duration, String> {
+    humantime::parse_duration(text).map_err(|err| format!("{text:?}: {err} (e.g. 30d, 12h, 2weeks)"))
 }
 
 #[derive(Debug, Subcommand)]

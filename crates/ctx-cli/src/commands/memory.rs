@@ -4,10 +4,10 @@ use std::io::{BufReader, Read, Write};
 use std::path::Path;
 
 use anyhow::Context as _;
-use ctx_core::{NewRecord, SearchMode, SearchOptions, SearchScope};
+use ctx_core::{NewRecord, SearchMode, SearchOptions, SearchScope, TimelineSession};
 
 use super::Env;
-use crate::args::{IngestArgs, RecordCommand, SearchArgs};
+use crate::args::{ArchiveArgs, GetArgs, IngestArgs, RecordCommand, SearchArgs, TimelineArgs};
 use crate::output;
 
 pub fn record(env: &Env, command: RecordCommand) -> anyhow::Result<()> {
@@ -84,5 +84,67 @@ pub fn search(env: &Env, args: &SearchArgs) -> anyhow::Result<()> {
         let date = row.ts.get(..16).unwrap_or(&row.ts);
         writeln!(out, "{}  {date:<16}  {:<11}  {}", row.id, row.record_type, row.summary)?;
     }
+    Ok(())
+}
+
+pub fn timeline(env: &Env, args: &TimelineArgs) -> anyhow::Result<()> {
+    let ws = env.workspace()?;
+    let session = match args.session.as_deref() {
+        None => TimelineSession::Anchor,
+        Some("all") => TimelineSession::All,
+        Some(id) => TimelineSession::Id(id.to_string()),
+    };
+    let timeline = ws.timeline(&args.id, args.before, args.after, &session)?;
+    if env.json {
+        return output::json(&timeline);
+    }
+    let mut out = std::io::stdout().lock();
+    for row in &timeline.results {
+        let mark = if row.id == timeline.anchor { ">" } else { " " };
+        let date = row.ts.get(..16).unwrap_or(&row.ts);
+        writeln!(out, "{mark} {}  {date:<16}  {:<11}  {}", row.id, row.record_type, row.summary)?;
+    }
+    Ok(())
+}
+
+pub fn get(env: &Env, args: &GetArgs) -> anyhow::Result<()> {
+    let ws = env.workspace()?;
+    let mut out = std::io::stdout().lock();
+    if env.json {
+        // Compact, as budgeted: the contract's L2 JSON within --head characters.
+        writeln!(out, "{}", ws.record_json(&args.id, args.head)?)?;
+        return Ok(());
+    }
+    let record = ws.record(&args.id)?;
+    let session = record.session_id.as_deref().map(|s| format!("  session {s}")).unwrap_or_default();
+    writeln!(out, "{}  {}  {} ({}){session}", record.id, record.ts, record.record_type, record.role)?;
+    if !record.refs.is_empty() {
+        writeln!(out, "refs: {}", record.refs.join(", "))?;
+    }
+    if !record.tags.is_empty() {
+        writeln!(out, "tags: {}", record.tags.join(", "))?;
+    }
+    let text: String = match args.head {
+        Some(head) if record.text.chars().count() > head => {
+            format!(
+                "{}… [{} of {} characters]",
+                record.text.chars().take(head).collect::<String>(),
+                head,
+                record.text.chars().count()
+            )
+        }
+        _ => record.text.clone(),
+    };
+    writeln!(out, "\n{}", text.trim_end())?;
+    Ok(())
+}
+
+pub fn archive(env: &Env, args: &ArchiveArgs) -> anyhow::Result<()> {
+    let mut ws = env.workspace()?;
+    let moved = ws.archive(args.older_than)?;
+    if env.json {
+        return output::json(&serde_json::json!({ "archived": moved }));
+    }
+    writeln!(std::io::stdout().lock(), "archived {moved} records")?;
     Ok(())
 }

@@ -77,6 +77,9 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Record(command) => memory::record(&env, command),
         Command::Ingest(args) => memory::ingest(&env, &args),
         Command::Search(args) => memory::search(&env, &args),
+        Command::Timeline(args) => memory::timeline(&env, &args),
+        Command::Get(args) => memory::get(&env, &args),
+        Command::Archive(args) => memory::archive(&env, &args),
     }?;
     Ok(ExitCode::SUCCESS)
 }
