@@ -10,7 +10,8 @@ use std::sync::Mutex;
 
 use ctx_core::{
     BuildMode, BuildOptions, FolderEdit, FrameStatus, NewAttempt, NewDecision, NewFrame, NewRecord, NewTask,
-    Rendering, SearchMode, SearchOptions, SearchScope, TaskFilter, Tier, Workspace as CoreWorkspace,
+    Rendering, SearchMode, SearchOptions, SearchScope, TaskFilter, Tier, TimelineSession,
+    Workspace as CoreWorkspace,
 };
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
@@ -418,6 +419,45 @@ impl Workspace {
     fn record<'py>(&self, py: Python<'py>, id: &str) -> PyResult<Bound<'py, PyAny>> {
         let record = self.with(py, |ws| ws.record(id))?;
         to_py(py, &record)
+    }
+
+    /// The L0 rows around record `id` in time order (`session`: an id or
+    /// `"all"`; default the anchor's session).
+    #[pyo3(signature = (id, *, before=3, after=3, session=None))]
+    fn timeline<'py>(
+        &self,
+        py: Python<'py>,
+        id: &str,
+        before: usize,
+        after: usize,
+        session: Option<String>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let session = match session.as_deref() {
+            None => TimelineSession::Anchor,
+            Some("all") => TimelineSession::All,
+            Some(id) => TimelineSession::Id(id.to_string()),
+        };
+        let timeline = self.with(py, |ws| ws.timeline(id, before, after, &session))?;
+        to_py(py, &timeline)
+    }
+
+    /// Record `id` as the contract's L2 object, its JSON within `head`
+    /// characters when given (the tiny `budget_too_small` object below that).
+    #[pyo3(signature = (id, *, head=None))]
+    fn get<'py>(&self, py: Python<'py>, id: &str, head: Option<usize>) -> PyResult<Bound<'py, PyAny>> {
+        let text = self.with(py, |ws| ws.record_json(id, head))?;
+        let value: serde_json::Value =
+            serde_json::from_str(&text).map_err(|err| PyRuntimeError::new_err(err.to_string()))?;
+        json_to_py(py, &value)
+    }
+
+    /// Move session records older than `older_than_seconds` to the archive pool; how many moved.
+    fn archive(&self, py: Python<'_>, older_than_seconds: f64) -> PyResult<usize> {
+        if !(older_than_seconds.is_finite() && older_than_seconds >= 0.0) {
+            return Err(invalid(format!("{older_than_seconds}: a number of seconds, 0 or more")));
+        }
+        let older_than = std::time::Duration::from_secs_f64(older_than_seconds);
+        self.with(py, |ws| ws.archive(older_than))
     }
 
     /// L0 rows of the records matching `query` (words, "phrases", prefix*), best first.

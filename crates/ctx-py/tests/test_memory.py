@@ -56,3 +56,21 @@ def test_errors(ws, tmp_path):
     # Hybrid falls back to lexical and says why.
     retrieval = ws.search("tokens", mode="hybrid")["retrieval"]
     assert retrieval["mode"] == "lexical" and retrieval["vector_fallback_reason"]
+
+
+def test_timeline_get_and_archive(ws, tmp_path):
+    path = tmp_path / "session.jsonl"
+    path.write_text(TRANSCRIPT.read_text())
+    ws.ingest(path)
+    hit = ws.search('"old_string not found"')["results"][0]["id"]
+    timeline = ws.timeline(hit, before=1, after=1)
+    assert timeline["anchor"] == hit and [r["type"] for r in timeline["results"]] == ["tool_call", "tool_output", "response"]
+    whole = ws.get(hit)
+    assert whole["layer"] == "L2" and whole["record"]["text"].startswith("error: old_string")
+    for head in range(0, 700, 7):
+        got = ws.get(hit, head=head)
+        assert got.get("layer") == "L2" or got.get("note") == "budget_too_small"
+    assert ws.archive(24 * 3600) == 7
+    assert all(r["source"] == "archive" for r in ws.search("pool", scope="archive")["results"])
+    with pytest.raises(ctxkit.InvalidInputError):
+        ws.archive(-1)
