@@ -120,3 +120,28 @@ fn timeline_get_and_archive() {
     assert!(archived["results"].as_array().unwrap().iter().all(|r| r["source"] == "archive"));
     assert_eq!(repo.run(&["archive", "--older-than", "soon"]).status.code(), Some(2));
 }
+
+#[test]
+fn pack_and_pins() {
+    let repo = repo();
+    repo.write("session.jsonl", TRANSCRIPT);
+    repo.ok(&["ingest", "session.jsonl"]);
+    let pin = repo.ok(&["pin", "add", "Never log card numbers"]);
+    let pin = pin.trim();
+    assert!(repo.ok(&["pin", "list"]).contains("Never log card numbers"));
+    repo.ok(&["search", "pool", "timeout"]);
+    let text = repo.ok(&["pack"]);
+    assert!(text.starts_with("<<<CONTEXTFS:BEGIN>>>\n### PINS\n"), "{text}");
+    assert!(text.ends_with("<<<CONTEXTFS:END>>>\n"), "{text}");
+    assert!(text.contains("### RETRIEVAL_INDEX\n- H-"), "{text}");
+    assert_eq!(std::fs::read_to_string(repo.path(".ctx/packs/last.md")).unwrap(), text);
+    // The audit folder ignores itself: `git status` stays clean.
+    assert_eq!(
+        std::fs::read_to_string(repo.path(".ctx/packs/.gitignore")).unwrap().lines().last(),
+        Some("*")
+    );
+    let tight = repo.json(&["pack", "--tokens", "60"]);
+    assert!(tight["tokens"].as_u64().unwrap() <= 60 || tight["mode"] == "emergency", "{tight}");
+    repo.ok(&["pin", "rm", pin]);
+    assert!(repo.fail(&["pin", "rm", pin]).contains("unknown record"));
+}

@@ -72,6 +72,31 @@ pub enum Command {
     Get(GetArgs),
     /// Move session records older than a duration from the hot pool to the archive.
     Archive(ArchiveArgs),
+    /// The L1 pack: pins, summary, manifest, last search, recent turns, within a token threshold.
+    Pack(PackArgs),
+    /// Pins: what every pack shows first.
+    #[command(subcommand)]
+    Pin(PinCommand),
+}
+
+#[derive(Debug, Args)]
+pub struct PackArgs {
+    /// The threshold, in tokens (default: `[pack] tokens`, 1000).
+    #[arg(long, value_name = "N")]
+    pub tokens: Option<usize>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum PinCommand {
+    /// Pin a text; prints its id.
+    Add {
+        #[arg(allow_hyphen_values = true)]
+        text: String,
+    },
+    /// Remove a pin.
+    Rm { id: String },
+    /// The pins, newest first.
+    List,
 }
 
 #[derive(Debug, Args)]

@@ -27,6 +27,29 @@ pub struct Config {
     pub budget: BudgetConfig,
     pub selection: SelectionConfig,
     pub cache: CacheConfig,
+    pub pack: PackConfig,
+}
+
+/// `[pack]`: the L1 pack (`ctx pack`).
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct PackConfig {
+    /// The threshold, in tokens. Default: 1000.
+    pub tokens: usize,
+    /// Default: `<<<CONTEXTFS:BEGIN>>>` (the contract's).
+    pub delimiter_start: String,
+    /// Default: `<<<CONTEXTFS:END>>>`.
+    pub delimiter_end: String,
+}
+
+impl Default for PackConfig {
+    fn default() -> Self {
+        PackConfig {
+            tokens: 1000,
+            delimiter_start: crate::memory::pack::DEFAULT_START.into(),
+            delimiter_end: crate::memory::pack::DEFAULT_END.into(),
+        }
+    }
 }
 
 /// `[budget]`: the token budget of assembled work context (`ctx frame

@@ -77,8 +77,8 @@ pub use frames::{
 };
 pub use fsutil::write_atomic;
 pub use memory::{
-    IngestError, IngestReport, L0Row, NewRecord, Record, SearchMode, SearchOptions, SearchResponse,
-    SearchScope, Timeline, TimelineRow, TimelineSession,
+    IngestError, IngestReport, L0Row, NewRecord, Pack, PackSection, Record, SearchMode, SearchOptions,
+    SearchResponse, SearchScope, Timeline, TimelineRow, TimelineSession,
 };
 pub use records::{Decision, NewDecision};
 pub use scan::{FileKind, ScanIssue, ScanPhases, ScanReport, language, secret_by_content, secret_by_name};

@@ -18,7 +18,7 @@ use crate::error::{Error, Result};
 const APPLICATION_ID: i32 = 0x6374_7821;
 
 /// How long a writer waits for another writer before giving up.
-pub(crate) const BUSY_TIMEOUT: Duration = Duration::from_secs(60);
+const BUSY_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// The migrations, in order; migration `i` brings the schema to version `i + 1`.
 /// A shipped migration is never edited: add a new file instead.
@@ -195,6 +195,19 @@ fn apply_migrations(tx: &Connection, version: u32) -> rusqlite::Result<()> {
         tx.pragma_update(None, "user_version", index as u32 + 1)?;
     }
     tx.pragma_update(None, "application_id", APPLICATION_ID)
+}
+
+/// How long a by-the-way write (a cache entry, the last search) waits for
+/// another writer: a build holds the lock for its whole run, and a read must
+/// not wait on it.
+const BRIEF_BUSY_TIMEOUT: Duration = Duration::from_millis(50);
+
+/// Run `write` waiting at most [`BRIEF_BUSY_TIMEOUT`] for the write lock.
+pub(crate) fn briefly(conn: &Connection, write: impl FnOnce() -> Result<()>) -> Result<()> {
+    conn.busy_timeout(BRIEF_BUSY_TIMEOUT)?;
+    let written = write();
+    conn.busy_timeout(BUSY_TIMEOUT)?;
+    written
 }
 
 /// Read the value under `key` in the key/value table.

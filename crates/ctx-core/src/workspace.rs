@@ -17,7 +17,7 @@ use crate::frames::{
 };
 use crate::fsutil::write_atomic;
 use crate::memory::{
-    self, IngestReport, NewRecord, Record, SearchOptions, SearchResponse, Timeline, TimelineSession,
+    self, IngestReport, NewRecord, Pack, Record, SearchOptions, SearchResponse, Timeline, TimelineSession,
 };
 use crate::paths;
 use crate::records::{self, Decision, NewDecision};
@@ -523,10 +523,90 @@ impl Workspace {
         memory::get(&self.store.conn, id).map(|(record, _)| record)
     }
 
-    /// L0 rows of the records matching `options.query`, best first.
+    /// L0 rows of the records matching `options.query`, best first. The rows
+    /// are remembered for the next pack's RETRIEVAL_INDEX.
     pub fn search(&self, options: &SearchOptions) -> Result<SearchResponse> {
         let tx = self.store.conn.unchecked_transaction()?;
-        memory::search::search(&tx, options)
+        let response = memory::search::search(&tx, options)?;
+        tx.commit()?;
+        let rows =
+            response.results.iter().map(|r| format!("{}  {}  {}", r.id, r.record_type, r.summary)).collect();
+        memory::pack::remember_search(
+            &self.store.conn,
+            &memory::pack::LastSearch { query: options.query.clone(), rows },
+        );
+        Ok(response)
+    }
+
+    /// Pin `text`: it heads every pack until unpinned.
+    pub fn pin(&mut self, text: &str) -> Result<Record> {
+        let new = NewRecord {
+            record_type: "pin".into(),
+            role: Some("user".into()),
+            text: text.into(),
+            ..Default::default()
+        };
+        self.add_record(&new)
+    }
+
+    /// Remove the pin `id`.
+    pub fn unpin(&mut self, id: &str) -> Result<()> {
+        let removed = self.write(|conn| {
+            Ok(conn.execute("DELETE FROM records WHERE uid = ?1 AND type = 'pin'", [id.trim()])?)
+        })?;
+        if removed == 0 {
+            return Err(Error::UnknownRecord { id: id.trim().to_string() });
+        }
+        Ok(())
+    }
+
+    /// The pins, newest first.
+    pub fn pins(&self) -> Result<Vec<Record>> {
+        let ids: Vec<String> = self
+            .store
+            .conn
+            .prepare_cached("SELECT uid FROM records WHERE type = 'pin' ORDER BY ts DESC, id DESC")?
+            .query_map([], |row| row.get(0))?
+            .collect::<rusqlite::Result<_>>()?;
+        ids.iter().map(|id| self.record(id)).collect()
+    }
+
+    /// The L1 pack within `tokens` (default `[pack] tokens`), also written to
+    /// `.ctx/packs/last.md` for audit (not for a workspace in the cache directory).
+    pub fn pack(&self, tokens: Option<usize>) -> Result<Pack> {
+        let config = &self.config.pack;
+        let delimiters = (
+            memory::pack::sanitize_delimiter(&config.delimiter_start, memory::pack::DEFAULT_START),
+            memory::pack::sanitize_delimiter(&config.delimiter_end, memory::pack::DEFAULT_END),
+        );
+        let tx = self.store.conn.unchecked_transaction()?;
+        let current = match frames::current(&tx)? {
+            Some(node) => {
+                let row = frames::by_node(&tx, node)?;
+                Some(format!("{} {} [{}]", row.id(), row.title, row.status))
+            }
+            None => None,
+        };
+        let tok = self.config.build.tokenizer.get();
+        let mut pack = memory::pack::pack(
+            &tx,
+            tok,
+            tokens.unwrap_or(config.tokens),
+            (&delimiters.0, &delimiters.1),
+            current,
+        )?;
+        tx.commit()?;
+        if !self.cached {
+            let dir = self.ctx_dir().join("packs");
+            std::fs::create_dir_all(&dir).map_err(|err| Error::io(&dir, err))?;
+            let ignore = dir.join(".gitignore");
+            if !ignore.exists() {
+                write_atomic(&ignore, b"# Packs are local, for audit: never committed.\n*\n")?;
+            }
+            write_atomic(&dir.join("last.md"), pack.text.as_bytes())?;
+            pack.stored = Some(format!("{CTX_DIR}/packs/last.md"));
+        }
+        Ok(pack)
     }
 
     /// The L0 rows around record `id`: `before` earlier and `after` later

@@ -298,3 +298,61 @@ fn old_records_are_archived_and_still_found() {
     assert_eq!(ws.search(&options).unwrap().hits, 1);
     assert_eq!(ws.archive(std::time::Duration::from_secs(24 * 3600)).unwrap(), 0);
 }
+
+/// The headings of a pack, in order.
+fn headings(text: &str) -> Vec<&str> {
+    text.lines().filter_map(|l| l.strip_prefix("### ")).collect()
+}
+
+#[test]
+fn the_pack_has_the_contract_s_delimiters_and_order_and_holds_its_threshold() {
+    let (dir, mut ws) = workspace();
+    ws.ingest(&mut TRANSCRIPT.as_bytes(), "session.jsonl").unwrap();
+    let pin = ws.pin("Never log card numbers").unwrap();
+    search(&ws, "pool timeout");
+    let pack = ws.pack(Some(100_000)).unwrap();
+    assert_eq!(pack.mode, "full");
+    let lines: Vec<&str> = pack.text.lines().collect();
+    assert_eq!((lines[0], *lines.last().unwrap()), ("<<<CONTEXTFS:BEGIN>>>", "<<<CONTEXTFS:END>>>"));
+    assert_eq!(
+        headings(&pack.text),
+        ["PINS", "SUMMARY", "MANIFEST", "RETRIEVAL_INDEX", "WORKSET_RECENT_TURNS"]
+    );
+    assert!(pack.text.contains(&format!("- {}: Never log card numbers", pin.id)), "{}", pack.text);
+    assert!(pack.text.contains("Pool timeout made configurable"), "the summary: {}", pack.text);
+    assert!(pack.text.contains("- last search: \"pool timeout\""), "{}", pack.text);
+    // 8 session records: 2 responses, 2 tool calls, 2 tool outputs, 1 query, 1 note (the pin is not counted).
+    assert!(pack.text.contains("- records: hot 8 (response 2, tool_call 2, tool_output 2,"), "{}", pack.text);
+    let turns = &pack.text[pack.text.find("### WORKSET_RECENT_TURNS").unwrap()..];
+    assert!(
+        turns.lines().nth(1).unwrap().contains("user: The database pool times out"),
+        "oldest first: {turns}"
+    );
+    assert_eq!(std::fs::read_to_string(dir.path().join(".ctx/packs/last.md")).unwrap(), pack.text);
+    assert_eq!(pack.stored.as_deref(), Some(".ctx/packs/last.md"));
+
+    let tok = ctx_core::tokens::TokenizerKind::O200k.get();
+    let mut modes = std::collections::BTreeSet::new();
+    for threshold in (0..=pack.tokens + 10).step_by(3) {
+        let small = ws.pack(Some(threshold)).unwrap();
+        assert_eq!(
+            headings(&small.text),
+            ["PINS", "SUMMARY", "MANIFEST", "RETRIEVAL_INDEX", "WORKSET_RECENT_TURNS"]
+        );
+        assert_eq!(small.tokens, tok.count(&small.text));
+        if small.mode != "emergency" {
+            assert!(small.tokens <= threshold, "{threshold}: {} tokens, {}", small.tokens, small.mode);
+        } else {
+            assert!(small.sections.iter().all(|s| s.items == 0), "{threshold}");
+        }
+        if small.mode != "full" {
+            assert!(small.text.contains("(trimmed)"), "{threshold}: {}", small.text);
+        }
+        modes.insert(small.mode);
+    }
+    assert_eq!(modes.into_iter().collect::<Vec<_>>(), ["emergency", "full", "minimal", "trimmed"]);
+
+    ws.unpin(&pin.id).unwrap();
+    assert!(ws.pins().unwrap().is_empty());
+    assert_eq!(ws.unpin(&pin.id).unwrap_err().code(), "UNKNOWN_RECORD");
+}

@@ -460,6 +460,31 @@ impl Workspace {
         self.with(py, |ws| ws.archive(older_than))
     }
 
+    /// The L1 pack (`{layer, text, tokens, threshold, mode, sections, stored}`)
+    /// within `tokens` (default `[pack] tokens`).
+    #[pyo3(signature = (tokens=None))]
+    fn pack<'py>(&self, py: Python<'py>, tokens: Option<usize>) -> PyResult<Bound<'py, PyAny>> {
+        let pack = self.with(py, |ws| ws.pack(tokens))?;
+        to_py(py, &pack)
+    }
+
+    /// Pin a text: every pack shows it first. Returns the pin's record.
+    fn pin<'py>(&self, py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
+        let record = self.with(py, |ws| ws.pin(text))?;
+        to_py(py, &record)
+    }
+
+    /// Remove the pin `id`.
+    fn unpin(&self, py: Python<'_>, id: &str) -> PyResult<()> {
+        self.with(py, |ws| ws.unpin(id))
+    }
+
+    /// The pins, newest first.
+    fn pins<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let pins = self.with(py, |ws| ws.pins())?;
+        to_py(py, &pins)
+    }
+
     /// L0 rows of the records matching `query` (words, "phrases", prefix*), best first.
     #[pyo3(signature = (query, *, k=10, scope="all", session=None, mode="lexical"))]
     fn search<'py>(

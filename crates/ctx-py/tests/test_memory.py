@@ -74,3 +74,24 @@ def test_timeline_get_and_archive(ws, tmp_path):
     assert all(r["source"] == "archive" for r in ws.search("pool", scope="archive")["results"])
     with pytest.raises(ctxkit.InvalidInputError):
         ws.archive(-1)
+
+
+def test_pack_and_pins(ws, tmp_path):
+    path = tmp_path / "session.jsonl"
+    path.write_text(TRANSCRIPT.read_text())
+    ws.ingest(path)
+    pin = ws.pin("Never log card numbers")
+    assert [p["id"] for p in ws.pins()] == [pin["id"]]
+    ws.search("pool timeout")
+    pack = ws.pack()
+    assert pack["layer"] == "L1" and pack["tokens"] <= pack["threshold"] == 1000
+    text = pack["text"]
+    assert text.startswith("<<<CONTEXTFS:BEGIN>>>\n### PINS\n") and text.rstrip().endswith("<<<CONTEXTFS:END>>>")
+    order = [text.index(f"### {name}") for name in ("PINS", "SUMMARY", "MANIFEST", "RETRIEVAL_INDEX", "WORKSET_RECENT_TURNS")]
+    assert order == sorted(order)
+    assert "Never log card numbers" in text
+    tight = ws.pack(40)
+    assert tight["mode"] in ("minimal", "emergency", "trimmed") and "(trimmed)" in tight["text"]
+    ws.unpin(pin["id"])
+    with pytest.raises(ctxkit.UnknownRecordError):
+        ws.unpin(pin["id"])

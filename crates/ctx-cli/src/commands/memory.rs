@@ -7,7 +7,9 @@ use anyhow::Context as _;
 use ctx_core::{NewRecord, SearchMode, SearchOptions, SearchScope, TimelineSession};
 
 use super::Env;
-use crate::args::{ArchiveArgs, GetArgs, IngestArgs, RecordCommand, SearchArgs, TimelineArgs};
+use crate::args::{
+    ArchiveArgs, GetArgs, IngestArgs, PackArgs, PinCommand, RecordCommand, SearchArgs, TimelineArgs,
+};
 use crate::output;
 
 pub fn record(env: &Env, command: RecordCommand) -> anyhow::Result<()> {
@@ -146,5 +148,49 @@ pub fn archive(env: &Env, args: &ArchiveArgs) -> anyhow::Result<()> {
         return output::json(&serde_json::json!({ "archived": moved }));
     }
     writeln!(std::io::stdout().lock(), "archived {moved} records")?;
+    Ok(())
+}
+
+pub fn pack(env: &Env, args: &PackArgs) -> anyhow::Result<()> {
+    let ws = env.workspace()?;
+    let pack = ws.pack(args.tokens)?;
+    if env.json {
+        return output::json(&pack);
+    }
+    write!(std::io::stdout().lock(), "{}", pack.text)?;
+    Ok(())
+}
+
+pub fn pin(env: &Env, command: PinCommand) -> anyhow::Result<()> {
+    let mut ws = env.workspace()?;
+    let mut out = std::io::stdout().lock();
+    match command {
+        PinCommand::Add { text } => {
+            let record = ws.pin(&text)?;
+            if env.json {
+                return output::json(&record);
+            }
+            writeln!(out, "{}", record.id)?;
+        }
+        PinCommand::Rm { id } => {
+            ws.unpin(&id)?;
+            if env.json {
+                return output::json(&serde_json::json!({ "removed": id }));
+            }
+            writeln!(out, "unpinned {id}")?;
+        }
+        PinCommand::List => {
+            let pins = ws.pins()?;
+            if env.json {
+                return output::json(&pins);
+            }
+            if pins.is_empty() {
+                writeln!(out, "nothing pinned")?;
+            }
+            for pin in &pins {
+                writeln!(out, "{}  {}", pin.id, pin.text.replace('\n', " "))?;
+            }
+        }
+    }
     Ok(())
 }

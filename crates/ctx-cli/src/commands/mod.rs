@@ -80,6 +80,8 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Timeline(args) => memory::timeline(&env, &args),
         Command::Get(args) => memory::get(&env, &args),
         Command::Archive(args) => memory::archive(&env, &args),
+        Command::Pack(args) => memory::pack(&env, &args),
+        Command::Pin(command) => memory::pin(&env, command),
     }?;
     Ok(ExitCode::SUCCESS)
 }

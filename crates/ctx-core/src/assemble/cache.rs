@@ -21,6 +21,7 @@ use super::{AssemblyReport, Rendering};
 use crate::config::CacheConfig;
 use crate::error::Result;
 use crate::frames::{self, FrameRow};
+use crate::store::briefly;
 
 /// Bumped when what an assembly makes of the same inputs changes (the
 /// crate's version is hashed too, so another release never reads this one's entries).
@@ -144,18 +145,6 @@ pub(crate) fn mark_used(conn: &Connection, key: &Key<'_>, used_ms: i64, now_ms: 
             .execute(params![key.node_id, key.rendering.as_str(), now_ms])?;
         Ok(())
     });
-}
-
-/// How long a cache write waits for another writer (a build holds the lock
-/// for its whole run): a read must not wait on a cache.
-const CACHE_BUSY_TIMEOUT: std::time::Duration = std::time::Duration::from_millis(50);
-
-/// Run `write` waiting at most [`CACHE_BUSY_TIMEOUT`] for the write lock.
-fn briefly(conn: &Connection, write: impl FnOnce() -> Result<()>) -> Result<()> {
-    conn.busy_timeout(CACHE_BUSY_TIMEOUT)?;
-    let written = write();
-    conn.busy_timeout(crate::store::BUSY_TIMEOUT)?;
-    written
 }
 
 /// Store an entry and evict the least recently used past the limit, in one

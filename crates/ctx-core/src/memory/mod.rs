@@ -10,6 +10,7 @@
 
 pub(crate) mod expand;
 pub(crate) mod ingest;
+pub(crate) mod pack;
 pub(crate) mod search;
 
 use rusqlite::{Connection, OptionalExtension, params};
@@ -20,6 +21,7 @@ use crate::records::new_id;
 use crate::time;
 pub use expand::{Timeline, TimelineRow, TimelineSession};
 pub use ingest::{IngestError, IngestReport};
+pub use pack::{Pack, PackSection};
 pub use search::{Expand, L0Row, Retrieval, SearchMode, SearchOptions, SearchResponse, SearchScope};
 
 /// A record as L2 returns it: the contract's normalized record. Stable JSON.
