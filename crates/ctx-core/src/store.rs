@@ -78,6 +78,9 @@ impl Store {
         // they change: every use prepared again (~40% of writing a work tree).
         self.conn.set_db_config(DbConfig::SQLITE_DBCONFIG_ENABLE_QPSG, true)?;
         self.conn.pragma_update(None, "synchronous", "NORMAL")?;
+        // Statement journals (an INSERT OR IGNORE that fires the FTS
+        // triggers needs one per row) in memory, not in a temporary file.
+        self.conn.pragma_update(None, "temp_store", "MEMORY")?;
         Ok(())
     }
 

@@ -506,13 +506,20 @@ impl Workspace {
     pub fn ingest(&mut self, reader: &mut dyn std::io::BufRead, source: &str) -> Result<IngestReport> {
         let mut report = IngestReport { source: source.to_string(), ..Default::default() };
         let records = memory::ingest::parse(reader, &mut report)?;
+        // A bulk insert touches many pages: a larger page cache keeps them
+        // in memory instead of spilling them to the WAL mid-transaction.
+        let conn = &self.store.conn;
+        let cache_size: i64 = conn.pragma_query_value(None, "cache_size", |row| row.get(0))?;
+        conn.pragma_update(None, "cache_size", -64 * 1024)?;
         let added = self.write(|conn| {
             let mut added = 0;
             for record in &records {
                 added += usize::from(memory::insert(conn, record)?);
             }
             Ok(added)
-        })?;
+        });
+        self.store.conn.pragma_update(None, "cache_size", cache_size)?;
+        let added = added?;
         report.added = added;
         report.duplicates = records.len() - added;
         Ok(report)
