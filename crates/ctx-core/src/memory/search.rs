@@ -320,12 +320,20 @@ pub(crate) fn summarize(text: &str) -> String {
 fn lexical(conn: &Connection, fts_query: &str, options: &SearchOptions) -> Result<Vec<Hit>> {
     // bm25 ranks ascending (lower is better); the row's score is its negation.
     // Columns: title (a decision's, an attempt's reason) weighs 2, body 1, tags 1.5.
-    let mut stmt = conn.prepare_cached(
+    // Without filters, the index ranks alone and only the best k are joined
+    // to their records (a common word matches a third of a large history).
+    let sql = if options.scope.pool().is_none() && options.session.is_none() {
+        "SELECT r.uid, r.ts, r.type, r.title, r.body, r.pool, -f.score
+         FROM (SELECT rowid, bm25(records_fts, 2.0, 1.0, 1.5) AS score FROM records_fts
+               WHERE records_fts MATCH ?1 AND ?2 IS NULL AND ?3 IS NULL ORDER BY score LIMIT ?4) f
+         JOIN records r ON r.id = f.rowid ORDER BY f.score"
+    } else {
         "SELECT r.uid, r.ts, r.type, r.title, r.body, r.pool, -bm25(records_fts, 2.0, 1.0, 1.5)
          FROM records_fts JOIN records r ON r.id = records_fts.rowid
          WHERE records_fts MATCH ?1 AND (?2 IS NULL OR r.pool = ?2) AND (?3 IS NULL OR r.session_id = ?3)
-         ORDER BY bm25(records_fts, 2.0, 1.0, 1.5) LIMIT ?4",
-    )?;
+         ORDER BY bm25(records_fts, 2.0, 1.0, 1.5) LIMIT ?4"
+    };
+    let mut stmt = conn.prepare_cached(sql)?;
     let k = i64::try_from(options.k).unwrap_or(i64::MAX);
     let rows =
         stmt.query_map(rusqlite::params![fts_query, options.scope.pool(), options.session, k], |row| {
