@@ -78,7 +78,7 @@ pub use frames::{
 pub use fsutil::write_atomic;
 pub use memory::{
     IngestError, IngestReport, L0Row, NewRecord, Pack, PackSection, Record, SearchMode, SearchOptions,
-    SearchResponse, SearchScope, Timeline, TimelineRow, TimelineSession,
+    SearchResponse, SearchScope, Timeline, TimelineSession,
 };
 pub use records::{Decision, NewDecision};
 pub use scan::{FileKind, ScanIssue, ScanPhases, ScanReport, language, secret_by_content, secret_by_name};

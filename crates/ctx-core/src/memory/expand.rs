@@ -6,7 +6,7 @@ use rusqlite::Connection;
 use serde::Serialize;
 use serde_json::{Value, json};
 
-use super::search::summarize;
+use super::search::L0Row;
 use super::{Record, get};
 use crate::error::{Error, Result};
 
@@ -22,19 +22,7 @@ pub struct Timeline {
     pub source: String,
     /// `"all"` or the session the slice is from.
     pub session: String,
-    pub results: Vec<TimelineRow>,
-}
-
-/// An L0 row of a timeline (the contract's required fields). Stable JSON.
-#[derive(Debug, Clone, Serialize)]
-pub struct TimelineRow {
-    pub layer: &'static str,
-    pub id: String,
-    pub ts: String,
-    #[serde(rename = "type")]
-    pub record_type: String,
-    pub summary: String,
-    pub source: String,
+    pub results: Vec<L0Row>,
 }
 
 /// Which session a timeline reads.
@@ -64,20 +52,19 @@ pub(crate) fn timeline(
     };
     let row_id: i64 =
         conn.query_row("SELECT id FROM records WHERE uid = ?1", [&anchor.id], |row| row.get(0))?;
-    let side = |sql: &str, n: usize| -> Result<Vec<TimelineRow>> {
+    let side = |sql: &str, n: usize| -> Result<Vec<L0Row>> {
         let mut stmt = conn.prepare_cached(sql)?;
         let rows = stmt.query_map(
             rusqlite::params![anchor.ts, row_id, session, i64::try_from(n).unwrap_or(i64::MAX)],
             |row| {
                 let (title, body): (String, String) = (row.get(3)?, row.get(4)?);
-                Ok(TimelineRow {
-                    layer: "L0",
-                    id: row.get(0)?,
-                    ts: row.get(1)?,
-                    record_type: row.get(2)?,
-                    summary: summarize(&super::record_text(&title, &body)),
-                    source: row.get(5)?,
-                })
+                Ok(L0Row::plain(
+                    row.get(0)?,
+                    row.get(1)?,
+                    row.get(2)?,
+                    &super::record_text(&title, &body),
+                    row.get(5)?,
+                ))
             },
         )?;
         Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
@@ -95,14 +82,13 @@ pub(crate) fn timeline(
          ORDER BY ts, id LIMIT ?4",
         after,
     )?;
-    let anchor_row = TimelineRow {
-        layer: "L0",
-        id: anchor.id.clone(),
-        ts: anchor.ts.clone(),
-        record_type: anchor.record_type.clone(),
-        summary: summarize(&anchor.text),
-        source: source.clone(),
-    };
+    let anchor_row = L0Row::plain(
+        anchor.id.clone(),
+        anchor.ts.clone(),
+        anchor.record_type.clone(),
+        &anchor.text,
+        source.clone(),
+    );
     let mut results = earlier;
     results.push(anchor_row);
     results.extend(later);

@@ -19,7 +19,7 @@ use serde::Serialize;
 use crate::error::{Error, Result};
 use crate::records::new_id;
 use crate::time;
-pub use expand::{Timeline, TimelineRow, TimelineSession};
+pub use expand::{Timeline, TimelineSession};
 pub use ingest::{IngestError, IngestReport};
 pub use pack::{Pack, PackSection};
 pub use search::{Expand, L0Row, Retrieval, SearchMode, SearchOptions, SearchResponse, SearchScope};

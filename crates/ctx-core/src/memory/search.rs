@@ -108,7 +108,8 @@ pub struct SearchResponse {
     pub retrieval: Retrieval,
 }
 
-/// One L0 row. Stable JSON (the contract's fields; `expand` and the scores are its optional ones).
+/// One L0 row: the contract's required fields, and its optional ones that
+/// `search` fills in (scores, expansion hints). Stable JSON.
 #[derive(Debug, Clone, Serialize)]
 pub struct L0Row {
     /// `"L0"`.
@@ -121,10 +122,33 @@ pub struct L0Row {
     pub summary: String,
     /// `hot` or `archive`.
     pub source: String,
-    pub score: f64,
-    pub score_lex: f64,
-    pub score_final: f64,
-    pub expand: Expand,
+    /// The ranking score (search only, as are the others below).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub score: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub score_lex: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub score_final: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expand: Option<Expand>,
+}
+
+impl L0Row {
+    /// A row without the search-only fields.
+    pub(crate) fn plain(id: String, ts: String, record_type: String, text: &str, source: String) -> L0Row {
+        L0Row {
+            layer: "L0",
+            id,
+            ts,
+            record_type,
+            summary: summarize(text),
+            source,
+            score: None,
+            score_lex: None,
+            score_final: None,
+            expand: None,
+        }
+    }
 }
 
 /// Hints for expanding a row with `ctx timeline` or `ctx get`. Stable JSON.
@@ -269,10 +293,10 @@ impl Hit {
             record_type: self.record_type,
             summary,
             source: self.pool,
-            score: self.score,
-            score_lex: self.score,
-            score_final: self.score,
-            expand: Expand {
+            score: Some(self.score),
+            score_lex: Some(self.score),
+            score_final: Some(self.score),
+            expand: Some(Expand {
                 timeline: ExpandTimeline {
                     before: TIMELINE_SIDE,
                     after: TIMELINE_SIDE,
@@ -292,7 +316,7 @@ impl Hit {
                         "low"
                     },
                 },
-            },
+            }),
         }
     }
 }
