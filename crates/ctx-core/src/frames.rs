@@ -361,7 +361,12 @@ pub(crate) fn frame(conn: &Connection, row: &FrameRow) -> Result<Frame> {
     let children: i64 = conn
         .prepare_cached("SELECT count(*) FROM nodes WHERE parent_id = ?1 AND kind = 'frame'")?
         .query_row([row.node_id], |r| r.get(0))?;
-    Ok(Frame {
+    Ok(frame_with(row, artifacts(conn, row.node_id)?, children as usize))
+}
+
+/// The public view of a frame row whose artifacts and children are known.
+fn frame_with(row: &FrameRow, artifacts: Vec<String>, children: usize) -> Frame {
+    Frame {
         id: row.id(),
         parent: row.parent_seq.map(frame_id),
         frame_type: row.frame_type.clone(),
@@ -370,13 +375,28 @@ pub(crate) fn frame(conn: &Connection, row: &FrameRow) -> Result<Frame> {
         status: row.status,
         summary: row.summary.clone(),
         criteria: row.criteria.clone(),
-        artifacts: artifacts(conn, row.node_id)?,
-        children: children as usize,
+        artifacts,
+        children,
         created_at: row.created_at.clone(),
         updated_at: row.updated_at.clone(),
         activated_at: row.activated_at.clone(),
         ended_at: row.ended_at.clone(),
-    })
+    }
+}
+
+/// `(node id, path)` rows of `sql` as each node's artifacts, in row order.
+pub(crate) fn artifacts_by_node(
+    conn: &Connection,
+    sql: &str,
+    params: impl rusqlite::Params,
+) -> Result<rustc_hash::FxHashMap<i64, Vec<String>>> {
+    let mut artifacts: rustc_hash::FxHashMap<i64, Vec<String>> = Default::default();
+    let mut stmt = conn.prepare_cached(sql)?;
+    let mut rows = stmt.query(params)?;
+    while let Some(row) = rows.next()? {
+        artifacts.entry(row.get(0)?).or_default().push(row.get(1)?);
+    }
+    Ok(artifacts)
 }
 
 /// Everything attached to frame `row`.
@@ -400,17 +420,23 @@ pub(crate) fn detail(conn: &Connection, row: &FrameRow) -> Result<FrameDetail> {
     })
 }
 
-/// The ancestors of `row`, root first.
+/// A recursive CTE `chain(id, depth)` of the ancestors of node `?1`
+/// (the parent at depth 1), for one query over a whole chain.
+pub(crate) const ANCESTOR_CHAIN: &str = "WITH RECURSIVE chain(id, depth) AS (
+         SELECT parent_id, 1 FROM nodes WHERE id = ?1 AND parent_id IS NOT NULL
+         UNION ALL
+         SELECT n.parent_id, c.depth + 1 FROM nodes n JOIN chain c ON n.id = c.id WHERE n.parent_id IS NOT NULL
+     )";
+
+/// The ancestors of `row`, root first, in one query.
 pub(crate) fn ancestors(conn: &Connection, row: &FrameRow) -> Result<Vec<FrameRow>> {
-    let mut chain = Vec::new();
-    let mut next = row.parent_id;
-    while let Some(node_id) = next {
-        let parent = by_node(conn, node_id)?;
-        next = parent.parent_id;
-        chain.push(parent);
-    }
-    chain.reverse();
-    Ok(chain)
+    let sql = format!(
+        "{ANCESTOR_CHAIN} SELECT {FRAME_COLUMNS} FROM chain JOIN nodes n ON n.id = chain.id
+         LEFT JOIN nodes p ON p.id = n.parent_id WHERE n.kind = 'frame' ORDER BY chain.depth DESC"
+    );
+    let mut stmt = conn.prepare_cached(&sql)?;
+    let rows = stmt.query_map([row.node_id], FrameRow::read)?;
+    Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
 }
 
 /// Push a frame under `new.parent` (default: the current frame) and make it current.
@@ -651,16 +677,37 @@ pub(crate) fn list(conn: &Connection, filter: &TaskFilter) -> Result<Vec<Frame>>
         Some(_) => "n.parent_id = ?1",
         None => "n.frame_type <> 'frame' AND ?1 IS NULL",
     };
+    let selected = format!("{which} AND n.kind = 'frame' AND (?2 IS NULL OR n.status = ?2)");
+    let params = params![parent, filter.status.map(FrameStatus::as_str)];
     let sql = format!(
-        "SELECT {FRAME_COLUMNS} FROM nodes n LEFT JOIN nodes p ON p.id = n.parent_id
-         WHERE {which} AND n.kind = 'frame' AND (?2 IS NULL OR n.status = ?2)
-         ORDER BY n.seq"
+        "SELECT {FRAME_COLUMNS} FROM nodes n LEFT JOIN nodes p ON p.id = n.parent_id WHERE {selected} ORDER BY n.seq"
     );
     let rows = conn
         .prepare_cached(&sql)?
-        .query_map(params![parent, filter.status.map(FrameStatus::as_str)], FrameRow::read)?
+        .query_map(params, FrameRow::read)?
         .collect::<rusqlite::Result<Vec<_>>>()?;
-    rows.iter().map(|row| frame(conn, row)).collect()
+    // Their artifacts and children counts: one query each, not two a frame.
+    let mut artifacts = artifacts_by_node(
+        conn,
+        &format!(
+            "SELECT a.node_id, a.path FROM frame_artifacts a
+             WHERE a.node_id IN (SELECT n.id FROM nodes n WHERE {selected}) ORDER BY a.added_at, a.path"
+        ),
+        params,
+    )?;
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT c.parent_id, count(*) FROM nodes c
+         WHERE c.kind = 'frame' AND c.parent_id IN (SELECT n.id FROM nodes n WHERE {selected}) GROUP BY c.parent_id"
+    ))?;
+    let children: rustc_hash::FxHashMap<i64, i64> =
+        stmt.query_map(params, |row| Ok((row.get(0)?, row.get(1)?)))?.collect::<rusqlite::Result<_>>()?;
+    Ok(rows
+        .iter()
+        .map(|row| {
+            let count = children.get(&row.node_id).copied().unwrap_or(0) as usize;
+            frame_with(row, artifacts.remove(&row.node_id).unwrap_or_default(), count)
+        })
+        .collect())
 }
 
 /// The frames under `root` (every top-level frame when `None`), `depth`

@@ -71,6 +71,23 @@ fn artifacts_are_repository_paths_and_tasks_keep_their_attempts() {
     assert_eq!(frame.artifacts, ["src/pay/*", "src/pay/card.rs"]);
     let err = ws.add_frame_artifacts(None, &["../elsewhere.rs".into()]).unwrap_err();
     assert_eq!(err.code(), "OUTSIDE_ROOT");
+    // A list reads every frame's artifacts and children in bulk: each gets its own.
+    let other = task(&mut ws, "Refunds", Some(&epic));
+    ws.add_frame_artifacts(Some(&other), &["src/refunds.rs".into()]).unwrap();
+    let all = ws.tasks(&ctx_core::TaskFilter::default()).unwrap();
+    let summary: Vec<(&str, usize, Vec<String>)> =
+        all.iter().map(|f| (f.id.as_str(), f.children, f.artifacts.clone())).collect();
+    assert_eq!(
+        summary,
+        [
+            (epic.as_str(), 2, vec![]),
+            (pay.as_str(), 0, vec!["src/pay/*".to_string(), "src/pay/card.rs".to_string()]),
+            (other.as_str(), 0, vec!["src/refunds.rs".to_string()]),
+        ]
+    );
+    let filter = ctx_core::TaskFilter { epic: Some(epic.clone()), status: Some(FrameStatus::Planned) };
+    let planned: Vec<String> = ws.tasks(&filter).unwrap().into_iter().map(|f| f.id).collect();
+    assert_eq!(planned, [other.clone()]);
 
     let attempt = NewAttempt {
         reason: "the provider's sandbox rejects test cards".into(),

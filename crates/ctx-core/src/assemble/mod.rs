@@ -209,23 +209,27 @@ pub(crate) struct Inputs {
 impl Inputs {
     /// Read the inputs of frame `focus` (inside the caller's read transaction).
     pub fn load(conn: &Connection, focus: &FrameRow, now_ms: i64) -> Result<Inputs> {
+        // The chain's artifacts and its frames: two queries, however deep.
+        let sql = format!(
+            "{} SELECT a.node_id, a.path FROM frame_artifacts a JOIN chain ON chain.id = a.node_id
+             ORDER BY a.added_at, a.path",
+            frames::ANCESTOR_CHAIN
+        );
+        let mut artifacts = frames::artifacts_by_node(conn, &sql, [focus.node_id])?;
         let ancestors = frames::ancestors(conn, focus)?
             .into_iter()
             .map(|row| {
-                let artifacts = frames::artifacts(conn, row.node_id)?;
-                Ok(FrameInput::from_row(row, artifacts))
+                let artifacts = artifacts.remove(&row.node_id).unwrap_or_default();
+                FrameInput::from_row(row, artifacts)
             })
-            .collect::<Result<Vec<_>>>()?;
+            .collect();
 
-        let mut artifacts: rustc_hash::FxHashMap<i64, Vec<String>> = Default::default();
-        let mut stmt = conn.prepare_cached(
+        artifacts.extend(frames::artifacts_by_node(
+            conn,
             "SELECT a.node_id, a.path FROM frame_artifacts a JOIN nodes n ON n.id = a.node_id
              WHERE n.parent_id IS ?1 AND n.kind = 'frame' AND n.id <> ?2 ORDER BY a.added_at, a.path",
-        )?;
-        let mut rows = stmt.query(rusqlite::params![focus.parent_id, focus.node_id])?;
-        while let Some(row) = rows.next()? {
-            artifacts.entry(row.get(0)?).or_default().push(row.get(1)?);
-        }
+            rusqlite::params![focus.parent_id, focus.node_id],
+        )?);
         let sql = format!(
             "SELECT {} FROM nodes n LEFT JOIN nodes p ON p.id = n.parent_id
              WHERE n.parent_id IS ?1 AND n.kind = 'frame' AND n.id <> ?2 ORDER BY n.seq",
