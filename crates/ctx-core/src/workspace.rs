@@ -569,13 +569,7 @@ impl Workspace {
 
     /// The pins, newest first.
     pub fn pins(&self) -> Result<Vec<Record>> {
-        let ids: Vec<String> = self
-            .store
-            .conn
-            .prepare_cached("SELECT uid FROM records WHERE type = 'pin' ORDER BY ts DESC, id DESC")?
-            .query_map([], |row| row.get(0))?
-            .collect::<rusqlite::Result<_>>()?;
-        ids.iter().map(|id| self.record(id)).collect()
+        memory::pins(&self.store.conn)
     }
 
     /// The L1 pack within `tokens` (default `[pack] tokens`), also written to

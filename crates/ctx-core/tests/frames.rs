@@ -87,7 +87,7 @@ fn artifacts_are_repository_paths_and_tasks_keep_their_attempts() {
     );
     let filter = ctx_core::TaskFilter { epic: Some(epic.clone()), status: Some(FrameStatus::Planned) };
     let planned: Vec<String> = ws.tasks(&filter).unwrap().into_iter().map(|f| f.id).collect();
-    assert_eq!(planned, [other.clone()]);
+    assert_eq!(planned, std::slice::from_ref(&other));
 
     let attempt = NewAttempt {
         reason: "the provider's sandbox rejects test cards".into(),

@@ -155,32 +155,45 @@ pub(crate) fn insert(conn: &Connection, prepared: &Prepared) -> Result<bool> {
     Ok(added > 0)
 }
 
+/// The columns [`read_record`] reads.
+const RECORD_COLUMNS: &str =
+    "uid, ts, coalesce(role, 'unknown'), type, refs, title, body, tags, session_id, pool";
+
+/// A row of [`RECORD_COLUMNS`]: the record and the pool it is in.
+fn read_record(row: &rusqlite::Row<'_>) -> rusqlite::Result<(Record, String)> {
+    let refs: String = row.get(4)?;
+    let (title, body): (String, String) = (row.get(5)?, row.get(6)?);
+    let tags: String = row.get(7)?;
+    Ok((
+        Record {
+            id: row.get(0)?,
+            ts: row.get(1)?,
+            role: row.get(2)?,
+            record_type: row.get(3)?,
+            refs: serde_json::from_str(&refs).unwrap_or_default(),
+            text: record_text(&title, &body),
+            tags: tags.split_whitespace().map(str::to_string).collect(),
+            session_id: row.get(8)?,
+        },
+        row.get(9)?,
+    ))
+}
+
 /// The record with id `id` and the pool it is in.
 pub(crate) fn get(conn: &Connection, id: &str) -> Result<(Record, String)> {
-    conn.prepare_cached(
-        "SELECT uid, ts, coalesce(role, 'unknown'), type, refs, title, body, tags, session_id, pool
-         FROM records WHERE uid = ?1",
-    )?
-    .query_row([id.trim()], |row| {
-        let refs: String = row.get(4)?;
-        let (title, body): (String, String) = (row.get(5)?, row.get(6)?);
-        let tags: String = row.get(7)?;
-        Ok((
-            Record {
-                id: row.get(0)?,
-                ts: row.get(1)?,
-                role: row.get(2)?,
-                record_type: row.get(3)?,
-                refs: serde_json::from_str(&refs).unwrap_or_default(),
-                text: record_text(&title, &body),
-                tags: tags.split_whitespace().map(str::to_string).collect(),
-                session_id: row.get(8)?,
-            },
-            row.get(9)?,
-        ))
-    })
-    .optional()?
-    .ok_or_else(|| Error::UnknownRecord { id: id.trim().to_string() })
+    conn.prepare_cached(&format!("SELECT {RECORD_COLUMNS} FROM records WHERE uid = ?1"))?
+        .query_row([id.trim()], read_record)
+        .optional()?
+        .ok_or_else(|| Error::UnknownRecord { id: id.trim().to_string() })
+}
+
+/// The pins, newest first.
+pub(crate) fn pins(conn: &Connection) -> Result<Vec<Record>> {
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {RECORD_COLUMNS} FROM records WHERE type = 'pin' ORDER BY ts DESC, id DESC"
+    ))?;
+    let rows = stmt.query_map([], read_record)?;
+    Ok(rows.map(|r| r.map(|(record, _)| record)).collect::<rusqlite::Result<Vec<_>>>()?)
 }
 
 /// A record's text: its body, under its title when it has one (a decision's
