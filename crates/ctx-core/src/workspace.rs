@@ -326,8 +326,7 @@ impl Workspace {
 
     /// Push a frame (under `new.parent`, default the current frame) and make it current.
     pub fn push_frame(&mut self, new: &NewFrame) -> Result<Frame> {
-        let row = self.write(|conn| frames::push(conn, new))?;
-        self.frame_of(&row)
+        self.write(|conn| frames::push(conn, new).and_then(|row| frames::frame(conn, &row)))
     }
 
     /// End work on frame `id` (default: the current frame) as `completed`,
@@ -387,8 +386,7 @@ impl Workspace {
 
     /// Add a planned task (or, with type `epic`, an epic) under `new.epic`.
     pub fn add_task(&mut self, new: &NewTask) -> Result<Frame> {
-        let row = self.write(|conn| frames::add_task(conn, new))?;
-        self.frame_of(&row)
+        self.write(|conn| frames::add_task(conn, new).and_then(|row| frames::frame(conn, &row)))
     }
 
     /// Start (or retry) task `id`: it is in progress and the current frame.
@@ -653,6 +651,7 @@ impl Workspace {
         self.frame_of(&row)
     }
 
+    /// The frame `row` is, as it is now (after a change).
     fn frame_of(&self, row: &FrameRow) -> Result<Frame> {
         let tx = self.store.conn.unchecked_transaction()?;
         frames::frame(&tx, &frames::by_node(&tx, row.node_id)?)
