@@ -28,6 +28,27 @@ pub struct Config {
     pub selection: SelectionConfig,
     pub cache: CacheConfig,
     pub pack: PackConfig,
+    pub memory: MemoryConfig,
+}
+
+/// `[memory]`: session memory.
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct MemoryConfig {
+    /// The embedder of the vector channel of `ctx search` (`vector`,
+    /// `hybrid`): `builtin` (default; hashed n-grams, no model, see
+    /// `HashedNgrams`) or `none` (records are not embedded; vector and
+    /// hybrid searches are served lexically and say why).
+    pub embedder: EmbedderChoice,
+}
+
+/// `[memory] embedder`.
+#[derive(Debug, Clone, Copy, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum EmbedderChoice {
+    #[default]
+    Builtin,
+    None,
 }
 
 /// `[pack]`: the L1 pack (`ctx pack`).

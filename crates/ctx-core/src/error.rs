@@ -64,6 +64,9 @@ pub enum Error {
     #[error("{0}")]
     ContextTooLarge(String),
 
+    #[error("{0}")]
+    Embedder(String),
+
     #[error("template {template}{}: {message}", line.map(|l| format!(", line {l}")).unwrap_or_default())]
     Template { template: String, line: Option<usize>, message: String },
 }
@@ -78,6 +81,7 @@ impl Error {
             Error::CorruptDatabase { .. } => "CORRUPT_DATABASE",
             Error::NewerSchema { .. } => "NEWER_SCHEMA",
             Error::Database(_) => "DATABASE_ERROR",
+            Error::Embedder(_) => "EMBEDDER_ERROR",
             Error::Config { .. } => "CONFIG_ERROR",
             Error::OutsideRoot { .. } => "OUTSIDE_ROOT",
             Error::UnknownFolder { .. } => "UNKNOWN_FOLDER",

@@ -77,8 +77,8 @@ pub use frames::{
 };
 pub use fsutil::write_atomic;
 pub use memory::{
-    IngestError, IngestReport, L0Row, NewRecord, Pack, PackSection, Record, SearchMode, SearchOptions,
-    SearchResponse, SearchScope, Timeline, TimelineSession,
+    EmbedError, Embedder, HashedNgrams, IngestError, IngestReport, L0Row, NewRecord, Pack, PackSection,
+    Record, SearchMode, SearchOptions, SearchResponse, SearchScope, Timeline, TimelineSession, VECTOR_ENGINE,
 };
 pub use records::{Decision, NewDecision};
 pub use scan::{FileKind, ScanIssue, ScanPhases, ScanReport, language, secret_by_content, secret_by_name};

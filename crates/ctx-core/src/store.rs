@@ -28,6 +28,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../migrations/0003_map.sql"),
     include_str!("../migrations/0004_frames.sql"),
     include_str!("../migrations/0005_memory.sql"),
+    include_str!("../migrations/0006_vectors.sql"),
 ];
 
 /// The schema version this build of ctx writes and understands.

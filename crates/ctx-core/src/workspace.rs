@@ -9,6 +9,7 @@ use serde::Serialize;
 use crate::assemble::{self, AssembledContext, CacheReport, Inputs, Rendering, Settings, cache};
 use crate::budget::Budget;
 use crate::build::{self, BuildOptions, BuildReport, RenderedContext, Tier, TodoFolder, ValidateReport};
+use crate::config::EmbedderChoice;
 use crate::config::{Config, DEFAULT_CONFIG_TOML};
 use crate::error::{Error, Result};
 use crate::folders::{self, Folder, FolderEdit};
@@ -16,8 +17,10 @@ use crate::frames::{
     self, Frame, FrameDetail, FrameRow, FrameStatus, FrameTree, NewAttempt, NewFrame, NewTask, TaskFilter,
 };
 use crate::fsutil::write_atomic;
+use crate::memory::search::VectorChannel;
 use crate::memory::{
-    self, IngestReport, NewRecord, Pack, Record, SearchOptions, SearchResponse, Timeline, TimelineSession,
+    self, Embedder, HashedNgrams, IngestReport, NewRecord, Pack, Record, SearchOptions, SearchResponse,
+    Timeline, TimelineSession,
 };
 use crate::paths;
 use crate::records::{self, Decision, NewDecision};
@@ -492,7 +495,11 @@ impl Workspace {
     /// Add a session record (a query, response, tool output, note, ...).
     pub fn add_record(&mut self, new: &NewRecord) -> Result<Record> {
         let prepared = memory::prepare(new, None)?;
-        self.write(|conn| memory::insert(conn, &prepared))?;
+        let embedder = self.builtin_embedder();
+        self.write(|conn| {
+            memory::insert(conn, &prepared)?;
+            embed_new(conn, embedder)
+        })?;
         Ok(prepared.record)
     }
 
@@ -509,11 +516,13 @@ impl Workspace {
         let conn = &self.store.conn;
         let cache_size: i64 = conn.pragma_query_value(None, "cache_size", |row| row.get(0))?;
         conn.pragma_update(None, "cache_size", -64 * 1024)?;
+        let embedder = self.builtin_embedder();
         let added = self.write(|conn| {
             let mut added = 0;
             for record in &records {
                 added += usize::from(memory::insert(conn, record)?);
             }
+            embed_new(conn, embedder)?;
             Ok(added)
         });
         self.store.conn.pragma_update(None, "cache_size", cache_size)?;
@@ -529,10 +538,68 @@ impl Workspace {
     }
 
     /// L0 rows of the records matching `options.query`, best first. The rows
-    /// are remembered for the next pack's RETRIEVAL_INDEX.
+    /// are remembered for the next pack's RETRIEVAL_INDEX. The vector
+    /// channel (`vector`, `hybrid`) uses the embedder `[memory] embedder`
+    /// names; see [`Workspace::search_with`] for one of your own.
     pub fn search(&self, options: &SearchOptions) -> Result<SearchResponse> {
+        let embedder = self.builtin_embedder().ok_or_else(|| {
+            "vector search is off ([memory] embedder = \"none\" in .ctx/config.toml)".to_string()
+        });
+        self.search_using(options, embedder)
+    }
+
+    /// [`Workspace::search`] with the vector channel served by `embedder`.
+    /// Records without a vector of `embedder`'s are embedded first (all
+    /// of them, the first time: see [`Workspace::embed_records`]). An
+    /// embedder that fails does not fail the search: the lexical channel
+    /// serves it, and the `retrieval` says why.
+    pub fn search_with(&self, options: &SearchOptions, embedder: &dyn Embedder) -> Result<SearchResponse> {
+        self.search_using(options, Ok(embedder))
+    }
+
+    /// Embed, with `embedder`, every record that has no vector of its yet;
+    /// how many. Searching does this too; calling it ahead of time takes
+    /// the wait out of the first search. Records added later are embedded
+    /// by the built-in embedder as they are added, by others when next used.
+    pub fn embed_records(&self, embedder: &dyn Embedder) -> Result<usize> {
+        let conn = &self.store.conn;
+        if !memory::vectors::behind(conn, embedder.name())? {
+            return Ok(0);
+        }
+        let tx = rusqlite::Transaction::new_unchecked(conn, TransactionBehavior::Immediate)?;
+        let embedded = memory::vectors::sync(&tx, embedder)?;
+        tx.commit()?;
+        Ok(embedded)
+    }
+
+    fn builtin_embedder(&self) -> Option<&'static dyn Embedder> {
+        match self.config.memory.embedder {
+            EmbedderChoice::Builtin => Some(&HashedNgrams),
+            EmbedderChoice::None => None,
+        }
+    }
+
+    fn search_using(
+        &self,
+        options: &SearchOptions,
+        embedder: std::result::Result<&dyn Embedder, String>,
+    ) -> Result<SearchResponse> {
+        let channel = match embedder {
+            _ if options.mode == memory::SearchMode::Lexical => {
+                VectorChannel::Unavailable("not asked".into())
+            }
+            Err(reason) => VectorChannel::Unavailable(reason),
+            Ok(embedder) => match self.embed_records(embedder) {
+                Ok(_) => VectorChannel::Ready {
+                    embedder,
+                    space: memory::vectors::space(&self.store.conn, embedder.name())?,
+                },
+                Err(Error::Embedder(reason)) => VectorChannel::Unavailable(reason),
+                Err(err) => return Err(err),
+            },
+        };
         let tx = self.store.conn.unchecked_transaction()?;
-        let response = memory::search::search(&tx, options)?;
+        let response = memory::search::search(&tx, options, channel)?;
         tx.commit()?;
         let rows =
             response.results.iter().map(|r| format!("{}  {}  {}", r.id, r.record_type, r.summary)).collect();
@@ -664,6 +731,15 @@ impl Workspace {
         tx.commit()?;
         Ok(value)
     }
+}
+
+/// Embed the records just added with `embedder` (when vector search is on),
+/// inside the caller's write transaction.
+fn embed_new(conn: &rusqlite::Connection, embedder: Option<&dyn Embedder>) -> Result<()> {
+    if let Some(embedder) = embedder {
+        memory::vectors::sync(conn, embedder)?;
+    }
+    Ok(())
 }
 
 /// `path` with its longest existing ancestor canonicalized and the rest

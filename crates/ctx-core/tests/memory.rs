@@ -151,9 +151,19 @@ fn search_responses_have_the_contract_s_shape() {
     );
     assert_eq!(json["hits"], 1);
     let row = &json["results"][0];
-    for key in
-        ["layer", "id", "ts", "type", "summary", "source", "score", "score_lex", "score_final", "expand"]
-    {
+    for key in [
+        "layer",
+        "id",
+        "ts",
+        "type",
+        "summary",
+        "source",
+        "score",
+        "score_lex",
+        "score_vec",
+        "score_final",
+        "expand",
+    ] {
         assert!(row.get(key).is_some(), "{key} in {row}");
     }
     assert_eq!((row["layer"].as_str(), row["source"].as_str()), (Some("L0"), Some("hot")));
@@ -166,15 +176,18 @@ fn search_responses_have_the_contract_s_shape() {
     for key in ["head", "tokens_est", "size", "confidence"] {
         assert!(row["expand"]["get"].get(key).is_some(), "{key}");
     }
-    // Hybrid was asked for; the vector channel is not there, and the response says so.
+    // Hybrid was asked for and served, with both channels' figures.
     let retrieval = &json["retrieval"];
     assert_eq!(
         (retrieval["requested_mode"].as_str(), retrieval["mode"].as_str()),
-        (Some("hybrid"), Some("lexical"))
+        (Some("hybrid"), Some("hybrid"))
     );
     assert_eq!(retrieval["lexical_engine"], "sqlite_fts5");
-    assert!(retrieval["vector_engine"].is_null());
-    assert!(retrieval["vector_fallback_reason"].as_str().is_some_and(|r| !r.is_empty()));
+    assert_eq!(retrieval["vector_engine"], ctx_core::VECTOR_ENGINE);
+    for key in ["lexical_hits", "vector_hits", "fused_hits"] {
+        assert!(retrieval[key].as_u64().is_some_and(|n| n >= 1), "{key} in {retrieval}");
+    }
+    assert!(retrieval.get("vector_fallback_reason").is_none(), "{retrieval}");
     assert!(retrieval["latency_ms"]["total"].as_f64().is_some());
 }
 

@@ -8,10 +8,12 @@
 //! message ids), so the same transcript gives the same ids on every machine,
 //! and ingesting it again adds nothing.
 
+pub(crate) mod embed;
 pub(crate) mod expand;
 pub(crate) mod ingest;
 pub(crate) mod pack;
 pub(crate) mod search;
+pub(crate) mod vectors;
 
 use rusqlite::{Connection, OptionalExtension, params};
 use serde::Serialize;
@@ -19,10 +21,13 @@ use serde::Serialize;
 use crate::error::{Error, Result};
 use crate::records::new_id;
 use crate::time;
+pub use embed::{EmbedError, Embedder, HashedNgrams};
 pub use expand::{Timeline, TimelineSession};
 pub use ingest::{IngestError, IngestReport};
 pub use pack::{Pack, PackSection};
-pub use search::{Expand, L0Row, Retrieval, SearchMode, SearchOptions, SearchResponse, SearchScope};
+pub use search::{
+    Expand, L0Row, Retrieval, SearchMode, SearchOptions, SearchResponse, SearchScope, VECTOR_ENGINE,
+};
 
 /// A record as L2 returns it: the contract's normalized record. Stable JSON.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

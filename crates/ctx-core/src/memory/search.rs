@@ -6,14 +6,21 @@
 //! language as it is: words become quoted terms, `"…"` a phrase, `word*` a
 //! prefix, so quotes, operators and punctuation can never make a query
 //! fail. All terms must match; when that finds nothing, any term may (the
-//! `retrieval` says so). The vector channel is not built yet: asking for
-//! `vector` or `hybrid` falls back to lexical, and the response says why.
+//! `retrieval` says so).
+//!
+//! The vector channel ranks records by the cosine similarity of their
+//! vectors (`vectors.rs`) from an [`Embedder`]. `hybrid` fuses both
+//! rankings by reciprocal rank. A channel that cannot serve (no embedder,
+//! an embedder error, a query with nothing to embed or no words to match)
+//! leaves the other to serve alone, and the `retrieval` says why.
 
 use std::time::Instant;
 
 use rusqlite::Connection;
 use serde::Serialize;
 
+use super::embed::{Embedder, normalize};
+use super::vectors::{self, Space};
 use crate::error::{Error, Result};
 
 /// Longest L0 summary, in characters (the contract: single-line, bounded).
@@ -128,6 +135,8 @@ pub struct L0Row {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub score_lex: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    pub score_vec: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub score_final: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub expand: Option<Expand>,
@@ -145,6 +154,7 @@ impl L0Row {
             source,
             score: None,
             score_lex: None,
+            score_vec: None,
             score_final: None,
             expand: None,
         }
@@ -183,8 +193,11 @@ pub struct Retrieval {
     pub requested_mode: SearchMode,
     pub mode: SearchMode,
     pub lexical_engine: &'static str,
-    /// `None`: no vector channel served.
+    /// `None`: no vector channel served. See [`VECTOR_ENGINE`].
     pub vector_engine: Option<&'static str>,
+    /// The embedder whose vectors served (`builtin:hashed-ngrams-v1` is
+    /// ctx's own, no model: see `HashedNgrams`); `None` when none did.
+    pub embedder: Option<String>,
     pub lexical_hits: usize,
     pub vector_hits: usize,
     pub fused_hits: usize,
@@ -195,6 +208,8 @@ pub struct Retrieval {
     pub fallback_reason: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub vector_fallback_reason: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lexical_fallback_reason: Option<String>,
 }
 
 #[derive(Debug, Clone, Default, Serialize)]
@@ -210,32 +225,89 @@ const TIMELINE_SIDE: usize = 3;
 /// Characters `ctx get` shows by default.
 const GET_HEAD: usize = 2000;
 
+/// What the vector channel can do for a search.
+pub(crate) enum VectorChannel<'a> {
+    /// Vectors of every record are in `space` (`None`: there are no records yet).
+    Ready { embedder: &'a dyn Embedder, space: Option<Space> },
+    /// It cannot serve; the reason says why.
+    Unavailable(String),
+}
+
+/// How the vector channel's index is searched (see `vectors.rs`): the
+/// vectors live in SQLite, their sign bits are scanned linearly by Hamming
+/// distance, and the best candidates are rescored exactly.
+pub const VECTOR_ENGINE: &str = "sqlite_hamming_rescore";
+
+/// Reciprocal-rank fusion's constant: a row's fused score is the sum over
+/// channels of 1 / (RRF_K + its rank there).
+const RRF_K: f64 = 60.0;
+
 /// Search the records (inside the caller's read transaction).
-pub(crate) fn search(conn: &Connection, options: &SearchOptions) -> Result<SearchResponse> {
+pub(crate) fn search(
+    conn: &Connection,
+    options: &SearchOptions,
+    vector: VectorChannel<'_>,
+) -> Result<SearchResponse> {
     let started = Instant::now();
     if options.k == 0 {
         return Err(Error::InvalidInput("-k must be at least 1".into()));
     }
-    let (vector_fallback_reason, mode) = match options.mode {
-        SearchMode::Lexical => (None, SearchMode::Lexical),
-        _ => (
-            Some("no vector channel: no embedder is configured in this version".to_string()),
-            SearchMode::Lexical,
-        ),
-    };
-    let terms = Terms::parse(&options.query);
-    let mut rows = Vec::new();
-    let mut all_terms = true;
-    if let Some(all) = terms.all() {
-        rows = lexical(conn, &all, options)?;
-        if rows.is_empty() && terms.len() > 1 {
-            all_terms = false;
-            rows = lexical(conn, &terms.any().unwrap_or(all), options)?;
+    let wants_lexical = options.mode != SearchMode::Vector;
+    let wants_vector = options.mode != SearchMode::Lexical;
+    // Fusion needs more than k from each channel to rank by agreement.
+    let depth = if options.mode == SearchMode::Hybrid { (options.k * 3).max(30) } else { options.k };
+    let mut reasons = Reasons::default();
+
+    let mut vector_hits: Option<Vec<(i64, f64)>> = None;
+    let mut embedder_name = None;
+    if wants_vector {
+        match vector {
+            VectorChannel::Unavailable(reason) => reasons.vector = Some(reason),
+            VectorChannel::Ready { embedder, space } => {
+                embedder_name = Some(embedder.name().to_string());
+                match nearest(conn, embedder, space, options, depth)? {
+                    Ok(hits) => vector_hits = Some(hits),
+                    Err(reason) => reasons.vector = Some(reason),
+                }
+            }
         }
     }
-    let lexical_ms = millis(started);
-    let best = rows.first().map(|r| r.score).unwrap_or(0.0);
-    let results: Vec<L0Row> = rows.into_iter().map(|row| row.into_l0(best)).collect();
+    let vector_ms = millis(started);
+
+    let lexical_started = Instant::now();
+    let terms = Terms::parse(&options.query);
+    let mut lexical_hits: Option<Vec<(i64, f64)>> = None;
+    let mut all_terms = true;
+    // Lexical serves a vector request whose channel cannot.
+    if wants_lexical || vector_hits.is_none() {
+        match terms.all() {
+            Some(all) => {
+                let mut hits = lexical(conn, &all, options, depth)?;
+                if hits.is_empty() && terms.len() > 1 {
+                    all_terms = false;
+                    hits = lexical(conn, &terms.any().unwrap_or(all), options, depth)?;
+                }
+                lexical_hits = Some(hits);
+            }
+            None => reasons.lexical = Some("the query has no words to match".into()),
+        }
+    }
+    let lexical_ms = millis(lexical_started);
+
+    let fusion_started = Instant::now();
+    let mode = match (&lexical_hits, &vector_hits) {
+        (Some(_), Some(_)) => SearchMode::Hybrid,
+        (None, Some(_)) => SearchMode::Vector,
+        _ => SearchMode::Lexical,
+    };
+    let ranked = fuse(lexical_hits.as_deref(), vector_hits.as_deref(), options.k);
+    let results = hydrate(conn, &ranked)?;
+    let fusion_ms = millis(fusion_started);
+    if mode != options.mode && reasons.vector.is_some() {
+        reasons.fallback = Some(format!("the vector channel could not serve; served {}", mode_name(mode)));
+    } else if mode != options.mode {
+        reasons.fallback = Some(format!("the lexical channel could not serve; served {}", mode_name(mode)));
+    }
     let hits = results.len();
     Ok(SearchResponse {
         layer: "L0",
@@ -249,22 +321,171 @@ pub(crate) fn search(conn: &Connection, options: &SearchOptions) -> Result<Searc
             requested_mode: options.mode,
             mode,
             lexical_engine: "sqlite_fts5",
-            vector_engine: None,
-            lexical_hits: hits,
-            vector_hits: 0,
-            fused_hits: 0,
+            vector_engine: vector_hits.is_some().then_some(VECTOR_ENGINE),
+            embedder: if vector_hits.is_some() { embedder_name } else { None },
+            lexical_hits: lexical_hits.as_ref().map_or(0, Vec::len),
+            vector_hits: vector_hits.as_ref().map_or(0, Vec::len),
+            fused_hits: if mode == SearchMode::Hybrid { hits } else { 0 },
             all_terms,
-            latency_ms: Latency { lexical: lexical_ms, vector: 0.0, fusion: 0.0, total: millis(started) },
-            fallback_reason: vector_fallback_reason
-                .as_ref()
-                .map(|_| "vector channel unavailable; served lexical".to_string()),
-            vector_fallback_reason,
+            latency_ms: Latency {
+                lexical: lexical_ms,
+                vector: vector_ms,
+                fusion: fusion_ms,
+                total: millis(started),
+            },
+            fallback_reason: reasons.fallback,
+            vector_fallback_reason: reasons.vector,
+            lexical_fallback_reason: reasons.lexical,
         },
     })
 }
 
+#[derive(Default)]
+struct Reasons {
+    fallback: Option<String>,
+    vector: Option<String>,
+    lexical: Option<String>,
+}
+
+fn mode_name(mode: SearchMode) -> &'static str {
+    match mode {
+        SearchMode::Lexical => "lexical",
+        SearchMode::Vector => "vector",
+        SearchMode::Hybrid => "hybrid",
+    }
+}
+
+/// The vector channel's best `depth` records, or why it cannot serve.
+fn nearest(
+    conn: &Connection,
+    embedder: &dyn Embedder,
+    space: Option<Space>,
+    options: &SearchOptions,
+    depth: usize,
+) -> Result<std::result::Result<Vec<(i64, f64)>, String>> {
+    let name = embedder.name();
+    let mut query = match embedder.embed(&[options.query.as_str()]) {
+        Ok(mut vectors) if vectors.len() == 1 => vectors.remove(0),
+        Ok(vectors) => {
+            return Ok(Err(format!("embedder {name:?} returned {} vectors for 1 text", vectors.len())));
+        }
+        Err(err) => return Ok(Err(format!("embedder {name:?} failed on the query: {err}"))),
+    };
+    if query.iter().all(|x| *x == 0.0) || query.iter().any(|x| !x.is_finite()) {
+        return Ok(Err(format!("the query has nothing embedder {name:?} can place (no words it weighs)")));
+    }
+    let Some(space) = space else { return Ok(Ok(Vec::new())) };
+    normalize(&mut query);
+    let filter = vectors::Filter { pool: options.scope.pool(), session: options.session.as_deref() };
+    match vectors::nearest(conn, space, &query, depth, filter) {
+        Ok(hits) => Ok(Ok(hits.into_iter().map(|(id, cosine)| (id, f64::from(cosine))).collect())),
+        Err(Error::InvalidInput(reason)) => Ok(Err(format!("embedder {name:?}: {reason}"))),
+        Err(err) => Err(err),
+    }
+}
+
 fn millis(since: Instant) -> f64 {
     (since.elapsed().as_secs_f64() * 1000.0 * 1000.0).round() / 1000.0
+}
+
+/// A record's place in the final ranking.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Ranked {
+    id: i64,
+    score_final: f64,
+    score_lex: Option<f64>,
+    score_vec: Option<f64>,
+}
+
+/// The best `k` of one channel's hits or both: one channel's ranking as it
+/// is, two fused by reciprocal rank.
+fn fuse(lexical: Option<&[(i64, f64)]>, vector: Option<&[(i64, f64)]>, k: usize) -> Vec<Ranked> {
+    let mut ranked: Vec<Ranked> = match (lexical, vector) {
+        (Some(lexical), Some(vector)) => {
+            let mut by_id: std::collections::HashMap<i64, Ranked> = std::collections::HashMap::new();
+            for (channel, hits) in [(0, lexical), (1, vector)] {
+                for (rank, &(id, score)) in hits.iter().enumerate() {
+                    let entry = by_id.entry(id).or_insert(Ranked {
+                        id,
+                        score_final: 0.0,
+                        score_lex: None,
+                        score_vec: None,
+                    });
+                    entry.score_final += 1.0 / (RRF_K + rank as f64 + 1.0);
+                    if channel == 0 {
+                        entry.score_lex = Some(score);
+                    } else {
+                        entry.score_vec = Some(score);
+                    }
+                }
+            }
+            // Equal sums are common (first in one channel and second in
+            // the other, or the reverse): the tie goes to the row closer
+            // to each channel's best score, then to the newer record.
+            let best = |hits: &[(i64, f64)]| hits.first().map_or(0.0, |hit| hit.1);
+            let (best_lex, best_vec) = (best(lexical), best(vector));
+            let closeness = |r: &Ranked| {
+                let part = |score: Option<f64>, best: f64| match score {
+                    Some(score) if best > 0.0 => score / best,
+                    _ => 0.0,
+                };
+                part(r.score_lex, best_lex) + part(r.score_vec, best_vec)
+            };
+            // Sums are compared to 1e-9 (far below the smallest step between
+            // ranks), so float noise cannot split a tie.
+            let key = |r: &Ranked| ((r.score_final * 1e9).round() as i64, closeness(r), r.id);
+            let mut fused: Vec<(i64, f64, i64, Ranked)> = by_id
+                .into_values()
+                .map(|r| {
+                    let (sum, close, id) = key(&r);
+                    (sum, close, id, r)
+                })
+                .collect();
+            fused.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.total_cmp(&a.1)).then(b.2.cmp(&a.2)));
+            let fused: Vec<Ranked> = fused.into_iter().map(|(.., r)| r).collect();
+            fused
+        }
+        (Some(hits), None) => hits
+            .iter()
+            .map(|&(id, score)| Ranked { id, score_final: score, score_lex: Some(score), score_vec: None })
+            .collect(),
+        (None, Some(hits)) => hits
+            .iter()
+            .map(|&(id, score)| Ranked { id, score_final: score, score_lex: None, score_vec: Some(score) })
+            .collect(),
+        (None, None) => Vec::new(),
+    };
+    ranked.truncate(k);
+    ranked
+}
+
+/// The L0 rows of `ranked`, in its order (one query).
+fn hydrate(conn: &Connection, ranked: &[Ranked]) -> Result<Vec<L0Row>> {
+    if ranked.is_empty() {
+        return Ok(Vec::new());
+    }
+    let ids: Vec<i64> = ranked.iter().map(|r| r.id).collect();
+    let ids = serde_json::to_string(&ids).map_err(|err| Error::InvalidInput(err.to_string()))?;
+    let mut stmt = conn.prepare_cached(
+        "SELECT id, uid, ts, type, title, body, pool FROM records WHERE id IN (SELECT value FROM json_each(?1))",
+    )?;
+    let mut found: std::collections::HashMap<i64, Hit> = stmt
+        .query_map([ids], |row| {
+            let (title, body): (String, String) = (row.get(4)?, row.get(5)?);
+            Ok((
+                row.get::<_, i64>(0)?,
+                Hit {
+                    id: row.get(1)?,
+                    ts: row.get(2)?,
+                    record_type: row.get(3)?,
+                    text: super::record_text(&title, &body),
+                    pool: row.get(6)?,
+                },
+            ))
+        })?
+        .collect::<rusqlite::Result<_>>()?;
+    let best = ranked.first().map_or(0.0, |r| r.score_final);
+    Ok(ranked.iter().filter_map(|rank| found.remove(&rank.id).map(|hit| hit.into_l0(rank, best))).collect())
 }
 
 /// A matching record before it becomes a row.
@@ -274,18 +495,17 @@ struct Hit {
     record_type: String,
     text: String,
     pool: String,
-    score: f64,
 }
 
 impl Hit {
-    fn into_l0(self, best: f64) -> L0Row {
+    fn into_l0(self, rank: &Ranked, best: f64) -> L0Row {
         let summary = summarize(&self.text);
         let chars = self.text.chars().count();
         let get_tokens = chars.min(GET_HEAD).div_ceil(4);
         let window = 2 * TIMELINE_SIDE + 1;
         // A timeline row is a summary: about 40 tokens with its JSON.
         let timeline_tokens = window * 40;
-        let ratio = if best > 0.0 { self.score / best } else { 0.0 };
+        let ratio = if best > 0.0 { rank.score_final / best } else { 0.0 };
         L0Row {
             layer: "L0",
             id: self.id,
@@ -293,9 +513,10 @@ impl Hit {
             record_type: self.record_type,
             summary,
             source: self.pool,
-            score: Some(self.score),
-            score_lex: Some(self.score),
-            score_final: Some(self.score),
+            score: Some(rank.score_final),
+            score_lex: rank.score_lex,
+            score_vec: rank.score_vec,
+            score_final: Some(rank.score_final),
             expand: Some(Expand {
                 timeline: ExpandTimeline {
                     before: TIMELINE_SIDE,
@@ -341,35 +562,32 @@ pub(crate) fn summarize(text: &str) -> String {
     format!("{}…", cut.trim_end())
 }
 
-fn lexical(conn: &Connection, fts_query: &str, options: &SearchOptions) -> Result<Vec<Hit>> {
+/// The lexical channel's best `limit` records: (record id, score), best first.
+fn lexical(
+    conn: &Connection,
+    fts_query: &str,
+    options: &SearchOptions,
+    limit: usize,
+) -> Result<Vec<(i64, f64)>> {
     // bm25 ranks ascending (lower is better); the row's score is its negation.
     // Columns: title (a decision's, an attempt's reason) weighs 2, body 1, tags 1.5.
-    // Without filters, the index ranks alone and only the best k are joined
-    // to their records (a common word matches a third of a large history).
+    // Without filters the index ranks alone (a common word matches a third
+    // of a large history: joining every match to its record is the cost).
     let sql = if options.scope.pool().is_none() && options.session.is_none() {
-        "SELECT r.uid, r.ts, r.type, r.title, r.body, r.pool, -f.score
-         FROM (SELECT rowid, bm25(records_fts, 2.0, 1.0, 1.5) AS score FROM records_fts
-               WHERE records_fts MATCH ?1 AND ?2 IS NULL AND ?3 IS NULL ORDER BY score LIMIT ?4) f
-         JOIN records r ON r.id = f.rowid ORDER BY f.score"
+        "SELECT rowid, -bm25(records_fts, 2.0, 1.0, 1.5) AS score FROM records_fts
+         WHERE records_fts MATCH ?1 AND ?2 IS NULL AND ?3 IS NULL
+         ORDER BY bm25(records_fts, 2.0, 1.0, 1.5) LIMIT ?4"
     } else {
-        "SELECT r.uid, r.ts, r.type, r.title, r.body, r.pool, -bm25(records_fts, 2.0, 1.0, 1.5)
+        "SELECT r.id, -bm25(records_fts, 2.0, 1.0, 1.5)
          FROM records_fts JOIN records r ON r.id = records_fts.rowid
          WHERE records_fts MATCH ?1 AND (?2 IS NULL OR r.pool = ?2) AND (?3 IS NULL OR r.session_id = ?3)
          ORDER BY bm25(records_fts, 2.0, 1.0, 1.5) LIMIT ?4"
     };
     let mut stmt = conn.prepare_cached(sql)?;
-    let k = i64::try_from(options.k).unwrap_or(i64::MAX);
-    let rows =
-        stmt.query_map(rusqlite::params![fts_query, options.scope.pool(), options.session, k], |row| {
-            let (title, body): (String, String) = (row.get(3)?, row.get(4)?);
-            Ok(Hit {
-                id: row.get(0)?,
-                ts: row.get(1)?,
-                record_type: row.get(2)?,
-                text: super::record_text(&title, &body),
-                pool: row.get(5)?,
-                score: row.get(6)?,
-            })
+    let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+    let rows = stmt
+        .query_map(rusqlite::params![fts_query, options.scope.pool(), options.session, limit], |row| {
+            Ok((row.get(0)?, row.get(1)?))
         })?;
     Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
 }
