@@ -9,11 +9,11 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 
 use ctx_core::{
-    BuildMode, BuildOptions, FolderEdit, FrameStatus, NewAttempt, NewDecision, NewFrame, NewRecord, NewTask,
-    Rendering, SearchMode, SearchOptions, SearchScope, TaskFilter, Tier, TimelineSession,
-    Workspace as CoreWorkspace,
+    BuildMode, BuildOptions, EmbedError, Embedder, FolderEdit, FrameStatus, HashedNgrams, NewAttempt,
+    NewDecision, NewFrame, NewRecord, NewTask, Rendering, SearchMode, SearchOptions, SearchScope, TaskFilter,
+    Tier, TimelineSession, Workspace as CoreWorkspace,
 };
-use pyo3::exceptions::PyRuntimeError;
+use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use serde::Serialize;
@@ -486,7 +486,10 @@ impl Workspace {
     }
 
     /// L0 rows of the records matching `query` (words, "phrases", prefix*), best first.
-    #[pyo3(signature = (query, *, k=10, scope="all", session=None, mode="lexical"))]
+    /// `embedder` (an object with a `name` and an `embed(texts)` method)
+    /// serves the vector channel instead of the configured one.
+    #[pyo3(signature = (query, *, k=10, scope="all", session=None, mode="lexical", embedder=None))]
+    #[allow(clippy::too_many_arguments)] // Python's keyword arguments
     fn search<'py>(
         &self,
         py: Python<'py>,
@@ -495,6 +498,7 @@ impl Workspace {
         scope: &str,
         session: Option<String>,
         mode: &str,
+        embedder: Option<Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let options = SearchOptions {
             query,
@@ -503,12 +507,65 @@ impl Workspace {
             session,
             mode: parse_choice(mode, SearchMode::parse, "modes", "lexical, vector, hybrid")?,
         };
-        let response = self.with(py, |ws| ws.search(&options))?;
+        let response = match embedder.map(PyEmbedder::new).transpose()? {
+            Some(embedder) => self.with(py, |ws| ws.search_with(&options, &embedder))?,
+            None => self.with(py, |ws| ws.search(&options))?,
+        };
         to_py(py, &response)
+    }
+
+    /// Embed every record that has no vector of `embedder`'s yet (the
+    /// built-in embedder when None); how many were embedded.
+    #[pyo3(signature = (embedder=None))]
+    fn embed_records(&self, py: Python<'_>, embedder: Option<Bound<'_, PyAny>>) -> PyResult<usize> {
+        match embedder.map(PyEmbedder::new).transpose()? {
+            Some(embedder) => self.with(py, |ws| ws.embed_records(&embedder)),
+            None => self.with(py, |ws| ws.embed_records(&HashedNgrams)),
+        }
     }
 
     fn __repr__(&self) -> String {
         format!("Workspace({:?})", self.path.display().to_string())
+    }
+}
+
+/// A Python object serving as an [`Embedder`]: its `name` (a str) and its
+/// `embed(texts: list[str]) -> list[list[float]]`, called with the GIL.
+struct PyEmbedder {
+    object: Py<PyAny>,
+    name: String,
+}
+
+impl PyEmbedder {
+    fn new(object: Bound<'_, PyAny>) -> PyResult<PyEmbedder> {
+        let name: String = object.getattr("name").and_then(|name| name.extract()).map_err(|_| {
+            PyTypeError::new_err("an embedder needs a `name` (str) and an `embed(texts)` method")
+        })?;
+        if !object.hasattr("embed")? {
+            return Err(PyTypeError::new_err(
+                "an embedder needs a `name` (str) and an `embed(texts)` method",
+            ));
+        }
+        if name.trim().is_empty() || name.starts_with("builtin:") {
+            return Err(PyValueError::new_err(format!(
+                "{name:?}: an embedder's name must be non-empty and not start with \"builtin:\""
+            )));
+        }
+        Ok(PyEmbedder { object: object.unbind(), name })
+    }
+}
+
+impl Embedder for PyEmbedder {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn embed(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, EmbedError> {
+        Python::attach(|py| {
+            let vectors = self.object.bind(py).call_method1("embed", (texts.to_vec(),))?;
+            vectors.extract::<Vec<Vec<f32>>>()
+        })
+        .map_err(|err: PyErr| EmbedError(err.to_string()))
     }
 }
 
@@ -571,6 +628,7 @@ fn to_py_err(err: ctx_core::Error) -> PyErr {
         "TEMPLATE_ERROR" => "TemplateError",
         "UNKNOWN_FRAME" => "UnknownFrameError",
         "UNKNOWN_RECORD" => "UnknownRecordError",
+        "EMBEDDER_ERROR" => "EmbedderError",
         "NO_CURRENT_FRAME" => "NoCurrentFrameError",
         "INVALID_FRAME_STATE" => "FrameStateError",
         "INVALID_BUDGET" => "BudgetError",

@@ -53,8 +53,8 @@ def test_errors(ws, tmp_path):
         ws.search("x", scope="cold")
     with pytest.raises(ctxkit.CtxIOError):
         ws.ingest(tmp_path / "missing.jsonl")
-    # Hybrid falls back to lexical and says why.
-    retrieval = ws.search("tokens", mode="hybrid")["retrieval"]
+    # A query with nothing the built-in embedder weighs falls back to lexical and says why.
+    retrieval = ws.search("the", mode="hybrid")["retrieval"]
     assert retrieval["mode"] == "lexical" and retrieval["vector_fallback_reason"]
 
 
@@ -95,3 +95,67 @@ def test_pack_and_pins(ws, tmp_path):
     ws.unpin(pin["id"])
     with pytest.raises(ctxkit.UnknownRecordError):
         ws.unpin(pin["id"])
+
+
+class Concepts:
+    """A toy embedder: one dimension a concept, synonyms no letters share."""
+
+    name = "test:concepts"
+    CONCEPTS = [("car", "automobile", "vehicle"), ("fast", "quick", "speedy"), ("bug", "defect")]
+
+    def __init__(self):
+        self.texts = 0
+
+    def embed(self, texts):
+        self.texts += len(texts)
+        return [[float(sum(w in t.lower() for w in words)) for words in self.CONCEPTS] for t in texts]
+
+
+def test_hybrid_search_with_the_builtin_embedder(ws):
+    wanted = ws.add_record("note", "Refactored so refreshToken rotation happens before expiry")["id"]
+    ws.add_record("note", "Docker images are built in two stages")
+    response = ws.search("refresh tokn", mode="hybrid")
+    retrieval = response["retrieval"]
+    assert retrieval["mode"] == "hybrid", retrieval
+    assert retrieval["lexical_hits"] == 0 and retrieval["embedder"] == "builtin:hashed-ngrams-v1"
+    assert response["results"][0]["id"] == wanted and response["results"][0]["score_vec"] > 0.2
+
+
+def test_a_python_embedder_serves_the_vector_channel(ws):
+    car = ws.add_record("note", "the automobile would not start")["id"]
+    ws.add_record("note", "a speedy fix for the defect")
+    concepts = Concepts()
+    assert ws.embed_records(concepts) == 2
+    assert ws.embed_records(concepts) == 0
+    response = ws.search("vehicle", mode="vector", embedder=concepts)
+    assert response["retrieval"]["embedder"] == "test:concepts"
+    assert response["results"][0]["id"] == car
+    assert concepts.texts == 3  # two records once, and the query
+
+
+def test_a_failing_python_embedder_falls_back_or_raises(ws):
+    ws.add_record("note", "the automobile would not start")
+
+    class Broken:
+        name = "test:broken"
+
+        def embed(self, texts):
+            raise ConnectionError("model server unreachable")
+
+    retrieval = ws.search("automobile", mode="hybrid", embedder=Broken())["retrieval"]
+    assert retrieval["mode"] == "lexical" and "model server unreachable" in retrieval["vector_fallback_reason"]
+    with pytest.raises(ctxkit.EmbedderError, match="model server unreachable"):
+        ws.embed_records(Broken())
+
+    class NotVectors:
+        name = "test:strings"
+
+        def embed(self, texts):
+            return ["not a vector" for _ in texts]
+
+    with pytest.raises(ctxkit.EmbedderError):
+        ws.embed_records(NotVectors())
+    with pytest.raises(TypeError, match="embed"):
+        ws.search("x", mode="vector", embedder=object())
+    with pytest.raises(ValueError, match="builtin:"):
+        ws.search("x", mode="vector", embedder=type("E", (), {"name": "builtin:mine", "embed": lambda s, t: []})())

@@ -76,8 +76,14 @@ pub fn search(env: &Env, args: &SearchArgs) -> anyhow::Result<()> {
         return output::json(&response);
     }
     let mut out = std::io::stdout().lock();
-    if let Some(reason) = &response.retrieval.vector_fallback_reason {
-        output::warn(&format!("served lexical: {reason}"));
+    let retrieval = &response.retrieval;
+    if retrieval.mode != retrieval.requested_mode {
+        let reason = retrieval.vector_fallback_reason.as_ref().or(retrieval.lexical_fallback_reason.as_ref());
+        let served = retrieval.mode.as_str();
+        output::warn(&format!(
+            "served {served}: {}",
+            reason.map_or("a channel could not serve", |r| r.as_str())
+        ));
     }
     if response.results.is_empty() {
         writeln!(out, "no records match")?;

@@ -74,6 +74,14 @@ impl SearchMode {
             _ => None,
         }
     }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SearchMode::Lexical => "lexical",
+            SearchMode::Vector => "vector",
+            SearchMode::Hybrid => "hybrid",
+        }
+    }
 }
 
 /// What to search for.
@@ -304,9 +312,9 @@ pub(crate) fn search(
     let results = hydrate(conn, &ranked)?;
     let fusion_ms = millis(fusion_started);
     if mode != options.mode && reasons.vector.is_some() {
-        reasons.fallback = Some(format!("the vector channel could not serve; served {}", mode_name(mode)));
+        reasons.fallback = Some(format!("the vector channel could not serve; served {}", mode.as_str()));
     } else if mode != options.mode {
-        reasons.fallback = Some(format!("the lexical channel could not serve; served {}", mode_name(mode)));
+        reasons.fallback = Some(format!("the lexical channel could not serve; served {}", mode.as_str()));
     }
     let hits = results.len();
     Ok(SearchResponse {
@@ -345,14 +353,6 @@ struct Reasons {
     fallback: Option<String>,
     vector: Option<String>,
     lexical: Option<String>,
-}
-
-fn mode_name(mode: SearchMode) -> &'static str {
-    match mode {
-        SearchMode::Lexical => "lexical",
-        SearchMode::Vector => "vector",
-        SearchMode::Hybrid => "hybrid",
-    }
 }
 
 /// The vector channel's best `depth` records, or why it cannot serve.

@@ -14,10 +14,15 @@
 >>> ws.pop_frame(summary="refresh on 401")
 >>> task = ws.add_task("Rotate keys", criteria=["old tokens still verify"])
 >>> ws.task_prompt(task["id"])["text"]
+>>> ws.ingest("session.jsonl")["added"]            # Claude Code transcripts, ctx records
+>>> ws.search("rotate refresh tokens", mode="hybrid")["results"]  # L0 rows
+>>> ws.search("car trouble", mode="vector", embedder=my_model)    # any `Embedder`
 
 Every method returns plain dicts and lists, shaped like the JSON that the
 `ctx` command prints with `--json`. Errors are subclasses of `CtxError`.
 """
+
+from typing import Protocol, Sequence, runtime_checkable
 
 from ctxkit._ctx import SCHEMA_VERSION, Workspace, __version__, map, rank
 from ctxkit.errors import (
@@ -36,10 +41,29 @@ from ctxkit.errors import (
     UnknownFolderError,
     UnknownFrameError,
     UnknownRecordError,
+    EmbedderError,
 )
+
+
+@runtime_checkable
+class Embedder(Protocol):
+    """What `Workspace.search(embedder=...)` and `embed_records` accept:
+    any object with these two (no need to subclass).
+
+    `name` identifies the vector space: vectors of different names are
+    never compared, so give a new model (or a new version) a new name.
+    `embed` returns one vector per text, all of the same length. It is
+    called with a workspace's lock held: it must not use that workspace.
+    """
+
+    name: str
+
+    def embed(self, texts: list[str]) -> Sequence[Sequence[float]]: ...
+
 
 __all__ = [
     "SCHEMA_VERSION",
+    "Embedder",
     "BudgetError",
     "ConfigError",
     "ContextTooLargeError",
@@ -55,6 +79,7 @@ __all__ = [
     "UnknownFolderError",
     "UnknownFrameError",
     "UnknownRecordError",
+    "EmbedderError",
     "Workspace",
     "__version__",
     "map",

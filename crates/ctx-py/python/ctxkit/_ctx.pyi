@@ -4,6 +4,8 @@ from os import PathLike
 from pathlib import Path
 from typing import Any, Optional, Union
 
+from ctxkit import Embedder
+
 __version__: str
 SCHEMA_VERSION: int
 
@@ -110,7 +112,9 @@ class Workspace:
         scope: str = "all",
         session: Optional[str] = None,
         mode: str = "lexical",
+        embedder: Optional[Embedder] = None,
     ) -> dict[str, Any]: ...
+    def embed_records(self, embedder: Optional[Embedder] = None) -> int: ...
 
 def map(
     path: Union[str, PathLike[str]] = ".",

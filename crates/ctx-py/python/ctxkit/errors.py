@@ -77,3 +77,7 @@ class ContextTooLargeError(CtxError, ValueError):
 
 class UnknownRecordError(CtxError, KeyError):
     """No record has that id."""
+
+
+class EmbedderError(CtxError, RuntimeError):
+    """An embedder failed, or returned vectors of the wrong number or size."""
