@@ -515,13 +515,10 @@ impl Workspace {
         // in memory instead of spilling them to the WAL mid-transaction.
         let conn = &self.store.conn;
         let cache_size: i64 = conn.pragma_query_value(None, "cache_size", |row| row.get(0))?;
-        conn.pragma_update(None, "cache_size", -64 * 1024)?;
+        conn.pragma_update(None, "cache_size", -256 * 1024)?;
         let embedder = self.builtin_embedder();
         let added = self.write(|conn| {
-            let mut added = 0;
-            for record in &records {
-                added += usize::from(memory::insert(conn, record)?);
-            }
+            let added = memory::insert_many(conn, &records)?;
             embed_new(conn, embedder)?;
             Ok(added)
         });

@@ -15,7 +15,7 @@ pub(crate) mod pack;
 pub(crate) mod search;
 pub(crate) mod vectors;
 
-use rusqlite::{Connection, OptionalExtension, params};
+use rusqlite::{Connection, OptionalExtension};
 use serde::Serialize;
 
 use crate::error::{Error, Result};
@@ -140,24 +140,48 @@ fn normalize_ts(ts: &str) -> String {
 
 /// Insert a prepared record; `false` when its dedup key is already there.
 pub(crate) fn insert(conn: &Connection, prepared: &Prepared) -> Result<bool> {
-    let r = &prepared.record;
-    let added = conn
-        .prepare_cached(
-            "INSERT OR IGNORE INTO records (uid, type, session_id, role, body, tags, refs, ts, dedup_key)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-        )?
-        .execute(params![
-            prepared.id,
-            r.record_type,
-            r.session_id,
-            r.role,
-            r.text,
-            r.tags.join(" "),
-            serde_json::to_string(&r.refs).unwrap_or_else(|_| "[]".into()),
-            r.ts,
-            prepared.dedup_key,
-        ])?;
-    Ok(added > 0)
+    Ok(insert_many(conn, std::slice::from_ref(prepared))? > 0)
+}
+
+/// Rows a multi-row insert writes at once.
+const INSERT_BATCH: usize = 1024;
+
+/// Insert `records`, skipping those already there (by id or dedup key);
+/// how many were added. Rows go [`INSERT_BATCH`] to a statement: each
+/// statement that fires the full-text trigger makes FTS5 flush its pending
+/// terms to a new segment, so one statement a row spent most of an ingest
+/// writing and merging tiny segments.
+pub(crate) fn insert_many(conn: &Connection, records: &[Prepared]) -> Result<usize> {
+    let mut added = 0;
+    for batch in records.chunks(INSERT_BATCH) {
+        let rows = vec!["(?, ?, ?, ?, ?, ?, ?, ?, ?)"; batch.len()].join(", ");
+        let sql = format!(
+            "INSERT OR IGNORE INTO records (uid, type, session_id, role, body, tags, refs, ts, dedup_key) VALUES {rows}"
+        );
+        let mut stmt = conn.prepare_cached(&sql)?;
+        let mut index = 0;
+        for prepared in batch {
+            let r = &prepared.record;
+            let refs = serde_json::to_string(&r.refs).unwrap_or_else(|_| "[]".into());
+            let values: [&dyn rusqlite::ToSql; 9] = [
+                &prepared.id,
+                &r.record_type,
+                &r.session_id,
+                &r.role,
+                &r.text,
+                &r.tags.join(" "),
+                &refs,
+                &r.ts,
+                &prepared.dedup_key,
+            ];
+            for value in values {
+                index += 1;
+                stmt.raw_bind_parameter(index, value)?;
+            }
+        }
+        added += stmt.raw_execute()?;
+    }
+    Ok(added)
 }
 
 /// The columns [`read_record`] reads.

@@ -98,15 +98,14 @@ pub(crate) fn sync(conn: &Connection, embedder: &dyn Embedder) -> Result<usize> 
             Some(chunk) => chunk,
             None => open.insert(OpenChunk::last(conn, space)?),
         };
-        let mut insert = conn.prepare_cached(
-            "INSERT OR REPLACE INTO record_vectors (record_id, space_id, vector) VALUES (?1, ?2, ?3)",
-        )?;
+        let mut quantized = Vec::with_capacity(batch.len());
         for ((id, _), mut vector) in batch.iter().zip(vectors) {
             check_dim(name, space, &vector).map_err(|err| embedder_error(name, err))?;
             normalize(&mut vector);
-            insert.execute(params![id, space.id, quantize(&vector)])?;
+            quantized.push((*id, quantize(&vector)));
             chunk.push(conn, *id, &vector)?;
         }
+        store_vectors(conn, space, &quantized)?;
         embedded += batch.len();
         watermark = last;
     }
@@ -115,6 +114,22 @@ pub(crate) fn sync(conn: &Connection, embedder: &dyn Embedder) -> Result<usize> 
         conn.execute("UPDATE vector_spaces SET watermark = ?1 WHERE id = ?2", params![watermark, space.id])?;
     }
     Ok(embedded)
+}
+
+/// Write `(record id, quantized vector)` rows, many a statement.
+fn store_vectors(conn: &Connection, space: Space, rows: &[(i64, Vec<u8>)]) -> Result<()> {
+    for batch in rows.chunks(256) {
+        let values = vec!["(?, ?, ?)"; batch.len()].join(", ");
+        let sql = format!("INSERT OR REPLACE INTO record_vectors (record_id, space_id, vector) VALUES {values}");
+        let mut stmt = conn.prepare_cached(&sql)?;
+        for (i, (id, vector)) in batch.iter().enumerate() {
+            stmt.raw_bind_parameter(3 * i + 1, id)?;
+            stmt.raw_bind_parameter(3 * i + 2, space.id)?;
+            stmt.raw_bind_parameter(3 * i + 3, vector)?;
+        }
+        stmt.raw_execute()?;
+    }
+    Ok(())
 }
 
 /// Whether `embedder`'s space lacks some record's vector.
