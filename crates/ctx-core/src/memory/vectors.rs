@@ -120,7 +120,8 @@ pub(crate) fn sync(conn: &Connection, embedder: &dyn Embedder) -> Result<usize> 
 fn store_vectors(conn: &Connection, space: Space, rows: &[(i64, Vec<u8>)]) -> Result<()> {
     for batch in rows.chunks(256) {
         let values = vec!["(?, ?, ?)"; batch.len()].join(", ");
-        let sql = format!("INSERT OR REPLACE INTO record_vectors (record_id, space_id, vector) VALUES {values}");
+        let sql =
+            format!("INSERT OR REPLACE INTO record_vectors (record_id, space_id, vector) VALUES {values}");
         let mut stmt = conn.prepare_cached(&sql)?;
         for (i, (id, vector)) in batch.iter().enumerate() {
             stmt.raw_bind_parameter(3 * i + 1, id)?;
