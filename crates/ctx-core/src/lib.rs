@@ -77,8 +77,9 @@ pub use frames::{
 };
 pub use fsutil::write_atomic;
 pub use memory::{
-    EmbedError, Embedder, HashedNgrams, IngestError, IngestReport, L0Row, NewRecord, Pack, PackSection,
-    Record, SearchMode, SearchOptions, SearchResponse, SearchScope, Timeline, TimelineSession, VECTOR_ENGINE,
+    EmbedError, Embedder, HashedNgrams, IngestError, IngestReport, L0Row, LEXICAL_WINDOW, NewRecord, Pack,
+    PackSection, Record, SearchMode, SearchOptions, SearchResponse, SearchScope, Timeline, TimelineSession,
+    VECTOR_ENGINE,
 };
 pub use records::{Decision, NewDecision};
 pub use scan::{FileKind, ScanIssue, ScanPhases, ScanReport, language, secret_by_content, secret_by_name};

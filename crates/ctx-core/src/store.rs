@@ -82,6 +82,8 @@ impl Store {
         // Statement journals (an INSERT OR IGNORE that fires the FTS
         // triggers needs one per row) in memory, not in a temporary file.
         self.conn.pragma_update(None, "temp_store", "MEMORY")?;
+        // The lexical channel's ranking function (memory/rank.rs).
+        crate::memory::rank::register(&self.conn)?;
         Ok(())
     }
 

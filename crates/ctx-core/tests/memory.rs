@@ -369,3 +369,31 @@ fn the_pack_has_the_contract_s_delimiters_and_order_and_holds_its_threshold() {
     assert!(ws.pins().unwrap().is_empty());
     assert_eq!(ws.unpin(&pin.id).unwrap_err().code(), "UNKNOWN_RECORD");
 }
+
+#[test]
+fn lexical_search_ranks_the_newest_matches_when_too_many_match() {
+    let (_dir, mut ws) = workspace();
+    let window = ctx_core::LEXICAL_WINDOW;
+    // The oldest 50 say "alpha" most; the newer `window` say it once, among other words.
+    let mut lines = String::new();
+    for i in 0..50 {
+        lines.push_str(&format!("{{\"type\":\"note\",\"text\":\"alpha alpha alpha {i}\"}}\n"));
+    }
+    for i in 0..window {
+        lines.push_str(&format!(
+            "{{\"type\":\"note\",\"text\":\"alpha and some other words here, number {i}\"}}\n"
+        ));
+    }
+    ws.ingest(&mut lines.as_bytes(), "many.jsonl").unwrap();
+    let response = ws.search(&SearchOptions { query: "alpha".into(), ..Default::default() }).unwrap();
+    let r = &response.retrieval;
+    assert!(r.lexical_windowed && r.lexical_ranked == window, "{r:?}");
+    assert_eq!(response.hits, 10);
+    assert!(response.results.iter().all(|row| row.summary.contains("number")), "{:?}", response.results);
+    // A rarer query is ranked over all its matches: the oldest, best ones win.
+    let response =
+        ws.search(&SearchOptions { query: "\"alpha alpha\"".into(), ..Default::default() }).unwrap();
+    assert!(!response.retrieval.lexical_windowed);
+    assert_eq!(response.retrieval.lexical_ranked, 50);
+    assert!(response.results[0].summary.starts_with("alpha alpha alpha"));
+}

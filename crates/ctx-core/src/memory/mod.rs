@@ -12,6 +12,7 @@ pub(crate) mod embed;
 pub(crate) mod expand;
 pub(crate) mod ingest;
 pub(crate) mod pack;
+pub(crate) mod rank;
 pub(crate) mod search;
 pub(crate) mod vectors;
 
@@ -26,7 +27,8 @@ pub use expand::{Timeline, TimelineSession};
 pub use ingest::{IngestError, IngestReport};
 pub use pack::{Pack, PackSection};
 pub use search::{
-    Expand, L0Row, Retrieval, SearchMode, SearchOptions, SearchResponse, SearchScope, VECTOR_ENGINE,
+    Expand, L0Row, LEXICAL_WINDOW, Retrieval, SearchMode, SearchOptions, SearchResponse, SearchScope,
+    VECTOR_ENGINE,
 };
 
 /// A record as L2 returns it: the contract's normalized record. Stable JSON.

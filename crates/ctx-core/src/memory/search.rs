@@ -211,6 +211,11 @@ pub struct Retrieval {
     pub fused_hits: usize,
     /// Every term had to match (`false`: none matched all, so any term could).
     pub all_terms: bool,
+    /// Matches the lexical channel ranked.
+    pub lexical_ranked: usize,
+    /// More records matched than the lexical channel ranks
+    /// ([`LEXICAL_WINDOW`]): the newest of them were ranked.
+    pub lexical_windowed: bool,
     pub latency_ms: Latency,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fallback_reason: Option<String>,
@@ -286,16 +291,19 @@ pub(crate) fn search(
     let terms = Terms::parse(&options.query);
     let mut lexical_hits: Option<Vec<(i64, f64)>> = None;
     let mut all_terms = true;
+    let (mut lexical_ranked, mut lexical_windowed) = (0, false);
     // Lexical serves a vector request whose channel cannot.
     if wants_lexical || vector_hits.is_none() {
         match terms.all() {
             Some(all) => {
-                let mut hits = lexical(conn, &all, options, depth)?;
-                if hits.is_empty() && terms.len() > 1 {
+                let idfs = idfs(conn, &terms)?;
+                let mut found = lexical(conn, &all, &idfs, options, depth)?;
+                if found.hits.is_empty() && terms.len() > 1 {
                     all_terms = false;
-                    hits = lexical(conn, &terms.any().unwrap_or(all), options, depth)?;
+                    found = lexical(conn, &terms.any().unwrap_or(all), &idfs, options, depth)?;
                 }
-                lexical_hits = Some(hits);
+                (lexical_ranked, lexical_windowed) = (found.ranked, found.windowed);
+                lexical_hits = Some(found.hits);
             }
             None => reasons.lexical = Some("the query has no words to match".into()),
         }
@@ -335,6 +343,8 @@ pub(crate) fn search(
             vector_hits: vector_hits.as_ref().map_or(0, Vec::len),
             fused_hits: if mode == SearchMode::Hybrid { hits } else { 0 },
             all_terms,
+            lexical_ranked,
+            lexical_windowed,
             latency_ms: Latency {
                 lexical: lexical_ms,
                 vector: vector_ms,
@@ -562,34 +572,75 @@ pub(crate) fn summarize(text: &str) -> String {
     format!("{}…", cut.trim_end())
 }
 
-/// The lexical channel's best `limit` records: (record id, score), best first.
+/// The newest matches the lexical channel ranks, at most (see `rank.rs`).
+pub const LEXICAL_WINDOW: usize = 1000;
+/// How many of a phrase's newest matches its document frequency is read from.
+const DF_WINDOW: usize = 500;
+
+/// What the lexical channel found.
+struct Lexical {
+    /// (record id, score), best first.
+    hits: Vec<(i64, f64)>,
+    /// Matches ranked.
+    ranked: usize,
+    /// More matched than [`LEXICAL_WINDOW`]: the newest were ranked.
+    windowed: bool,
+}
+
+/// Each term's bm25 IDF, from its document frequency: exact when it is in
+/// fewer than [`DF_WINDOW`] records, else estimated from how many record
+/// ids its newest [`DF_WINDOW`] matches span (ids are given in order, so
+/// that is its density). The record count is the highest id.
+fn idfs(conn: &Connection, terms: &Terms) -> Result<Vec<f64>> {
+    let rows: i64 = conn.query_row("SELECT coalesce(max(id), 0) FROM records", [], |row| row.get(0))?;
+    let mut stmt = conn.prepare_cached(
+        "SELECT count(*), coalesce(min(rowid), 0) FROM
+           (SELECT rowid FROM records_fts WHERE records_fts MATCH ?1 ORDER BY rowid DESC LIMIT ?2)",
+    )?;
+    let mut idfs = Vec::with_capacity(terms.len());
+    for term in &terms.0 {
+        let (found, oldest): (i64, i64) =
+            stmt.query_row(rusqlite::params![term, DF_WINDOW as i64], |row| Ok((row.get(0)?, row.get(1)?)))?;
+        let df = if (found as usize) < DF_WINDOW {
+            found as f64
+        } else {
+            let span = (rows - oldest + 1).max(1) as f64;
+            (found as f64 * rows as f64 / span).min(rows as f64)
+        };
+        idfs.push(super::rank::idf(rows as f64, df));
+    }
+    Ok(idfs)
+}
+
+/// The lexical channel's best `limit` records among the newest
+/// [`LEXICAL_WINDOW`] that match `fts_query`, ranked by bm25 (`ctx_rank`).
 fn lexical(
     conn: &Connection,
     fts_query: &str,
+    idfs: &[f64],
     options: &SearchOptions,
     limit: usize,
-) -> Result<Vec<(i64, f64)>> {
-    // bm25 ranks ascending (lower is better); the row's score is its negation.
-    // Columns: title (a decision's, an attempt's reason) weighs 2, body 1, tags 1.5.
-    // Without filters the index ranks alone (a common word matches a third
-    // of a large history: joining every match to its record is the cost).
+) -> Result<Lexical> {
     let sql = if options.scope.pool().is_none() && options.session.is_none() {
-        "SELECT rowid, -bm25(records_fts, 2.0, 1.0, 1.5) AS score FROM records_fts
-         WHERE records_fts MATCH ?1 AND ?2 IS NULL AND ?3 IS NULL
-         ORDER BY bm25(records_fts, 2.0, 1.0, 1.5) LIMIT ?4"
+        "SELECT rowid, ctx_rank(records_fts, ?2) FROM records_fts
+         WHERE records_fts MATCH ?1 AND ?4 IS NULL AND ?5 IS NULL ORDER BY rowid DESC LIMIT ?3"
     } else {
-        "SELECT r.id, -bm25(records_fts, 2.0, 1.0, 1.5)
+        "SELECT r.id, ctx_rank(records_fts, ?2)
          FROM records_fts JOIN records r ON r.id = records_fts.rowid
-         WHERE records_fts MATCH ?1 AND (?2 IS NULL OR r.pool = ?2) AND (?3 IS NULL OR r.session_id = ?3)
-         ORDER BY bm25(records_fts, 2.0, 1.0, 1.5) LIMIT ?4"
+         WHERE records_fts MATCH ?1 AND (?4 IS NULL OR r.pool = ?4) AND (?5 IS NULL OR r.session_id = ?5)
+         ORDER BY records_fts.rowid DESC LIMIT ?3"
     };
+    let blob: Vec<u8> = idfs.iter().flat_map(|idf| idf.to_le_bytes()).collect();
     let mut stmt = conn.prepare_cached(sql)?;
-    let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-    let rows = stmt
-        .query_map(rusqlite::params![fts_query, options.scope.pool(), options.session, limit], |row| {
-            Ok((row.get(0)?, row.get(1)?))
-        })?;
-    Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+    let params =
+        rusqlite::params![fts_query, blob, LEXICAL_WINDOW as i64, options.scope.pool(), options.session];
+    let mut hits: Vec<(i64, f64)> =
+        stmt.query_map(params, |row| Ok((row.get(0)?, row.get(1)?)))?.collect::<rusqlite::Result<_>>()?;
+    let ranked = hits.len();
+    // Best first; equal scores: the newer record.
+    hits.sort_by(|a, b| b.1.total_cmp(&a.1).then(b.0.cmp(&a.0)));
+    hits.truncate(limit);
+    Ok(Lexical { hits, ranked, windowed: ranked == LEXICAL_WINDOW })
 }
 
 /// A query's terms, each already in FTS5's syntax.
