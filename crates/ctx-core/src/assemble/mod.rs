@@ -974,9 +974,12 @@ mod tests {
             for rendering in [Rendering::Xml, Rendering::Json, Rendering::Md, Rendering::Prompt] {
                 let (text, report) = match run(&inputs, rendering, budget, tok) {
                     Ok(done) => done,
-                    // A budget too small for the shortest context says so; it never overflows.
+                    // A budget too small for the shortest context says so (a
+                    // small total, or a current share too small for the
+                    // current frame at its shortest); it never overflows.
                     Err(Error::ContextTooLarge(message)) => {
-                        proptest::prop_assert!(budget.total < 600, "{:?}: {}", rendering, message);
+                        let small = budget.total < 600 || (budget.current < 150 && message.contains("current budget"));
+                        proptest::prop_assert!(small, "{:?}: {}", rendering, message);
                         continue;
                     }
                     Err(err) => panic!("{rendering:?}: {err}"),
