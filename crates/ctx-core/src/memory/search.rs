@@ -387,9 +387,10 @@ fn nearest(
     let Some(space) = space else { return Ok(Ok(Vec::new())) };
     normalize(&mut query);
     let filter = vectors::Filter { pool: options.scope.pool(), session: options.session.as_deref() };
-    match vectors::nearest(conn, space, &query, depth, filter) {
+    match vectors::nearest(conn, space, embedder, &query, depth, filter) {
         Ok(hits) => Ok(Ok(hits.into_iter().map(|(id, cosine)| (id, f64::from(cosine))).collect())),
         Err(Error::InvalidInput(reason)) => Ok(Err(format!("embedder {name:?}: {reason}"))),
+        Err(Error::Embedder(reason)) => Ok(Err(reason)),
         Err(err) => Err(err),
     }
 }

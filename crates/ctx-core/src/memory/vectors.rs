@@ -1,11 +1,13 @@
 //! The vector channel's index, in SQLite (migration 0006).
 //!
-//! Each record's vector is stored int8-quantized for exact rescoring, and
-//! its sign bits are packed, 4,096 records a row, into chunks. A search
-//! scans every chunk once, ranks all records by the Hamming distance of
-//! their sign bits to the query's (a few machine instructions a record),
-//! and rescores the best few hundred with the stored vectors: exact cosine
-//! similarity. sqlite-vec's exact KNN took 120 ms a query over 1,000,000
+//! Each record's vector's sign bits are packed, 4,096 records a row, into
+//! chunks, and the vector itself is stored int8-quantized for rescoring,
+//! unless the embedder is [`Embedder::cheap`] (the built-in one: embedding
+//! a few hundred candidates again takes about a millisecond, storing a
+//! million vectors took a third of an ingest). A search scans every chunk
+//! once, ranks all records by the Hamming distance of their sign bits to
+//! the query's (a few machine instructions a record), and rescores the
+//! best few hundred by cosine similarity. sqlite-vec's exact KNN took 120 ms a query over 1,000,000
 //! records here even on bit vectors; this takes a fraction of that, at the
 //! price of being approximate (a record whose sign bits are far from the
 //! query's but whose cosine is high can be missed).
@@ -98,11 +100,16 @@ pub(crate) fn sync(conn: &Connection, embedder: &dyn Embedder) -> Result<usize> 
             Some(chunk) => chunk,
             None => open.insert(OpenChunk::last(conn, space)?),
         };
-        let mut quantized = Vec::with_capacity(batch.len());
+        // A cheap embedder's vectors are made again to rescore: only
+        // their sign bits are kept.
+        let keep = !embedder.cheap();
+        let mut quantized = Vec::with_capacity(if keep { batch.len() } else { 0 });
         for ((id, _), mut vector) in batch.iter().zip(vectors) {
             check_dim(name, space, &vector).map_err(|err| embedder_error(name, err))?;
             normalize(&mut vector);
-            quantized.push((*id, quantize(&vector)));
+            if keep {
+                quantized.push((*id, quantize(&vector)));
+            }
             chunk.push(conn, *id, &vector)?;
         }
         store_vectors(conn, space, &quantized)?;
@@ -263,6 +270,7 @@ pub(crate) struct Filter<'a> {
 pub(crate) fn nearest(
     conn: &Connection,
     space: Space,
+    embedder: &dyn Embedder,
     query: &[f32],
     k: usize,
     filter: Filter<'_>,
@@ -274,22 +282,40 @@ pub(crate) fn nearest(
             space.dim
         )));
     }
-    let mut scored: Vec<(i64, f32)> = if let Some(session) = filter.session {
+    let ids: Vec<i64> = if let Some(session) = filter.session {
         // A session is small next to the history: score all its records.
         let mut stmt = conn.prepare_cached(
-            "SELECT v.record_id, v.vector FROM records r
-             JOIN record_vectors v ON v.record_id = r.id AND v.space_id = ?1
-             WHERE r.session_id = ?2 AND (?3 IS NULL OR r.pool = ?3)",
+            "SELECT id FROM records WHERE session_id = ?1 AND (?2 IS NULL OR pool = ?2) ORDER BY id",
         )?;
-        let rows = stmt.query_map(params![space.id, session, filter.pool], |row| {
-            Ok((row.get::<_, i64>(0)?, cosine(query, row.get_ref(1)?.as_blob()?)))
-        })?;
-        rows.collect::<rusqlite::Result<_>>()?
+        stmt.query_map(params![session, filter.pool], |row| row.get(0))?.collect::<rusqlite::Result<_>>()?
     } else {
         // A pool filter drops candidates after the scan: look at more.
         let candidates = if filter.pool.is_some() { (k * 40).max(2000) } else { (k * 10).max(256) };
-        let ids = hamming_candidates(conn, space, &sign_bits(query), candidates)?;
-        let ids = serde_json::to_string(&ids).map_err(|err| Error::InvalidInput(err.to_string()))?;
+        hamming_candidates(conn, space, &sign_bits(query), candidates)?
+    };
+    let ids = serde_json::to_string(&ids).map_err(|err| Error::InvalidInput(err.to_string()))?;
+    let mut scored: Vec<(i64, f32)> = if embedder.cheap() {
+        // Embedding again costs less than a stored vector (see `sync`).
+        let mut stmt = conn.prepare_cached(
+            "SELECT id, title, body FROM records
+             WHERE id IN (SELECT value FROM json_each(?1)) AND (?2 IS NULL OR pool = ?2)",
+        )?;
+        let rows: Vec<(i64, String)> = stmt
+            .query_map(params![ids, filter.pool], |row| {
+                let (title, body): (String, String) = (row.get(1)?, row.get(2)?);
+                Ok((row.get(0)?, super::record_text(&title, &body)))
+            })?
+            .collect::<rusqlite::Result<_>>()?;
+        let texts: Vec<&str> = rows.iter().map(|(_, text)| text.as_str()).collect();
+        let vectors = embedder.embed(&texts).map_err(|err| embedder_error(embedder.name(), err))?;
+        rows.iter()
+            .zip(vectors)
+            .map(|((id, _), mut vector)| {
+                normalize(&mut vector);
+                (*id, vector.iter().zip(query).map(|(a, b)| a * b).sum())
+            })
+            .collect()
+    } else {
         let mut stmt = conn.prepare_cached(
             "SELECT v.record_id, v.vector FROM record_vectors v JOIN records r ON r.id = v.record_id
              WHERE v.space_id = ?1 AND v.record_id IN (SELECT value FROM json_each(?2))
