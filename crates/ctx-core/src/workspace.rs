@@ -518,9 +518,21 @@ impl Workspace {
         conn.pragma_update(None, "cache_size", -256 * 1024)?;
         let embedder = self.builtin_embedder();
         let added = self.write(|conn| {
-            let added = memory::insert_many(conn, &records)?;
-            embed_new(conn, embedder)?;
-            Ok(added)
+            let Some(embedder) = embedder else { return memory::insert_many(conn, &records) };
+            // The built-in embedder runs on another core while SQLite
+            // inserts; its records keep only sign bits (it is cheap).
+            std::thread::scope(|scope| {
+                let codes = scope.spawn(|| {
+                    records
+                        .iter()
+                        .map(|r| (r.id.as_str(), memory::vectors::sign_bits(&HashedNgrams::embed_one(&r.record.text))))
+                        .collect::<std::collections::HashMap<&str, Vec<u64>>>()
+                });
+                let added = memory::insert_many(conn, &records)?;
+                let codes = codes.join().map_err(|_| Error::Embedder("the embedding thread failed".into()))?;
+                memory::vectors::sync_codes(conn, embedder, HashedNgrams::DIM, &codes)?;
+                Ok(added)
+            })
         });
         self.store.conn.pragma_update(None, "cache_size", cache_size)?;
         let added = added?;

@@ -295,3 +295,33 @@ fn chunks_fill_and_roll_over_without_losing_records() {
     let response = ws.search(&options("entry number 4199 topic6", SearchMode::Vector)).unwrap();
     assert!(response.results[0].summary.contains("4199"), "{:?}", response.results[0]);
 }
+
+#[test]
+fn vectors_made_during_ingest_equal_those_made_later() {
+    let lines: String = (0..300)
+        .map(|i| format!("{{\"type\":\"note\",\"text\":\"note {i}: refreshToken rotation, cache{} and parser{}\"}}\n", i % 13, i % 7))
+        .collect();
+    // During ingest (sign bits computed beside the inserts).
+    let (_a, mut during) = workspace();
+    during.ingest(&mut lines.as_bytes(), "notes.jsonl").unwrap();
+    // Later: ingested with vectors off, embedded by the first vector search.
+    let (b, _) = workspace();
+    std::fs::write(b.path().join(".ctx/config.toml"), "[memory]\nembedder = \"none\"\n").unwrap();
+    Workspace::open(b.path()).unwrap().ingest(&mut lines.as_bytes(), "notes.jsonl").unwrap();
+    std::fs::write(b.path().join(".ctx/config.toml"), "").unwrap();
+    let later = Workspace::open(b.path()).unwrap();
+    for query in ["refresh token", "cache 3 parser", "rotations of note 42"] {
+        let rows = |ws: &Workspace| -> Vec<(String, String)> {
+            let options = SearchOptions { query: query.into(), k: 20, mode: SearchMode::Vector, ..Default::default() };
+            ws.search(&options)
+                .unwrap()
+                .results
+                .into_iter()
+                .map(|r| (r.summary, format!("{:.6}", r.score_vec.unwrap())))
+                .collect()
+        };
+        let expected = rows(&later);
+        assert_eq!(expected.len(), 20);
+        assert_eq!(rows(&during), expected, "{query}");
+    }
+}

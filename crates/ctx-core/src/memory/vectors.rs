@@ -15,7 +15,7 @@
 //! Vectors are derived: [`sync`] embeds whatever records have none yet, in
 //! id order, so a space is always complete up to its watermark.
 
-use std::collections::BinaryHeap;
+use std::collections::{BinaryHeap, HashMap};
 
 use rusqlite::{Connection, OptionalExtension, params};
 
@@ -110,7 +110,7 @@ pub(crate) fn sync(conn: &Connection, embedder: &dyn Embedder) -> Result<usize> 
             if keep {
                 quantized.push((*id, quantize(&vector)));
             }
-            chunk.push(conn, *id, &vector)?;
+            chunk.push(conn, *id, &sign_bits(&vector))?;
         }
         store_vectors(conn, space, &quantized)?;
         embedded += batch.len();
@@ -121,6 +121,49 @@ pub(crate) fn sync(conn: &Connection, embedder: &dyn Embedder) -> Result<usize> 
         conn.execute("UPDATE vector_spaces SET watermark = ?1 WHERE id = ?2", params![watermark, space.id])?;
     }
     Ok(embedded)
+}
+
+/// [`sync`] for a [`Embedder::cheap`] embedder whose records' sign bits
+/// are already known (computed while the records were inserted): `codes`
+/// by record uid. Records it lacks are left to [`sync`].
+pub(crate) fn sync_codes(
+    conn: &Connection,
+    embedder: &dyn Embedder,
+    dim: usize,
+    codes: &HashMap<&str, Vec<u64>>,
+) -> Result<usize> {
+    let name = embedder.name();
+    if !embedder.cheap() {
+        return sync(conn, embedder);
+    }
+    let space = match space(conn, name)? {
+        Some(space) => space,
+        None => {
+            conn.execute("INSERT INTO vector_spaces (embedder, dim) VALUES (?1, ?2)", params![name, dim as i64])?;
+            Space { id: conn.last_insert_rowid(), dim }
+        }
+    };
+    if space.dim != dim {
+        return sync(conn, embedder);
+    }
+    let mut watermark: i64 =
+        conn.query_row("SELECT watermark FROM vector_spaces WHERE id = ?1", [space.id], |row| row.get(0))?;
+    let mut chunk = OpenChunk::last(conn, space)?;
+    let mut embedded = 0;
+    let mut read = conn.prepare_cached("SELECT id, uid FROM records WHERE id > ?1 ORDER BY id")?;
+    let mut rows = read.query([watermark])?;
+    while let Some(row) = rows.next()? {
+        let id: i64 = row.get(0)?;
+        let uid = row.get_ref(1)?.as_str().map_err(rusqlite::Error::from)?;
+        let Some(code) = codes.get(uid) else { break };
+        chunk.push(conn, id, code)?;
+        watermark = id;
+        embedded += 1;
+    }
+    drop(rows);
+    chunk.write(conn)?;
+    conn.execute("UPDATE vector_spaces SET watermark = ?1 WHERE id = ?2", params![watermark, space.id])?;
+    Ok(embedded + sync(conn, embedder)?)
 }
 
 /// Write `(record id, quantized vector)` rows, many a statement.
@@ -207,9 +250,9 @@ impl OpenChunk {
         }
     }
 
-    fn push(&mut self, conn: &Connection, id: i64, vector: &[f32]) -> Result<()> {
+    fn push(&mut self, conn: &Connection, id: i64, code: &[u64]) -> Result<()> {
         self.ids.extend_from_slice(&id.to_le_bytes());
-        for word in sign_bits(vector) {
+        for word in code {
             self.codes.extend_from_slice(&word.to_le_bytes());
         }
         if self.ids.len() / 8 == CHUNK {
@@ -232,7 +275,7 @@ impl OpenChunk {
 }
 
 /// `vector`'s sign bits, 64 a word (bit i of word w: component 64w + i > 0).
-fn sign_bits(vector: &[f32]) -> Vec<u64> {
+pub(crate) fn sign_bits(vector: &[f32]) -> Vec<u64> {
     vector
         .chunks(64)
         .map(|part| part.iter().enumerate().fold(0u64, |word, (i, x)| word | (u64::from(*x > 0.0) << i)))
