@@ -145,8 +145,8 @@ pub(crate) fn insert(conn: &Connection, prepared: &Prepared) -> Result<bool> {
     Ok(insert_many(conn, std::slice::from_ref(prepared))? > 0)
 }
 
-/// Rows a multi-row insert writes at once.
-const INSERT_BATCH: usize = 1024;
+/// Rows a multi-row insert writes at once (9 parameters a row; SQLite allows 32,766).
+const INSERT_BATCH: usize = 3000;
 
 /// Insert `records`, skipping those already there (by id or dedup key);
 /// how many were added. Rows go [`INSERT_BATCH`] to a statement: each
