@@ -525,11 +525,17 @@ impl Workspace {
                 let codes = scope.spawn(|| {
                     records
                         .iter()
-                        .map(|r| (r.id.as_str(), memory::vectors::sign_bits(&HashedNgrams::embed_one(&r.record.text))))
+                        .map(|r| {
+                            (
+                                r.id.as_str(),
+                                memory::vectors::sign_bits(&HashedNgrams::embed_one(&r.record.text)),
+                            )
+                        })
                         .collect::<std::collections::HashMap<&str, Vec<u64>>>()
                 });
                 let added = memory::insert_many(conn, &records)?;
-                let codes = codes.join().map_err(|_| Error::Embedder("the embedding thread failed".into()))?;
+                let codes =
+                    codes.join().map_err(|_| Error::Embedder("the embedding thread failed".into()))?;
                 memory::vectors::sync_codes(conn, embedder, HashedNgrams::DIM, &codes)?;
                 Ok(added)
             })

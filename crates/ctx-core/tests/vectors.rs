@@ -299,7 +299,13 @@ fn chunks_fill_and_roll_over_without_losing_records() {
 #[test]
 fn vectors_made_during_ingest_equal_those_made_later() {
     let lines: String = (0..300)
-        .map(|i| format!("{{\"type\":\"note\",\"text\":\"note {i}: refreshToken rotation, cache{} and parser{}\"}}\n", i % 13, i % 7))
+        .map(|i| {
+            format!(
+                "{{\"type\":\"note\",\"text\":\"note {i}: refreshToken rotation, cache{} and parser{}\"}}\n",
+                i % 13,
+                i % 7
+            )
+        })
         .collect();
     // During ingest (sign bits computed beside the inserts).
     let (_a, mut during) = workspace();
@@ -312,7 +318,8 @@ fn vectors_made_during_ingest_equal_those_made_later() {
     let later = Workspace::open(b.path()).unwrap();
     for query in ["refresh token", "cache 3 parser", "rotations of note 42"] {
         let rows = |ws: &Workspace| -> Vec<(String, String)> {
-            let options = SearchOptions { query: query.into(), k: 20, mode: SearchMode::Vector, ..Default::default() };
+            let options =
+                SearchOptions { query: query.into(), k: 20, mode: SearchMode::Vector, ..Default::default() };
             ws.search(&options)
                 .unwrap()
                 .results

@@ -7,10 +7,11 @@
 //! million vectors took a third of an ingest). A search scans every chunk
 //! once, ranks all records by the Hamming distance of their sign bits to
 //! the query's (a few machine instructions a record), and rescores the
-//! best few hundred by cosine similarity. sqlite-vec's exact KNN took 120 ms a query over 1,000,000
-//! records here even on bit vectors; this takes a fraction of that, at the
-//! price of being approximate (a record whose sign bits are far from the
-//! query's but whose cosine is high can be missed).
+//! best few hundred by cosine similarity. sqlite-vec's exact KNN took
+//! 120 ms a query over 1,000,000 records here even on bit vectors; this
+//! takes a fraction of that, at the price of being approximate (a record
+//! whose sign bits are far from the query's but whose cosine is high can
+//! be missed).
 //!
 //! Vectors are derived: [`sync`] embeds whatever records have none yet, in
 //! id order, so a space is always complete up to its watermark.
@@ -139,7 +140,10 @@ pub(crate) fn sync_codes(
     let space = match space(conn, name)? {
         Some(space) => space,
         None => {
-            conn.execute("INSERT INTO vector_spaces (embedder, dim) VALUES (?1, ?2)", params![name, dim as i64])?;
+            conn.execute(
+                "INSERT INTO vector_spaces (embedder, dim) VALUES (?1, ?2)",
+                params![name, dim as i64],
+            )?;
             Space { id: conn.last_insert_rowid(), dim }
         }
     };
