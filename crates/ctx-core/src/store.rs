@@ -30,6 +30,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../migrations/0005_memory.sql"),
     include_str!("../migrations/0006_vectors.sql"),
     include_str!("../migrations/0007_records_node_partial.sql"),
+    include_str!("../migrations/0008_fts_automerge.sql"),
 ];
 
 /// The schema version this build of ctx writes and understands.
