@@ -509,41 +509,40 @@ impl Workspace {
     /// lines are reported by number and skipped. `source` names the input
     /// in errors and the report.
     pub fn ingest(&mut self, reader: &mut dyn std::io::BufRead, source: &str) -> Result<IngestReport> {
+        // Records read, inserted and embedded at a time: memory stays
+        // bounded however long the input.
+        self.ingest_in_chunks(reader, source, 25_000)
+    }
+
+    fn ingest_in_chunks(
+        &mut self,
+        reader: &mut dyn std::io::BufRead,
+        source: &str,
+        chunk: usize,
+    ) -> Result<IngestReport> {
         let mut report = IngestReport { source: source.to_string(), ..Default::default() };
-        let records = memory::ingest::parse(reader, &mut report)?;
+        let mut parser = memory::ingest::Parser::new(reader);
         // A bulk insert touches many pages: a larger page cache keeps them
         // in memory instead of spilling them to the WAL mid-transaction.
         let conn = &self.store.conn;
         let cache_size: i64 = conn.pragma_query_value(None, "cache_size", |row| row.get(0))?;
         conn.pragma_update(None, "cache_size", -256 * 1024)?;
         let embedder = self.builtin_embedder();
-        let added = self.write(|conn| {
-            let Some(embedder) = embedder else { return memory::insert_many(conn, &records) };
-            // The built-in embedder runs on another core while SQLite
-            // inserts; its records keep only sign bits (it is cheap).
-            std::thread::scope(|scope| {
-                let codes = scope.spawn(|| {
-                    records
-                        .iter()
-                        .map(|r| {
-                            (
-                                r.id.as_str(),
-                                memory::vectors::sign_bits(&HashedNgrams::embed_one(&r.record.text)),
-                            )
-                        })
-                        .collect::<std::collections::HashMap<&str, Vec<u64>>>()
-                });
-                let added = memory::insert_many(conn, &records)?;
-                let codes =
-                    codes.join().map_err(|_| Error::Embedder("the embedding thread failed".into()))?;
-                memory::vectors::sync_codes(conn, embedder, HashedNgrams::DIM, &codes)?;
-                Ok(added)
-            })
+        let (mut read, mut added) = (0, 0);
+        let written = self.write(|conn| {
+            loop {
+                let records = parser.next_chunk(&mut report, chunk)?;
+                if records.is_empty() {
+                    return Ok(());
+                }
+                read += records.len();
+                added += insert_and_embed(conn, &records, embedder)?;
+            }
         });
         self.store.conn.pragma_update(None, "cache_size", cache_size)?;
-        let added = added?;
+        written?;
         report.added = added;
-        report.duplicates = records.len() - added;
+        report.duplicates = read - added;
         Ok(report)
     }
 
@@ -748,6 +747,32 @@ impl Workspace {
     }
 }
 
+/// Insert `records` (those not there yet) and embed them with the
+/// built-in `embedder` (when vector search is on), which runs on another
+/// core while SQLite inserts; how many were added.
+fn insert_and_embed(
+    conn: &rusqlite::Connection,
+    records: &[memory::Prepared],
+    embedder: Option<&dyn Embedder>,
+) -> Result<usize> {
+    let Some(embedder) = embedder else { return memory::insert_many(conn, records) };
+    std::thread::scope(|scope| {
+        let codes = scope.spawn(|| {
+            records
+                .iter()
+                .map(|r| {
+                    (r.id.as_str(), memory::vectors::sign_bits(&HashedNgrams::embed_one(&r.record.text)))
+                })
+                .collect::<std::collections::HashMap<&str, Vec<u64>>>()
+        });
+        let added = memory::insert_many(conn, records)?;
+        let codes = codes.join().map_err(|_| Error::Embedder("the embedding thread failed".into()))?;
+        // The built-in embedder is cheap: its records keep only sign bits.
+        memory::vectors::sync_codes(conn, embedder, HashedNgrams::DIM, &codes)?;
+        Ok(added)
+    })
+}
+
 /// Embed the records just added with `embedder` (when vector search is on),
 /// inside the caller's write transaction.
 fn embed_new(conn: &rusqlite::Connection, embedder: Option<&dyn Embedder>) -> Result<()> {
@@ -774,4 +799,51 @@ fn canonical_dir(path: &Path) -> Result<PathBuf> {
         return Err(Error::InvalidInput(format!("{}: not a directory", path.display())));
     }
     Ok(canonical)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ingest_in_chunks_is_ingest_in_one() {
+        let mut lines = String::new();
+        for i in 0..25 {
+            if i == 12 {
+                lines.push_str("{not json\n");
+            } else {
+                lines.push_str(&format!(
+                    "{{\"type\":\"note\",\"id\":\"n{}\",\"text\":\"entry {i} about topic{}\"}}\n",
+                    i % 20,
+                    i % 3
+                ));
+            }
+        }
+        let run = |chunk: usize| {
+            let dir = tempfile::tempdir().unwrap();
+            let (mut ws, _) = Workspace::init(dir.path()).unwrap();
+            let report = ws.ingest_in_chunks(&mut lines.as_bytes(), "notes.jsonl", chunk).unwrap();
+            assert!(
+                !memory::vectors::behind(&ws.store.conn, HashedNgrams::NAME).unwrap(),
+                "every chunk embedded"
+            );
+            let options = SearchOptions {
+                query: "topic2 entry".into(),
+                k: 30,
+                mode: memory::SearchMode::Hybrid,
+                ..Default::default()
+            };
+            let rows: Vec<String> =
+                ws.search(&options).unwrap().results.into_iter().map(|r| r.summary).collect();
+            (report.lines, report.added, report.duplicates, report.errors, rows)
+        };
+        let (lines_read, added, duplicates, errors, rows) = run(4);
+        assert_eq!(
+            (lines_read, added, duplicates),
+            (25, 19, 5),
+            "n0..n4 come twice; n12's line is malformed"
+        );
+        assert_eq!(errors.iter().map(|e| e.line).collect::<Vec<_>>(), [13]);
+        assert_eq!((lines_read, added, duplicates, errors, rows), run(usize::MAX));
+    }
 }

@@ -54,33 +54,49 @@ pub struct IngestError {
 }
 
 /// The records of every line of `reader`: (line number, result).
-pub(crate) fn parse(reader: &mut dyn BufRead, report: &mut IngestReport) -> Result<Vec<Prepared>> {
-    let mut records = Vec::new();
-    let mut buffer = Vec::new();
-    let mut number = 0;
-    loop {
-        buffer.clear();
-        let read = reader.read_until(b'\n', &mut buffer).map_err(|err| Error::io(&report.source, err))?;
-        if read == 0 {
-            break;
-        }
-        number += 1;
-        let line = String::from_utf8_lossy(&buffer);
-        let line = line.trim();
-        if line.is_empty() {
-            continue;
-        }
-        report.lines += 1;
-        match parse_line(line, report) {
-            Ok(mut parsed) if parsed.is_empty() => {
-                report.empty += 1;
-                records.append(&mut parsed);
-            }
-            Ok(mut parsed) => records.append(&mut parsed),
-            Err(message) => report.errors.push(IngestError { line: number, message }),
-        }
+/// Reads JSON lines into records, a chunk at a time, so an ingest holds
+/// one chunk in memory, not the whole input.
+pub(crate) struct Parser<'a> {
+    reader: &'a mut dyn BufRead,
+    buffer: Vec<u8>,
+    /// The last line read (1-based).
+    number: usize,
+}
+
+impl<'a> Parser<'a> {
+    pub(crate) fn new(reader: &'a mut dyn BufRead) -> Parser<'a> {
+        Parser { reader, buffer: Vec::new(), number: 0 }
     }
-    Ok(records)
+
+    /// The records of the next lines, at least `max` of them unless the
+    /// input ends first (empty: it has ended). Malformed lines go to
+    /// `report.errors`, by number.
+    pub(crate) fn next_chunk(&mut self, report: &mut IngestReport, max: usize) -> Result<Vec<Prepared>> {
+        let mut records = Vec::new();
+        while records.len() < max {
+            self.buffer.clear();
+            let read = self
+                .reader
+                .read_until(b'\n', &mut self.buffer)
+                .map_err(|err| Error::io(&report.source, err))?;
+            if read == 0 {
+                break;
+            }
+            self.number += 1;
+            let line = String::from_utf8_lossy(&self.buffer);
+            let line = line.trim();
+            if line.is_empty() {
+                continue;
+            }
+            report.lines += 1;
+            match parse_line(line, report) {
+                Ok(parsed) if parsed.is_empty() => report.empty += 1,
+                Ok(mut parsed) => records.append(&mut parsed),
+                Err(message) => report.errors.push(IngestError { line: self.number, message }),
+            }
+        }
+        Ok(records)
+    }
 }
 
 fn parse_line(line: &str, report: &mut IngestReport) -> std::result::Result<Vec<Prepared>, String> {
