@@ -530,14 +530,40 @@ impl Workspace {
         let embedder = self.builtin_embedder();
         let (mut read, mut added) = (0, 0);
         let written = self.write(|conn| {
-            loop {
-                let records = parser.next_chunk(&mut report, chunk)?;
-                if records.is_empty() {
-                    return Ok(());
+            // A pipeline: while SQLite inserts one chunk, another thread
+            // parses the next and computes its sign bits.
+            std::thread::scope(|scope| {
+                let embed = embedder.is_some();
+                let work = |raw: memory::ingest::RawChunk| {
+                    scope.spawn(move || {
+                        let (records, part) = raw.parse();
+                        let codes = embed.then(|| builtin_codes(&records));
+                        (records, part, codes)
+                    })
+                };
+                let raw = parser.read(source, chunk)?;
+                let mut pending = (!raw.is_empty()).then(|| work(raw));
+                while let Some(handle) = pending.take() {
+                    let (records, part, codes) =
+                        handle.join().map_err(|_| Error::Embedder("the parsing thread failed".into()))?;
+                    let raw = parser.read(source, chunk)?;
+                    if !raw.is_empty() {
+                        pending = Some(work(raw));
+                    }
+                    report.absorb(part);
+                    read += records.len();
+                    added += memory::insert_many(conn, &records)?;
+                    if let (Some(embedder), Some(codes)) = (embedder, codes) {
+                        let codes = records
+                            .iter()
+                            .map(|r| r.id.as_str())
+                            .zip(codes.iter().map(Vec::as_slice))
+                            .collect();
+                        memory::vectors::sync_codes(conn, embedder, HashedNgrams::DIM, &codes)?;
+                    }
                 }
-                read += records.len();
-                added += insert_and_embed(conn, &records, embedder)?;
-            }
+                Ok(())
+            })
         });
         self.store.conn.pragma_update(None, "cache_size", cache_size)?;
         written?;
@@ -747,30 +773,10 @@ impl Workspace {
     }
 }
 
-/// Insert `records` (those not there yet) and embed them with the
-/// built-in `embedder` (when vector search is on), which runs on another
-/// core while SQLite inserts; how many were added.
-fn insert_and_embed(
-    conn: &rusqlite::Connection,
-    records: &[memory::Prepared],
-    embedder: Option<&dyn Embedder>,
-) -> Result<usize> {
-    let Some(embedder) = embedder else { return memory::insert_many(conn, records) };
-    std::thread::scope(|scope| {
-        let codes = scope.spawn(|| {
-            records
-                .iter()
-                .map(|r| {
-                    (r.id.as_str(), memory::vectors::sign_bits(&HashedNgrams::embed_one(&r.record.text)))
-                })
-                .collect::<std::collections::HashMap<&str, Vec<u64>>>()
-        });
-        let added = memory::insert_many(conn, records)?;
-        let codes = codes.join().map_err(|_| Error::Embedder("the embedding thread failed".into()))?;
-        // The built-in embedder is cheap: its records keep only sign bits.
-        memory::vectors::sync_codes(conn, embedder, HashedNgrams::DIM, &codes)?;
-        Ok(added)
-    })
+/// The built-in embedder's sign bits of each record: only they are kept
+/// for it (it is cheap: see `Embedder::cheap`).
+fn builtin_codes(records: &[memory::Prepared]) -> Vec<Vec<u64>> {
+    records.iter().map(|r| memory::vectors::sign_bits(&HashedNgrams::embed_one(&r.record.text))).collect()
 }
 
 /// Embed the records just added with `embedder` (when vector search is on),

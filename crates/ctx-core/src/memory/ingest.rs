@@ -53,49 +53,83 @@ pub struct IngestError {
     pub message: String,
 }
 
-/// The records of every line of `reader`: (line number, result).
-/// Reads JSON lines into records, a chunk at a time, so an ingest holds
-/// one chunk in memory, not the whole input.
+/// Reads JSON lines a chunk at a time, so an ingest holds one chunk in
+/// memory, not the whole input. Reading is cheap and stays with the
+/// caller; parsing a chunk ([`RawChunk::parse`]) can run on another thread.
 pub(crate) struct Parser<'a> {
     reader: &'a mut dyn BufRead,
-    buffer: Vec<u8>,
     /// The last line read (1-based).
     number: usize,
 }
 
+/// Lines read and not parsed yet.
+#[derive(Debug, Default)]
+pub(crate) struct RawChunk {
+    bytes: Vec<u8>,
+    /// Where each line ends in `bytes`, and its number.
+    lines: Vec<(usize, usize)>,
+}
+
 impl<'a> Parser<'a> {
     pub(crate) fn new(reader: &'a mut dyn BufRead) -> Parser<'a> {
-        Parser { reader, buffer: Vec::new(), number: 0 }
+        Parser { reader, number: 0 }
     }
 
-    /// The records of the next lines, at least `max` of them unless the
-    /// input ends first (empty: it has ended). Malformed lines go to
-    /// `report.errors`, by number.
-    pub(crate) fn next_chunk(&mut self, report: &mut IngestReport, max: usize) -> Result<Vec<Prepared>> {
-        let mut records = Vec::new();
-        while records.len() < max {
-            self.buffer.clear();
-            let read = self
-                .reader
-                .read_until(b'\n', &mut self.buffer)
-                .map_err(|err| Error::io(&report.source, err))?;
+    /// The next `max` lines (fewer at the end of the input; none after it).
+    pub(crate) fn read(&mut self, source: &str, max: usize) -> Result<RawChunk> {
+        let mut chunk = RawChunk::default();
+        while chunk.lines.len() < max {
+            let read =
+                self.reader.read_until(b'\n', &mut chunk.bytes).map_err(|err| Error::io(source, err))?;
             if read == 0 {
                 break;
             }
             self.number += 1;
-            let line = String::from_utf8_lossy(&self.buffer);
+            chunk.lines.push((chunk.bytes.len(), self.number));
+        }
+        Ok(chunk)
+    }
+}
+
+impl RawChunk {
+    pub(crate) fn is_empty(&self) -> bool {
+        self.lines.is_empty()
+    }
+
+    /// The records of these lines, and what a report says of them (every
+    /// count but `added` and `duplicates`; malformed lines by number).
+    pub(crate) fn parse(&self) -> (Vec<Prepared>, IngestReport) {
+        let mut report = IngestReport::default();
+        let mut records = Vec::new();
+        let mut start = 0;
+        for &(end, number) in &self.lines {
+            let line = String::from_utf8_lossy(&self.bytes[start..end]);
+            start = end;
             let line = line.trim();
             if line.is_empty() {
                 continue;
             }
             report.lines += 1;
-            match parse_line(line, report) {
+            match parse_line(line, &mut report) {
                 Ok(parsed) if parsed.is_empty() => report.empty += 1,
                 Ok(mut parsed) => records.append(&mut parsed),
-                Err(message) => report.errors.push(IngestError { line: self.number, message }),
+                Err(message) => report.errors.push(IngestError { line: number, message }),
             }
         }
-        Ok(records)
+        (records, report)
+    }
+}
+
+impl IngestReport {
+    /// Add the counts of a later part of the same input.
+    pub(crate) fn absorb(&mut self, part: IngestReport) {
+        self.lines += part.lines;
+        self.added += part.added;
+        self.duplicates += part.duplicates;
+        self.empty += part.empty;
+        self.ctx_lines += part.ctx_lines;
+        self.claude_code_lines += part.claude_code_lines;
+        self.errors.extend(part.errors);
     }
 }
 

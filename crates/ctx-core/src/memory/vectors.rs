@@ -132,7 +132,7 @@ pub(crate) fn sync_codes(
     conn: &Connection,
     embedder: &dyn Embedder,
     dim: usize,
-    codes: &HashMap<&str, Vec<u64>>,
+    codes: &HashMap<&str, &[u64]>,
 ) -> Result<usize> {
     let name = embedder.name();
     if !embedder.cheap() {
