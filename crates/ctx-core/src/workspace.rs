@@ -507,10 +507,11 @@ impl Workspace {
     /// transcripts, told apart line by line; see `memory/ingest.rs`) in one
     /// transaction. Records already there are not added again; malformed
     /// lines are reported by number and skipped. `source` names the input
-    /// in errors and the report.
+    /// in errors and the report. The input is read, parsed and inserted a
+    /// chunk at a time (one thread parses the next chunk while SQLite
+    /// inserts this one), so memory stays bounded.
     pub fn ingest(&mut self, reader: &mut dyn std::io::BufRead, source: &str) -> Result<IngestReport> {
-        // Records read, inserted and embedded at a time: memory stays
-        // bounded however long the input.
+        // Lines read, parsed, inserted and embedded at a time.
         self.ingest_in_chunks(reader, source, 25_000)
     }
 
