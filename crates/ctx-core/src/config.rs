@@ -12,6 +12,7 @@ use std::path::Path;
 use serde::Deserialize;
 
 use crate::error::{Error, Result};
+use crate::secrets::SecretsConfig;
 use crate::tokens::TokenizerKind;
 
 /// The commented default configuration that `ctx init` writes.
@@ -29,6 +30,7 @@ pub struct Config {
     pub cache: CacheConfig,
     pub pack: PackConfig,
     pub memory: MemoryConfig,
+    pub secrets: SecretsConfig,
 }
 
 /// `[memory]`: session memory.
@@ -168,6 +170,9 @@ impl Config {
                     cache.max_entries, cache.evict_to
                 ),
             });
+        }
+        if let Some(message) = self.secrets.problem() {
+            return Err(Error::Config { path: path.to_path_buf(), message });
         }
         if !self.selection.min_sibling_score.is_finite() {
             return Err(Error::Config {

@@ -53,6 +53,7 @@ pub mod memory;
 pub mod paths;
 mod records;
 mod scan;
+pub mod secrets;
 mod sources;
 mod store;
 mod templates;
@@ -83,6 +84,7 @@ pub use memory::{
 };
 pub use records::{Decision, NewDecision};
 pub use scan::{FileKind, ScanIssue, ScanPhases, ScanReport, language, secret_by_content, secret_by_name};
+pub use secrets::{Detector, Finding, SecretsConfig};
 pub use sources::{SourceFile, default_cache_dir};
 pub use store::{SCHEMA_VERSION, Store};
 pub use watch::{WatchCycle, WatchOptions};

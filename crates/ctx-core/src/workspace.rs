@@ -2,6 +2,7 @@
 //! and its store. Every operation of ctx starts here.
 
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 use rusqlite::TransactionBehavior;
 use serde::Serialize;
@@ -25,6 +26,7 @@ use crate::memory::{
 use crate::paths;
 use crate::records::{self, Decision, NewDecision};
 use crate::scan::{self, ScanReport};
+use crate::secrets::{self, Detector, Redacted, SecretsConfig};
 use crate::store::{Store, kv_get};
 use crate::templates::Sources;
 
@@ -46,6 +48,8 @@ pub struct Workspace {
     store: Store,
     /// The database is in the user's cache directory, not in `.ctx/`.
     cached: bool,
+    /// The secret detector of `config.secrets`, made on first use.
+    detector: OnceLock<Detector>,
 }
 
 /// What `init` did. Stable JSON.
@@ -129,14 +133,42 @@ impl Workspace {
         }
         let config = Config::load(&ctx_dir.join(CONFIG_FILE))?;
         let store = Store::open(&ctx_dir.join(DB_FILE))?;
-        Ok(Workspace { root, config, store, cached: false })
+        Workspace { root, config, store, cached: false, detector: OnceLock::new() }.scrubbed()
     }
 
     /// A workspace rooted at `root` (canonical) whose database is in `state_dir`,
     /// with the default configuration.
     pub(crate) fn open_with_store(root: &Path, state_dir: &Path) -> Result<Workspace> {
         let store = Store::open(&state_dir.join(DB_FILE))?;
-        Ok(Workspace { root: root.to_path_buf(), config: Config::default(), store, cached: true })
+        let config = Config::default();
+        Workspace { root: root.to_path_buf(), config, store, cached: true, detector: OnceLock::new() }
+            .scrubbed()
+    }
+
+    /// This workspace, its store redacted again if the detector changed
+    /// since it was last written (see `secrets::scrub`). A store that cannot
+    /// be written now (read-only, busy) is scrubbed by a later open.
+    fn scrubbed(mut self) -> Result<Workspace> {
+        let detector = detector_of(&self.config.secrets, &self.detector);
+        match secrets::scrub::scrub_if_needed(&mut self.store.conn, detector) {
+            Err(Error::Database(rusqlite::Error::SqliteFailure(err, _)))
+                if matches!(
+                    err.code,
+                    rusqlite::ErrorCode::ReadOnly
+                        | rusqlite::ErrorCode::DatabaseBusy
+                        | rusqlite::ErrorCode::DatabaseLocked
+                ) => {}
+            other => {
+                other?;
+            }
+        }
+        Ok(self)
+    }
+
+    /// The secret detector: the built-in rules and `[secrets]` of the
+    /// configuration. Everything this workspace stores or shows went through it.
+    pub fn detector(&self) -> &Detector {
+        detector_of(&self.config.secrets, &self.detector)
     }
 
     /// Whether the database lives in the user's cache directory (no `.ctx/` here).
@@ -161,6 +193,7 @@ impl Workspace {
     /// Read `.ctx/config.toml` again; on an error the configuration in use stays.
     pub fn reload_config(&mut self) -> Result<()> {
         self.config = Config::load(&self.ctx_dir().join(CONFIG_FILE))?;
+        self.detector = OnceLock::new();
         Ok(())
     }
 
@@ -202,7 +235,8 @@ impl Workspace {
 
     /// Bring the store up to date with the files on disk.
     pub fn scan(&mut self) -> Result<ScanReport> {
-        scan::scan(&mut self.store, &self.root, &self.config.scan)
+        let detector = detector_of(&self.config.secrets, &self.detector);
+        scan::scan(&mut self.store, &self.root, &self.config.scan, detector)
     }
 
     pub fn status(&self) -> Result<Status> {
@@ -252,7 +286,8 @@ impl Workspace {
     /// its ancestors stale.
     pub fn describe_folder(&mut self, path: &str, edit: &FolderEdit) -> Result<Folder> {
         let key = self.key(path)?;
-        self.write(|conn| folders::describe(conn, &key, edit))?;
+        let edit = edit.redacted(self.detector());
+        self.write(|conn| folders::describe(conn, &key, &edit))?;
         self.folder(&key)
     }
 
@@ -267,7 +302,8 @@ impl Workspace {
     /// context), replacing the note of an existing relation.
     pub fn relate(&mut self, path: &str, other: &str, note: Option<&str>) -> Result<Folder> {
         let (key, other) = (self.key(path)?, self.key(other)?);
-        self.write(|conn| folders::relate(conn, &key, &other, note))?;
+        let note = note.map(|note| self.detector().redacted(note));
+        self.write(|conn| folders::relate(conn, &key, &other, note.as_deref()))?;
         self.folder(&key)
     }
 
@@ -281,7 +317,8 @@ impl Workspace {
     /// Log a decision on the folder at `path`; marks it and its ancestors stale.
     pub fn log_decision(&mut self, path: &str, decision: &NewDecision) -> Result<Decision> {
         let key = self.key(path)?;
-        self.write(|conn| records::log_decision(conn, &key, decision))
+        let decision = decision.redacted(self.detector());
+        self.write(|conn| records::log_decision(conn, &key, &decision))
     }
 
     /// Decisions on the folder at `path` (every decision when `None`), newest first.
@@ -329,7 +366,8 @@ impl Workspace {
 
     /// Push a frame (under `new.parent`, default the current frame) and make it current.
     pub fn push_frame(&mut self, new: &NewFrame) -> Result<Frame> {
-        self.write(|conn| frames::push(conn, new).and_then(|row| frames::frame(conn, &row)))
+        let new = new.redacted(self.detector());
+        self.write(|conn| frames::push(conn, &new).and_then(|row| frames::frame(conn, &row)))
     }
 
     /// End work on frame `id` (default: the current frame) as `completed`,
@@ -341,26 +379,30 @@ impl Workspace {
         status: FrameStatus,
         summary: Option<&str>,
     ) -> Result<Frame> {
-        self.change_frame(id, |conn, row| frames::pop(conn, row, status, summary))
+        let summary = summary.map(|summary| self.detector().redacted(summary));
+        self.change_frame(id, |conn, row| frames::pop(conn, row, status, summary.as_deref()))
     }
 
     /// Replace the goal of frame `id` (default: the current frame).
     pub fn set_frame_goal(&mut self, id: Option<&str>, goal: &str) -> Result<Frame> {
-        self.change_frame(id, |conn, row| frames::set_goal(conn, row, goal))
+        let goal = self.detector().redacted(goal);
+        self.change_frame(id, |conn, row| frames::set_goal(conn, row, &goal))
     }
 
     /// Add artifacts (paths or globs, relative to the root or absolute
     /// inside it) to frame `id` (default: the current frame).
     pub fn add_frame_artifacts(&mut self, id: Option<&str>, paths: &[String]) -> Result<Frame> {
-        let paths = paths.iter().map(|p| self.key(p)).collect::<Result<Vec<_>>>()?;
+        let paths =
+            paths.iter().map(|p| Ok(self.detector().redacted(&self.key(p)?))).collect::<Result<Vec<_>>>()?;
         self.change_frame(id, |conn, row| frames::add_artifacts(conn, row, &paths).map(|_| ()))
     }
 
     /// Log a decision on frame `id` (default: the current frame).
     pub fn add_frame_decision(&mut self, id: Option<&str>, decision: &NewDecision) -> Result<Decision> {
+        let decision = decision.redacted(self.detector());
         self.write(|conn| {
             let row = frames::target(conn, id)?;
-            frames::add_decision(conn, &row, decision)
+            frames::add_decision(conn, &row, &decision)
         })
     }
 
@@ -389,7 +431,8 @@ impl Workspace {
 
     /// Add a planned task (or, with type `epic`, an epic) under `new.epic`.
     pub fn add_task(&mut self, new: &NewTask) -> Result<Frame> {
-        self.write(|conn| frames::add_task(conn, new).and_then(|row| frames::frame(conn, &row)))
+        let new = new.redacted(self.detector());
+        self.write(|conn| frames::add_task(conn, &new).and_then(|row| frames::frame(conn, &row)))
     }
 
     /// Start (or retry) task `id`: it is in progress and the current frame.
@@ -399,13 +442,15 @@ impl Workspace {
 
     /// Mark task `id` completed, with what was done.
     pub fn finish_task(&mut self, id: &str, summary: Option<&str>) -> Result<Frame> {
-        self.change_frame(Some(id), |conn, row| frames::done(conn, row, summary))
+        let summary = summary.map(|summary| self.detector().redacted(summary));
+        self.change_frame(Some(id), |conn, row| frames::done(conn, row, summary.as_deref()))
     }
 
     /// Record a failed attempt at task `id` and mark it failed; its next
     /// prompt carries the attempt.
     pub fn fail_task(&mut self, id: &str, attempt: &NewAttempt) -> Result<Frame> {
-        self.change_frame(Some(id), |conn, row| frames::fail(conn, row, attempt, None))
+        let attempt = attempt.redacted(self.detector());
+        self.change_frame(Some(id), |conn, row| frames::fail(conn, row, &attempt, None))
     }
 
     /// Tasks and epics, or the children of `filter.epic`, in the order they were added.
@@ -494,7 +539,7 @@ impl Workspace {
 
     /// Add a session record (a query, response, tool output, note, ...).
     pub fn add_record(&mut self, new: &NewRecord) -> Result<Record> {
-        let prepared = memory::prepare(new, None)?;
+        let prepared = memory::prepare(&new.redacted(self.detector()), None)?;
         let embedder = self.builtin_embedder();
         self.write(|conn| {
             memory::insert(conn, &prepared)?;
@@ -529,15 +574,20 @@ impl Workspace {
         let cache_size: i64 = conn.pragma_query_value(None, "cache_size", |row| row.get(0))?;
         conn.pragma_update(None, "cache_size", -256 * 1024)?;
         let embedder = self.builtin_embedder();
+        let detector = detector_of(&self.config.secrets, &self.detector);
         let (mut read, mut added) = (0, 0);
-        let written = self.write(|conn| {
+        let written = write_in(&mut self.store.conn, |conn| {
             // A pipeline: while SQLite inserts one chunk, another thread
             // parses the next and computes its sign bits.
             std::thread::scope(|scope| {
                 let embed = embedder.is_some();
                 let work = |raw: memory::ingest::RawChunk| {
                     scope.spawn(move || {
-                        let (records, part) = raw.parse();
+                        let (mut records, part) = raw.parse();
+                        // Transcripts hold what people pasted and tools printed: no secret is stored.
+                        for prepared in &mut records {
+                            prepared.record = prepared.record.redacted(detector);
+                        }
                         let codes = embed.then(|| builtin_codes(&records));
                         (records, part, codes)
                     })
@@ -767,11 +817,28 @@ impl Workspace {
 
     /// Run `f` in a write transaction: all of it lands, or none of it.
     fn write<T>(&mut self, f: impl FnOnce(&rusqlite::Connection) -> Result<T>) -> Result<T> {
-        let tx = self.store.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let value = f(&tx)?;
-        tx.commit()?;
-        Ok(value)
+        write_in(&mut self.store.conn, f)
     }
+}
+
+/// Run `f` in a write transaction on `conn`: all of it lands, or none of it.
+fn write_in<T>(
+    conn: &mut rusqlite::Connection,
+    f: impl FnOnce(&rusqlite::Connection) -> Result<T>,
+) -> Result<T> {
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    let value = f(&tx)?;
+    tx.commit()?;
+    Ok(value)
+}
+
+/// The detector for `config`: the shared built-in one when the
+/// configuration adds nothing, else made once in `cell`.
+fn detector_of<'a>(config: &SecretsConfig, cell: &'a OnceLock<Detector>) -> &'a Detector {
+    if config == &SecretsConfig::default() {
+        return Detector::builtin();
+    }
+    cell.get_or_init(|| Detector::new(config))
 }
 
 /// The built-in embedder's sign bits of each record: only they are kept

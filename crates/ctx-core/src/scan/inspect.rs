@@ -4,9 +4,6 @@
 
 use std::io::Read;
 use std::path::Path;
-use std::sync::OnceLock;
-
-use aho_corasick::AhoCorasick;
 
 use super::summary::summarize;
 
@@ -100,10 +97,11 @@ pub fn secret_by_name(name: &str) -> Option<&'static str> {
     if matches!(lower, "id_rsa" | "id_dsa" | "id_ecdsa" | "id_ed25519" | "id_ecdsa_sk" | "id_ed25519_sk") {
         return Some("ssh private key");
     }
-    const KEY_EXTENSIONS: &[&str] =
-        &[".pem", ".key", ".p12", ".pfx", ".jks", ".keystore", ".kdbx", ".ppk", ".gpg", ".asc"];
+    // Key stores by nature. A `.pem`, `.crt` or `.asc` file may be a public
+    // certificate or key: its content decides (see `secret_by_content`).
+    const KEY_EXTENSIONS: &[&str] = &[".key", ".p12", ".pfx", ".jks", ".keystore", ".kdbx", ".ppk", ".gpg"];
     if KEY_EXTENSIONS.iter().any(|ext| lower.ends_with(ext)) {
-        return Some("key or certificate store");
+        return Some("key store");
     }
     if matches!(
         lower,
@@ -125,86 +123,29 @@ pub fn secret_by_name(name: &str) -> Option<&'static str> {
     None
 }
 
-/// Content signatures of private keys and well-known API tokens.
-const SECRET_SIGNATURES: &[(&str, &str)] = &[
-    ("PRIVATE KEY-----", "private key"),
-    ("PRIVATE KEY BLOCK-----", "pgp private key"),
-    ("AKIA", "aws access key id"),
-    ("ASIA", "aws access key id"),
-    ("aws_secret_access_key", "aws secret access key"),
-    ("ghp_", "github token"),
-    ("gho_", "github token"),
-    ("ghs_", "github token"),
-    ("github_pat_", "github token"),
-    ("xoxb-", "slack token"),
-    ("xoxp-", "slack token"),
-    ("sk_live_", "stripe secret key"),
-    ("glpat-", "gitlab token"),
-    ("AIza", "google api key"),
-];
-
-/// The longest token a signature check looks at: real tokens are shorter,
-/// and bounding the look-ahead keeps a file full of `AKIA`s linear.
-const MAX_TOKEN_BYTES: usize = 64;
-
-/// How far before `PRIVATE KEY-----` the `-----BEGIN ` that opens its line may
-/// start (`-----BEGIN ENCRYPTED ` is the longest prefix in use).
-const MAX_KEY_HEADER_PREFIX: usize = 32;
-
-/// Why a file's content looks like a secret, if it does. Prefix signatures
-/// must be followed by enough token characters to be a real token, so prose
-/// that mentions "AKIA" is not flagged. Every check looks at a bounded window
-/// around a match, so the cost is linear in the file's size.
+/// Why a file's content makes it a secret by nature, if it does: a private
+/// key file (its first line opens a PEM, OpenSSH or PGP private key, or a
+/// PuTTY key). Such a file is hidden whole. Secrets inside other files —
+/// a token in a constant, a key in a docstring — are redacted instead, and
+/// the rest of the file stays useful (see `crate::secrets`). A public
+/// certificate is not a secret.
 pub fn secret_by_content(bytes: &[u8]) -> Option<&'static str> {
-    static MATCHER: OnceLock<Option<AhoCorasick>> = OnceLock::new();
-    let matcher = MATCHER
-        .get_or_init(|| AhoCorasick::new(SECRET_SIGNATURES.iter().map(|(pattern, _)| pattern)).ok())
-        .as_ref()?;
-    let is_token_byte = |b: &u8| b.is_ascii_alphanumeric() || *b == b'_' || *b == b'-';
-    for found in matcher.find_overlapping_iter(bytes) {
-        let (pattern, reason) = SECRET_SIGNATURES[found.pattern().as_usize()];
-        let is_key_header = pattern.starts_with("PRIVATE KEY");
-        // A signature glued to a preceding identifier (`MY_AKIA...`) is not a token start.
-        let glued = !is_key_header
-            && found.start() > 0
-            && matches!(bytes[found.start() - 1], b if b.is_ascii_alphanumeric() || b == b'_');
-        if glued {
-            continue;
-        }
-        let rest = &bytes[found.end()..bytes.len().min(found.end() + MAX_TOKEN_BYTES)];
-        let token = &rest[..rest.iter().take_while(|b| is_token_byte(b)).count()];
-        let real = match pattern {
-            "PRIVATE KEY-----" | "PRIVATE KEY BLOCK-----" => opens_key_header(bytes, found.start()),
-            "AKIA" | "ASIA" => {
-                token.len() >= 16 && token[..16].iter().all(|b| b.is_ascii_uppercase() || b.is_ascii_digit())
-            }
-            "aws_secret_access_key" => {
-                let value = rest.iter().skip_while(|b| matches!(b, b' ' | b'=' | b':' | b'"' | b'\''));
-                value.take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'/' | b'+')).count() >= 40
-            }
-            "AIza" => token.len() >= 35,
-            _ => token.len() >= 20,
-        };
-        // Vendors' documented placeholders (`AKIAIOSFODNN7EXAMPLE`) are not secrets.
-        let placeholder = token.windows(7).any(|w| w == b"EXAMPLE");
-        if real && !placeholder {
-            return Some(reason);
-        }
+    let start = bytes.iter().position(|b| !b.is_ascii_whitespace())?;
+    let first_line = &bytes[start..];
+    let first_line = &first_line[..first_line.iter().position(|&b| b == b'\n').unwrap_or(first_line.len())];
+    if first_line.starts_with(b"PuTTY-User-Key-File-") {
+        return Some("private key");
     }
-    None
+    let opens_key = first_line.starts_with(b"-----BEGIN ")
+        && first_line.len() <= MAX_KEY_HEADER
+        && (first_line.windows(16).any(|w| w == b"PRIVATE KEY-----")
+            || first_line.windows(22).any(|w| w == b"PRIVATE KEY BLOCK-----"));
+    opens_key.then_some("private key")
 }
 
-/// Whether the line holding `start` begins with `-----BEGIN ` shortly before it.
-fn opens_key_header(bytes: &[u8], start: usize) -> bool {
-    let window_start = start.saturating_sub(MAX_KEY_HEADER_PREFIX);
-    let window = &bytes[window_start..start];
-    let line_start = match window.iter().rposition(|b| *b == b'\n') {
-        Some(newline) => window_start + newline + 1,
-        None if window_start == 0 => 0,
-        None => return false,
-    };
-    bytes[line_start..start].starts_with(b"-----BEGIN ")
-}
+/// The longest first line of a private key file: `-----BEGIN ENCRYPTED PRIVATE KEY-----`
+/// and its kin, with room for trailing spaces.
+const MAX_KEY_HEADER: usize = 64;
 
 /// The language of a file, from its name, for the languages ctx knows.
 pub fn language(name: &str) -> Option<&'static str> {
@@ -255,16 +196,7 @@ mod tests {
 
     #[test]
     fn secret_names() {
-        for name in [
-            ".env",
-            ".env.local",
-            "prod.env",
-            "id_rsa",
-            "server.pem",
-            "tls.key",
-            ".netrc",
-            "credentials.json",
-        ] {
+        for name in [".env", ".env.local", "prod.env", "id_rsa", "tls.key", ".netrc", "credentials.json"] {
             assert!(secret_by_name(name).is_some(), "{name} should be a secret");
         }
         for name in ["id_rsa.pub", "environment.py", "keys.rs", "README.md", "secretary.py", "envelope.txt"] {
@@ -273,43 +205,29 @@ mod tests {
     }
 
     #[test]
-    fn secret_contents() {
+    fn private_key_files_are_secrets_by_content() {
         // Split with concat! so that this source file does not itself look like a secret.
-        let key = concat!("config\n-----BEGIN OPENSSH ", "PRIVATE KEY-----\nb3Blbn\n");
+        let key = concat!(
+            "\n-----BEGIN OPENSSH ",
+            "PRIVATE KEY-----\nb3Blbn\n-----END OPENSSH ",
+            "PRIVATE KEY-----\n"
+        );
         assert_eq!(secret_by_content(key.as_bytes()), Some("private key"));
-        let aws = concat!("aws_key = \"AKIA", "Q7RZ3MT2VX4PLK9D\"\n");
-        assert_eq!(secret_by_content(aws.as_bytes()), Some("aws access key id"));
-        let github = concat!("token: ghp", "_0123456789abcdefghijABCDEFGHIJ0123\n");
-        assert_eq!(secret_by_content(github.as_bytes()), Some("github token"));
-        let aws_secret = concat!("aws_secret", "_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYzzKEYxx1234\n");
-        assert_eq!(secret_by_content(aws_secret.as_bytes()), Some("aws secret access key"));
-    }
-
-    #[test]
-    fn prose_about_secrets_is_not_a_secret() {
+        let pgp = concat!("-----BEGIN PGP ", "PRIVATE KEY BLOCK-----\n\nlQOYBF\n");
+        assert_eq!(secret_by_content(pgp.as_bytes()), Some("private key"));
+        // A certificate or public key is not; neither is code that holds a
+        // key (its value is redacted instead) nor a token in a config.
         for text in [
-            &b"AWS keys start with AKIA and are 20 characters long"[..],
-            b"def parse_private_key(pem): # reads '-----BEGIN' then 'PRIVATE KEY-----'",
-            b"MY_AKIAIOSFODNN7EXAMPLE_CONST = 1",
-            b"aws_key = \"AKIAIOSFODNN7EXAMPLE\"",
-            b"the ghp_ prefix marks github tokens",
+            concat!("-----BEGIN ", "CERTIFICATE-----\nMIIB\n-----END ", "CERTIFICATE-----\n"),
+            concat!("-----BEGIN PGP ", "PUBLIC KEY BLOCK-----\nmQEN\n"),
+            concat!("KEY = \"\"\"\n-----BEGIN RSA ", "PRIVATE KEY-----\nMIIE\n\"\"\"\n"),
+            concat!("token: ghp", "_0123456789abcdefghijABCDEFGHIJ0123\n"),
+            "",
         ] {
-            assert_eq!(secret_by_content(text), None, "{}", String::from_utf8_lossy(text));
+            assert_eq!(secret_by_content(text.as_bytes()), None, "{text}");
         }
-    }
-
-    #[test]
-    fn signatures_in_long_runs_are_judged_by_a_bounded_window() {
-        // One long token made of signatures: every match is checked, each in O(1).
-        let run = concat!("AK", "IA").repeat(250_000);
-        assert_eq!(secret_by_content(run.as_bytes()), Some("aws access key id"));
-        // Glued to an identifier, every later match is glued to the one before.
-        assert_eq!(secret_by_content(format!("x{run}").as_bytes()), None);
-        // A key header far from its line start is prose, however long the line.
-        let long_line = format!("{}{}", "-".repeat(100_000), concat!("PRIVATE ", "KEY-----\n").repeat(1000));
-        assert_eq!(secret_by_content(long_line.as_bytes()), None);
-        let header_after_newline = concat!("x\n-----BEGIN ENCRYPTED ", "PRIVATE KEY-----\n");
-        assert_eq!(secret_by_content(header_after_newline.as_bytes()), Some("private key"));
+        assert_eq!(secret_by_name("server.pem"), None);
+        assert_eq!(secret_by_name("tls.key"), Some("key store"));
     }
 
     #[test]

@@ -18,6 +18,7 @@
 mod inspect;
 mod summary;
 
+use std::borrow::Cow;
 use std::collections::BTreeSet;
 use std::path::Path;
 use std::sync::Mutex;
@@ -36,6 +37,7 @@ use crate::config::ScanConfig;
 use crate::error::{Error, Result};
 use crate::folders::mark_stale_with_ancestors;
 use crate::paths::{self, ROOT};
+use crate::secrets::Detector;
 use crate::store::{Store, kv_get, kv_set};
 use crate::time;
 
@@ -45,7 +47,7 @@ use crate::time;
 const RACY_WINDOW_NS: i64 = 1_000_000_000;
 
 /// Bumped when classification rules change, so stored rows get re-inspected.
-const SCAN_RULES_VERSION: u32 = 2;
+const SCAN_RULES_VERSION: u32 = 3;
 
 /// What a scan did. Stable JSON (fields are only ever added).
 #[derive(Debug, Clone, Default, Serialize)]
@@ -144,8 +146,13 @@ impl Walked {
     }
 }
 
-pub(crate) fn scan(store: &mut Store, root: &Path, config: &ScanConfig) -> Result<ScanReport> {
-    scan_adjusted(store, root, config, |_| {})
+pub(crate) fn scan(
+    store: &mut Store,
+    root: &Path,
+    config: &ScanConfig,
+    detector: &Detector,
+) -> Result<ScanReport> {
+    scan_adjusted(store, root, config, detector, |_| {})
 }
 
 /// [`scan`], with a hook between walk and apply: tests use it to make the
@@ -154,15 +161,16 @@ fn scan_adjusted(
     store: &mut Store,
     root: &Path,
     config: &ScanConfig,
+    detector: &Detector,
     adjust_walk: impl FnOnce(&mut Walked),
 ) -> Result<ScanReport> {
     let started = Instant::now();
     let started_ns = time::unix_nanos(SystemTime::now());
-    let rules = rules_fingerprint(config);
+    let rules = rules_fingerprint(config, detector);
 
     let snapshot = load_snapshot(&store.conn, &rules)?;
     let loaded = Instant::now();
-    let mut walked = walk(root, config, &snapshot)?;
+    let mut walked = walk(root, config, detector, &snapshot)?;
     adjust_walk(&mut walked);
     drop_empty_folders(&mut walked, &snapshot);
     walked.folders.sort_by(|a, b| (paths::depth(a), a).cmp(&(paths::depth(b), b)));
@@ -178,8 +186,14 @@ fn scan_adjusted(
         let fresh = load_snapshot(&tx, &rules)?;
         for file in &mut walked.files {
             if matches!(file.state, FileState::Unchanged) && !fresh.trusts(file) {
-                file.state =
-                    read_file(&root.join(&file.key), file.size, config, &mut walked.issues, &file.key);
+                file.state = read_file(
+                    &root.join(&file.key),
+                    file.size,
+                    config,
+                    detector,
+                    &mut walked.issues,
+                    &file.key,
+                );
             }
         }
         fresh
@@ -228,10 +242,10 @@ fn drop_empty_folders(walked: &mut Walked, snapshot: &Snapshot) {
     walked.folders.retain(|folder| occupied.contains(folder.as_str()));
 }
 
-/// Everything that decides how a file is classified; when it changes, every
-/// stored row is re-inspected.
-fn rules_fingerprint(config: &ScanConfig) -> String {
-    format!("v{SCAN_RULES_VERSION} max_file_bytes={}", config.max_file_bytes)
+/// Everything that decides how a file is classified and what of it is
+/// stored; when it changes, every stored row is re-inspected.
+fn rules_fingerprint(config: &ScanConfig, detector: &Detector) -> String {
+    format!("v{SCAN_RULES_VERSION} max_file_bytes={} secrets={}", config.max_file_bytes, detector.digest())
 }
 
 fn data_version(conn: &Connection) -> rusqlite::Result<i64> {
@@ -307,11 +321,23 @@ fn read_file(
     path: &Path,
     size: u64,
     config: &ScanConfig,
+    detector: &Detector,
     issues: &mut Vec<ScanIssue>,
     key: &str,
 ) -> FileState {
     match inspect(path, paths::name(key), size, config.max_file_bytes) {
-        Ok(inspection) => FileState::Read(inspection),
+        Ok(mut inspection) => {
+            // What a file says of itself is stored and shown: never its secrets.
+            if let Some(summary) = &mut inspection.summary
+                && let Cow::Owned(redacted) = detector.redact_in(key, summary)
+            {
+                *summary = redacted;
+            }
+            if detector.allows_path(key) {
+                inspection.secret = None;
+            }
+            FileState::Read(inspection)
+        }
         Err(err) => {
             issues.push(ScanIssue { path: key.to_string(), message: format!("cannot read: {err}") });
             FileState::Unreadable
@@ -319,7 +345,7 @@ fn read_file(
     }
 }
 
-fn walk(root: &Path, config: &ScanConfig, snapshot: &Snapshot) -> Result<Walked> {
+fn walk(root: &Path, config: &ScanConfig, detector: &Detector, snapshot: &Snapshot) -> Result<Walked> {
     let mut overrides = OverrideBuilder::new(root);
     for glob in &config.exclude {
         overrides
@@ -342,7 +368,7 @@ fn walk(root: &Path, config: &ScanConfig, snapshot: &Snapshot) -> Result<Walked>
         });
 
     let collected = Mutex::new(Walked::default());
-    let mut visitors = VisitorBuilder { root, config, snapshot, collected: &collected };
+    let mut visitors = VisitorBuilder { root, config, detector, snapshot, collected: &collected };
     builder.build_parallel().visit(&mut visitors);
     Ok(collected.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner()))
 }
@@ -350,6 +376,7 @@ fn walk(root: &Path, config: &ScanConfig, snapshot: &Snapshot) -> Result<Walked>
 struct VisitorBuilder<'s> {
     root: &'s Path,
     config: &'s ScanConfig,
+    detector: &'s Detector,
     snapshot: &'s Snapshot,
     collected: &'s Mutex<Walked>,
 }
@@ -359,6 +386,7 @@ impl<'s> ParallelVisitorBuilder<'s> for VisitorBuilder<'s> {
         Box::new(Visitor {
             root: self.root,
             config: self.config,
+            detector: self.detector,
             snapshot: self.snapshot,
             collected: self.collected,
             local: Walked::default(),
@@ -370,6 +398,7 @@ impl<'s> ParallelVisitorBuilder<'s> for VisitorBuilder<'s> {
 struct Visitor<'s> {
     root: &'s Path,
     config: &'s ScanConfig,
+    detector: &'s Detector,
     snapshot: &'s Snapshot,
     collected: &'s Mutex<Walked>,
     local: Walked,
@@ -407,7 +436,7 @@ impl ParallelVisitor for Visitor<'_> {
         };
         let is_dir = file_type.is_dir();
         let rel = entry.path().strip_prefix(self.root).unwrap_or(entry.path());
-        let Some(key) = rel.to_str().map(key_of) else {
+        let Some(key) = rel.to_str().map(|rel| stored_key(self.detector, key_of(rel))) else {
             self.local.issues.push(ScanIssue {
                 path: rel.to_string_lossy().into_owned(),
                 message: "name is not valid UTF-8; skipped".into(),
@@ -437,11 +466,32 @@ impl ParallelVisitor for Visitor<'_> {
         let mtime_ns = metadata.modified().map(time::unix_nanos).unwrap_or(0);
         let mut file = SeenFile { key, size, mtime_ns, state: FileState::Unchanged };
         if !self.snapshot.trusts(&file) {
-            file.state = read_file(entry.path(), size, self.config, &mut self.local.issues, &file.key);
+            file.state =
+                read_file(entry.path(), size, self.config, self.detector, &mut self.local.issues, &file.key);
+            if let FileState::Read(inspection) = &mut file.state
+                && file.key.contains(REDACTED_MARK)
+            {
+                // Its name holds a secret: a file to keep out of every output.
+                inspection.secret = Some("secret in its path");
+                inspection.summary = None;
+            }
         }
         self.local.files.push(file);
         WalkState::Continue
     }
+}
+
+/// How a redacted value starts; see [`Detector::redact`].
+const REDACTED_MARK: &str = "[REDACTED:";
+
+/// The key a path is stored under: each component with its secrets
+/// redacted, so a token in a file or folder name never reaches the store.
+/// The same path always gives the same key, so the file is still found again.
+fn stored_key(detector: &Detector, key: String) -> String {
+    if detector.allows_path(&key) || detector.find(&key).is_empty() {
+        return key;
+    }
+    key.split('/').map(|component| detector.redact(component)).collect::<Vec<_>>().join("/")
 }
 
 /// A relative path as a key: `/` between components on every platform.
@@ -653,13 +703,13 @@ mod tests {
         write(root, "src/lib.rs", "mod db;");
         let mut store = open_store(root);
         let config = ScanConfig::default();
-        scan(&mut store, root, &config).unwrap();
+        scan(&mut store, root, &config, Detector::builtin()).unwrap();
         let edit = FolderEdit { description: Some("Connection pool".into()), content_md: None };
         folders::describe(&store.conn, "src/db", &edit).unwrap();
 
         // What the walker hands over when `src/db` cannot be listed: the
         // folder itself, an error for it, and nothing below it.
-        let report = scan_adjusted(&mut store, root, &config, |walked| {
+        let report = scan_adjusted(&mut store, root, &config, Detector::builtin(), |walked| {
             walked.files.retain(|f| !paths::is_within(&f.key, "src/db"));
             walked.folders.retain(|f| f == "src/db" || !paths::is_within(f, "src/db"));
             walked.unreadable.push("src/db".into());
@@ -675,7 +725,7 @@ mod tests {
 
         // Readable again and gone for real: now it goes.
         std::fs::remove_dir_all(root.join("src/db")).unwrap();
-        let report = scan(&mut store, root, &config).unwrap();
+        let report = scan(&mut store, root, &config, Detector::builtin()).unwrap();
         assert_eq!((report.files_removed, report.folders_removed), (2, 2), "{report:?}");
     }
 
@@ -687,19 +737,19 @@ mod tests {
         std::fs::write(root.join("big.txt"), "x".repeat(64)).unwrap();
         let mut store = open_store(root);
         let config = ScanConfig { max_file_bytes: 32, ..ScanConfig::default() };
-        scan(&mut store, root, &config).unwrap();
+        scan(&mut store, root, &config, Detector::builtin()).unwrap();
 
         let later = SystemTime::now() + std::time::Duration::from_secs(5);
         for name in ["blob.bin", "big.txt"] {
             std::fs::File::options().write(true).open(root.join(name)).unwrap().set_modified(later).unwrap();
         }
-        let report = scan(&mut store, root, &config).unwrap();
+        let report = scan(&mut store, root, &config, Detector::builtin()).unwrap();
         assert_eq!((report.files_changed, report.files_unchanged), (0, 2), "{report:?}");
         assert!(report.stale_folders.is_empty());
 
         std::fs::write(root.join("blob.bin"), b"\0\x01\x02BINARY").unwrap();
         std::fs::write(root.join("big.txt"), "x".repeat(65)).unwrap();
-        let report = scan(&mut store, root, &config).unwrap();
+        let report = scan(&mut store, root, &config, Detector::builtin()).unwrap();
         assert_eq!(report.files_changed, 2, "{report:?}");
     }
 }

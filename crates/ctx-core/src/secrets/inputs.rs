@@ -1,0 +1,88 @@
+//! What people and agents hand to ctx, redacted before it is stored: the
+//! one place that knows which fields of each input are free text.
+
+use super::Detector;
+use crate::folders::FolderEdit;
+use crate::frames::{NewAttempt, NewFrame, NewTask};
+use crate::memory::{NewRecord, Record};
+use crate::records::NewDecision;
+
+/// An input with its secrets redacted.
+pub(crate) trait Redacted {
+    fn redacted(&self, detector: &Detector) -> Self;
+}
+
+fn all(detector: &Detector, texts: &[String]) -> Vec<String> {
+    texts.iter().map(|text| detector.redacted(text)).collect()
+}
+
+fn some(detector: &Detector, text: &Option<String>) -> Option<String> {
+    text.as_deref().map(|text| detector.redacted(text))
+}
+
+impl Redacted for NewDecision {
+    fn redacted(&self, d: &Detector) -> Self {
+        NewDecision {
+            title: d.redacted(&self.title),
+            rationale: d.redacted(&self.rationale),
+            tags: all(d, &self.tags),
+        }
+    }
+}
+
+impl Redacted for FolderEdit {
+    fn redacted(&self, d: &Detector) -> Self {
+        FolderEdit { description: some(d, &self.description), content_md: some(d, &self.content_md) }
+    }
+}
+
+impl Redacted for NewFrame {
+    fn redacted(&self, d: &Detector) -> Self {
+        NewFrame { goal: d.redacted(&self.goal), title: some(d, &self.title), ..self.clone() }
+    }
+}
+
+impl Redacted for NewTask {
+    fn redacted(&self, d: &Detector) -> Self {
+        NewTask {
+            title: d.redacted(&self.title),
+            description: some(d, &self.description),
+            criteria: all(d, &self.criteria),
+            ..self.clone()
+        }
+    }
+}
+
+impl Redacted for NewAttempt {
+    fn redacted(&self, d: &Detector) -> Self {
+        NewAttempt {
+            reason: d.redacted(&self.reason),
+            observations: all(d, &self.observations),
+            avoid: all(d, &self.avoid),
+        }
+    }
+}
+
+impl Redacted for NewRecord {
+    fn redacted(&self, d: &Detector) -> Self {
+        NewRecord {
+            text: d.redacted(&self.text),
+            refs: all(d, &self.refs),
+            tags: all(d, &self.tags),
+            session_id: some(d, &self.session_id),
+            ..self.clone()
+        }
+    }
+}
+
+impl Redacted for Record {
+    fn redacted(&self, d: &Detector) -> Self {
+        Record {
+            text: d.redacted(&self.text),
+            refs: all(d, &self.refs),
+            tags: all(d, &self.tags),
+            session_id: some(d, &self.session_id),
+            ..self.clone()
+        }
+    }
+}
