@@ -77,6 +77,21 @@ pub enum Command {
     /// Pins: what every pack shows first.
     #[command(subcommand)]
     Pin(PinCommand),
+    /// The secret detector: what it finds in the repository, and its rules.
+    #[command(subcommand)]
+    Secrets(SecretsCommand),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum SecretsCommand {
+    /// Scan, then list the secrets in the repository's files (path, line, rule,
+    /// fingerprint; never the value) and the files hidden whole.
+    Scan {
+        /// Only the files at or below this folder.
+        path: Option<String>,
+    },
+    /// List the rules in force: built-in, then `[secrets] rules` of .ctx/config.toml.
+    Rules,
 }
 
 #[derive(Debug, Args)]

@@ -84,7 +84,7 @@ pub use memory::{
 };
 pub use records::{Decision, NewDecision};
 pub use scan::{FileKind, ScanIssue, ScanPhases, ScanReport, language, secret_by_content, secret_by_name};
-pub use secrets::{Detector, Finding, SecretsConfig};
+pub use secrets::{Detector, Finding, HiddenFile, SecretFinding, SecretsConfig, SecretsReport};
 pub use sources::{SourceFile, default_cache_dir};
 pub use store::{SCHEMA_VERSION, Store};
 pub use watch::{WatchCycle, WatchOptions};

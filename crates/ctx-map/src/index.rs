@@ -105,6 +105,7 @@ pub fn index(ws: &mut Workspace, progress: Option<Progress>) -> Result<(Vec<Inde
     }
 
     let root = ws.root().to_path_buf();
+    let detector = ws.detector();
     let done = std::sync::atomic::AtomicUsize::new(0);
     let total = to_parse.len();
     // (slot, the content's hash and its file; None if it could not be read)
@@ -119,6 +120,18 @@ pub fn index(ws: &mut Workspace, progress: Option<Progress>) -> Result<(Vec<Inde
                     Some(grammar) => tags::extract(grammar, &text),
                     None => Ok(fallback::extract(&text)),
                 };
+                // A constant's signature line carries its value: never a secret one,
+                // in the map or in the cache.
+                let tags = tags.map(|mut tags| {
+                    for def in &mut tags.defs {
+                        if let std::borrow::Cow::Owned(redacted) =
+                            detector.redact_in(&source.path, &def.signature)
+                        {
+                            def.signature = redacted;
+                        }
+                    }
+                    tags
+                });
                 // The content read may be newer than the scan's: cache it under its own hash.
                 let hash = *blake3::hash(&bytes).as_bytes();
                 tags.map(|tags| {

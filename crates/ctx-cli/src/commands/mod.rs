@@ -9,6 +9,7 @@ mod log;
 mod map;
 mod memory;
 mod scan;
+mod secrets;
 mod status;
 mod task;
 
@@ -82,6 +83,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Archive(args) => memory::archive(&env, &args),
         Command::Pack(args) => memory::pack(&env, &args),
         Command::Pin(command) => memory::pin(&env, command),
+        Command::Secrets(command) => secrets::run(&env, command),
     }?;
     Ok(ExitCode::SUCCESS)
 }

@@ -37,7 +37,7 @@ use crate::config::ScanConfig;
 use crate::error::{Error, Result};
 use crate::folders::mark_stale_with_ancestors;
 use crate::paths::{self, ROOT};
-use crate::secrets::Detector;
+use crate::secrets::{Detector, REDACTED_MARK};
 use crate::store::{Store, kv_get, kv_set};
 use crate::time;
 
@@ -480,9 +480,6 @@ impl ParallelVisitor for Visitor<'_> {
         WalkState::Continue
     }
 }
-
-/// How a redacted value starts; see [`Detector::redact`].
-const REDACTED_MARK: &str = "[REDACTED:";
 
 /// The key a path is stored under: each component with its secrets
 /// redacted, so a token in a file or folder name never reaches the store.

@@ -21,6 +21,7 @@
 //! 3. placeholders (`EXAMPLE`, `xxxx`, `your-…`, `<…>`, `${…}`) are never secrets.
 
 mod inputs;
+mod report;
 mod rules;
 pub(crate) mod scrub;
 
@@ -33,8 +34,12 @@ use rustc_hash::FxHashSet as HashSet;
 use serde::{Deserialize, Serialize};
 
 pub(crate) use inputs::Redacted;
+pub use report::{HiddenFile, SecretFinding, SecretsReport};
 use rules::Rule;
 pub use rules::{BUILTIN_RULES_TOML, RuleSpec};
+
+/// How a redacted value starts in text: `[REDACTED:<rule>]`.
+pub(crate) const REDACTED_MARK: &str = "[REDACTED:";
 
 /// How far a rule looks around its keyword, in bytes, on a long line.
 const LINE_REACH: usize = 4096;
@@ -245,7 +250,7 @@ impl Detector {
         let mut at = 0;
         for finding in &findings {
             out.push_str(&text[at..finding.start]);
-            out.push_str("[REDACTED:");
+            out.push_str(REDACTED_MARK);
             out.push_str(&finding.rule);
             out.push(']');
             at = finding.end;
@@ -681,6 +686,7 @@ mod tests {
         check(&format!("export SERVICE_TOKEN={value}"), "secret-assignment", &value);
         check("PASSWORD = \"Tr0ub4dor&3x\"", "secret-assignment", "Tr0ub4dor&3x");
         check("db:\n  password: s3cr3t-pw-2024\n", "secret-assignment", "s3cr3t-pw-2024");
+        check("The admin password is hunter2, do not share.", "secret-assignment", "hunter2");
     }
 
     #[test]
@@ -707,6 +713,7 @@ mod tests {
             "the ghp_ prefix marks github tokens; sk_live_ marks stripe's",
             "msg.append(key); key-value pairs; SKIP_TASK_KEYWORDS",
             "password = \"password\"",
+            "The password is required and the key is optional.",
             "password = \"[REDACTED:secret-assignment]\"",
         ] {
             clean(text);
