@@ -10,4 +10,5 @@ mod frames;
 mod map;
 mod memory;
 mod scan;
+mod secrets;
 mod store;
