@@ -155,16 +155,23 @@ fn secrets_are_flagged_by_name_and_by_content() {
     repo.write(".env", "DATABASE_URL=postgres://u:p@h/db\n");
     // Split so that this test file does not itself look like a secret to ctx.
     let aws = concat!("aws_access_key_id: AKIA", "Q7RZ3MT2VX4PLK9D\n");
+    // A token inside a file is redacted, not a reason to hide the file.
     repo.write("config/deploy.yml", aws);
-    repo.write("config/keys/server.pem", "-----BEGIN CERTIFICATE-----\n");
+    repo.write("config/keys/server.pem", concat!("-----BEGIN ", "PRIVATE KEY-----\nMIIE\n"));
+    repo.write("config/keys/ca.pem", "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n");
     repo.write("config/settings.yml", "debug: true\n");
     let out = repo.ok(&["init"]);
-    assert!(out.contains("secrets: 3 files flagged"), "{out}");
+    assert!(out.contains("secrets: 2 files flagged"), "{out}");
     let report = repo.json(&["folder", "show", "config"]);
     let files = report["files"].as_array().unwrap();
     let secret = |name: &str| files.iter().find(|f| f["name"] == name).unwrap()["secret"].clone();
-    assert_eq!(secret("deploy.yml"), "aws access key id");
+    assert!(secret("deploy.yml").is_null());
     assert!(secret("settings.yml").is_null());
+    let keys = repo.json(&["folder", "show", "config/keys"]);
+    let key_files = keys["files"].as_array().unwrap();
+    let key_secret = |name: &str| key_files.iter().find(|f| f["name"] == name).unwrap()["secret"].clone();
+    assert_eq!(key_secret("server.pem"), "private key");
+    assert!(key_secret("ca.pem").is_null(), "a public certificate is not a secret");
     assert_eq!(
         repo.json(&["folder", "show", "."])["files"]
             .as_array()
@@ -174,7 +181,7 @@ fn secrets_are_flagged_by_name_and_by_content() {
             .unwrap()["secret"],
         "environment file"
     );
-    assert_eq!(repo.json(&["status"])["secret_files"], 3);
+    assert_eq!(repo.json(&["status"])["secret_files"], 2);
 }
 
 #[test]

@@ -62,12 +62,20 @@ fn make(format: &'static str, g: &mut Gen) -> String {
         "gitlab" => format!("gl{}-{}", "pat", g.alnum(20)),
         "aws-key-id" => format!("AK{}{}", "IA", g.chars("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", 16)),
         "aws-secret" => g.chars("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789/+", 40),
-        "slack-bot" => format!("xox{}-{}-{}-{}", "b", g.chars("0123456789", 12), g.chars("0123456789", 12), g.alnum(24)),
-        "slack-webhook" => format!("https://hooks.{}.com/services/T{}/B{}/{}", "slack", g.alnum(8), g.alnum(8), g.alnum(24)),
-        "discord-webhook" => format!("https://discord.com/api/{}/{}/{}", "webhooks", g.chars("0123456789", 18), g.alnum(60)),
+        "slack-bot" => {
+            format!("xox{}-{}-{}-{}", "b", g.chars("0123456789", 12), g.chars("0123456789", 12), g.alnum(24))
+        }
+        "slack-webhook" => {
+            format!("https://hooks.{}.com/services/T{}/B{}/{}", "slack", g.alnum(8), g.alnum(8), g.alnum(24))
+        }
+        "discord-webhook" => {
+            format!("https://discord.com/api/{}/{}/{}", "webhooks", g.chars("0123456789", 18), g.alnum(60))
+        }
         "stripe-live" => format!("sk_{}_{}", "live", g.alnum(24)),
         "stripe-restricted" => format!("rk_{}_{}", "live", g.alnum(24)),
-        "huggingface" => format!("hf_{}", g.chars("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz", 34)),
+        "huggingface" => {
+            format!("hf_{}", g.chars("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz", 34))
+        }
         "sendgrid" => format!("S{}.{}.{}", "G", g.alnum(22), g.alnum(43)),
         "twilio" => format!("S{}{}", "K", g.hex(32)),
         "shopify" => format!("shp{}_{}", "at", g.hex(32)),
@@ -113,10 +121,13 @@ fn plant(repo: &Repo) -> (Secrets, Vec<Vec<String>>) {
 
     // Source constants, docstrings and doc comments (Python).
     let anthropic = v(&mut s, "anthropic");
-    let (openai, gh_user, slack_hook) = (v(&mut s, "openai"), v(&mut s, "github-user"), v(&mut s, "slack-webhook"));
-    let (restricted, hf, sendgrid) = (v(&mut s, "stripe-restricted"), v(&mut s, "huggingface"), v(&mut s, "sendgrid"));
+    let (openai, gh_user, slack_hook) =
+        (v(&mut s, "openai"), v(&mut s, "github-user"), v(&mut s, "slack-webhook"));
+    let (restricted, hf, sendgrid) =
+        (v(&mut s, "stripe-restricted"), v(&mut s, "huggingface"), v(&mut s, "sendgrid"));
     let (twilio, shopify, docean) = (v(&mut s, "twilio"), v(&mut s, "shopify"), v(&mut s, "digitalocean"));
-    let (account_key, pg, redis) = (v(&mut s, "azure-account-key"), v(&mut s, "postgres-password"), v(&mut s, "redis-password"));
+    let (account_key, pg, redis) =
+        (v(&mut s, "azure-account-key"), v(&mut s, "postgres-password"), v(&mut s, "redis-password"));
     let (password, jwt) = (v(&mut s, "password"), v(&mut s, "jwt"));
     let (body1, body2) = (v(&mut s, "pem-body"), v(&mut s, "pem-body"));
     let escaped_pem = pem(&body1, &body2).replace('\n', "\\\\n");
@@ -137,7 +148,10 @@ fn plant(repo: &Repo) -> (Secrets, Vec<Vec<String>>) {
 
     // A package docstring, a JS object, a Rust const and doc comment.
     let gh_classic = v(&mut s, "github-classic");
-    repo.write("pkg/__init__.py", &format!("\"\"\"The shop package. Deploy with token {gh_classic}.\"\"\"\n"));
+    repo.write(
+        "pkg/__init__.py",
+        &format!("\"\"\"The shop package. Deploy with token {gh_classic}.\"\"\"\n"),
+    );
     let (api_key, google) = (v(&mut s, "generic-api-key"), v(&mut s, "google"));
     repo.write(
         "web/config.js",
@@ -153,7 +167,9 @@ fn plant(repo: &Repo) -> (Secrets, Vec<Vec<String>>) {
     let (aws_id, aws_secret, npm) = (v(&mut s, "aws-key-id"), v(&mut s, "aws-secret"), v(&mut s, "npm"));
     repo.write(
         "deploy/settings.yaml",
-        &format!("aws:\n  access_key_id: {aws_id}\n  aws_secret_access_key: {aws_secret}\nnpm_token: {npm}\n"),
+        &format!(
+            "aws:\n  access_key_id: {aws_id}\n  aws_secret_access_key: {aws_secret}\nnpm_token: {npm}\n"
+        ),
     );
     let (pypi, mailgun, telegram) = (v(&mut s, "pypi"), v(&mut s, "mailgun"), v(&mut s, "telegram"));
     repo.write(
@@ -162,7 +178,8 @@ fn plant(repo: &Repo) -> (Secrets, Vec<Vec<String>>) {
     );
     let (docker, linear) = (v(&mut s, "docker"), v(&mut s, "linear"));
     repo.write("deploy/tokens.json", &format!("{{\"docker\": \"{docker}\", \"linear\": \"{linear}\"}}\n"));
-    let (readme_password, bearer, stripe_live) = (v(&mut s, "password"), v(&mut s, "bearer"), v(&mut s, "stripe-live"));
+    let (readme_password, bearer, stripe_live) =
+        (v(&mut s, "password"), v(&mut s, "bearer"), v(&mut s, "stripe-live"));
     repo.write(
         "README.md",
         &format!(
@@ -176,12 +193,28 @@ fn plant(repo: &Repo) -> (Secrets, Vec<Vec<String>>) {
     repo.write("certs/server.pem", &format!("{}\n", pem(&plain_body1, &plain_body2)));
     repo.write(
         "certs/public.crt",
-        &format!("{}\nMIIBszCCAVmgAwIBAgIU\n{}\n", concat!("-----BEGIN ", "CERTIFICATE-----"), concat!("-----END ", "CERTIFICATE-----")),
+        &format!(
+            "{}\nMIIBszCCAVmgAwIBAgIU\n{}\n",
+            concat!("-----BEGIN ", "CERTIFICATE-----"),
+            concat!("-----END ", "CERTIFICATE-----")
+        ),
     );
     // A CI file full of them (YAML values, quoted and bare).
     let ci_formats = [
-        "aws-key-id", "github-classic", "gitlab", "slack-bot", "npm", "sendgrid", "twilio", "google",
-        "digitalocean", "docker", "linear", "groq", "telegram", "jwt",
+        "aws-key-id",
+        "github-classic",
+        "gitlab",
+        "slack-bot",
+        "npm",
+        "sendgrid",
+        "twilio",
+        "google",
+        "digitalocean",
+        "docker",
+        "linear",
+        "groq",
+        "telegram",
+        "jwt",
     ];
     let mut ci = String::from("env:\n");
     for (i, format) in ci_formats.iter().enumerate() {
@@ -208,7 +241,8 @@ fn plant(repo: &Repo) -> (Secrets, Vec<Vec<String>>) {
     git(repo, &["commit", "-q", "-m", &format!("Add payments (token {commit_token})")]);
 
     // What agents and people hand over: a transcript, records, descriptions, decisions, frames.
-    let (pasted, tool_input, tool_output) = (v(&mut s, "github-fine-grained"), v(&mut s, "bearer"), v(&mut s, "openai"));
+    let (pasted, tool_input, tool_output) =
+        (v(&mut s, "github-fine-grained"), v(&mut s, "bearer"), v(&mut s, "openai"));
     let session = "7f3e2a10-5c1b-4d2e-9a0f-1b2c3d4e5f61";
     let line = |value: serde_json::Value| serde_json::to_string(&value).unwrap();
     let transcript = [
@@ -233,11 +267,33 @@ fn plant(repo: &Repo) -> (Secrets, Vec<Vec<String>>) {
     let criterion = v(&mut s, "stripe-live");
     let own = |words: &[&str]| words.iter().map(|w| w.to_string()).collect::<Vec<_>>();
     let actions = vec![
-        own(&["record", "add", "--type", "note", "--text", &format!("Rotated the bot token {record_note} today")]),
+        own(&[
+            "record",
+            "add",
+            "--type",
+            "note",
+            "--text",
+            &format!("Rotated the bot token {record_note} today"),
+        ]),
         own(&["folder", "describe", "ai", "--description", &format!("Clients, webhook {described}")]),
-        own(&["log", "ai", "--title", "Keep keys in vault", "--rationale", &format!("the old key {rationale} leaked")]),
+        own(&[
+            "log",
+            "ai",
+            "--title",
+            "Keep keys in vault",
+            "--rationale",
+            &format!("the old key {rationale} leaked"),
+        ]),
         own(&["frame", "push", &format!("Fix login for hf {frame_goal}")]),
-        own(&["task", "add", "Rotate payment keys", "--epic", "F1", "--criteria", &format!("old key {criterion} revoked")]),
+        own(&[
+            "task",
+            "add",
+            "Rotate payment keys",
+            "--epic",
+            "F1",
+            "--criteria",
+            &format!("old key {criterion} revoked"),
+        ]),
     ];
     (s, actions)
 }
@@ -342,13 +398,17 @@ fn no_planted_secret_reaches_any_output_file_or_the_database() {
     // And the text around them is still there: redacted, not dropped.
     let map = std::fs::read_to_string(repo.path(".ctx/map.md")).unwrap();
     assert!(map.contains("OPENAI_API_KEY = \"[REDACTED:openai-api-key]\""), "{map}");
-    assert!(map.contains("DATABASE_URL = \"postgres://shop:[REDACTED:connection-string-password]@db.internal"), "{map}");
+    assert!(
+        map.contains("DATABASE_URL = \"postgres://shop:[REDACTED:connection-string-password]@db.internal"),
+        "{map}"
+    );
     let ai = repo.context_file("ai.standard.md");
     assert!(ai.contains("Clients, webhook [REDACTED:discord-webhook]"), "{ai}");
     // A public certificate is shown like any file; a private key file is hidden whole.
     let certs = repo.json(&["folder", "show", "certs"]);
     let files = certs["files"].as_array().unwrap();
-    let secret_of = |name: &str| files.iter().find(|f| f["name"] == name).map(|f| f["secret"].clone()).unwrap();
+    let secret_of =
+        |name: &str| files.iter().find(|f| f["name"] == name).map(|f| f["secret"].clone()).unwrap();
     assert!(secret_of("public.crt").is_null(), "{certs}");
     assert_eq!(secret_of("server.pem"), "private key", "{certs}");
     // `ctx secrets scan` names where they are, by rule, never the value.
