@@ -145,10 +145,16 @@ impl Workspace {
             .scrubbed()
     }
 
-    /// This workspace, its store redacted again if the detector changed
-    /// since it was last written (see `secrets::scrub`). A store that cannot
-    /// be written now (read-only, busy) is scrubbed by a later open.
+    /// This workspace, its store scrubbed (see [`Workspace::scrub`]).
     fn scrubbed(mut self) -> Result<Workspace> {
+        self.scrub()?;
+        Ok(self)
+    }
+
+    /// Redact the store again if the detector changed since it last wrote
+    /// (see `secrets::scrub`); the store then remembers this detector. A
+    /// store that cannot be written now (read-only, busy) is scrubbed later.
+    fn scrub(&mut self) -> Result<()> {
         let detector = detector_of(&self.config.secrets, &self.detector);
         match secrets::scrub::scrub_if_needed(&mut self.store.conn, detector) {
             Err(Error::Database(rusqlite::Error::SqliteFailure(err, _)))
@@ -162,7 +168,7 @@ impl Workspace {
                 other?;
             }
         }
-        Ok(self)
+        Ok(())
     }
 
     /// The secret detector: the built-in rules and `[secrets]` of the
@@ -194,7 +200,7 @@ impl Workspace {
     pub fn reload_config(&mut self) -> Result<()> {
         self.config = Config::load(&self.ctx_dir().join(CONFIG_FILE))?;
         self.detector = OnceLock::new();
-        Ok(())
+        self.scrub()
     }
 
     pub fn store(&self) -> &Store {
@@ -696,7 +702,8 @@ impl Workspace {
             response.results.iter().map(|r| format!("{}  {}  {}", r.id, r.record_type, r.summary)).collect();
         memory::pack::remember_search(
             &self.store.conn,
-            &memory::pack::LastSearch { query: options.query.clone(), rows },
+            // The query is kept for the next pack: a pasted key in it is not.
+            &memory::pack::LastSearch { query: self.detector().redacted(&options.query), rows },
         );
         Ok(response)
     }

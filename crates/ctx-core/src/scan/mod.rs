@@ -245,7 +245,7 @@ fn drop_empty_folders(walked: &mut Walked, snapshot: &Snapshot) {
 /// Everything that decides how a file is classified and what of it is
 /// stored; when it changes, every stored row is re-inspected.
 fn rules_fingerprint(config: &ScanConfig, detector: &Detector) -> String {
-    format!("v{SCAN_RULES_VERSION} max_file_bytes={} secrets={}", config.max_file_bytes, detector.digest())
+    format!("v{SCAN_RULES_VERSION} max_file_bytes={} detector={}", config.max_file_bytes, detector.digest())
 }
 
 fn data_version(conn: &Connection) -> rusqlite::Result<i64> {

@@ -19,15 +19,16 @@ use crate::store::{kv_get, kv_set};
 /// The `kv` key of the digest of the detector the store was last scrubbed with.
 pub(crate) const DIGEST_KEY: &str = "secrets.digest";
 
-/// The tables and columns that hold text people or agents wrote, with the
-/// columns that identify a row.
-const TEXT_COLUMNS: &[(&str, &[&str], &[&str])] = &[
-    ("records", &["id"], &["title", "body", "tags", "refs", "meta", "session_id"]),
-    ("nodes", &["id"], &["title", "description", "content_md", "summary", "criteria", "meta"]),
-    ("links", &["from_id", "to_id", "kind"], &["note"]),
-    ("frame_artifacts", &["node_id", "path"], &["path"]),
-    ("files", &["id"], &["summary"]),
-    ("kv", &["key"], &["value"]),
+/// The tables and columns that hold text people or agents wrote, the
+/// columns that identify a row, and which rows (ctx's own facts in `kv`
+/// are not text anybody wrote).
+const TEXT_COLUMNS: &[(&str, &[&str], &[&str], &str)] = &[
+    ("records", &["id"], &["title", "body", "tags", "refs", "meta", "session_id"], "1"),
+    ("nodes", &["id"], &["title", "description", "content_md", "summary", "criteria", "meta"], "1"),
+    ("links", &["from_id", "to_id", "kind"], &["note"], "1"),
+    ("frame_artifacts", &["node_id", "path"], &["path"], "1"),
+    ("files", &["id"], &["summary"], "1"),
+    ("kv", &["key"], &["value"], "key LIKE 'memory.%'"),
 ];
 
 /// Redact what the store holds with `detector`, unless it was done with
@@ -40,8 +41,8 @@ pub(crate) fn scrub_if_needed(conn: &mut Connection, detector: &Detector) -> Res
     conn.pragma_update(None, "secure_delete", true)?;
     let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
     let mut changed = 0;
-    for (table, keys, columns) in TEXT_COLUMNS {
-        changed += scrub_table(&tx, detector, table, keys, columns)?;
+    for (table, keys, columns, rows) in TEXT_COLUMNS {
+        changed += scrub_table(&tx, detector, table, keys, columns, rows)?;
     }
     tx.execute("DELETE FROM file_tags", [])?;
     tx.execute("DELETE FROM context_cache", [])?;
@@ -52,6 +53,11 @@ pub(crate) fn scrub_if_needed(conn: &mut Connection, detector: &Detector) -> Res
     kv_set(&tx, DIGEST_KEY, detector.digest())?;
     tx.commit()?;
     conn.pragma_update(None, "secure_delete", false)?;
+    if changed > 0 {
+        // Old pages live on in the WAL until a checkpoint copies the new ones
+        // over them; another reader may hold it back, which is no error.
+        let _ = conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()));
+    }
     Ok(Some(changed))
 }
 
@@ -61,8 +67,9 @@ fn scrub_table(
     table: &str,
     keys: &[&str],
     columns: &[&str],
+    rows: &str,
 ) -> Result<usize> {
-    let select = format!("SELECT {}, {} FROM {table}", keys.join(", "), columns.join(", "));
+    let select = format!("SELECT {}, {} FROM {table} WHERE {rows}", keys.join(", "), columns.join(", "));
     let assignments: Vec<String> =
         columns.iter().enumerate().map(|(i, c)| format!("{c} = ?{}", i + 1)).collect();
     let conditions: Vec<String> =
