@@ -174,6 +174,24 @@ impl Workspace {
         to_py(py, &report)
     }
 
+    /// Scan, then list the secrets in the files at or below folder `path`
+    /// (every file when `None`): path, line, column, rule and fingerprint,
+    /// never the value; and the files hidden whole.
+    #[pyo3(signature = (path=None))]
+    fn secrets_scan<'py>(&self, py: Python<'py>, path: Option<String>) -> PyResult<Bound<'py, PyAny>> {
+        let report = self.with(py, |ws| {
+            ws.scan()?;
+            ws.secrets_scan(path.as_deref())
+        })?;
+        to_py(py, &report)
+    }
+
+    /// `text` with every secret the workspace's detector finds replaced by
+    /// `[REDACTED:<rule>]` (what ctx does to everything it stores).
+    fn redact(&self, py: Python<'_>, text: String) -> PyResult<String> {
+        self.with(py, |ws| Ok(ws.detector().redacted(&text)))
+    }
+
     /// Folders nobody has described yet, deepest first, with what their files say.
     fn todo<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let todo = self.with(py, |ws| ws.todo())?;

@@ -252,3 +252,26 @@ def test_map_and_rank_work_in_any_folder(tmp_path: Path, monkeypatch: pytest.Mon
         ctxkit.rank("   ", repo)
     with pytest.raises(ctxkit.InvalidInputError):
         ctxkit.map(repo, focus=["nope.py"])
+
+
+def _token(seed: int) -> str:
+    """A random-looking value made at run time, so this file holds none."""
+    import random
+
+    rng = random.Random(seed)
+    return "".join(rng.choice("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789") for _ in range(36))
+
+
+def test_secrets_are_redacted_on_the_way_in_and_listed_by_scan(ws: ctxkit.Workspace, tmp_path: Path) -> None:
+    token = "gh" + "p_" + _token(1)
+    (tmp_path / "src" / "auth" / "keys.py").write_text(f'GITHUB_TOKEN = "{token}"\n')
+    report = ws.secrets_scan()
+    finding = next(f for f in report["findings"] if f["path"] == "src/auth/keys.py")
+    assert (finding["line"], finding["column"], finding["rule"]) == (1, 17, "github-token")
+    assert token not in str(report)
+    assert {"path": ".env", "reason": "environment file"} in report["hidden"]
+
+    note = ws.add_record("note", f"rotated {token} today")
+    assert note["text"] == "rotated [REDACTED:github-token] today"
+    assert ws.redact(f"use {token}") == "use [REDACTED:github-token]"
+    assert ws.redact("nothing secret here") == "nothing secret here"

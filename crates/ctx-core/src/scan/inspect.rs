@@ -116,8 +116,16 @@ pub fn secret_by_name(name: &str) -> Option<&'static str> {
     ) {
         return Some("credentials file");
     }
-    let stem = lower.split('.').next().unwrap_or(lower);
-    if matches!(stem, "credentials" | "secrets" | "secret" | "service-account" | "service_account") {
+    // `credentials.json`, `secrets.yaml`: data named for what it holds. Code
+    // named so (Python's `secrets` module, a `secrets.rs`) is no secret itself.
+    let (stem, extension) = lower.split_once('.').unwrap_or((lower, ""));
+    let data = matches!(
+        extension,
+        "" | "json" | "yaml" | "yml" | "toml" | "ini" | "cfg" | "conf" | "txt" | "xml" | "properties"
+    ) || extension.ends_with(".json")
+        || extension.ends_with(".yaml")
+        || extension.ends_with(".yml");
+    if data && matches!(stem, "credentials" | "secrets" | "secret" | "service-account" | "service_account") {
         return Some("credentials file");
     }
     None
@@ -196,10 +204,31 @@ mod tests {
 
     #[test]
     fn secret_names() {
-        for name in [".env", ".env.local", "prod.env", "id_rsa", "tls.key", ".netrc", "credentials.json"] {
+        for name in [
+            ".env",
+            ".env.local",
+            "prod.env",
+            "id_rsa",
+            "tls.key",
+            ".netrc",
+            "credentials.json",
+            "secrets.yaml",
+            "secrets.prod.yml",
+            "credentials",
+        ] {
             assert!(secret_by_name(name).is_some(), "{name} should be a secret");
         }
-        for name in ["id_rsa.pub", "environment.py", "keys.rs", "README.md", "secretary.py", "envelope.txt"] {
+        for name in [
+            "id_rsa.pub",
+            "environment.py",
+            "keys.rs",
+            "README.md",
+            "secretary.py",
+            "envelope.txt",
+            "secrets.py",
+            "secrets.rs",
+            "credentials.ts",
+        ] {
             assert_eq!(secret_by_name(name), None, "{name} should not be a secret");
         }
     }

@@ -483,7 +483,10 @@ fn looks_secret(value: &str, strength: NameStrength, bare: bool) -> bool {
             value.len() >= 6 && classes >= 2 && entropy(value) >= 2.0 && (!bare || has_digit)
         }
         NameStrength::Key => {
-            value.len() >= 12
+            // A type or a constant's name after `key:` (`Utf8SuffixKey`); a
+            // person's password may well be made of words, a token is not.
+            !is_made_of_words(value)
+                && value.len() >= 12
                 && value.len() <= 512
                 && has_digit
                 && (has_lower || has_upper)
@@ -505,6 +508,35 @@ fn is_identifier_path(value: &str) -> bool {
     let single_case = !value.bytes().any(|b| b.is_ascii_digit())
         && (!value.bytes().any(|b| b.is_ascii_uppercase()) || !value.bytes().any(|b| b.is_ascii_lowercase()));
     dotted || (single_case && identifier(value))
+}
+
+/// `Utf8SuffixKey`, `ServiceClient2`: an identifier made of words is a
+/// name, not a random token. A word here is a capital or nothing, then
+/// small letters, three or more letters in all, a quarter of them vowels
+/// (as in English); random letters rarely line up that way.
+fn is_made_of_words(value: &str) -> bool {
+    let bytes = value.as_bytes();
+    let mut in_words = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        let start = i;
+        if bytes[i].is_ascii_uppercase() {
+            i += 1;
+        }
+        while i < bytes.len() && bytes[i].is_ascii_lowercase() {
+            i += 1;
+        }
+        if i == start {
+            i += 1;
+            continue;
+        }
+        let word = &bytes[start..i];
+        let vowels = word.iter().filter(|b| b"aeiouyAEIOUY".contains(b)).count();
+        if word.len() >= 3 && vowels * 4 >= word.len() {
+            in_words += word.len();
+        }
+    }
+    in_words * 10 >= value.len() * 8
 }
 
 /// Values written to be replaced, and ctx's own redactions.
@@ -534,7 +566,7 @@ fn is_placeholder(value: &str) -> bool {
         "insert",
         "replace",
     ];
-    if MARKS.iter().any(|mark| lower.contains(mark)) || lower.starts_with('$') {
+    if MARKS.iter().any(|mark| lower.contains(mark)) || lower.starts_with(['$', '{', '%']) {
         return true;
     }
     // One character repeated (`aaaaaaaaaaaa`, `000000000000`).
@@ -715,6 +747,11 @@ mod tests {
             "password = \"password\"",
             "The password is required and the key is optional.",
             "password = \"[REDACTED:secret-assignment]\"",
+            "key: Utf8SuffixKey,",
+            "let key = Utf8SuffixKey {",
+            "const API_KEY = \"ServiceClientFactory2\";",
+            "url = \"postgres://app:{password}@db.internal/app\"",
+            "/// The first line: `-----BEGIN ENCRYPTED PRIVATE KEY-----` and its kin",
         ] {
             clean(text);
         }
@@ -773,6 +810,19 @@ mod tests {
         // One huge line: windows are bounded.
         let long = format!("x{}", "key ".repeat(200_000));
         assert!(Detector::builtin().find(&long).is_empty());
+    }
+
+    #[test]
+    fn random_tokens_are_not_taken_for_words() {
+        // The word test keeps identifiers out; it must almost never keep a token out.
+        let mut made_of_words = 0;
+        for seed in 0..2000 {
+            let token = fake(ALNUM, 16 + (seed as usize % 25), seed);
+            if is_made_of_words(&token) {
+                made_of_words += 1;
+            }
+        }
+        assert!(made_of_words <= 2, "{made_of_words} of 2000 random tokens look like words");
     }
 
     #[test]

@@ -1,4 +1,4 @@
-//! Secret rules as data: the built-in set (`defaults/secrets.toml`) and the
+//! Secret rules as data: the built-in set (`defaults/secret-rules.toml`) and the
 //! ones `[secrets] rules` adds. A rule's regex is compiled the first time one
 //! of its keywords is seen, so a process that redacts a few lines compiles a
 //! few regexes.
@@ -9,13 +9,13 @@ use regex::Regex;
 use serde::{Deserialize, Serialize};
 
 /// The built-in rules, as shipped.
-pub const BUILTIN_RULES_TOML: &str = include_str!("../../defaults/secrets.toml");
+pub const BUILTIN_RULES_TOML: &str = include_str!("../../defaults/secret-rules.toml");
 
 /// The longest regex a rule may have once compiled (the `regex` crate's size
 /// limit): a user rule cannot make every redaction slow.
 const REGEX_SIZE_LIMIT: usize = 4 << 20;
 
-/// One rule, as written in `defaults/secrets.toml` or `[[secrets.rules]]`.
+/// One rule, as written in `defaults/secret-rules.toml` or `[[secrets.rules]]`.
 #[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct RuleSpec {
