@@ -86,10 +86,10 @@ pub struct ScanIssue {
     pub message: String,
 }
 
-/// A stored file row, as the snapshot holds it.
+/// A stored file row, as the snapshot holds it. Named by its path alone:
+/// see [`apply`] for why the scan never writes a file row by its id.
 #[derive(Debug, Clone)]
 struct StoredFile {
-    id: i64,
     size: u64,
     mtime_ns: i64,
     hash: Option<[u8; 32]>,
@@ -250,21 +250,20 @@ fn load_snapshot(conn: &Connection, rules: &str) -> Result<Snapshot> {
 
     let n_files: i64 = conn.query_row("SELECT count(*) FROM files", [], |row| row.get(0))?;
     let mut files = HashMap::with_capacity_and_hasher(n_files as usize, Default::default());
-    let mut stmt = conn.prepare("SELECT id, path, size, mtime_ns, hash, kind, secret FROM files")?;
+    let mut stmt = conn.prepare("SELECT path, size, mtime_ns, hash, kind, secret FROM files")?;
     let mut rows = stmt.query([])?;
     while let Some(row) = rows.next()? {
         // Borrow blobs and text from SQLite: this loop runs once per file of the repository.
         // A malformed value only costs a re-read of that file.
         let hash =
-            row.get_ref(4)?.as_blob_or_null().ok().flatten().and_then(|h| <[u8; 32]>::try_from(h).ok());
-        let kind = FileKind::parse(row.get_ref(5)?.as_str().unwrap_or_default());
-        let secret = row.get_ref(6)?.as_str_or_null().ok().flatten().map(Box::from);
+            row.get_ref(3)?.as_blob_or_null().ok().flatten().and_then(|h| <[u8; 32]>::try_from(h).ok());
+        let kind = FileKind::parse(row.get_ref(4)?.as_str().unwrap_or_default());
+        let secret = row.get_ref(5)?.as_str_or_null().ok().flatten().map(Box::from);
         files.insert(
-            row.get::<_, String>(1)?,
+            row.get::<_, String>(0)?,
             StoredFile {
-                id: row.get(0)?,
-                size: row.get::<_, i64>(2)? as u64,
-                mtime_ns: row.get(3)?,
+                size: row.get::<_, i64>(1)? as u64,
+                mtime_ns: row.get(2)?,
                 hash,
                 kind,
                 secret,
@@ -480,6 +479,16 @@ fn walk_issue(root: &Path, err: &ignore::Error) -> WalkIssue {
 
 /// Write the difference between `snapshot` and `walked` into the store.
 /// Returns the folders whose own inputs changed (not yet their ancestors).
+///
+/// Rows are deleted and updated by path (the natural key, `UNIQUE` for
+/// files and folders alike), never by a row id the snapshot remembers:
+/// deleting a folder cascades to its files, SQLite hands their freed ids to
+/// the next inserts, and a later delete "by id" would remove those new rows
+/// (a renamed folder lost every file). Ordering the deletes first or
+/// AUTOINCREMENT would only narrow that to whatever else frees an id
+/// mid-transaction; a path names one row whatever was written before it.
+/// Folder ids are used only for folders seen on disk now, which this
+/// transaction never deletes.
 fn apply(
     tx: &Connection,
     snapshot: Snapshot,
@@ -509,22 +518,20 @@ fn apply(
         stale.insert(key.clone());
         stale.insert(parent.to_string());
     }
-    let vanished: Vec<(String, i64)> = folder_ids
-        .iter()
-        .filter(|(key, _)| {
-            key.as_str() != ROOT && !seen_folders.contains(key.as_str()) && !walked.is_unreadable(key)
-        })
-        .map(|(key, id)| (key.clone(), *id))
+    let vanished: Vec<String> = folder_ids
+        .keys()
+        .filter(|key| key.as_str() != ROOT && !seen_folders.contains(key.as_str()) && !walked.is_unreadable(key))
+        .cloned()
         .collect();
     {
-        let mut delete = tx.prepare_cached("DELETE FROM nodes WHERE id = ?1")?;
-        for (key, id) in &vanished {
-            delete.execute([id])?;
+        let mut delete = tx.prepare_cached("DELETE FROM nodes WHERE kind = 'folder' AND path = ?1")?;
+        for key in &vanished {
+            delete.execute([key])?;
             folder_ids.remove(key);
             report.folders_removed += 1;
         }
     }
-    for (key, _) in &vanished {
+    for key in &vanished {
         stale.remove(key);
         if let Some(parent) = paths::parent(key).filter(|p| folder_ids.contains_key(*p)) {
             stale.insert(parent.to_string());
@@ -538,9 +545,9 @@ fn apply(
     )?;
     let mut update = tx.prepare_cached(
         "UPDATE files SET size = ?2, mtime_ns = ?3, hash = ?4, kind = ?5, secret = ?6, summary = ?7
-         WHERE id = ?1",
+         WHERE path = ?1",
     )?;
-    let mut touch = tx.prepare_cached("UPDATE files SET size = ?2, mtime_ns = ?3 WHERE id = ?1")?;
+    let mut touch = tx.prepare_cached("UPDATE files SET size = ?2, mtime_ns = ?3 WHERE path = ?1")?;
     for file in &walked.files {
         let folder = paths::parent(&file.key).unwrap_or(ROOT);
         let Some(&folder_id) = folder_ids.get(folder) else {
@@ -578,13 +585,13 @@ fn apply(
             }
             Some(row) if !rules_changed && row.is_same_content(file.size, inspection, secret) => {
                 // Touched, not changed: remember the new stat so the next scan skips it.
-                touch.execute(params![row.id, size, file.mtime_ns])?;
+                touch.execute(params![file.key, size, file.mtime_ns])?;
                 report.files_unchanged += 1;
                 continue;
             }
-            Some(row) => {
+            Some(_) => {
                 update.execute(params![
-                    row.id,
+                    file.key,
                     size,
                     file.mtime_ns,
                     hash,
@@ -602,13 +609,13 @@ fn apply(
     }
 
     // Files that vanished (their folder may have vanished with them).
-    let mut delete = tx.prepare_cached("DELETE FROM files WHERE id = ?1")?;
-    for (key, row) in stored_files {
+    let mut delete = tx.prepare_cached("DELETE FROM files WHERE path = ?1")?;
+    for key in stored_files.into_keys() {
         if walked.is_unreadable(&key) {
             report.files_unchanged += 1;
             continue;
         }
-        let removed = delete.execute([row.id])?;
+        let removed = delete.execute([&key])?;
         report.files_removed += 1;
         let folder = paths::parent(&key).unwrap_or(ROOT);
         if removed > 0 && folder_ids.contains_key(folder) {
