@@ -330,6 +330,31 @@ fn validate_reports_missing_stale_edited_and_orphaned_files() {
 }
 
 #[test]
+fn validate_compares_the_stores_files_with_the_disk() {
+    let repo = Repo::with_files(&format!("{TREE}//- .gitignore\n*.log\n//- src/debug.log\nnoise\n"));
+    repo.ok(&["init"]);
+    // What the scan's rules leave out (here: .gitignore'd) is no difference.
+    assert_eq!(repo.json(&["validate"])["ok"], true);
+
+    // A store that lost a file, and one holding a file no longer on disk.
+    repo.db().execute("DELETE FROM files WHERE path = 'src/db/pool.rs'", []).unwrap();
+    repo.remove("src/lib.rs");
+    let out = repo.run(&["--json", "validate"]);
+    assert_eq!(out.status.code(), Some(1));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(strings(&report["unscanned_files"]), ["src/db/pool.rs"], "{report}");
+    assert_eq!(strings(&report["vanished_files"]), ["src/lib.rs"], "{report}");
+    let out = repo.run(&["validate"]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("unscanned src/db/pool.rs\n") && text.contains("vanished  src/lib.rs\n"), "{text}");
+    assert!(text.contains("1 files not scanned, 1 scanned files gone; run `ctx scan`"), "{text}");
+
+    repo.ok(&["build", "--scan"]);
+    assert_eq!(repo.json(&["validate"])["ok"], true);
+}
+
+#[test]
 fn building_before_any_scan_says_what_to_do() {
     let repo = Repo::with_files(TREE);
     repo.ok(&["init", "--no-scan"]);

@@ -27,7 +27,7 @@ use rusqlite::{Connection, TransactionBehavior, params};
 use rustc_hash::FxHashMap as HashMap;
 use serde::Serialize;
 
-use crate::config::BuildConfig;
+use crate::config::{BuildConfig, ScanConfig};
 use crate::error::{Error, Result};
 use crate::tokens::Tokenizer;
 use crate::{fsutil, time};
@@ -508,6 +508,12 @@ pub struct ValidateReport {
     pub edited: Vec<FileProblem>,
     /// Files of folders that no longer exist.
     pub orphaned: Vec<String>,
+    /// Repository files on disk that the store does not hold (a scan would
+    /// add them), sorted.
+    pub unscanned_files: Vec<String>,
+    /// Files the store holds that are no longer on disk (a scan would remove
+    /// them), sorted.
+    pub vanished_files: Vec<String>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -517,7 +523,15 @@ pub struct FileProblem {
     pub file: String,
 }
 
-pub(crate) fn validate(conn: &Connection, ctx_dir: &Path, config: &BuildConfig) -> Result<ValidateReport> {
+/// Compare `.ctx/context/` with the database, and the database's files with
+/// the disk at `root` (walked with the `scan` rules).
+pub(crate) fn validate(
+    conn: &Connection,
+    root: &Path,
+    ctx_dir: &Path,
+    config: &BuildConfig,
+    scan: &ScanConfig,
+) -> Result<ValidateReport> {
     let tx = conn.unchecked_transaction()?;
     let conn = &*tx;
     let inputs = Inputs::load(conn, ctx_dir, config)?;
@@ -566,10 +580,15 @@ pub(crate) fn validate(conn: &Connection, ctx_dir: &Path, config: &BuildConfig) 
         }
     }
     report.orphaned = orphans(conn, &context_dir, tree)?.0;
+    let drift = crate::scan::drift(conn, root, scan)?;
+    report.unscanned_files = drift.unscanned;
+    report.vanished_files = drift.vanished;
     report.ok = report.missing.is_empty()
         && report.stale.is_empty()
         && report.edited.is_empty()
-        && report.orphaned.is_empty();
+        && report.orphaned.is_empty()
+        && report.unscanned_files.is_empty()
+        && report.vanished_files.is_empty();
     Ok(report)
 }
 

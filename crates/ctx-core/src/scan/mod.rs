@@ -162,7 +162,7 @@ fn scan_adjusted(
 
     let snapshot = load_snapshot(&store.conn, &rules)?;
     let loaded = Instant::now();
-    let mut walked = walk(root, config, &snapshot)?;
+    let mut walked = walk(root, config, Some(&snapshot))?;
     adjust_walk(&mut walked);
     drop_empty_folders(&mut walked, &snapshot);
     walked.folders.sort_by(|a, b| (paths::depth(a), a).cmp(&(paths::depth(b), b)));
@@ -261,13 +261,7 @@ fn load_snapshot(conn: &Connection, rules: &str) -> Result<Snapshot> {
         let secret = row.get_ref(5)?.as_str_or_null().ok().flatten().map(Box::from);
         files.insert(
             row.get::<_, String>(0)?,
-            StoredFile {
-                size: row.get::<_, i64>(1)? as u64,
-                mtime_ns: row.get(2)?,
-                hash,
-                kind,
-                secret,
-            },
+            StoredFile { size: row.get::<_, i64>(1)? as u64, mtime_ns: row.get(2)?, hash, kind, secret },
         );
     }
     let mut folders = HashMap::default();
@@ -318,7 +312,41 @@ fn read_file(
     }
 }
 
-fn walk(root: &Path, config: &ScanConfig, snapshot: &Snapshot) -> Result<Walked> {
+/// The files on disk and in the store that the other does not have: what a
+/// scan would add and remove. Walks with the scan's rules, stat only:
+/// nothing is read or written. `conn` should be in a read transaction.
+#[derive(Debug, Default)]
+pub(crate) struct FileDrift {
+    /// On disk, not in the store; sorted.
+    pub unscanned: Vec<String>,
+    /// In the store, not on disk; sorted.
+    pub vanished: Vec<String>,
+}
+
+pub(crate) fn drift(conn: &Connection, root: &Path, config: &ScanConfig) -> Result<FileDrift> {
+    let snapshot = load_snapshot(conn, &rules_fingerprint(config))?;
+    let walked = walk(root, config, None)?;
+    let seen: HashSet<&str> = walked.files.iter().map(|file| file.key.as_str()).collect();
+    let mut unscanned: Vec<String> = walked
+        .files
+        .iter()
+        .filter(|file| !snapshot.files.contains_key(&file.key))
+        .map(|file| file.key.clone())
+        .collect();
+    // What the walk could not read is not known to be gone (a scan keeps it too).
+    let mut vanished: Vec<String> = snapshot
+        .files
+        .into_keys()
+        .filter(|key| !seen.contains(key.as_str()) && !walked.is_unreadable(key))
+        .collect();
+    unscanned.sort_unstable();
+    vanished.sort_unstable();
+    Ok(FileDrift { unscanned, vanished })
+}
+
+/// Walk the tree with the scan's rules. Files `snapshot` does not trust are
+/// read; without a snapshot, none is (stat only).
+fn walk(root: &Path, config: &ScanConfig, snapshot: Option<&Snapshot>) -> Result<Walked> {
     let mut overrides = OverrideBuilder::new(root);
     for glob in &config.exclude {
         overrides
@@ -349,7 +377,7 @@ fn walk(root: &Path, config: &ScanConfig, snapshot: &Snapshot) -> Result<Walked>
 struct VisitorBuilder<'s> {
     root: &'s Path,
     config: &'s ScanConfig,
-    snapshot: &'s Snapshot,
+    snapshot: Option<&'s Snapshot>,
     collected: &'s Mutex<Walked>,
 }
 
@@ -369,7 +397,7 @@ impl<'s> ParallelVisitorBuilder<'s> for VisitorBuilder<'s> {
 struct Visitor<'s> {
     root: &'s Path,
     config: &'s ScanConfig,
-    snapshot: &'s Snapshot,
+    snapshot: Option<&'s Snapshot>,
     collected: &'s Mutex<Walked>,
     local: Walked,
 }
@@ -435,7 +463,7 @@ impl ParallelVisitor for Visitor<'_> {
         let size = metadata.len();
         let mtime_ns = metadata.modified().map(time::unix_nanos).unwrap_or(0);
         let mut file = SeenFile { key, size, mtime_ns, state: FileState::Unchanged };
-        if !self.snapshot.trusts(&file) {
+        if self.snapshot.is_some_and(|snapshot| !snapshot.trusts(&file)) {
             file.state = read_file(entry.path(), size, self.config, &mut self.local.issues, &file.key);
         }
         self.local.files.push(file);
@@ -520,7 +548,9 @@ fn apply(
     }
     let vanished: Vec<String> = folder_ids
         .keys()
-        .filter(|key| key.as_str() != ROOT && !seen_folders.contains(key.as_str()) && !walked.is_unreadable(key))
+        .filter(|key| {
+            key.as_str() != ROOT && !seen_folders.contains(key.as_str()) && !walked.is_unreadable(key)
+        })
         .cloned()
         .collect();
     {
