@@ -19,7 +19,8 @@ mod inspect;
 mod summary;
 
 use std::collections::BTreeSet;
-use std::path::Path;
+use std::fs::File;
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{Instant, SystemTime};
 
@@ -37,7 +38,7 @@ use crate::error::{Error, Result};
 use crate::folders::mark_stale_with_ancestors;
 use crate::paths::{self, ROOT};
 use crate::store::{Store, kv_get, kv_set};
-use crate::time;
+use crate::{fsutil, time};
 
 /// A file whose mtime is this close to (or after) the start of the scan that
 /// recorded it is "racily clean": a write in the same timestamp tick would not
@@ -159,6 +160,7 @@ fn scan_adjusted(
     let started = Instant::now();
     let started_ns = time::unix_nanos(SystemTime::now());
     let rules = rules_fingerprint(config);
+    let root = &canonical(root);
 
     let snapshot = load_snapshot(&store.conn, &rules)?;
     let loaded = Instant::now();
@@ -178,8 +180,8 @@ fn scan_adjusted(
         let fresh = load_snapshot(&tx, &rules)?;
         for file in &mut walked.files {
             if matches!(file.state, FileState::Unchanged) && !fresh.trusts(file) {
-                file.state =
-                    read_file(&root.join(&file.key), file.size, config, &mut walked.issues, &file.key);
+                let open = || fsutil::open_within(root, &file.key);
+                file.state = read_file(open, file.size, config, &mut walked.issues, &file.key);
             }
         }
         fresh
@@ -297,13 +299,13 @@ impl Snapshot {
 }
 
 fn read_file(
-    path: &Path,
+    open: impl FnOnce() -> std::io::Result<File>,
     size: u64,
     config: &ScanConfig,
     issues: &mut Vec<ScanIssue>,
     key: &str,
 ) -> FileState {
-    match inspect(path, paths::name(key), size, config.max_file_bytes) {
+    match inspect(open, paths::name(key), size, config.max_file_bytes) {
         Ok(inspection) => FileState::Read(inspection),
         Err(err) => {
             issues.push(ScanIssue { path: key.to_string(), message: format!("cannot read: {err}") });
@@ -324,6 +326,7 @@ pub(crate) struct FileDrift {
 }
 
 pub(crate) fn drift(conn: &Connection, root: &Path, config: &ScanConfig) -> Result<FileDrift> {
+    let root = &canonical(root);
     let snapshot = load_snapshot(conn, &rules_fingerprint(config))?;
     let walked = walk(root, config, None)?;
     let seen: HashSet<&str> = walked.files.iter().map(|file| file.key.as_str()).collect();
@@ -344,7 +347,13 @@ pub(crate) fn drift(conn: &Connection, root: &Path, config: &ScanConfig) -> Resu
     Ok(FileDrift { unscanned, vanished })
 }
 
-/// Walk the tree with the scan's rules. Files `snapshot` does not trust are
+/// `root` with every link resolved: what a followed link must stay under.
+/// (A workspace's root is canonical already.)
+fn canonical(root: &Path) -> PathBuf {
+    std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf())
+}
+
+/// Walk the tree at `root` (canonical) with the scan's rules. Files `snapshot` does not trust are
 /// read; without a snapshot, none is (stat only).
 fn walk(root: &Path, config: &ScanConfig, snapshot: Option<&Snapshot>) -> Result<Walked> {
     let mut overrides = OverrideBuilder::new(root);
@@ -441,6 +450,25 @@ impl ParallelVisitor for Visitor<'_> {
             });
             return if is_dir { WalkState::Skip } else { WalkState::Continue };
         };
+        // A followed link must resolve inside the workspace, whatever the
+        // configuration says: a repository could link to the home directory.
+        let mut target = None;
+        if self.config.follow_symlinks && entry.path_is_symlink() {
+            let skip = if is_dir { WalkState::Skip } else { WalkState::Continue };
+            match std::fs::canonicalize(entry.path()) {
+                Ok(real) if real.starts_with(self.root) => target = Some(real),
+                Ok(_) => {
+                    let message = "links outside the workspace; skipped".to_string();
+                    self.local.issues.push(ScanIssue { path: key, message });
+                    return skip;
+                }
+                Err(err) => {
+                    let message = format!("cannot resolve link: {err}");
+                    self.local.issues.push(ScanIssue { path: key, message });
+                    return skip;
+                }
+            }
+        }
         if is_dir {
             self.local.folders.push(key);
             return WalkState::Continue;
@@ -464,7 +492,10 @@ impl ParallelVisitor for Visitor<'_> {
         let mtime_ns = metadata.modified().map(time::unix_nanos).unwrap_or(0);
         let mut file = SeenFile { key, size, mtime_ns, state: FileState::Unchanged };
         if self.snapshot.is_some_and(|snapshot| !snapshot.trusts(&file)) {
-            file.state = read_file(entry.path(), size, self.config, &mut self.local.issues, &file.key);
+            // Never through a link: a file swapped for one since the walk saw it is not read.
+            let path = target.as_deref().unwrap_or(entry.path());
+            let open = || fsutil::open_no_symlink(path);
+            file.state = read_file(open, size, self.config, &mut self.local.issues, &file.key);
         }
         self.local.files.push(file);
         WalkState::Continue
