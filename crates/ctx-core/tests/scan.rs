@@ -92,14 +92,21 @@ fn write(root: &Path, rel: &str, text: &str) {
     std::fs::write(path, text).unwrap();
 }
 
+/// A workspace holding `files` (path, text), scanned once.
+fn scanned(files: &[(&str, &str)]) -> (tempfile::TempDir, Workspace) {
+    let dir = tempfile::tempdir().unwrap();
+    for (path, text) in files {
+        write(dir.path(), path, text);
+    }
+    let (mut ws, _) = Workspace::init(dir.path()).unwrap();
+    ws.scan().unwrap();
+    (dir, ws)
+}
+
 #[test]
 fn a_renamed_folder_keeps_its_files() {
-    let dir = tempfile::tempdir().unwrap();
+    let (dir, mut ws) = scanned(&[("feature/a.py", "def a(): pass\n"), ("feature/b.py", "def b(): pass\n")]);
     let root = dir.path();
-    write(root, "feature/a.py", "def a(): pass\n");
-    write(root, "feature/b.py", "def b(): pass\n");
-    let (mut ws, _) = Workspace::init(root).unwrap();
-    ws.scan().unwrap();
 
     std::fs::rename(root.join("feature"), root.join("renamed")).unwrap();
     let report = ws.scan().unwrap();
@@ -110,13 +117,12 @@ fn a_renamed_folder_keeps_its_files() {
 
 #[test]
 fn a_folder_moved_into_another_keeps_its_files() {
-    let dir = tempfile::tempdir().unwrap();
+    let (dir, mut ws) = scanned(&[
+        ("lib/x.rs", "fn x() {}\n"),
+        ("feature/deep/a.py", "a = 1\n"),
+        ("feature/b.py", "b = 1\n"),
+    ]);
     let root = dir.path();
-    write(root, "lib/x.rs", "fn x() {}\n");
-    write(root, "feature/deep/a.py", "a = 1\n");
-    write(root, "feature/b.py", "b = 1\n");
-    let (mut ws, _) = Workspace::init(root).unwrap();
-    ws.scan().unwrap();
 
     std::fs::rename(root.join("feature"), root.join("lib/feature")).unwrap();
     ws.scan().unwrap();
@@ -242,20 +248,19 @@ fn apply(root: &Path, op: &Op, counter: &mut usize) {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]
 
     /// Whatever happens to the tree, the scan after it leaves the store
     /// holding exactly the files and folders on disk; before the last scan,
     /// `validate` names exactly the files the store lacks and still holds.
     #[test]
     fn the_store_follows_the_disk(ops in proptest::collection::vec(op(), 1..12)) {
-        let dir = tempfile::tempdir().unwrap();
+        let (dir, mut ws) = scanned(&[
+            ("src/lib.rs", "pub fn f() {}\n"),
+            ("src/util/a.rs", "fn a() {}\n"),
+            ("docs/index.md", "# Docs\n"),
+        ]);
         let root = dir.path();
-        write(root, "src/lib.rs", "pub fn f() {}\n");
-        write(root, "src/util/a.rs", "fn a() {}\n");
-        write(root, "docs/index.md", "# Docs\n");
-        let (mut ws, _) = Workspace::init(root).unwrap();
-        ws.scan().unwrap();
         let mut counter = 0;
         for (i, op) in ops.iter().enumerate() {
             apply(root, op, &mut counter);
