@@ -216,13 +216,16 @@ fn a_context_file_holds_the_project_boot_related_scopes_and_its_status() {
 #[test]
 fn each_validate_problem_alone_fails_the_check() {
     type Break = fn(&Repo);
-    let problems: [(&str, Break); 4] = [
+    let problems: [(&str, Break); 5] = [
         ("missing", |repo| std::fs::remove_file(repo.path(".ctx/context/docs.full.md")).unwrap()),
         ("edited", |repo| std::fs::write(repo.path(".ctx/context/src--db.minimal.md"), "mine\n").unwrap()),
         ("stale", |repo| {
             repo.ok(&["log", "src/db", "--title", "Pool size is 8"]);
         }),
         ("orphaned", |repo| std::fs::write(repo.path(".ctx/context/gone.standard.md"), "old\n").unwrap()),
+        ("temp_files", |repo| {
+            std::fs::write(repo.path(".ctx/context/.tmp-4242-7-0123abcd"), "half").unwrap()
+        }),
     ];
     for (kind, break_it) in problems {
         let repo = Repo::init(TREE);
@@ -326,6 +329,31 @@ fn validate_reports_missing_stale_edited_and_orphaned_files() {
     assert_eq!((out.status.code(), &report["missing"][0]["path"]), (Some(1), &serde_json::json!("src")));
     let report = repo.json(&["build"]);
     assert_eq!(report["built"][0]["reason"], "missing");
+    assert_eq!(repo.json(&["validate"])["ok"], true);
+}
+
+#[test]
+fn validate_compares_the_stores_files_with_the_disk() {
+    let repo = Repo::with_files(&format!("{TREE}//- .gitignore\n*.log\n//- src/debug.log\nnoise\n"));
+    repo.ok(&["init"]);
+    // What the scan's rules leave out (here: .gitignore'd) is no difference.
+    assert_eq!(repo.json(&["validate"])["ok"], true);
+
+    // A store that lost a file, and one holding a file no longer on disk.
+    repo.db().execute("DELETE FROM files WHERE path = 'src/db/pool.rs'", []).unwrap();
+    repo.remove("src/lib.rs");
+    let out = repo.run(&["--json", "validate"]);
+    assert_eq!(out.status.code(), Some(1));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(strings(&report["unscanned_files"]), ["src/db/pool.rs"], "{report}");
+    assert_eq!(strings(&report["vanished_files"]), ["src/lib.rs"], "{report}");
+    let out = repo.run(&["validate"]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("unscanned src/db/pool.rs\n") && text.contains("vanished  src/lib.rs\n"), "{text}");
+    assert!(text.contains("1 files not scanned, 1 scanned files gone; run `ctx scan`"), "{text}");
+
+    repo.ok(&["build", "--scan"]);
     assert_eq!(repo.json(&["validate"])["ok"], true);
 }
 
@@ -674,6 +702,17 @@ fn an_edit_during_a_build_is_in_the_files_or_still_flagged_stale() {
 fn a_build_removes_what_an_interrupted_build_left() {
     let repo = Repo::init(TREE);
     std::fs::write(repo.path(".ctx/context/.tmp-99999-0-deadbeef"), "half a file").unwrap();
+    // Validate names the leftover for what it is, and only that.
+    let out = repo.run(&["--json", "validate"]);
+    assert_eq!(out.status.code(), Some(1));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(strings(&report["temp_files"]), [".tmp-99999-0-deadbeef"], "{report}");
+    for kind in ["missing", "stale", "edited", "orphaned"] {
+        assert_eq!(report[kind], serde_json::json!([]), "{kind}: {report}");
+    }
+    let text = String::from_utf8(repo.run(&["validate"]).stdout).unwrap();
+    assert!(text.contains("leftover .ctx/context/.tmp-99999-0-deadbeef\n"), "{text}");
+    assert!(text.contains("1 leftover temp files; run `ctx build`"), "{text}");
     repo.ok(&["build"]);
     assert!(!repo.path(".ctx/context/.tmp-99999-0-deadbeef").exists());
     assert_eq!(repo.json(&["validate"])["ok"], true);

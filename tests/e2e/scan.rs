@@ -319,3 +319,66 @@ fn edits_during_a_scan_all_land() {
     }
     repo.integrity_ok();
 }
+
+/// Every byte of the database, its write-ahead log included.
+fn db_bytes(repo: &Repo) -> Vec<u8> {
+    let mut bytes = std::fs::read(repo.path(".ctx/ctx.db")).unwrap();
+    bytes.extend(std::fs::read(repo.path(".ctx/ctx.db-wal")).unwrap_or_default());
+    bytes
+}
+
+#[test]
+fn links_out_of_the_workspace_are_skipped_even_when_links_are_followed() {
+    use std::os::unix::fs::symlink;
+    const MARKER: &str = "MARKER-7f3a9c-from-outside";
+    let outside = tempfile::tempdir().unwrap();
+    let leaked = format!("\"\"\"{MARKER}\"\"\"\n\ndef leaked_{}(): pass\n", &MARKER[7..13]);
+    std::fs::write(outside.path().join("notes.py"), &leaked).unwrap();
+    std::fs::write(outside.path().join("README.md"), format!("# {MARKER}\n\n{MARKER}\n")).unwrap();
+
+    let repo = Repo::with_files(TREE);
+    // The repository ships a config that follows links, and links out of itself.
+    repo.write(".ctx/config.toml", "[scan]\nfollow_symlinks = true\n");
+    symlink(outside.path(), repo.path("docs/home")).unwrap();
+    symlink(outside.path().join("notes.py"), repo.path("src/notes.py")).unwrap();
+    // Links that stay inside are still followed.
+    symlink(repo.path("src/db"), repo.path("db_link")).unwrap();
+    symlink(repo.path("README.md"), repo.path("docs/readme_link.md")).unwrap();
+
+    let out = repo.run(&["init"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let report = repo.scan();
+    let issues: Vec<(String, String)> = report["issues"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| (i["path"].as_str().unwrap().to_string(), i["message"].as_str().unwrap().to_string()))
+        .collect();
+    let skipped = "links outside the workspace; skipped".to_string();
+    assert_eq!(issues, [("docs/home".to_string(), skipped.clone()), ("src/notes.py".to_string(), skipped)]);
+    assert!(file_names(&repo.json(&["folder", "show", "db_link"])).contains(&"pool.rs".to_string()));
+    assert!(file_names(&repo.json(&["folder", "show", "docs"])).contains(&"readme_link.md".to_string()));
+
+    repo.ok(&["build", "--force"]);
+    for (name, text) in repo.context_files() {
+        assert!(!text.contains(MARKER), "{name} holds text from outside the workspace");
+    }
+    let map = repo.ok(&["map", "--tokens", "4000"]);
+    assert!(!map.contains(MARKER) && !map.contains("leaked_"), "{map}");
+    assert!(map.contains("Pool"), "the map still shows the repository: {map}");
+    let db_is_clean = || {
+        let db = db_bytes(&repo);
+        !db.windows(MARKER.len()).any(|w| w == MARKER.as_bytes())
+    };
+    assert!(db_is_clean(), "the database holds text from outside");
+    assert_eq!(repo.json(&["validate"])["ok"], true);
+
+    // A scanned file replaced by a link out of the workspace is not read either.
+    repo.remove("src/db/pool.rs");
+    symlink(outside.path().join("notes.py"), repo.path("src/db/pool.rs")).unwrap();
+    let map = repo.ok(&["map"]);
+    assert!(!map.contains(MARKER) && !map.contains("leaked_"), "{map}");
+    let ranked = repo.ok(&["rank", "--query", &format!("{MARKER} leaked pool")]);
+    assert!(!ranked.contains("src/db/pool.rs"), "{ranked}");
+    assert!(db_is_clean(), "the database holds text from outside");
+}

@@ -360,9 +360,18 @@ impl Workspace {
         build::context_text(&self.store.conn, &self.ctx_dir(), &self.config.build, &key, tier)
     }
 
-    /// Compare `.ctx/context/` with the database: missing, stale, edited and orphaned files.
+    /// Compare `.ctx/context/` with the database (missing, stale, edited and
+    /// orphaned files), and the database's files with the disk.
     pub fn validate(&self) -> Result<ValidateReport> {
-        build::validate(&self.store.conn, &self.ctx_dir(), &self.config.build)
+        let config = &self.config;
+        build::validate(
+            &self.store.conn,
+            &self.root,
+            &self.ctx_dir(),
+            &config.build,
+            &config.scan,
+            self.detector(),
+        )
     }
 
     /// Folders whose description and content nobody has written, deepest first.

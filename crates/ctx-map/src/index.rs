@@ -113,7 +113,8 @@ pub fn index(ws: &mut Workspace, progress: Option<Progress>) -> Result<(Vec<Inde
     let parsed: Vec<Parsed> = to_parse
         .par_iter()
         .map(|&(slot, source)| {
-            let result = std::fs::read(root.join(&source.path)).ok().map(|bytes| {
+            // Never through a link out of the workspace the file may have become since the scan.
+            let result = ctx_core::read_within(&root, &source.path).ok().map(|bytes| {
                 let text = String::from_utf8_lossy(&bytes);
                 let lang = source.lang.clone().unwrap_or_default();
                 let tags = match Lang::from_name(&lang) {

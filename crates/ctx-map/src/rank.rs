@@ -336,7 +336,7 @@ pub fn rank_workspace(
             let contents: Vec<String> = files
                 .par_iter()
                 .map(|f| {
-                    std::fs::read(root.join(&f.path))
+                    ctx_core::read_within(&root, &f.path)
                         .map(|b| String::from_utf8_lossy(&b).into_owned())
                         .unwrap_or_default()
                 })

@@ -71,8 +71,8 @@ const ENTRY_POINTS: &[&str] = &[
     "server.js",
 ];
 
-/// Learn the structure of the project at `root` from its files' paths
-/// (repository-relative), reading only manifests.
+/// Learn the structure of the project at `root` (canonical) from its files'
+/// paths (repository-relative), reading only manifests, never outside `root`.
 pub fn detect(root: &Path, paths: &[String], tree_depth: usize) -> Structure {
     let mut stack: BTreeMap<usize, String> = BTreeMap::new();
     let mut note = |order: usize, what: &str, file: &str| {
@@ -80,7 +80,7 @@ pub fn detect(root: &Path, paths: &[String], tree_depth: usize) -> Structure {
     };
     let mut commands: Vec<Command> = Vec::new();
     let mut key_files: BTreeSet<String> = BTreeSet::new();
-    let read = |rel: &str| std::fs::read_to_string(root.join(rel)).ok();
+    let read = |rel: &str| ctx_core::read_within(root, rel).ok().and_then(|b| String::from_utf8(b).ok());
 
     // Manifests at the root and one level down (a monorepo's packages).
     for path in paths.iter().filter(|p| p.matches('/').count() <= 1) {
@@ -310,7 +310,7 @@ mod tests {
     #[test]
     fn stack_commands_key_files_and_tree() {
         let dir = tempfile::tempdir().unwrap();
-        let root = dir.path();
+        let root = &std::fs::canonicalize(dir.path()).unwrap();
         std::fs::write(root.join("Cargo.toml"), "[workspace]\n").unwrap();
         std::fs::write(
             root.join("pyproject.toml"),

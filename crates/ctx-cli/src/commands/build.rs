@@ -93,18 +93,38 @@ fn print_validate(report: &ValidateReport) -> anyhow::Result<()> {
     for file in &report.orphaned {
         writeln!(out, "orphaned .ctx/context/{file}")?;
     }
+    for file in &report.temp_files {
+        writeln!(out, "leftover .ctx/context/{file}")?;
+    }
+    for (label, files) in [("unscanned", &report.unscanned_files), ("vanished", &report.vanished_files)] {
+        for file in files {
+            writeln!(out, "{label:9} {file}")?;
+        }
+    }
     if report.ok {
         writeln!(out, "ok: all {} context files are current", report.current)?;
-    } else {
+        return Ok(());
+    }
+    if report.current < report.expected || !report.orphaned.is_empty() || !report.temp_files.is_empty() {
         writeln!(
             out,
-            "{} of {} context files current: {} missing, {} stale, {} edited, {} orphaned; run `ctx build`",
+            "{} of {} context files current: {} missing, {} stale, {} edited, {} orphaned, \
+             {} leftover temp files; run `ctx build`",
             report.current,
             report.expected,
             report.missing.len(),
             report.stale.len(),
             report.edited.len(),
-            report.orphaned.len()
+            report.orphaned.len(),
+            report.temp_files.len()
+        )?;
+    }
+    if !report.unscanned_files.is_empty() || !report.vanished_files.is_empty() {
+        writeln!(
+            out,
+            "the store is not the disk: {} files not scanned, {} scanned files gone; run `ctx scan`",
+            report.unscanned_files.len(),
+            report.vanished_files.len()
         )?;
     }
     Ok(())

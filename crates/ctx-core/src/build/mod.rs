@@ -27,7 +27,7 @@ use rusqlite::{Connection, TransactionBehavior, params};
 use rustc_hash::FxHashMap as HashMap;
 use serde::Serialize;
 
-use crate::config::BuildConfig;
+use crate::config::{BuildConfig, ScanConfig};
 use crate::error::{Error, Result};
 use crate::tokens::Tokenizer;
 use crate::{fsutil, time};
@@ -393,17 +393,32 @@ pub(crate) fn ensure_boot(ctx_dir: &Path) -> Result<bool> {
     Ok(true)
 }
 
-/// The prefix of a context file being written; see [`temp_path`].
+/// The prefix of a context file being written; see [`temp_path`]. No
+/// context file's name starts with a `.` (see [`names`]), so nothing else
+/// in the context folder has it.
 const TEMP_PREFIX: &str = ".tmp-";
+
+/// The temp files in the context folder, sorted by name: outside a build,
+/// what an interrupted one left.
+fn temp_files(context_dir: &Path) -> Result<Vec<String>> {
+    let entries = match std::fs::read_dir(context_dir) {
+        Ok(entries) => entries,
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(err) => return Err(Error::io(context_dir, err)),
+    };
+    let mut names: Vec<String> = entries
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|name| name.starts_with(TEMP_PREFIX))
+        .collect();
+    names.sort_unstable();
+    Ok(names)
+}
 
 /// Remove the temp files an interrupted build left. Called under the write
 /// lock, so no other build is writing any.
 fn remove_leftover_temps(context_dir: &Path) -> Result<()> {
-    let entries = std::fs::read_dir(context_dir).map_err(|err| Error::io(context_dir, err))?;
-    for entry in entries.filter_map(|e| e.ok()) {
-        if entry.file_name().to_str().is_some_and(|name| name.starts_with(TEMP_PREFIX)) {
-            fsutil::remove_if_exists(&entry.path())?;
-        }
+    for name in temp_files(context_dir)? {
+        fsutil::remove_if_exists(&context_dir.join(name))?;
     }
     Ok(())
 }
@@ -466,6 +481,9 @@ fn orphans(conn: &Connection, context_dir: &Path, tree: &Tree) -> Result<(Vec<St
     };
     for entry in entries.filter_map(|e| e.ok()) {
         let Some(name) = entry.file_name().to_str().map(str::to_string) else { continue };
+        if name.starts_with(TEMP_PREFIX) {
+            continue; // a leftover temp file, not a context file: see `temp_files`
+        }
         let orphan = match (live_names.get(name.as_str()), names::parse_file_name(&name)) {
             (Some(&live), _) => !live,
             (None, Some((Some(key), _))) => tree.get(&key).is_none(),
@@ -508,6 +526,15 @@ pub struct ValidateReport {
     pub edited: Vec<FileProblem>,
     /// Files of folders that no longer exist.
     pub orphaned: Vec<String>,
+    /// Repository files on disk that the store does not hold (a scan would
+    /// add them), sorted.
+    pub unscanned_files: Vec<String>,
+    /// Files the store holds that are no longer on disk (a scan would remove
+    /// them), sorted.
+    pub vanished_files: Vec<String>,
+    /// Temp files an interrupted build left in `.ctx/context/` (the next
+    /// build removes them), sorted.
+    pub temp_files: Vec<String>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -517,7 +544,16 @@ pub struct FileProblem {
     pub file: String,
 }
 
-pub(crate) fn validate(conn: &Connection, ctx_dir: &Path, config: &BuildConfig) -> Result<ValidateReport> {
+/// Compare `.ctx/context/` with the database, and the database's files with
+/// the disk at `root` (walked with the `scan` rules).
+pub(crate) fn validate(
+    conn: &Connection,
+    root: &Path,
+    ctx_dir: &Path,
+    config: &BuildConfig,
+    scan: &ScanConfig,
+    detector: &crate::secrets::Detector,
+) -> Result<ValidateReport> {
     let tx = conn.unchecked_transaction()?;
     let conn = &*tx;
     let inputs = Inputs::load(conn, ctx_dir, config)?;
@@ -566,10 +602,17 @@ pub(crate) fn validate(conn: &Connection, ctx_dir: &Path, config: &BuildConfig) 
         }
     }
     report.orphaned = orphans(conn, &context_dir, tree)?.0;
+    report.temp_files = temp_files(&context_dir)?;
+    let drift = crate::scan::drift(conn, root, scan, detector)?;
+    report.unscanned_files = drift.unscanned;
+    report.vanished_files = drift.vanished;
     report.ok = report.missing.is_empty()
         && report.stale.is_empty()
         && report.edited.is_empty()
-        && report.orphaned.is_empty();
+        && report.orphaned.is_empty()
+        && report.temp_files.is_empty()
+        && report.unscanned_files.is_empty()
+        && report.vanished_files.is_empty();
     Ok(report)
 }
 

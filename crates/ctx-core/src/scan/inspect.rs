@@ -2,8 +2,8 @@
 //! binary or too large to read, its content hash, and whether it looks like
 //! a secret (by name or by content).
 
+use std::fs::File;
 use std::io::Read;
-use std::path::Path;
 
 use super::summary::summarize;
 
@@ -50,16 +50,21 @@ impl FileKind {
     }
 }
 
-/// Read `path` (of `size` bytes) and classify it. The name-based secret check
-/// is the caller's (it needs no I/O).
+/// Read the file `open` opens (of `size` bytes) and classify it. The
+/// name-based secret check is the caller's (it needs no I/O).
 ///
 /// Binary files are hashed (so a touched binary is not a changed one) but
 /// never searched for secrets or shown; oversized files are never opened.
-pub(crate) fn inspect(path: &Path, name: &str, size: u64, max_bytes: u64) -> std::io::Result<Inspection> {
+pub(crate) fn inspect(
+    open: impl FnOnce() -> std::io::Result<File>,
+    name: &str,
+    size: u64,
+    max_bytes: u64,
+) -> std::io::Result<Inspection> {
     if size > max_bytes {
         return Ok(Inspection::oversized());
     }
-    let file = std::fs::File::open(path)?;
+    let file = open()?;
     // The file may have grown since it was stat'ed: never hold more than the limit.
     let mut bytes = Vec::with_capacity(size as usize);
     file.take(max_bytes + 1).read_to_end(&mut bytes)?;

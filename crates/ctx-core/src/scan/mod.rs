@@ -20,7 +20,8 @@ mod summary;
 
 use std::borrow::Cow;
 use std::collections::BTreeSet;
-use std::path::Path;
+use std::fs::File;
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{Instant, SystemTime};
 
@@ -39,7 +40,7 @@ use crate::folders::mark_stale_with_ancestors;
 use crate::paths::{self, ROOT};
 use crate::secrets::{Detector, REDACTED_MARK};
 use crate::store::{Store, kv_get, kv_set};
-use crate::time;
+use crate::{fsutil, time};
 
 /// A file whose mtime is this close to (or after) the start of the scan that
 /// recorded it is "racily clean": a write in the same timestamp tick would not
@@ -88,10 +89,10 @@ pub struct ScanIssue {
     pub message: String,
 }
 
-/// A stored file row, as the snapshot holds it.
+/// A stored file row, as the snapshot holds it. Named by its path alone:
+/// see [`apply`] for why the scan never writes a file row by its id.
 #[derive(Debug, Clone)]
 struct StoredFile {
-    id: i64,
     size: u64,
     mtime_ns: i64,
     hash: Option<[u8; 32]>,
@@ -167,10 +168,11 @@ fn scan_adjusted(
     let started = Instant::now();
     let started_ns = time::unix_nanos(SystemTime::now());
     let rules = rules_fingerprint(config, detector);
+    let root = &canonical(root);
 
     let snapshot = load_snapshot(&store.conn, &rules)?;
     let loaded = Instant::now();
-    let mut walked = walk(root, config, detector, &snapshot)?;
+    let mut walked = walk(root, config, detector, Some(&snapshot))?;
     adjust_walk(&mut walked);
     drop_empty_folders(&mut walked, &snapshot);
     walked.folders.sort_by(|a, b| (paths::depth(a), a).cmp(&(paths::depth(b), b)));
@@ -186,14 +188,8 @@ fn scan_adjusted(
         let fresh = load_snapshot(&tx, &rules)?;
         for file in &mut walked.files {
             if matches!(file.state, FileState::Unchanged) && !fresh.trusts(file) {
-                file.state = read_file(
-                    &root.join(&file.key),
-                    file.size,
-                    config,
-                    detector,
-                    &mut walked.issues,
-                    &file.key,
-                );
+                let open = || fsutil::open_within(root, &file.key);
+                file.state = read_file(open, file.size, config, detector, &mut walked.issues, &file.key);
             }
         }
         fresh
@@ -264,25 +260,18 @@ fn load_snapshot(conn: &Connection, rules: &str) -> Result<Snapshot> {
 
     let n_files: i64 = conn.query_row("SELECT count(*) FROM files", [], |row| row.get(0))?;
     let mut files = HashMap::with_capacity_and_hasher(n_files as usize, Default::default());
-    let mut stmt = conn.prepare("SELECT id, path, size, mtime_ns, hash, kind, secret FROM files")?;
+    let mut stmt = conn.prepare("SELECT path, size, mtime_ns, hash, kind, secret FROM files")?;
     let mut rows = stmt.query([])?;
     while let Some(row) = rows.next()? {
         // Borrow blobs and text from SQLite: this loop runs once per file of the repository.
         // A malformed value only costs a re-read of that file.
         let hash =
-            row.get_ref(4)?.as_blob_or_null().ok().flatten().and_then(|h| <[u8; 32]>::try_from(h).ok());
-        let kind = FileKind::parse(row.get_ref(5)?.as_str().unwrap_or_default());
-        let secret = row.get_ref(6)?.as_str_or_null().ok().flatten().map(Box::from);
+            row.get_ref(3)?.as_blob_or_null().ok().flatten().and_then(|h| <[u8; 32]>::try_from(h).ok());
+        let kind = FileKind::parse(row.get_ref(4)?.as_str().unwrap_or_default());
+        let secret = row.get_ref(5)?.as_str_or_null().ok().flatten().map(Box::from);
         files.insert(
-            row.get::<_, String>(1)?,
-            StoredFile {
-                id: row.get(0)?,
-                size: row.get::<_, i64>(2)? as u64,
-                mtime_ns: row.get(3)?,
-                hash,
-                kind,
-                secret,
-            },
+            row.get::<_, String>(0)?,
+            StoredFile { size: row.get::<_, i64>(1)? as u64, mtime_ns: row.get(2)?, hash, kind, secret },
         );
     }
     let mut folders = HashMap::default();
@@ -318,14 +307,14 @@ impl Snapshot {
 }
 
 fn read_file(
-    path: &Path,
+    open: impl FnOnce() -> std::io::Result<File>,
     size: u64,
     config: &ScanConfig,
     detector: &Detector,
     issues: &mut Vec<ScanIssue>,
     key: &str,
 ) -> FileState {
-    match inspect(path, paths::name(key), size, config.max_file_bytes) {
+    match inspect(open, paths::name(key), size, config.max_file_bytes) {
         Ok(mut inspection) => {
             // What a file says of itself is stored and shown: never its secrets.
             if let Some(summary) = &mut inspection.summary
@@ -345,7 +334,58 @@ fn read_file(
     }
 }
 
-fn walk(root: &Path, config: &ScanConfig, detector: &Detector, snapshot: &Snapshot) -> Result<Walked> {
+/// The files on disk and in the store that the other does not have: what a
+/// scan would add and remove. Walks with the scan's rules, stat only:
+/// nothing is read or written. `conn` should be in a read transaction.
+#[derive(Debug, Default)]
+pub(crate) struct FileDrift {
+    /// On disk, not in the store; sorted.
+    pub unscanned: Vec<String>,
+    /// In the store, not on disk; sorted.
+    pub vanished: Vec<String>,
+}
+
+pub(crate) fn drift(
+    conn: &Connection,
+    root: &Path,
+    config: &ScanConfig,
+    detector: &Detector,
+) -> Result<FileDrift> {
+    let root = &canonical(root);
+    let snapshot = load_snapshot(conn, &rules_fingerprint(config, detector))?;
+    let walked = walk(root, config, detector, None)?;
+    let seen: HashSet<&str> = walked.files.iter().map(|file| file.key.as_str()).collect();
+    let mut unscanned: Vec<String> = walked
+        .files
+        .iter()
+        .filter(|file| !snapshot.files.contains_key(&file.key))
+        .map(|file| file.key.clone())
+        .collect();
+    // What the walk could not read is not known to be gone (a scan keeps it too).
+    let mut vanished: Vec<String> = snapshot
+        .files
+        .into_keys()
+        .filter(|key| !seen.contains(key.as_str()) && !walked.is_unreadable(key))
+        .collect();
+    unscanned.sort_unstable();
+    vanished.sort_unstable();
+    Ok(FileDrift { unscanned, vanished })
+}
+
+/// `root` with every link resolved: what a followed link must stay under.
+/// (A workspace's root is canonical already.)
+fn canonical(root: &Path) -> PathBuf {
+    std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf())
+}
+
+/// Walk the tree at `root` (canonical) with the scan's rules. Files `snapshot` does not trust are
+/// read; without a snapshot, none is (stat only).
+fn walk(
+    root: &Path,
+    config: &ScanConfig,
+    detector: &Detector,
+    snapshot: Option<&Snapshot>,
+) -> Result<Walked> {
     let mut overrides = OverrideBuilder::new(root);
     for glob in &config.exclude {
         overrides
@@ -377,7 +417,7 @@ struct VisitorBuilder<'s> {
     root: &'s Path,
     config: &'s ScanConfig,
     detector: &'s Detector,
-    snapshot: &'s Snapshot,
+    snapshot: Option<&'s Snapshot>,
     collected: &'s Mutex<Walked>,
 }
 
@@ -399,7 +439,7 @@ struct Visitor<'s> {
     root: &'s Path,
     config: &'s ScanConfig,
     detector: &'s Detector,
-    snapshot: &'s Snapshot,
+    snapshot: Option<&'s Snapshot>,
     collected: &'s Mutex<Walked>,
     local: Walked,
 }
@@ -443,6 +483,25 @@ impl ParallelVisitor for Visitor<'_> {
             });
             return if is_dir { WalkState::Skip } else { WalkState::Continue };
         };
+        // A followed link must resolve inside the workspace, whatever the
+        // configuration says: a repository could link to the home directory.
+        let mut target = None;
+        if self.config.follow_symlinks && entry.path_is_symlink() {
+            let skip = if is_dir { WalkState::Skip } else { WalkState::Continue };
+            match std::fs::canonicalize(entry.path()) {
+                Ok(real) if real.starts_with(self.root) => target = Some(real),
+                Ok(_) => {
+                    let message = "links outside the workspace; skipped".to_string();
+                    self.local.issues.push(ScanIssue { path: key, message });
+                    return skip;
+                }
+                Err(err) => {
+                    let message = format!("cannot resolve link: {err}");
+                    self.local.issues.push(ScanIssue { path: key, message });
+                    return skip;
+                }
+            }
+        }
         if is_dir {
             self.local.folders.push(key);
             return WalkState::Continue;
@@ -465,9 +524,11 @@ impl ParallelVisitor for Visitor<'_> {
         let size = metadata.len();
         let mtime_ns = metadata.modified().map(time::unix_nanos).unwrap_or(0);
         let mut file = SeenFile { key, size, mtime_ns, state: FileState::Unchanged };
-        if !self.snapshot.trusts(&file) {
-            file.state =
-                read_file(entry.path(), size, self.config, self.detector, &mut self.local.issues, &file.key);
+        if self.snapshot.is_some_and(|snapshot| !snapshot.trusts(&file)) {
+            // Never through a link: a file swapped for one since the walk saw it is not read.
+            let path = target.as_deref().unwrap_or(entry.path());
+            let open = || fsutil::open_no_symlink(path);
+            file.state = read_file(open, size, self.config, self.detector, &mut self.local.issues, &file.key);
             if let FileState::Read(inspection) = &mut file.state
                 && file.key.contains(REDACTED_MARK)
             {
@@ -527,6 +588,16 @@ fn walk_issue(root: &Path, err: &ignore::Error) -> WalkIssue {
 
 /// Write the difference between `snapshot` and `walked` into the store.
 /// Returns the folders whose own inputs changed (not yet their ancestors).
+///
+/// Rows are deleted and updated by path (the natural key, `UNIQUE` for
+/// files and folders alike), never by a row id the snapshot remembers:
+/// deleting a folder cascades to its files, SQLite hands their freed ids to
+/// the next inserts, and a later delete "by id" would remove those new rows
+/// (a renamed folder lost every file). Ordering the deletes first or
+/// AUTOINCREMENT would only narrow that to whatever else frees an id
+/// mid-transaction; a path names one row whatever was written before it.
+/// Folder ids are used only for folders seen on disk now, which this
+/// transaction never deletes.
 fn apply(
     tx: &Connection,
     snapshot: Snapshot,
@@ -556,22 +627,22 @@ fn apply(
         stale.insert(key.clone());
         stale.insert(parent.to_string());
     }
-    let vanished: Vec<(String, i64)> = folder_ids
-        .iter()
-        .filter(|(key, _)| {
+    let vanished: Vec<String> = folder_ids
+        .keys()
+        .filter(|key| {
             key.as_str() != ROOT && !seen_folders.contains(key.as_str()) && !walked.is_unreadable(key)
         })
-        .map(|(key, id)| (key.clone(), *id))
+        .cloned()
         .collect();
     {
-        let mut delete = tx.prepare_cached("DELETE FROM nodes WHERE id = ?1")?;
-        for (key, id) in &vanished {
-            delete.execute([id])?;
+        let mut delete = tx.prepare_cached("DELETE FROM nodes WHERE kind = 'folder' AND path = ?1")?;
+        for key in &vanished {
+            delete.execute([key])?;
             folder_ids.remove(key);
             report.folders_removed += 1;
         }
     }
-    for (key, _) in &vanished {
+    for key in &vanished {
         stale.remove(key);
         if let Some(parent) = paths::parent(key).filter(|p| folder_ids.contains_key(*p)) {
             stale.insert(parent.to_string());
@@ -585,9 +656,9 @@ fn apply(
     )?;
     let mut update = tx.prepare_cached(
         "UPDATE files SET size = ?2, mtime_ns = ?3, hash = ?4, kind = ?5, secret = ?6, summary = ?7
-         WHERE id = ?1",
+         WHERE path = ?1",
     )?;
-    let mut touch = tx.prepare_cached("UPDATE files SET size = ?2, mtime_ns = ?3 WHERE id = ?1")?;
+    let mut touch = tx.prepare_cached("UPDATE files SET size = ?2, mtime_ns = ?3 WHERE path = ?1")?;
     for file in &walked.files {
         let folder = paths::parent(&file.key).unwrap_or(ROOT);
         let Some(&folder_id) = folder_ids.get(folder) else {
@@ -625,13 +696,13 @@ fn apply(
             }
             Some(row) if !rules_changed && row.is_same_content(file.size, inspection, secret) => {
                 // Touched, not changed: remember the new stat so the next scan skips it.
-                touch.execute(params![row.id, size, file.mtime_ns])?;
+                touch.execute(params![file.key, size, file.mtime_ns])?;
                 report.files_unchanged += 1;
                 continue;
             }
-            Some(row) => {
+            Some(_) => {
                 update.execute(params![
-                    row.id,
+                    file.key,
                     size,
                     file.mtime_ns,
                     hash,
@@ -649,13 +720,13 @@ fn apply(
     }
 
     // Files that vanished (their folder may have vanished with them).
-    let mut delete = tx.prepare_cached("DELETE FROM files WHERE id = ?1")?;
-    for (key, row) in stored_files {
+    let mut delete = tx.prepare_cached("DELETE FROM files WHERE path = ?1")?;
+    for key in stored_files.into_keys() {
         if walked.is_unreadable(&key) {
             report.files_unchanged += 1;
             continue;
         }
-        let removed = delete.execute([row.id])?;
+        let removed = delete.execute([&key])?;
         report.files_removed += 1;
         let folder = paths::parent(&key).unwrap_or(ROOT);
         if removed > 0 && folder_ids.contains_key(folder) {
