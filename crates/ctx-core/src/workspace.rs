@@ -682,6 +682,7 @@ impl Workspace {
     /// `.ctx/packs/last.md` for audit (not for a workspace in the cache directory).
     pub fn pack(&self, tokens: Option<usize>) -> Result<Pack> {
         let config = &self.config.pack;
+        let threshold = crate::limits::positive("--tokens", tokens.unwrap_or(config.tokens))?;
         let delimiters = (
             memory::pack::sanitize_delimiter(&config.delimiter_start, memory::pack::DEFAULT_START),
             memory::pack::sanitize_delimiter(&config.delimiter_end, memory::pack::DEFAULT_END),
@@ -695,13 +696,7 @@ impl Workspace {
             None => None,
         };
         let tok = self.config.build.tokenizer.get();
-        let mut pack = memory::pack::pack(
-            &tx,
-            tok,
-            tokens.unwrap_or(config.tokens),
-            (&delimiters.0, &delimiters.1),
-            current,
-        )?;
+        let mut pack = memory::pack::pack(&tx, tok, threshold, (&delimiters.0, &delimiters.1), current)?;
         tx.commit()?;
         if !self.cached {
             let dir = self.ctx_dir().join("packs");

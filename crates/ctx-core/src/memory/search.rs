@@ -22,6 +22,7 @@ use serde::Serialize;
 use super::embed::{Embedder, normalize};
 use super::vectors::{self, Space};
 use crate::error::{Error, Result};
+use crate::limits::{self, MAX_K};
 
 /// Longest L0 summary, in characters (the contract: single-line, bounded).
 pub const SUMMARY_CHARS: usize = 160;
@@ -262,9 +263,7 @@ pub(crate) fn search(
     vector: VectorChannel<'_>,
 ) -> Result<SearchResponse> {
     let started = Instant::now();
-    if options.k == 0 {
-        return Err(Error::InvalidInput("-k must be at least 1".into()));
-    }
+    limits::count("-k", options.k, MAX_K)?;
     let wants_lexical = options.mode != SearchMode::Vector;
     let wants_vector = options.mode != SearchMode::Lexical;
     // Fusion needs more than k from each channel to rank by agreement.

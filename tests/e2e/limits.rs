@@ -1,0 +1,66 @@
+//! No input crashes ctx: numbers too big or zero, endless or binary input,
+//! templates that include each other, a read-only or corrupt store. Each
+//! ends with a one-line error and exit code 1 (never a panic or an abort).
+
+use crate::util::Repo;
+
+fn repo() -> Repo {
+    Repo::init_unbuilt("//- README.md\nA shop.\n//- src/pool.py\ndef pool():\n    return 1\n")
+}
+
+/// `ctx --json ARGS` fails with error code `code`; the message.
+fn fails_with(repo: &Repo, args: &[&str], code: &str) -> String {
+    let mut all = vec!["--json"];
+    all.extend_from_slice(args);
+    let err = repo.fail(&all);
+    let value: serde_json::Value = serde_json::from_str(&err).unwrap_or_else(|e| panic!("{e}: {err}"));
+    assert_eq!(value["error"]["code"], code, "{args:?}: {err}");
+    value["error"]["message"].as_str().unwrap().to_string()
+}
+
+/// `n` records (`hello pool number 0`, …) from `ctx ingest`.
+fn ingest_notes(repo: &Repo, n: usize) {
+    let lines: String =
+        (0..n).map(|i| format!("{{\"type\":\"note\",\"text\":\"hello pool number {i}\"}}\n")).collect();
+    repo.write("notes.jsonl", &lines);
+    repo.ok(&["ingest", "notes.jsonl"]);
+}
+
+#[test]
+fn counts_that_size_memory_have_a_limit_and_name_it() {
+    let repo = repo();
+    ingest_notes(&repo, 20);
+    let id = repo.json(&["search", "hello"])["results"][0]["id"].as_str().unwrap().to_string();
+    let huge = u64::MAX.to_string();
+    for k in [huge.as_str(), "10000000", "1001"] {
+        let message = fails_with(&repo, &["search", "--mode", "hybrid", "hello", "-k", k], "INVALID_INPUT");
+        assert!(message.contains("-k") && message.contains("1000"), "{message}");
+    }
+    assert_eq!(repo.json(&["search", "--mode", "hybrid", "hello", "-k", "1000"])["hits"], 20);
+    let message = fails_with(&repo, &["rank", "-k", &huge, "--query", "pool"], "INVALID_INPUT");
+    assert!(message.contains("-k") && message.contains("1000"), "{message}");
+    for side in ["--before", "--after"] {
+        let message = fails_with(&repo, &["timeline", &id, side, &huge], "INVALID_INPUT");
+        assert!(message.contains(side) && message.contains("1000"), "{message}");
+    }
+    let timeline = repo.json(&["timeline", &id, "--before", "1000", "--after", "0"]);
+    assert_eq!(timeline["results"].as_array().unwrap().last().unwrap()["id"], id);
+}
+
+#[test]
+fn a_count_of_zero_is_an_error_everywhere_one_must_be_positive() {
+    let repo = repo();
+    ingest_notes(&repo, 3);
+    for args in [
+        &["search", "hello", "-k", "0"][..],
+        &["rank", "-k", "0", "--query", "pool"],
+        &["pack", "--tokens", "0"],
+        &["map", "--tokens", "0"],
+    ] {
+        let message = fails_with(&repo, args, "INVALID_INPUT");
+        assert!(message.contains("must be at least 1"), "{args:?}: {message}");
+    }
+    repo.write(".ctx/config.toml", "[pack]\ntokens = 0\n");
+    let message = fails_with(&repo, &["pack"], "CONFIG_ERROR");
+    assert!(message.contains("[pack] tokens"), "{message}");
+}
