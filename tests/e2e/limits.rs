@@ -64,3 +64,25 @@ fn a_count_of_zero_is_an_error_everywhere_one_must_be_positive() {
     let message = fails_with(&repo, &["pack"], "CONFIG_ERROR");
     assert!(message.contains("[pack] tokens"), "{message}");
 }
+
+#[test]
+fn a_query_of_thousands_of_words_is_answered_quickly_and_says_what_it_dropped() {
+    let repo = repo();
+    ingest_notes(&repo, 3000);
+    // 5,000 words, 100 of them distinct: each once, and only the first 64.
+    let query: Vec<String> =
+        (0..5000).map(|i| if i % 2 == 0 { "hello".into() } else { format!("w{}", (i / 2) % 99) }).collect();
+    let mut args = vec!["search", "--mode", "hybrid", "-k", "5", "--"];
+    args.extend(query.iter().map(String::as_str));
+    let started = std::time::Instant::now();
+    let response = repo.json(&args);
+    let elapsed = started.elapsed();
+    // Before terms were deduplicated and capped, this took minutes (quadratic in the words).
+    assert!(elapsed < std::time::Duration::from_secs(5), "{elapsed:?}");
+    let retrieval = &response["retrieval"];
+    assert_eq!(
+        (retrieval["query_terms"].as_u64(), retrieval["terms_dropped"].as_u64()),
+        (Some(64), Some(36))
+    );
+    assert_eq!(response["hits"], 5, "{response}");
+}
