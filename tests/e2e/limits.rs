@@ -86,3 +86,53 @@ fn a_query_of_thousands_of_words_is_answered_quickly_and_says_what_it_dropped() 
     );
     assert_eq!(response["hits"], 5, "{response}");
 }
+
+#[test]
+fn an_overlong_line_is_skipped_and_an_endless_one_stops_the_ingest() {
+    let repo = repo();
+    let good = "{\"type\":\"note\",\"text\":\"kept\"}\n";
+    let output = repo.run_fed(&["ingest", "-"], move |input| {
+        input.write_all(good.as_bytes())?;
+        let mut long = br#"{"type":"note","text":""#.to_vec();
+        long.resize(9 << 20, b'x');
+        input.write_all(&long)?;
+        input.write_all(b"\"}\n")?;
+        input.write_all(good.replace("kept", "kept too").as_bytes())
+    });
+    let (stdout, stderr) = (String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+    assert!(output.status.success(), "{stderr}");
+    assert!(stdout.contains("2 records added") && stdout.contains("1 malformed"), "{stdout}");
+    assert!(stderr.contains("-:2: longer than 8 MiB"), "{stderr}");
+
+    // A line that never ends: no newline ever comes.
+    let output = repo.run_fed(&["ingest", "-"], |input| {
+        let chunk = vec![b'x'; 1 << 20];
+        loop {
+            input.write_all(&chunk)?;
+        }
+    });
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("256 MiB"), "{stderr}");
+    assert_eq!(repo.json(&["status"])["records"], 2);
+}
+
+#[test]
+fn binary_input_or_input_with_no_good_line_is_an_error() {
+    let repo = repo();
+    for input in ["/dev/zero", "/bin/ls"] {
+        let message = fails_with(&repo, &["ingest", input], "INVALID_INPUT");
+        assert!(message.contains(input) && message.contains("binary"), "{message}");
+    }
+    repo.write("bad.jsonl", "not json\n{\"type\":\"note\"}\n\n");
+    let message = fails_with(&repo, &["ingest", "bad.jsonl"], "INVALID_INPUT");
+    assert!(message.contains("bad.jsonl") && message.contains("no line"), "{message}");
+    // Some good lines: success, the bad ones reported.
+    repo.write("mixed.jsonl", "not json\n{\"type\":\"note\",\"text\":\"fine\"}\n");
+    let report = repo.json(&["ingest", "mixed.jsonl"]);
+    assert_eq!((report["added"].as_u64(), report["errors"][0]["line"].as_u64()), (Some(1), Some(1)));
+    // Nothing at all is no error: there was nothing to read.
+    repo.write("empty.jsonl", "");
+    assert_eq!(repo.json(&["ingest", "empty.jsonl"])["lines"], 0);
+}

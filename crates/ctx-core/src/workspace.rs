@@ -552,6 +552,10 @@ impl Workspace {
                         pending = Some(work(raw));
                     }
                     report.absorb(part);
+                    // Not one good line in a whole chunk: this is not JSON lines.
+                    if let Some(err) = report.nothing_read() {
+                        return Err(err);
+                    }
                     read += records.len();
                     added += memory::insert_many(conn, &records)?;
                     if let (Some(embedder), Some(codes)) = (embedder, codes) {
