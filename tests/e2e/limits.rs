@@ -87,6 +87,35 @@ fn a_query_of_thousands_of_words_is_answered_quickly_and_says_what_it_dropped() 
     assert_eq!(response["hits"], 5, "{response}");
 }
 
+/// Template overrides whose partials never stop including each other.
+const CYCLES: [(&str, &str, &str); 2] = [
+    ("header.md.hbs", "{{> footer.md.hbs}}", "{{> header.md.hbs}}"),
+    ("frame.xml.hbs", "{{> current-frame.xml.hbs}}", "{{> frame.xml.hbs}}"),
+];
+
+#[test]
+fn templates_that_include_each_other_are_a_template_error() {
+    let repo = repo();
+    repo.ok(&["frame", "push", "Build the API"]);
+    repo.ok(&["frame", "push", "Add the routes"]);
+    let partners = [("header.md.hbs", "footer.md.hbs"), ("frame.xml.hbs", "current-frame.xml.hbs")];
+    for ((first, text, partner_text), (_, partner)) in CYCLES.iter().zip(partners) {
+        let command: &[&str] = if first.ends_with(".xml.hbs") { &["frame", "context"] } else { &["build"] };
+        repo.write(&format!(".ctx/templates/{first}"), text);
+        repo.write(&format!(".ctx/templates/{partner}"), partner_text);
+        let message = fails_with(&repo, command, "TEMPLATE_ERROR");
+        assert!(message.contains(first) && message.contains(partner), "{message}");
+        repo.remove(".ctx/templates");
+        // An inline partial that includes itself.
+        let looping = "{{#*inline \"again\"}}more {{> again}}{{/inline}}{{> again}}\n";
+        repo.write(&format!(".ctx/templates/{first}"), looping);
+        let message = fails_with(&repo, command, "TEMPLATE_ERROR");
+        assert!(message.contains(first) && message.contains("again"), "{message}");
+        repo.remove(".ctx/templates");
+        repo.ok(command);
+    }
+}
+
 #[test]
 fn an_overlong_line_is_skipped_and_an_endless_one_stops_the_ingest() {
     let repo = repo();
