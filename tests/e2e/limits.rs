@@ -165,3 +165,54 @@ fn binary_input_or_input_with_no_good_line_is_an_error() {
     repo.write("empty.jsonl", "");
     assert_eq!(repo.json(&["ingest", "empty.jsonl"])["lines"], 0);
 }
+
+/// Runs as an unprivileged user too (`scripts/test`: `e2e unreadable
+/// unwritable`); root writes whatever the permissions say, so there it skips itself.
+#[test]
+fn an_unwritable_store_serves_reads_and_refuses_writes() {
+    use std::os::unix::fs::PermissionsExt;
+    let repo = repo();
+    ingest_notes(&repo, 5);
+    let set = |path: &str, mode: u32| {
+        std::fs::set_permissions(repo.path(path), std::fs::Permissions::from_mode(mode)).unwrap();
+    };
+    set(".ctx/ctx.db", 0o444);
+    set(".ctx", 0o555);
+    if std::fs::OpenOptions::new().append(true).open(repo.path(".ctx/ctx.db")).is_ok() {
+        set(".ctx", 0o755);
+        eprintln!("skipped: this user writes files without permission");
+        return;
+    }
+    let status = repo.run(&["--json", "status"]);
+    let search = repo.run(&["--json", "search", "hello", "--mode", "hybrid"]);
+    let write = repo.run(&["--json", "record", "add", "--type", "note", "--text", "x"]);
+    set(".ctx", 0o755);
+    let stderr = |out: &std::process::Output| String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(status.status.success(), "{}", stderr(&status));
+    let status: serde_json::Value = serde_json::from_slice(&status.stdout).unwrap();
+    assert_eq!(status["records"], 5);
+    assert!(search.status.success(), "{}", stderr(&search));
+    let search: serde_json::Value = serde_json::from_slice(&search.stdout).unwrap();
+    assert_eq!(search["hits"], 5);
+    assert_eq!(write.status.code(), Some(1));
+    let err: serde_json::Value = serde_json::from_str(&stderr(&write)).unwrap();
+    assert_eq!(err["error"]["code"], "READ_ONLY", "{err}");
+}
+
+#[test]
+fn corruption_found_after_opening_is_corrupt_database() {
+    let repo = repo();
+    ingest_notes(&repo, 3000);
+    repo.ok(&["search", "hello"]);
+    // Overwrite the start of every page in the second half of the file
+    // (records and their index; the schema at the start stays readable).
+    let path = repo.path(".ctx/ctx.db");
+    let mut bytes = std::fs::read(&path).unwrap();
+    let len = bytes.len();
+    for page in (len / 2 / 4096..len / 4096).map(|p| p * 4096) {
+        bytes[page..page + 64].fill(0xA5);
+    }
+    std::fs::write(&path, bytes).unwrap();
+    let message = fails_with(&repo, &["search", "hello"], "CORRUPT_DATABASE");
+    assert!(message.contains("corrupt"), "{message}");
+}

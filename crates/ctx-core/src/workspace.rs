@@ -640,6 +640,8 @@ impl Workspace {
                     space: memory::vectors::space(&self.store.conn, embedder.name())?,
                 },
                 Err(Error::Embedder(reason)) => VectorChannel::Unavailable(reason),
+                // Records without vectors, which a read-only database cannot take.
+                Err(err @ Error::ReadOnly { .. }) => VectorChannel::Unavailable(err.to_string()),
                 Err(err) => return Err(err),
             },
         };
