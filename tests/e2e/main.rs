@@ -7,6 +7,7 @@ mod util;
 mod build;
 mod cli;
 mod frames;
+mod limits;
 mod map;
 mod memory;
 mod scan;

@@ -1,9 +1,6 @@
 //! Session memory from the command line: `ctx record add`, `ctx ingest`
 //! (a file, standard input, a Claude Code transcript), `ctx search`.
 
-use std::io::Write;
-use std::process::Stdio;
-
 use crate::util::Repo;
 
 const TRANSCRIPT: &str = include_str!("../../crates/ctx-core/tests/fixtures/claude_code_session.jsonl");
@@ -51,17 +48,9 @@ fn records_added_and_ingested_are_found_by_search() {
 #[test]
 fn ingest_reads_standard_input_and_reports_bad_lines_by_number() {
     let repo = repo();
-    let mut child = repo
-        .cmd(&["ingest", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
     let input =
         "{\"type\":\"note\",\"text\":\"kept\"}\nnot json\n{\"type\":\"query\",\"text\":\"kept too\"}\n";
-    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
-    let output = child.wait_with_output().unwrap();
+    let output = repo.run_fed(&["ingest", "-"], |stdin| stdin.write_all(input.as_bytes()));
     assert!(output.status.success());
     let (stdout, stderr) = (String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
     assert!(stdout.contains("2 records added") && stdout.contains("1 malformed"), "{stdout}");

@@ -91,6 +91,27 @@ impl Repo {
         self.run_with(args, &[])
     }
 
+    /// Run `ctx` with its standard input written by `feed` on another
+    /// thread (which stops when ctx stops reading).
+    pub fn run_fed(
+        &self,
+        args: &[&str],
+        feed: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()> + Send + 'static,
+    ) -> Output {
+        let mut cmd = self.cmd(args);
+        cmd.stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped());
+        let mut child = cmd.spawn().expect("spawn ctx");
+        let mut stdin = child.stdin.take().expect("stdin");
+        let writer = std::thread::spawn(move || {
+            let _ = feed(&mut stdin);
+        });
+        let output = child.wait_with_output().expect("run ctx");
+        writer.join().expect("the feeding thread");
+        output
+    }
+
     /// Run `ctx` with environment variables set.
     pub fn run_with(&self, args: &[&str], env: &[(&str, &str)]) -> Output {
         self.cmd(args).envs(env.iter().copied()).output().expect("run ctx")

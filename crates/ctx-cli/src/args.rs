@@ -118,10 +118,10 @@ pub enum PinCommand {
 pub struct TimelineArgs {
     /// The anchor record's id.
     pub id: String,
-    /// Records before the anchor.
+    /// Records before the anchor (at most 1000).
     #[arg(long, default_value_t = 3, value_name = "N")]
     pub before: usize,
-    /// Records after the anchor.
+    /// Records after the anchor (at most 1000).
     #[arg(long, default_value_t = 3, value_name = "N")]
     pub after: usize,
     /// A session id, or `all`; default: the anchor's session.
@@ -185,7 +185,7 @@ pub struct SearchArgs {
     /// Words, "a phrase", pre* (all must match; if none has them all, any may); after `--` a word may start with `-`.
     #[arg(required = true, num_args = 1..)]
     pub query: Vec<String>,
-    /// How many rows at most.
+    /// How many rows at most (1 to 1000).
     #[arg(short = 'k', long = "top", default_value_t = 10, value_name = "N")]
     pub k: usize,
     /// all, hot or archive.
@@ -208,7 +208,7 @@ pub struct RankArgs {
     /// Read the task from this file (`-` for standard input).
     #[arg(long, value_name = "FILE")]
     pub query_file: Option<PathBuf>,
-    /// Only the first N files.
+    /// Only the first N files (1 to 1000).
     #[arg(short = 'k', long = "top", value_name = "N")]
     pub top: Option<usize>,
     /// Rank by words alone (BM25), without the reference graph: the baseline.

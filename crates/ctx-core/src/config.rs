@@ -174,6 +174,12 @@ impl Config {
         if let Some(message) = self.secrets.problem() {
             return Err(Error::Config { path: path.to_path_buf(), message });
         }
+        if self.pack.tokens == 0 {
+            return Err(Error::Config {
+                path: path.to_path_buf(),
+                message: "[pack] tokens must be above 0".into(),
+            });
+        }
         if !self.selection.min_sibling_score.is_finite() {
             return Err(Error::Config {
                 path: path.to_path_buf(),

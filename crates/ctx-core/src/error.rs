@@ -19,8 +19,15 @@ pub enum Error {
     #[error("{}: not a ctx database", path.display())]
     NotACtxDatabase { path: PathBuf },
 
-    #[error("{}: database is corrupt ({message})", path.display())]
-    CorruptDatabase { path: PathBuf, message: String },
+    /// SQLite found the file damaged (SQLITE_CORRUPT, SQLITE_NOTADB), when
+    /// opening it (`path` known) or later.
+    #[error("{}database is corrupt ({message})", at(path))]
+    CorruptDatabase { path: Option<PathBuf>, message: String },
+
+    /// A change to a database that cannot be written (its file or folder
+    /// is read-only): reading still works.
+    #[error("{}database is read-only: this needs write access to it and its folder ({message})", at(path))]
+    ReadOnly { path: Option<PathBuf>, message: String },
 
     #[error(
         "{}: written by a newer ctx (schema version {found}, this ctx knows up to {supported}); upgrade ctx",
@@ -29,7 +36,7 @@ pub enum Error {
     NewerSchema { path: PathBuf, found: u32, supported: u32 },
 
     #[error("database error: {0}")]
-    Database(#[from] rusqlite::Error),
+    Database(rusqlite::Error),
 
     #[error("{}: {message}", path.display())]
     Config { path: PathBuf, message: String },
@@ -79,6 +86,7 @@ impl Error {
             Error::Io { .. } => "IO_ERROR",
             Error::NotACtxDatabase { .. } => "NOT_A_CTX_DATABASE",
             Error::CorruptDatabase { .. } => "CORRUPT_DATABASE",
+            Error::ReadOnly { .. } => "READ_ONLY",
             Error::NewerSchema { .. } => "NEWER_SCHEMA",
             Error::Database(_) => "DATABASE_ERROR",
             Error::Embedder(_) => "EMBEDDER_ERROR",
@@ -100,6 +108,30 @@ impl Error {
     pub(crate) fn io(path: impl Into<PathBuf>, source: io::Error) -> Error {
         Error::Io { path: path.into(), source }
     }
+}
+
+/// The one place SQLite's errors become ours: damage and read-only files
+/// have their own codes wherever they are met.
+impl From<rusqlite::Error> for Error {
+    fn from(err: rusqlite::Error) -> Error {
+        // SQLite's message alone (rusqlite's text repeats it, with the number).
+        let message = || match &err {
+            rusqlite::Error::SqliteFailure(_, Some(message)) => message.clone(),
+            other => other.to_string(),
+        };
+        match err.sqlite_error_code() {
+            Some(rusqlite::ErrorCode::DatabaseCorrupt | rusqlite::ErrorCode::NotADatabase) => {
+                Error::CorruptDatabase { path: None, message: message() }
+            }
+            Some(rusqlite::ErrorCode::ReadOnly) => Error::ReadOnly { path: None, message: message() },
+            _ => Error::Database(err),
+        }
+    }
+}
+
+/// `path: ` when there is a path, for messages that may have one.
+fn at(path: &Option<PathBuf>) -> String {
+    path.as_ref().map(|path| format!("{}: ", path.display())).unwrap_or_default()
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -49,6 +49,7 @@ mod error;
 mod folders;
 mod frames;
 mod fsutil;
+pub mod limits;
 pub mod memory;
 pub mod paths;
 mod records;

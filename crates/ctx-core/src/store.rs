@@ -3,6 +3,10 @@
 //! One file, `.ctx/ctx.db`, in WAL mode so that many readers and one writer
 //! (CLI, watcher, MCP server, Python) can work at once; writers wait on a busy
 //! timeout instead of failing. Multi-row changes are transactions.
+//!
+//! A database that cannot be written (the file, or its folder: SQLite's WAL
+//! needs a `-shm` file beside it) is opened read-only when it needs no
+//! migration: reading commands work, writing ones fail with `READ_ONLY`.
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -46,17 +50,40 @@ pub struct Store {
 impl Store {
     /// Open (creating if needed) the database at `path` and bring its schema
     /// up to date. A file that is not a ctx database, is corrupt, or was
-    /// written by a newer ctx is an error and is left untouched.
+    /// written by a newer ctx is an error and is left untouched. One that
+    /// cannot be written is opened read-only if it needs no migration.
     pub fn open(path: &Path) -> Result<Store> {
         if !path.exists() {
             create(path)?;
         }
         check_header(path)?;
         let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-        let conn = Connection::open_with_flags(path, flags).map_err(|e| classify(path, e))?;
+        match Store::connect(path, path.as_os_str(), flags).and_then(|store| store.migrate(false)) {
+            Err(err) if cannot_write(&err) => Store::open_read_only(path),
+            opened => opened,
+        }
+    }
+
+    /// Open `path` read-only: as usual when SQLite can make the `-shm` file
+    /// a WAL reader needs, else as an immutable file (its folder cannot be
+    /// written, so nobody changes it) unless a WAL with changes is there.
+    fn open_read_only(path: &Path) -> Result<Store> {
+        let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let store = match Store::connect(path, path.as_os_str(), flags) {
+            Err(err) if cannot_write(&err) && !has_wal_content(path) => {
+                let uri = format!("file:{}?immutable=1", uri_path(path));
+                Store::connect(path, uri.as_ref(), flags | OpenFlags::SQLITE_OPEN_URI)?
+            }
+            opened => opened?,
+        };
+        store.migrate(true)
+    }
+
+    /// A connection to `path` (opened by `name`: the path or a URI), set up.
+    fn connect(path: &Path, name: &std::ffi::OsStr, flags: OpenFlags) -> Result<Store> {
+        let conn = Connection::open_with_flags(name, flags).map_err(|e| classify(path, e))?;
         let mut store = Store { conn, path: path.to_path_buf() };
         store.configure().map_err(|e| classify(path, e))?;
-        store.migrate()?;
         Ok(store)
     }
 
@@ -89,14 +116,26 @@ impl Store {
         Ok(())
     }
 
-    /// Bring an existing database written by an older ctx up to date.
-    fn migrate(&mut self) -> Result<()> {
+    /// Bring an existing database written by an older ctx up to date
+    /// (`read_only`: only check that it is).
+    fn migrate(mut self, read_only: bool) -> Result<Store> {
         let path = self.path.clone();
         let (app_id, version) = self.identity().map_err(|e| classify(&path, e))?;
         self.check_identity(app_id, version)?;
+        if read_only && version < SCHEMA_VERSION {
+            return Err(Error::ReadOnly {
+                path: Some(path),
+                message: format!(
+                    "schema version {version} must be upgraded to {SCHEMA_VERSION} first: run ctx once with write access"
+                ),
+            });
+        }
+        if read_only {
+            return Ok(self);
+        }
         self.ensure_wal().map_err(|e| classify(&path, e))?;
         if version == SCHEMA_VERSION {
-            return Ok(());
+            return Ok(self);
         }
         let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         // Another process may have migrated (perhaps a newer ctx) while we waited for the lock.
@@ -106,7 +145,7 @@ impl Store {
         }
         apply_migrations(&tx, version)?;
         tx.commit()?;
-        Ok(())
+        Ok(self)
     }
 
     /// WAL is set when ctx creates a database; a file that reached us another
@@ -255,15 +294,46 @@ fn check_header(path: &Path) -> Result<()> {
     Err(Error::NotACtxDatabase { path: path.to_path_buf() })
 }
 
-/// Map SQLite's "this is not a database" and "corrupt" codes to our errors.
+/// SQLite's errors while opening `path`: "not a database" means not ours;
+/// the others as anywhere (see `From<rusqlite::Error>`), with the path.
 fn classify(path: &Path, err: rusqlite::Error) -> Error {
-    match err.sqlite_error_code() {
-        Some(ErrorCode::NotADatabase) => Error::NotACtxDatabase { path: path.to_path_buf() },
-        Some(ErrorCode::DatabaseCorrupt) => {
-            Error::CorruptDatabase { path: path.to_path_buf(), message: err.to_string() }
-        }
-        _ => Error::Database(err),
+    if err.sqlite_error_code() == Some(ErrorCode::NotADatabase) {
+        return Error::NotACtxDatabase { path: path.to_path_buf() };
     }
+    match Error::from(err) {
+        Error::CorruptDatabase { message, .. } => Error::CorruptDatabase { path: Some(path.into()), message },
+        Error::ReadOnly { message, .. } => Error::ReadOnly { path: Some(path.into()), message },
+        other => other,
+    }
+}
+
+/// An error that opening read-only could avoid: the file or its folder cannot be written.
+fn cannot_write(err: &Error) -> bool {
+    match err {
+        Error::ReadOnly { .. } => true,
+        Error::Database(err) => err.sqlite_error_code() == Some(ErrorCode::CannotOpen),
+        _ => false,
+    }
+}
+
+/// Whether `path` has a write-ahead log with changes not yet in the file.
+fn has_wal_content(path: &Path) -> bool {
+    let mut wal = path.as_os_str().to_owned();
+    wal.push("-wal");
+    std::fs::metadata(wal).is_ok_and(|meta| meta.len() > 0)
+}
+
+/// `path` for an SQLite URI: bytes other than letters, digits and `/._-~` percent-encoded.
+fn uri_path(path: &Path) -> String {
+    let mut out = String::new();
+    for &byte in path.as_os_str().as_encoded_bytes() {
+        if byte.is_ascii_alphanumeric() || b"/._-~".contains(&byte) {
+            out.push(byte as char);
+        } else {
+            out.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    out
 }
 
 #[cfg(test)]

@@ -15,10 +15,17 @@
 //! Templates whose name ends in `.xml.hbs` escape what they print for XML
 //! (`& < > "`; characters XML cannot hold become U+FFFD); the markdown
 //! templates print text as it is.
+//!
+//! Partials (`{{> frame.md.hbs}}`, inline ones) must not include each other
+//! in a cycle: handlebars has no depth limit, so a cycle would recurse until
+//! the stack overflowed. A set of templates with one is refused when it is
+//! loaded, naming the cycle.
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-use handlebars::{Context, Handlebars, handlebars_helper};
+use handlebars::template::{Parameter, Template, TemplateElement};
+use handlebars::{Context, Handlebars, JsonRender, handlebars_helper};
 use serde::Serialize;
 
 use crate::error::{Error, Result};
@@ -116,7 +123,136 @@ impl Sources {
             })?;
             origins.push((name, origin));
         }
+        let origin_of = |name: &str| {
+            origins.iter().find(|(n, _)| n == name).map_or_else(|| name.to_string(), |(_, o)| o.clone())
+        };
+        for registry in [&markdown, &xml] {
+            check_partials(registry).map_err(|(template, message)| Error::Template {
+                template: origin_of(&template),
+                line: None,
+                message,
+            })?;
+        }
         Ok(Templates { markdown, xml, origins, digest: self.digest })
+    }
+}
+
+/// Which partials each template and inline partial of `registry` includes
+/// (by name, as handlebars looks them up), and where each inline one is defined.
+#[derive(Default)]
+struct Partials {
+    includes: BTreeMap<String, BTreeSet<String>>,
+    defined_in: BTreeMap<String, String>,
+}
+
+/// A cycle of partials in `registry` (or a partial whose name is computed,
+/// which could close one) as (the template to blame, the message).
+fn check_partials(registry: &Handlebars<'static>) -> std::result::Result<(), (String, String)> {
+    let mut partials = Partials::default();
+    let mut names: Vec<&String> = registry.get_templates().keys().collect();
+    names.sort();
+    for name in &names {
+        partials.includes.entry(name.to_string()).or_default();
+        if let Some(template) = registry.get_template(name) {
+            partials.collect(template, name, name).map_err(|message| (name.to_string(), message))?;
+        }
+    }
+    // Depth-first, keeping the path: an edge back into it closes a cycle.
+    fn visit<'a>(
+        partials: &'a Partials,
+        node: &'a str,
+        path: &mut Vec<&'a str>,
+        done: &mut BTreeSet<&'a str>,
+    ) -> Option<Vec<&'a str>> {
+        if let Some(at) = path.iter().position(|n| *n == node) {
+            let mut cycle = path[at..].to_vec();
+            cycle.push(node);
+            return Some(cycle);
+        }
+        if !done.insert(node) {
+            return None;
+        }
+        path.push(node);
+        for next in partials.includes.get(node).into_iter().flatten() {
+            if partials.includes.contains_key(next.as_str())
+                && let Some(cycle) = visit(partials, next, path, done)
+            {
+                return Some(cycle);
+            }
+        }
+        path.pop();
+        None
+    }
+    let mut done = BTreeSet::new();
+    for name in names {
+        if let Some(cycle) = visit(&partials, name, &mut Vec::new(), &mut done) {
+            let blame = cycle
+                .iter()
+                .find(|n| registry.get_template(n).is_some())
+                .map(|n| n.to_string())
+                .or_else(|| partials.defined_in.get(cycle[0]).cloned())
+                .unwrap_or_else(|| name.to_string());
+            return Err((blame, format!("partials include each other without end: {}", cycle.join(" > "))));
+        }
+    }
+    Ok(())
+}
+
+impl Partials {
+    /// Record what `template` includes as `node` includes it (a template's
+    /// own name, or an inline partial's); `file` is the template it is in.
+    fn collect(&mut self, template: &Template, node: &str, file: &str) -> std::result::Result<(), String> {
+        for element in &template.elements {
+            match element {
+                TemplateElement::PartialExpression(partial) | TemplateElement::PartialBlock(partial) => {
+                    let name = static_name(&partial.name)
+                        .ok_or("a partial's name must be written out, not computed (`{{> name}}`)")?;
+                    // The block of the partial that includes this one: rendered before it, no recursion.
+                    if name != "@partial-block" {
+                        self.includes.entry(node.to_string()).or_default().insert(name);
+                    }
+                    if let Some(block) = &partial.template {
+                        self.collect(block, node, file)?;
+                    }
+                }
+                TemplateElement::DecoratorBlock(decorator)
+                | TemplateElement::DecoratorExpression(decorator)
+                    if decorator.name.as_name() == Some("inline") =>
+                {
+                    let name =
+                        decorator.params.first().and_then(static_name).ok_or(
+                            "an inline partial's name must be written out (`{{#*inline \"name\"}}`)",
+                        )?;
+                    self.includes.entry(name.clone()).or_default();
+                    self.defined_in.entry(name.clone()).or_insert_with(|| file.to_string());
+                    if let Some(body) = &decorator.template {
+                        self.collect(body, &name, file)?;
+                    }
+                }
+                TemplateElement::HelperBlock(helper) => {
+                    for block in [&helper.template, &helper.inverse].into_iter().flatten() {
+                        self.collect(block, node, file)?;
+                    }
+                }
+                TemplateElement::DecoratorBlock(decorator) => {
+                    if let Some(block) = &decorator.template {
+                        self.collect(block, node, file)?;
+                    }
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The name a partial parameter stands for, as handlebars reads it; `None`
+/// when it is computed at render time.
+fn static_name(parameter: &Parameter) -> Option<String> {
+    match parameter {
+        Parameter::Literal(value) => Some(value.render()),
+        Parameter::Subexpression(_) => None,
+        other => other.as_name().map(str::to_string),
     }
 }
 
@@ -256,5 +392,35 @@ mod tests {
         Templates::load(dir.path(), &["header.md.hbs"]).unwrap();
         let err = Templates::load(dir.path(), &["frame.xml.hbs"]).map(|_| ()).unwrap_err();
         assert!(err.to_string().starts_with("template .ctx/templates/frame.xml.hbs"), "{err}");
+    }
+
+    #[test]
+    fn partials_may_nest_but_not_include_each_other_in_a_cycle() {
+        let dir = tempfile::tempdir().unwrap();
+        let names = ["frame.md.hbs", "current-frame.md.hbs", "frame-context.md.hbs"];
+        let write = |name: &str, text: &str| std::fs::write(dir.path().join(name), text).unwrap();
+        let load = || Templates::load(dir.path(), &names).map(|_| ());
+        write("frame.md.hbs", "{{#*inline \"row\"}}- {{this}}{{/inline}}{{#each list}}{{> row}}{{/each}}");
+        write("frame-context.md.hbs", "{{> frame.md.hbs}}{{#if x}}{{> current-frame.md.hbs}}{{/if}}");
+        let templates = Templates::load(dir.path(), &names).unwrap();
+        let data = serde_json::json!({ "list": ["a", "b"], "x": false });
+        assert_eq!(templates.render("frame-context.md.hbs", &data).unwrap(), "- a- b");
+
+        // Through a third template, inside a block: still a cycle.
+        write("current-frame.md.hbs", "{{#each list}}{{> frame-context.md.hbs}}{{/each}}");
+        let err = load().unwrap_err();
+        assert_eq!(err.code(), "TEMPLATE_ERROR");
+        assert!(
+            err.to_string().ends_with("current-frame.md.hbs > frame-context.md.hbs > current-frame.md.hbs"),
+            "{err}"
+        );
+        std::fs::remove_file(dir.path().join("current-frame.md.hbs")).unwrap();
+        write(
+            "frame.md.hbs",
+            "{{#*inline \"a\"}}{{> b}}{{/inline}}{{#*inline \"b\"}}{{> a}}{{/inline}}{{> a}}",
+        );
+        let err = load().unwrap_err();
+        assert!(err.to_string().starts_with("template .ctx/templates/frame.md.hbs: "), "{err}");
+        assert!(err.to_string().ends_with("a > b > a"), "{err}");
     }
 }

@@ -157,12 +157,11 @@ impl Workspace {
     fn scrub(&mut self) -> Result<()> {
         let detector = detector_of(&self.config.secrets, &self.detector);
         match secrets::scrub::scrub_if_needed(&mut self.store.conn, detector) {
-            Err(Error::Database(rusqlite::Error::SqliteFailure(err, _)))
+            Err(Error::ReadOnly { .. }) => {}
+            Err(Error::Database(err))
                 if matches!(
-                    err.code,
-                    rusqlite::ErrorCode::ReadOnly
-                        | rusqlite::ErrorCode::DatabaseBusy
-                        | rusqlite::ErrorCode::DatabaseLocked
+                    err.sqlite_error_code(),
+                    Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked)
                 ) => {}
             other => {
                 other?;
@@ -617,6 +616,10 @@ impl Workspace {
                         pending = Some(work(raw));
                     }
                     report.absorb(part);
+                    // Not one good line in a whole chunk: this is not JSON lines.
+                    if let Some(err) = report.nothing_read() {
+                        return Err(err);
+                    }
                     read += records.len();
                     added += memory::insert_many(conn, &records)?;
                     if let (Some(embedder), Some(codes)) = (embedder, codes) {
@@ -701,6 +704,8 @@ impl Workspace {
                     space: memory::vectors::space(&self.store.conn, embedder.name())?,
                 },
                 Err(Error::Embedder(reason)) => VectorChannel::Unavailable(reason),
+                // Records without vectors, which a read-only database cannot take.
+                Err(err @ Error::ReadOnly { .. }) => VectorChannel::Unavailable(err.to_string()),
                 Err(err) => return Err(err),
             },
         };
@@ -748,6 +753,7 @@ impl Workspace {
     /// `.ctx/packs/last.md` for audit (not for a workspace in the cache directory).
     pub fn pack(&self, tokens: Option<usize>) -> Result<Pack> {
         let config = &self.config.pack;
+        let threshold = crate::limits::positive("--tokens", tokens.unwrap_or(config.tokens))?;
         let delimiters = (
             memory::pack::sanitize_delimiter(&config.delimiter_start, memory::pack::DEFAULT_START),
             memory::pack::sanitize_delimiter(&config.delimiter_end, memory::pack::DEFAULT_END),
@@ -761,13 +767,7 @@ impl Workspace {
             None => None,
         };
         let tok = self.config.build.tokenizer.get();
-        let mut pack = memory::pack::pack(
-            &tx,
-            tok,
-            tokens.unwrap_or(config.tokens),
-            (&delimiters.0, &delimiters.1),
-            current,
-        )?;
+        let mut pack = memory::pack::pack(&tx, tok, threshold, (&delimiters.0, &delimiters.1), current)?;
         tx.commit()?;
         if !self.cached {
             let dir = self.ctx_dir().join("packs");

@@ -346,7 +346,8 @@ fn the_pack_has_the_contract_s_delimiters_and_order_and_holds_its_threshold() {
 
     let tok = ctx_core::tokens::TokenizerKind::O200k.get();
     let mut modes = std::collections::BTreeSet::new();
-    for threshold in (0..=pack.tokens + 10).step_by(3) {
+    assert_eq!(ws.pack(Some(0)).unwrap_err().code(), "INVALID_INPUT");
+    for threshold in (1..=pack.tokens + 10).step_by(3) {
         let small = ws.pack(Some(threshold)).unwrap();
         assert_eq!(
             headings(&small.text),

@@ -69,9 +69,7 @@ pub struct MapDef {
 
 /// Index `ws` and render its map.
 pub fn map(ws: &mut Workspace, options: &MapOptions, progress: Option<Progress>) -> Result<RepoMap> {
-    if options.tokens == 0 {
-        return Err(Error::InvalidInput("--tokens must be at least 1".into()));
-    }
+    ctx_core::limits::positive("--tokens", options.tokens)?;
     let (files, stats) = index::index(ws, progress)?;
     let focus = focus(ws, &files, &options.focus, options.query.as_deref())?;
     let ranking = graph::rank(&files, &focus);

@@ -47,11 +47,14 @@ pub struct RankOptions {
     pub lexical_only: bool,
     /// Use the version history when there is one. Default: true.
     pub history: bool,
+    /// Only the first this many files (1 to [`ctx_core::limits::MAX_K`]).
+    /// Default: all.
+    pub top: Option<usize>,
 }
 
 impl Default for RankOptions {
     fn default() -> Self {
-        RankOptions { lexical_only: false, history: true }
+        RankOptions { lexical_only: false, history: true, top: None }
     }
 }
 
@@ -327,6 +330,9 @@ pub fn rank_workspace(
     if query.trim().is_empty() {
         return Err(crate::Error::InvalidInput("the query is empty: say what the task is".into()));
     }
+    if let Some(top) = options.top {
+        ctx_core::limits::count("-k", top, ctx_core::limits::MAX_K)?;
+    }
     let root = ws.root().to_path_buf();
     // `git log` runs while the files are indexed and read.
     let (history, indexed) = rayon::join(
@@ -345,7 +351,9 @@ pub fn rank_workspace(
         },
     );
     let (files, stats, contents) = indexed?;
-    Ok((rank(&files, &contents, query, history.as_ref(), options), stats))
+    let mut ranked = rank(&files, &contents, query, history.as_ref(), options);
+    ranked.truncate(options.top.unwrap_or(usize::MAX));
+    Ok((ranked, stats))
 }
 
 #[cfg(test)]

@@ -734,16 +734,13 @@ fn rank<'py>(
     k: Option<usize>,
     history: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let options = ctx_map::rank::RankOptions { history, ..Default::default() };
-    let (mut ranked, _) = py
+    let options = ctx_map::rank::RankOptions { history, top: k, ..Default::default() };
+    let (ranked, _) = py
         .detach(|| {
             let mut ws = CoreWorkspace::discover_or_cache(&path).map_err(ctx_map::Error::from)?;
             ctx_map::rank::rank_workspace(&mut ws, &query, options, None)
         })
         .map_err(map_err)?;
-    if let Some(k) = k {
-        ranked.truncate(k);
-    }
     to_py(py, &ranked)
 }
 

@@ -9,6 +9,7 @@ use serde_json::{Value, json};
 use super::search::L0Row;
 use super::{Record, get};
 use crate::error::{Error, Result};
+use crate::limits::{self, MAX_TIMELINE_SIDE};
 
 /// `ctx timeline --json`: the contract's response. Stable JSON.
 #[derive(Debug, Clone, Serialize)]
@@ -44,6 +45,8 @@ pub(crate) fn timeline(
     after: usize,
     session: &TimelineSession,
 ) -> Result<Timeline> {
+    limits::at_most("--before", before, MAX_TIMELINE_SIDE)?;
+    limits::at_most("--after", after, MAX_TIMELINE_SIDE)?;
     let (anchor, source) = get(conn, id)?;
     let session = match session {
         TimelineSession::Anchor => anchor.session_id.clone(),

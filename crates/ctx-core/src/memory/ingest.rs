@@ -15,15 +15,22 @@
 //! Every record has a dedup key (the source's ids, or a hash of the content),
 //! so ingesting a file again adds nothing. Good lines are added in one
 //! transaction; a line that is not JSON or not a record is reported with its
-//! number and skipped.
+//! number and skipped, as is a line over [`MAX_LINE_BYTES`] (never held in
+//! memory whole). Input that is not JSON lines at all is an error: binary
+//! content, no line that could be read, or over-long lines that add up to
+//! more than [`MAX_SKIPPED_BYTES`] (a line that never ends).
 
-use std::io::BufRead;
+use std::io::{BufRead, Read};
 
 use serde::Serialize;
 use serde_json::Value;
 
 use super::{NewRecord, Prepared, prepare};
 use crate::error::{Error, Result};
+use crate::limits::{MAX_LINE_BYTES, MAX_SKIPPED_BYTES};
+
+/// Input with a NUL byte among its first this many bytes is binary (as git decides).
+const BINARY_PROBE: u64 = 8000;
 
 /// What an ingest did. Stable JSON.
 #[derive(Debug, Clone, Default, Serialize)]
@@ -60,34 +67,96 @@ pub(crate) struct Parser<'a> {
     reader: &'a mut dyn BufRead,
     /// The last line read (1-based).
     number: usize,
+    /// Bytes read so far.
+    offset: u64,
+    /// Bytes of over-long lines skipped so far.
+    skipped: u64,
 }
 
 /// Lines read and not parsed yet.
 #[derive(Debug, Default)]
 pub(crate) struct RawChunk {
     bytes: Vec<u8>,
-    /// Where each line ends in `bytes`, and its number.
-    lines: Vec<(usize, usize)>,
+    lines: Vec<RawLine>,
+}
+
+#[derive(Debug)]
+struct RawLine {
+    /// Where it ends in `bytes`.
+    end: usize,
+    number: usize,
+    /// Its length when over [`MAX_LINE_BYTES`] (its bytes were not kept).
+    too_long: Option<u64>,
 }
 
 impl<'a> Parser<'a> {
     pub(crate) fn new(reader: &'a mut dyn BufRead) -> Parser<'a> {
-        Parser { reader, number: 0 }
+        Parser { reader, number: 0, offset: 0, skipped: 0 }
     }
 
     /// The next `max` lines (fewer at the end of the input; none after it).
     pub(crate) fn read(&mut self, source: &str, max: usize) -> Result<RawChunk> {
         let mut chunk = RawChunk::default();
         while chunk.lines.len() < max {
-            let read =
-                self.reader.read_until(b'\n', &mut chunk.bytes).map_err(|err| Error::io(source, err))?;
+            let start = chunk.bytes.len();
+            let limit = MAX_LINE_BYTES as u64 + 1;
+            let read = (&mut *self.reader)
+                .take(limit)
+                .read_until(b'\n', &mut chunk.bytes)
+                .map_err(|err| Error::io(source, err))? as u64;
             if read == 0 {
                 break;
             }
             self.number += 1;
-            chunk.lines.push((chunk.bytes.len(), self.number));
+            if self.offset < BINARY_PROBE {
+                let probe = (BINARY_PROBE - self.offset).min(read) as usize;
+                if chunk.bytes[start..start + probe].contains(&0) {
+                    return Err(Error::InvalidInput(format!(
+                        "{source}: binary content (a NUL byte in the first {BINARY_PROBE} bytes), not JSON lines"
+                    )));
+                }
+            }
+            self.offset += read;
+            let too_long = (read == limit && chunk.bytes.last() != Some(&b'\n')).then_some(read);
+            let too_long = match too_long {
+                Some(read) => {
+                    chunk.bytes.truncate(start);
+                    Some(read + self.skip_line(source)?)
+                }
+                None => None,
+            };
+            chunk.lines.push(RawLine { end: chunk.bytes.len(), number: self.number, too_long });
         }
         Ok(chunk)
+    }
+
+    /// Read past the rest of an over-long line (its newline included),
+    /// keeping none of it; how many bytes. More than [`MAX_SKIPPED_BYTES`]
+    /// skipped in all is an error: input that never ends a line never ends.
+    fn skip_line(&mut self, source: &str) -> Result<u64> {
+        let mut scratch = Vec::with_capacity(64 << 10);
+        let mut skipped = 0;
+        loop {
+            scratch.clear();
+            let read = (&mut *self.reader)
+                .take(64 << 10)
+                .read_until(b'\n', &mut scratch)
+                .map_err(|err| Error::io(source, err))? as u64;
+            skipped += read;
+            self.skipped += read;
+            self.offset += read;
+            if read == 0 || scratch.last() == Some(&b'\n') {
+                return Ok(skipped);
+            }
+            if self.skipped > MAX_SKIPPED_BYTES {
+                return Err(Error::InvalidInput(format!(
+                    "{source}: line {}: lines over {} MiB add up to more than {} MiB, so this is not JSON lines; nothing was added",
+                    self.number,
+                    MAX_LINE_BYTES >> 20,
+                    MAX_SKIPPED_BYTES >> 20
+                )));
+            }
+        }
     }
 }
 
@@ -102,7 +171,13 @@ impl RawChunk {
         let mut report = IngestReport::default();
         let mut records = Vec::new();
         let mut start = 0;
-        for &(end, number) in &self.lines {
+        for &RawLine { end, number, too_long } in &self.lines {
+            if let Some(length) = too_long {
+                report.lines += 1;
+                let message = format!("longer than {} MiB ({length} bytes)", MAX_LINE_BYTES >> 20);
+                report.errors.push(IngestError { line: number, message });
+                continue;
+            }
             let line = String::from_utf8_lossy(&self.bytes[start..end]);
             start = end;
             let line = line.trim();
@@ -130,6 +205,17 @@ impl IngestReport {
         self.ctx_lines += part.ctx_lines;
         self.claude_code_lines += part.claude_code_lines;
         self.errors.extend(part.errors);
+    }
+
+    /// The error of an input of which no line could be read (some lines, all malformed).
+    pub(crate) fn nothing_read(&self) -> Option<Error> {
+        let first = self.errors.first()?;
+        (self.errors.len() == self.lines).then(|| {
+            Error::InvalidInput(format!(
+                "{}: no line could be read ({} malformed; line {}: {})",
+                self.source, self.lines, first.line, first.message
+            ))
+        })
     }
 }
 
@@ -336,4 +422,51 @@ fn content_text(content: Option<&Value>) -> String {
 /// The dedup key of the tool call with `tool_use` id `call` in `session`.
 fn tool_call_key(session: &str, call: &str) -> String {
     format!("cc-tool:{session}:{call}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The lines of `input` as the parser reads them, in chunks of 2.
+    fn read_all(input: &[u8]) -> Result<IngestReport> {
+        let mut reader = input;
+        let mut parser = Parser::new(&mut reader);
+        let mut report = IngestReport::default();
+        loop {
+            let chunk = parser.read("-", 2)?;
+            if chunk.is_empty() {
+                return Ok(report);
+            }
+            report.absorb(chunk.parse().1);
+        }
+    }
+
+    fn note_of_length(bytes: usize) -> Vec<u8> {
+        let mut line = br#"{"type":"note","text":""#.to_vec();
+        line.resize(bytes - 2, b'x');
+        line.extend_from_slice(b"\"}");
+        line
+    }
+
+    #[test]
+    fn a_line_of_the_longest_length_is_read_and_a_longer_one_skipped() {
+        let mut input = note_of_length(MAX_LINE_BYTES);
+        input.push(b'\n');
+        input.extend(note_of_length(MAX_LINE_BYTES + 1));
+        input.extend_from_slice(b"\n{\"type\":\"note\",\"text\":\"after\"}");
+        let report = read_all(&input).unwrap();
+        assert_eq!((report.lines, report.ctx_lines), (3, 2));
+        let skipped = format!("longer than 8 MiB ({} bytes)", MAX_LINE_BYTES + 2);
+        assert_eq!(report.errors, [IngestError { line: 2, message: skipped }]);
+    }
+
+    #[test]
+    fn a_nul_byte_near_the_start_is_binary_and_later_it_is_a_bad_line() {
+        let err = read_all(b"{\"type\":\"note\",\"text\":\"x\"}\n\0ELF").unwrap_err();
+        assert!(err.to_string().starts_with("-: binary content"), "{err}");
+        let mut late = vec![b' '; BINARY_PROBE as usize];
+        late.extend_from_slice(b"\n\0\n");
+        assert_eq!(read_all(&late).unwrap().errors.len(), 1);
+    }
 }

@@ -5,8 +5,11 @@
 //! turns, decisions, attempts). User text never reaches FTS5's query
 //! language as it is: words become quoted terms, `"…"` a phrase, `word*` a
 //! prefix, so quotes, operators and punctuation can never make a query
-//! fail. All terms must match; when that finds nothing, any term may (the
-//! `retrieval` says so).
+//! fail. A term said twice counts once, and only the first
+//! [`MAX_QUERY_TERMS`] distinct terms are kept (FTS5's work per matching
+//! row grows with the square of the terms: 5,000 words took minutes; the
+//! `retrieval` counts the dropped ones). All terms must match; when that
+//! finds nothing, any term may (the `retrieval` says so).
 //!
 //! The vector channel ranks records by the cosine similarity of their
 //! vectors (`vectors.rs`) from an [`Embedder`]. `hybrid` fuses both
@@ -22,6 +25,7 @@ use serde::Serialize;
 use super::embed::{Embedder, normalize};
 use super::vectors::{self, Space};
 use crate::error::{Error, Result};
+use crate::limits::{self, MAX_K, MAX_QUERY_TERMS};
 
 /// Longest L0 summary, in characters (the contract: single-line, bounded).
 pub const SUMMARY_CHARS: usize = 160;
@@ -211,6 +215,10 @@ pub struct Retrieval {
     pub fused_hits: usize,
     /// Every term had to match (`false`: none matched all, so any term could).
     pub all_terms: bool,
+    /// The distinct terms of the query the lexical channel used.
+    pub query_terms: usize,
+    /// Distinct terms after the first [`MAX_QUERY_TERMS`], not used.
+    pub terms_dropped: usize,
     /// Matches the lexical channel ranked.
     pub lexical_ranked: usize,
     /// More records matched than the lexical channel ranks
@@ -262,9 +270,7 @@ pub(crate) fn search(
     vector: VectorChannel<'_>,
 ) -> Result<SearchResponse> {
     let started = Instant::now();
-    if options.k == 0 {
-        return Err(Error::InvalidInput("-k must be at least 1".into()));
-    }
+    limits::count("-k", options.k, MAX_K)?;
     let wants_lexical = options.mode != SearchMode::Vector;
     let wants_vector = options.mode != SearchMode::Lexical;
     // Fusion needs more than k from each channel to rank by agreement.
@@ -288,7 +294,7 @@ pub(crate) fn search(
     let vector_ms = millis(started);
 
     let lexical_started = Instant::now();
-    let terms = Terms::parse(&options.query);
+    let terms = Terms::parse(&options.query, MAX_QUERY_TERMS);
     let mut lexical_hits: Option<Vec<(i64, f64)>> = None;
     let mut all_terms = true;
     let (mut lexical_ranked, mut lexical_windowed) = (0, false);
@@ -343,6 +349,8 @@ pub(crate) fn search(
             vector_hits: vector_hits.as_ref().map_or(0, Vec::len),
             fused_hits: if mode == SearchMode::Hybrid { hits } else { 0 },
             all_terms,
+            query_terms: terms.len(),
+            terms_dropped: terms.dropped,
             lexical_ranked,
             lexical_windowed,
             latency_ms: Latency {
@@ -599,7 +607,7 @@ fn idfs(conn: &Connection, terms: &Terms) -> Result<Vec<f64>> {
            (SELECT rowid FROM records_fts WHERE records_fts MATCH ?1 ORDER BY rowid DESC LIMIT ?2)",
     )?;
     let mut idfs = Vec::with_capacity(terms.len());
-    for term in &terms.0 {
+    for term in &terms.terms {
         let (found, oldest): (i64, i64) =
             stmt.query_row(rusqlite::params![term, DF_WINDOW as i64], |row| Ok((row.get(0)?, row.get(1)?)))?;
         let df = if (found as usize) < DF_WINDOW {
@@ -644,55 +652,72 @@ fn lexical(
     Ok(Lexical { hits, ranked, windowed: ranked == LEXICAL_WINDOW })
 }
 
-/// A query's terms, each already in FTS5's syntax.
-struct Terms(Vec<String>);
+/// A query's distinct terms, each already in FTS5's syntax.
+struct Terms {
+    terms: Vec<String>,
+    /// Distinct terms left out: there were more than the limit.
+    dropped: usize,
+}
 
 impl Terms {
     /// `"a phrase"` stays a phrase; `pre*` is a prefix; every other run of
     /// letters and digits is a word (`foo-bar` is the phrase `foo bar`, as
-    /// the index splits it). Everything else is dropped.
-    fn parse(query: &str) -> Terms {
-        let mut terms = Vec::new();
+    /// the index splits it). Everything else is dropped, as are repeats
+    /// and the distinct terms after the first `max`.
+    fn parse(query: &str, max: usize) -> Terms {
+        let mut terms = Terms { terms: Vec::new(), dropped: 0 };
+        let mut seen = std::collections::HashSet::new();
+        let mut push = |term: Option<String>| {
+            if let Some(term) = term
+                && seen.insert(term.clone())
+            {
+                if terms.terms.len() < max {
+                    terms.terms.push(term);
+                } else {
+                    terms.dropped += 1;
+                }
+            }
+        };
         let mut rest = query;
         while !rest.is_empty() {
             if let Some(after) = rest.strip_prefix('"') {
                 let (inside, next) = after.split_once('"').unwrap_or((after, ""));
-                push_phrase(&mut terms, inside, false);
+                push(phrase(inside, false));
                 rest = next;
                 continue;
             }
             let end = rest.find(|c: char| c.is_whitespace() || c == '"').unwrap_or(rest.len());
             let chunk = &rest[..end];
-            push_phrase(&mut terms, chunk.trim_end_matches('*'), chunk.ends_with('*'));
+            push(phrase(chunk.trim_end_matches('*'), chunk.ends_with('*')));
             rest = rest[end..].trim_start();
         }
-        Terms(terms)
+        terms
     }
 
     fn len(&self) -> usize {
-        self.0.len()
+        self.terms.len()
     }
 
     /// Every term must match; `None` without terms.
     fn all(&self) -> Option<String> {
-        (!self.0.is_empty()).then(|| self.0.join(" AND "))
+        (!self.terms.is_empty()).then(|| self.terms.join(" AND "))
     }
 
     /// Any term may match.
     fn any(&self) -> Option<String> {
-        (!self.0.is_empty()).then(|| self.0.join(" OR "))
+        (!self.terms.is_empty()).then(|| self.terms.join(" OR "))
     }
 }
 
-/// The words of `text` as one FTS5 string (a phrase when several), a prefix if asked.
-fn push_phrase(terms: &mut Vec<String>, text: &str, prefix: bool) {
+/// The words of `text` as one FTS5 string (a phrase when several), a
+/// prefix if asked; `None` without words.
+fn phrase(text: &str, prefix: bool) -> Option<String> {
     let words: Vec<&str> = text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
     if words.is_empty() {
-        return;
+        return None;
     }
     // Only letters and digits inside: nothing to escape.
-    let term = format!("\"{}\"{}", words.join(" "), if prefix { "*" } else { "" });
-    terms.push(term);
+    Some(format!("\"{}\"{}", words.join(" "), if prefix { "*" } else { "" }))
 }
 
 #[cfg(test)]
@@ -701,13 +726,25 @@ mod tests {
 
     #[test]
     fn user_text_becomes_safe_fts_terms() {
-        let parse = |q: &str| Terms::parse(q).0;
+        let parse = |q: &str| Terms::parse(q, MAX_QUERY_TERMS).terms;
         assert_eq!(parse("jwt refresh"), ["\"jwt\"", "\"refresh\""]);
         assert_eq!(parse("\"token refresh\" auth*"), ["\"token refresh\"", "\"auth\"*"]);
         assert_eq!(parse("foo-bar AND (NOT x) OR"), ["\"foo bar\"", "\"AND\"", "\"NOT\"", "\"x\"", "\"OR\""]);
         assert_eq!(parse("\"unclosed phrase"), ["\"unclosed phrase\""]);
         assert!(parse("\"\" * ( ) ; -- ' ").is_empty());
         assert_eq!(parse("ünïcödé 名前"), ["\"ünïcödé\"", "\"名前\""]);
+    }
+
+    #[test]
+    fn repeated_terms_count_once_and_only_the_first_distinct_ones_are_kept() {
+        assert_eq!(
+            Terms::parse("pool pool \"pool\" pool* Pool", 64).terms,
+            ["\"pool\"", "\"pool\"*", "\"Pool\""]
+        );
+        let query: String = (0..5000).map(|i| format!("w{} ", i % 100)).collect();
+        let terms = Terms::parse(&query, 64);
+        assert_eq!((terms.len(), terms.dropped), (64, 36));
+        assert_eq!(terms.terms[63], "\"w63\"");
     }
 
     #[test]

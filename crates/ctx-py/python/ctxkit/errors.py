@@ -52,7 +52,7 @@ class CtxIOError(CtxError, OSError):
 
 
 class DatabaseError(CtxError):
-    """The database is not a ctx database, is corrupt, is newer, or failed."""
+    """The database is not a ctx database, is corrupt, is newer, is read-only (and this writes), or failed."""
 
 
 class UnknownFrameError(CtxError, KeyError):
