@@ -212,6 +212,10 @@ fn scan_adjusted(
     tx.commit()?;
 
     report.issues = walked.issues;
+    for issue in &mut report.issues {
+        // An issue names its path as the walk saw it: a secret in it is redacted too.
+        issue.path = stored_key(detector, std::mem::take(&mut issue.path));
+    }
     report.issues.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(report)
 }
