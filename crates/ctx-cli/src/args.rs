@@ -85,7 +85,7 @@ pub enum Command {
 #[derive(Debug, Subcommand)]
 pub enum SecretsCommand {
     /// Scan, then list the secrets in the repository's files (path, line, rule,
-    /// fingerprint; never the value) and the files hidden whole.
+    /// fingerprint; never the value) and the files hidden whole (works without `ctx init`).
     Scan {
         /// Only the files at or below this folder.
         path: Option<String>,

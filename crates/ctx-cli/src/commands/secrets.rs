@@ -14,7 +14,8 @@ pub fn run(env: &Env, command: SecretsCommand) -> anyhow::Result<()> {
 }
 
 fn scan(env: &Env, path: Option<&str>) -> anyhow::Result<()> {
-    let mut ws = env.workspace()?;
+    // Like the map, it works in any folder: without `.ctx/` the store is in the cache.
+    let mut ws = env.workspace_or_cache()?;
     ws.scan()?;
     let under = path.map(|p| env.folder_key(&ws, p)).transpose()?;
     let report = ws.secrets_scan(under.as_deref())?;
