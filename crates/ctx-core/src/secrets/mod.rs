@@ -211,7 +211,10 @@ impl Detector {
             for captures in regex.captures_iter(&text[start..end]) {
                 let Some(value) = secret_of(&rule.spec, &captures) else { continue };
                 let secret = value.as_str();
-                if rule.spec.entropy.is_some_and(|least| entropy(secret) < least) || is_placeholder(secret) {
+                if rule.spec.entropy.is_some_and(|least| entropy(secret) < least)
+                    || is_placeholder(secret)
+                    || ((rule.spec.word_placeholders || rule.spec.assignment) && is_word_placeholder(secret))
+                {
                     continue;
                 }
                 let fingerprint = fingerprint(secret);
@@ -403,6 +406,65 @@ const NOT_THE_SECRET: &[&str] = &[
     "source",
 ];
 
+/// What a key or a token is when it is no credential (`next_token`,
+/// `sort_key`, `S3Key`, `idempotency_token`).
+const NOT_A_CREDENTIAL: &[&str] = &[
+    "next",
+    "page",
+    "pagination",
+    "continuation",
+    "change",
+    "request",
+    "idempotency",
+    "cursor",
+    "resume",
+    "sync",
+    "marker",
+    "sort",
+    "partition",
+    "range",
+    "hash",
+    "primary",
+    "foreign",
+    "cache",
+    "object",
+    "s3",
+    "row",
+    "lookup",
+    "dict",
+    "map",
+    "group",
+    "index",
+    "order",
+    "unique",
+    "composite",
+    "public",
+    "signing",
+    "routing",
+    "message",
+    "dedup",
+    "deduplication",
+    "client",
+    "continue",
+    "query",
+    "start",
+    "end",
+    "last",
+    "first",
+    "prev",
+    "previous",
+    "purchase",
+    "forward",
+    "backward",
+    "output",
+    "input",
+    "import",
+    "export",
+    "copy",
+    "product",
+    "upload",
+];
+
 /// Whether `name` says it holds a secret, and how sure that is.
 fn name_strength(name: &str) -> Option<NameStrength> {
     let words = name_words(name);
@@ -432,6 +494,11 @@ fn name_strength(name: &str) -> Option<NameStrength> {
     );
     // `SECRET_KEY`, `api_key`: the name ends with the secret itself; `secret_name` does not.
     if !last_is_secret && NOT_THE_SECRET.contains(&last) {
+        return None;
+    }
+    // `NextToken`, `SortKey`, `S3Key`: a token or key that is not a credential.
+    let before_last = words.len().checked_sub(2).map(|i| words[i].as_str());
+    if matches!(last, "key" | "token") && before_last.is_some_and(|w| NOT_A_CREDENTIAL.contains(&w)) {
         return None;
     }
     if says_password && (last_is_secret || !NOT_THE_SECRET.contains(&last)) {
@@ -468,7 +535,7 @@ fn name_words(name: &str) -> Vec<String> {
 /// Whether a value given to a secret-sounding name is a secret, not code,
 /// a word or a placeholder.
 fn looks_secret(value: &str, strength: NameStrength, bare: bool) -> bool {
-    if is_placeholder(value) || is_identifier_path(value) {
+    if is_placeholder(value) || is_identifier_path(value) || is_reference(value) {
         return false;
     }
     let has_digit = value.bytes().any(|b| b.is_ascii_digit());
@@ -480,7 +547,12 @@ fn looks_secret(value: &str, strength: NameStrength, bare: bool) -> bool {
         NameStrength::Password => {
             // Chosen by people: any value of some length mixing kinds of characters
             // (a bare word after `password:` in YAML is often a variable's name).
-            value.len() >= 6 && classes >= 2 && entropy(value) >= 2.0 && (!bare || has_digit)
+            // A password of letters alone (`Incorrect`) is more often a word than a password.
+            value.len() >= 6
+                && classes >= 2
+                && (has_digit || has_other)
+                && entropy(value) >= 2.0
+                && (!bare || has_digit)
         }
         NameStrength::Key => {
             // A type or a constant's name after `key:` (`Utf8SuffixKey`); a
@@ -496,7 +568,20 @@ fn looks_secret(value: &str, strength: NameStrength, bare: bool) -> bool {
     }
 }
 
-/// `settings.API_KEY`, `os.environ`, `KEY_NAME_FALLBACK`: code, not a value.
+/// Values that name or point at something rather than being a secret: a
+/// UUID (an id), a short hex digest, an ARN, a path.
+fn is_reference(value: &str) -> bool {
+    let is_hex = |part: &str| part.bytes().all(|b| b.is_ascii_hexdigit());
+    let parts: Vec<&str> = value.split('-').collect();
+    let uuid = parts.len() == 5
+        && parts.iter().map(|p| p.len()).eq([8, 4, 4, 4, 12])
+        && parts.iter().all(|p| is_hex(p));
+    // A credential in hex has 128 bits or more; shorter hex is a hash or an id.
+    let short_hex = value.len() < 32 && is_hex(value);
+    uuid || short_hex || value.starts_with("arn:") || value.starts_with('/') || value.ends_with('/')
+}
+
+/// `settings.API_KEY`, `os.environ`, `KEY_NAME_FALLBACK`, `CVSS2_VECTOR`: code, not a value.
 fn is_identifier_path(value: &str) -> bool {
     let identifier = |segment: &str| {
         let mut chars = segment.chars();
@@ -504,8 +589,8 @@ fn is_identifier_path(value: &str) -> bool {
             && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
     };
     let dotted = value.contains('.') && value.split(['.', ':']).all(identifier);
-    // One case and no digit: a constant's or a function's name.
-    let single_case = !value.bytes().any(|b| b.is_ascii_digit())
+    // One case, and no digit or words joined by `_`: a constant's or a function's name.
+    let single_case = (!value.bytes().any(|b| b.is_ascii_digit()) || value.contains('_'))
         && (!value.bytes().any(|b| b.is_ascii_uppercase()) || !value.bytes().any(|b| b.is_ascii_lowercase()));
     dotted || (single_case && identifier(value))
 }
@@ -537,6 +622,16 @@ fn is_made_of_words(value: &str) -> bool {
         }
     }
     in_words * 10 >= value.len() * 8
+}
+
+/// Values people write as stand-ins (`user:password@host`,
+/// `SomeKindOfPassword1`, `testPass`, `mock_key`): placeholders for the rules
+/// whose values people write (see `RuleSpec::word_placeholders`), never for
+/// a token format of its own.
+fn is_word_placeholder(value: &str) -> bool {
+    let lower = value.to_ascii_lowercase();
+    ["password", "passwd", "test", "mock", "fake"].iter().any(|word| lower.contains(word))
+        || matches!(lower.as_str(), "pass" | "secret" | "pwd" | "pw" | "token" | "apikey" | "api_key")
 }
 
 /// Values written to be replaced, and ctx's own redactions.
@@ -746,6 +841,16 @@ mod tests {
             "msg.append(key); key-value pairs; SKIP_TASK_KEYWORDS",
             "password = \"password\"",
             "The password is required and the key is optional.",
+            "\"NextToken\": \"eyJDdXN0b21lckFjY291bnRJZCI6IjI3MDIwNTQwMjg0NSJ9\"",
+            "\"ChangeToken\": \"abcd12f2-46da-4fdb-b8d5-fbd4c466928f\"",
+            "\"AWS::KMS::Key\": \"2b447c471bc70388\",",
+            "\"encryptionKey\": \"arn:aws:kms:us-west-2:123456789012:alias/aws/s3\"",
+            "\"key\": \"CVSS2_VECTOR\",",
+            "url = \"http://User:Pass@www.python.org:080/doc/\"",
+            "\"Password\": \"SomeKindOfPassword123!@#\"",
+            "INCORRECT_PASSWD = \"Incorrect\"",
+            "PASSWD = 'testPass'",
+            "\"nextForwardToken\": \"f/31961209122447488583055879464742346735121166569214640130\",",
             "password = \"[REDACTED:secret-assignment]\"",
             "key: Utf8SuffixKey,",
             "let key = Utf8SuffixKey {",
@@ -789,6 +894,7 @@ mod tests {
             entropy: None,
             multiline: false,
             assignment: false,
+            word_placeholders: false,
         };
         let config = SecretsConfig { rules: vec![rule], ..Default::default() };
         assert_eq!(config.problem(), None);

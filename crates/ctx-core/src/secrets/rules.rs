@@ -39,6 +39,10 @@ pub struct RuleSpec {
     /// The generic `NAME = "value"` check: groups `name` and `dq`/`sq`/`bq`/`bare`.
     #[serde(default)]
     pub assignment: bool,
+    /// Values people write (a password in a URL): words such as `password`,
+    /// `test`, `mock` in them make them placeholders. Always so for `assignment`.
+    #[serde(default)]
+    pub word_placeholders: bool,
 }
 
 #[derive(Deserialize)]
@@ -142,6 +146,7 @@ mod tests {
             entropy: None,
             multiline: false,
             assignment: false,
+            word_placeholders: false,
         };
         assert!(rule("Bad Id", "x", &["x"]).problem().unwrap().contains("lower-case"));
         assert!(rule("ok", "x", &[]).problem().unwrap().contains("keyword"));
