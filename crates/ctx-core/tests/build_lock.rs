@@ -11,11 +11,11 @@ use ctx_core::{BuildMode, BuildOptions, FolderEdit, NewFrame, Workspace};
 /// even in a debug build on a loaded machine; its render takes many times it.
 const MAX_WAIT: Duration = Duration::from_secs(2);
 
-/// A tree big enough that a debug build renders for several seconds.
-fn big_tree() -> tempfile::TempDir {
+/// A tree of `a` × `b` folders below the root's `a`, two files each.
+fn tree(a_count: usize, b_count: usize) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
-    for a in 0..80 {
-        for b in 0..50 {
+    for a in 0..a_count {
+        for b in 0..b_count {
             let folder = dir.path().join(format!("pkg{a:02}/mod{b:02}"));
             std::fs::create_dir_all(&folder).unwrap();
             for c in 0..2 {
@@ -32,7 +32,8 @@ fn big_tree() -> tempfile::TempDir {
 
 #[test]
 fn writers_do_not_wait_for_a_build_and_their_edits_stay_stale() {
-    let dir = big_tree();
+    // Big enough that a debug build renders for several seconds.
+    let dir = tree(80, 50);
     let (mut ws, _) = Workspace::init(dir.path()).unwrap();
     ws.scan().unwrap();
 
@@ -86,4 +87,42 @@ fn writers_do_not_wait_for_a_build_and_their_edits_stay_stale() {
     assert!(report.built.iter().any(|b| stale_files.contains(&b.path.as_str())), "{:?}", report.built);
     assert!(ws.validate().unwrap().ok);
     assert!(ws.status().unwrap().stale_folders.is_empty());
+}
+
+#[test]
+fn builds_put_files_in_place_and_record_them_one_at_a_time() {
+    let dir = tree(3, 3);
+    let (mut ws, _) = Workspace::init(dir.path()).unwrap();
+    ws.scan().unwrap();
+    ws.build(&BuildOptions::default()).unwrap();
+    let file = dir.path().join(".ctx/context/pkg00--mod00.standard.md");
+    let before = std::fs::read_to_string(&file).unwrap();
+
+    // Another build holds the build lock: between its renames and its
+    // records, no other build may rename (its records would describe our files).
+    let lock = std::fs::File::create(dir.path().join(".ctx/ctx.db-build.lock")).unwrap();
+    lock.lock().unwrap();
+    let done = AtomicBool::new(false);
+    std::thread::scope(|s| {
+        let build = s.spawn(|| {
+            let mut ws = Workspace::open(dir.path()).unwrap();
+            let report = ws.build(&BuildOptions { mode: BuildMode::Force, ..Default::default() });
+            done.store(true, Ordering::SeqCst);
+            report
+        });
+        let waited = Instant::now();
+        while !done.load(Ordering::SeqCst) && waited.elapsed() < Duration::from_secs(3) {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        assert!(!done.load(Ordering::SeqCst), "the build finished while another held the build lock");
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), before, "a file was renamed into place");
+        // The database is not locked meanwhile.
+        let edit = FolderEdit { description: Some("Edited while a build waits.".into()), content_md: None };
+        ws.describe_folder("pkg00", &edit).unwrap();
+        lock.unlock().unwrap();
+        build.join().unwrap().unwrap();
+    });
+    assert_ne!(std::fs::read_to_string(&file).unwrap(), before);
+    let validate = ws.validate().unwrap();
+    assert!(validate.missing.is_empty() && validate.edited.is_empty(), "{validate:?}");
 }

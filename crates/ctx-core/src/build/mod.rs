@@ -10,10 +10,10 @@
 //!    Folders render in parallel, each file to a temp file first; only when
 //!    every render succeeded are they renamed into place, so a broken
 //!    template leaves the previous files as they were.
-//! 4. Briefly under the write lock ([`record`]): rename the files into place,
-//!    record them (`builds`), clear the stale flags of the folders nothing
-//!    marked stale since step 1, and remove the files of folders that no
-//!    longer exist.
+//! 4. One build at a time ([`record`]): rename the files into place, then,
+//!    briefly under the database's write lock, record them (`builds`), clear
+//!    the stale flags of the folders nothing marked stale since step 1, and
+//!    remove the files of folders that no longer exist.
 
 mod fit;
 pub mod model;
@@ -314,7 +314,7 @@ pub(crate) fn build(
     }
     let recorded = match failure {
         Some(err) => Err(err),
-        None => record(conn, &context_dir, tree, options, &tiers, &selected, &mut written),
+        None => record(conn, ctx_dir, tree, options, &tiers, &selected, &written),
     };
     let files_removed = match recorded {
         Ok(files_removed) => files_removed,
@@ -353,40 +353,39 @@ pub(crate) fn build(
     })
 }
 
-/// The short write transaction at the end of a build: put the rendered files
-/// in place, record them, clear the stale flags of what did not change since
-/// the snapshot, and remove the files of vanished folders. Returns those.
+/// The end of a build: put the rendered files in place, record them, clear
+/// the stale flags of what did not change since the snapshot, and remove the
+/// files of vanished folders. Returns those.
 ///
-/// Files are renamed into place under the write lock, then recorded, and
-/// both commit together: with builds running at once, the last to take the
-/// lock leaves both its files and its rows, so every `builds` row describes
-/// the bytes on disk. (Renaming before the lock, two builds could interleave
-/// as A renames, B renames, B records, A records: A's rows over B's files.)
-/// A crash between rename and commit leaves rows older than their files;
-/// the next build sees the difference and rewrites them.
+/// Builds do this one at a time, under the build lock ([`BUILD_LOCK`]): the
+/// files are renamed into place, then recorded, and the next build starts
+/// its renames only after that. So with builds running at once, the last to
+/// take the lock leaves both its files and its rows, and every `builds` row
+/// describes the bytes on disk. (Without it, A renames, B renames, B
+/// records, A records would leave A's rows over B's files.) The database's
+/// write lock is only taken for the rows: renaming tens of thousands of
+/// files takes seconds on a busy disk, and other writers must not wait for
+/// that. A crash between renaming and committing leaves rows older than
+/// their files; the next build sees the difference and rewrites them.
 fn record(
     conn: &mut Connection,
-    context_dir: &Path,
+    ctx_dir: &Path,
     tree: &Tree,
     options: &BuildOptions,
     tiers: &[Tier],
     selected: &[usize],
-    written: &mut Vec<Written>,
+    written: &[Written],
 ) -> Result<Vec<String>> {
-    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-    // The folders as they are now, which may differ from the snapshot's.
-    let live: HashMap<String, (i64, i64)> = tx
-        .prepare("SELECT path, id, rev FROM nodes WHERE kind = 'folder'")?
-        .query_map([], |row| Ok((row.get(0)?, (row.get(1)?, row.get(2)?))))?
-        .collect::<rusqlite::Result<_>>()?;
-    // A folder removed since the snapshot gets no file.
-    written.retain(|w| {
-        let keep = live.contains_key(&tree.folders[w.job.folder].path);
-        if !keep {
-            let _ = std::fs::remove_file(&w.temp);
+    let context_dir = ctx_dir.join(CONTEXT_DIR);
+    let _one_at_a_time = lock_builds(ctx_dir)?;
+    for w in written {
+        let target = context_dir.join(&w.job.file_name);
+        std::fs::rename(&w.temp, &target).map_err(|err| Error::io(&target, err))?;
+        if let Some(old) = &w.job.replaces {
+            fsutil::remove_if_exists(&context_dir.join(old))?;
         }
-        keep
-    });
+    }
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
     let now = time::now_iso();
     let mut upsert = tx.prepare_cached(
         "INSERT INTO builds (folder_path, tier, file_name, source_hash, file_hash, tokens, built_at)
@@ -395,12 +394,7 @@ fn record(
            source_hash = excluded.source_hash, file_hash = excluded.file_hash,
            tokens = excluded.tokens, built_at = excluded.built_at",
     )?;
-    for w in written.iter() {
-        let target = context_dir.join(&w.job.file_name);
-        std::fs::rename(&w.temp, &target).map_err(|err| Error::io(&target, err))?;
-        if let Some(old) = &w.job.replaces {
-            fsutil::remove_if_exists(&context_dir.join(old))?;
-        }
+    for w in written {
         let folder = &tree.folders[w.job.folder].path;
         upsert.execute(params![
             folder,
@@ -413,6 +407,11 @@ fn record(
         ])?;
     }
     drop(upsert);
+    // The folders as they are now, which may differ from the snapshot's.
+    let live: HashMap<String, (i64, i64)> = tx
+        .prepare("SELECT path, id, rev FROM nodes WHERE kind = 'folder'")?
+        .query_map([], |row| Ok((row.get(0)?, (row.get(1)?, row.get(2)?))))?
+        .collect::<rusqlite::Result<_>>()?;
     // A folder is current once all of its tiers are, and only if nothing
     // marked it stale since the snapshot: its revision has not moved (a
     // folder described meanwhile keeps its flag; the next build renders it).
@@ -425,13 +424,31 @@ fn record(
             }
         }
     }
+    // A folder removed since the snapshot loses the files just written too.
     let files_removed = if options.folders.is_empty() {
-        remove_orphans(&tx, context_dir, &|key| live.contains_key(key))?
+        remove_orphans(&tx, &context_dir, &|key| live.contains_key(key))?
     } else {
         Vec::new()
     };
     tx.commit()?;
     Ok(files_removed)
+}
+
+/// The build lock, in `.ctx/` (`ctx.db*` is git-ignored already).
+const BUILD_LOCK: &str = "ctx.db-build.lock";
+
+/// Wait for the build lock: the file lock on [`BUILD_LOCK`], held until the
+/// returned file is dropped (or the process ends, however it ends).
+fn lock_builds(ctx_dir: &Path) -> Result<std::fs::File> {
+    let path = ctx_dir.join(BUILD_LOCK);
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .map_err(|err| Error::io(&path, err))?;
+    file.lock().map_err(|err| Error::io(&path, err))?;
+    Ok(file)
 }
 
 /// Write `.ctx/boot.md` unless it exists (it is the user's to edit). Returns whether it was written.
