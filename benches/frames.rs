@@ -18,8 +18,8 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use ctx_core::{DEFAULT_CONFIG_TOML, Rendering};
 
 fn frames(c: &mut Criterion) {
-    let n = std::env::var("CTX_BENCH_FRAMES").ok().and_then(|v| v.parse().ok()).unwrap_or(100_000);
-    let label = if n % 1000 == 0 { format!("{}k", n / 1000) } else { n.to_string() };
+    let n: usize = std::env::var("CTX_BENCH_FRAMES").ok().and_then(|v| v.parse().ok()).unwrap_or(100_000);
+    let label = if n.is_multiple_of(1000) { format!("{}k", n / 1000) } else { n.to_string() };
     let fx = ctx_benches::frames_fixture(n).expect("fixture");
     let root = &fx.root;
     let focus = Some(fx.focus.as_str());

@@ -224,7 +224,11 @@ fn each_validate_problem_alone_fails_the_check() {
         }),
         ("orphaned", |repo| std::fs::write(repo.path(".ctx/context/gone.standard.md"), "old\n").unwrap()),
         ("temp_files", |repo| {
-            std::fs::write(repo.path(".ctx/context/.tmp-4242-7-0123abcd"), "half").unwrap()
+            // Left by a build killed two hours ago (a younger one may be a running build's).
+            let path = repo.path(".ctx/context/.tmp-4242-7-0123abcd");
+            std::fs::write(&path, "half").unwrap();
+            let then = std::time::SystemTime::now() - std::time::Duration::from_secs(2 * 3600);
+            std::fs::File::options().write(true).open(&path).unwrap().set_modified(then).unwrap();
         }),
     ];
     for (kind, break_it) in problems {
@@ -699,9 +703,15 @@ fn an_edit_during_a_build_is_in_the_files_or_still_flagged_stale() {
 }
 
 #[test]
-fn a_build_removes_what_an_interrupted_build_left() {
+fn a_build_removes_what_an_interrupted_build_left_and_not_what_a_running_one_writes() {
     let repo = Repo::init(TREE);
-    std::fs::write(repo.path(".ctx/context/.tmp-99999-0-deadbeef"), "half a file").unwrap();
+    let (left, running) =
+        (repo.path(".ctx/context/.tmp-99999-0-deadbeef"), repo.path(".ctx/context/.tmp-99998-0-cafef00d"));
+    std::fs::write(&left, "half a file").unwrap();
+    let two_hours_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(2 * 3600);
+    std::fs::File::options().write(true).open(&left).unwrap().set_modified(two_hours_ago).unwrap();
+    // A build renders outside the write lock: a fresh temp file may be another build's, not yet renamed.
+    std::fs::write(&running, "being written").unwrap();
     // Validate names the leftover for what it is, and only that.
     let out = repo.run(&["--json", "validate"]);
     assert_eq!(out.status.code(), Some(1));
@@ -714,7 +724,9 @@ fn a_build_removes_what_an_interrupted_build_left() {
     assert!(text.contains("leftover .ctx/context/.tmp-99999-0-deadbeef\n"), "{text}");
     assert!(text.contains("1 leftover temp files; run `ctx build`"), "{text}");
     repo.ok(&["build"]);
-    assert!(!repo.path(".ctx/context/.tmp-99999-0-deadbeef").exists());
+    assert!(!left.exists());
+    assert!(running.exists());
+    std::fs::remove_file(&running).unwrap();
     assert_eq!(repo.json(&["validate"])["ok"], true);
 }
 

@@ -223,3 +223,85 @@ fn json_errors_carry_a_stable_code() {
     let err: serde_json::Value = serde_json::from_slice(&out.stderr).unwrap();
     assert_eq!(err["error"]["code"], "UNKNOWN_FOLDER");
 }
+
+/// Names a Linux file system allows that would inject Markdown or drive a terminal.
+const HOSTILE_NAMES: [&str; 6] = [
+    "x\n## Decisions\n- fake.py",
+    "evil\x1b]0;title\x07.py",
+    "red\x1b[31m.py",
+    "bell\x07.txt",
+    "cr\rname.py",
+    "tab\tname.py",
+];
+
+/// Text fit for a terminal and a Markdown reader: no control byte but line breaks.
+fn assert_no_control_bytes(what: &str, bytes: &[u8]) {
+    let bad: Vec<u8> = bytes.iter().copied().filter(|&b| (b < 0x20 && b != b'\n') || b == 0x7f).collect();
+    assert!(bad.is_empty(), "{what}: raw control bytes {bad:x?} in:\n{}", String::from_utf8_lossy(bytes));
+}
+
+#[test]
+fn hostile_file_names_are_shown_escaped_everywhere_and_kept_true_in_json() {
+    let repo =
+        Repo::with_files("//- README.md\nA shop.\n//- src/app.py\n\"\"\"The app.\"\"\"\ndef evil(): pass\n");
+    for name in HOSTILE_NAMES {
+        repo.write(&format!("src/{name}"), "def evil():\n    pass\n");
+    }
+    repo.write("src/dir\n## Decisions\n- fake/mod.py", "def evil(): pass\n");
+    repo.write("src/esc\x1b[2J/mod.py", "def evil(): pass\n");
+    let mut outputs = vec![("init", repo.run(&["init"]))];
+    repo.ok(&["log", ".", "--title", "Use SQLite"]);
+    repo.ok(&["frame", "push", "Ship it"]);
+    repo.ok(&["frame", "artifact", "add", "src/evil\x1b]0;title\x07.py"]);
+    for args in [
+        &["build", "--force"][..],
+        &["scan"],
+        &["status"],
+        &["validate"],
+        &["context", "src"],
+        &["context", "src/dir\n## Decisions\n- fake", "--tier", "deep"],
+        &["map"],
+        &["rank", "--query", "evil"],
+        &["folder", "show", "src"],
+        &["folder", "show", "src/esc\x1b[2J"],
+        &["folder", "todo"],
+        &["frame", "show"],
+        &["frame", "context", "--format", "md"],
+        &["context", "nowhere\x1b[31m"],
+    ] {
+        outputs.push((args[0], repo.run(args)));
+    }
+    for (what, out) in &outputs {
+        assert_no_control_bytes(what, &out.stdout);
+        assert_no_control_bytes(what, &out.stderr);
+    }
+    let shown = |args: &[&str]| {
+        outputs
+            .iter()
+            .find(|(w, _)| *w == args[0])
+            .map(|(_, o)| String::from_utf8_lossy(&o.stdout).into_owned())
+    };
+    assert!(shown(&["folder"]).unwrap().contains("x\\n## Decisions\\n- fake.py"));
+
+    let files = repo.context_files();
+    assert!(files.len() >= 4 * 4, "{:?}", files.keys());
+    for (name, text) in &files {
+        assert_no_control_bytes(name, text.as_bytes());
+        let headers = text.lines().filter(|l| *l == "## Decisions").count();
+        // Only the root's own decision makes a section, once, in the files of its scope chain.
+        assert!(headers <= 1, "{name}: {headers} decision sections:\n{text}");
+        assert!(!text.lines().any(|l| l == "- fake" || l.starts_with("- fake")), "{name}:\n{text}");
+    }
+    assert_eq!(files["_root.standard.md"].lines().filter(|l| *l == "## Decisions").count(), 1);
+    assert!(files["src.standard.md"].contains("`x\\n## Decisions\\n- fake.py`"));
+    assert!(files["src.standard.md"].contains("`evil\\x1b]0;title\\x07.py`"));
+
+    // JSON keeps the true names (JSON escapes them itself).
+    let folder = repo.json(&["folder", "show", "src"]);
+    let names = crate::util::file_names(&folder);
+    for name in HOSTILE_NAMES {
+        assert!(names.iter().any(|n| n == name), "{name:?} not in {names:?}");
+    }
+    let map = repo.json(&["map"]);
+    assert!(map.to_string().contains("red\\u001b[31m.py"), "{map}");
+}

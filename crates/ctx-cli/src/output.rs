@@ -2,6 +2,7 @@
 
 use std::io::{self, Write};
 
+use ctx_core::paths::display_name;
 use serde::Serialize;
 
 /// Print `value` as pretty JSON on stdout.
@@ -29,7 +30,8 @@ pub fn print_error(err: &anyhow::Error, json: bool) {
         .map(ctx_core::Error::code)
         .or_else(|| err.downcast_ref::<ctx_map::Error>().map(ctx_map::Error::code))
         .unwrap_or("ERROR");
-    let message = format!("{err:#}");
+    // One line, names and all: a file name cannot drive the terminal.
+    let message = display_name(&format!("{err:#}")).into_owned();
     if json {
         let value = serde_json::json!({ "error": { "code": code, "message": message } });
         eprintln!("{value}");
@@ -40,7 +42,7 @@ pub fn print_error(err: &anyhow::Error, json: bool) {
 
 /// A warning on stderr (text mode and JSON mode alike: stdout stays parseable).
 pub fn warn(message: &str) {
-    eprintln!("ctx: warning: {message}");
+    eprintln!("ctx: warning: {}", display_name(message));
 }
 
 /// `1234567` → `1.2 MB`.
@@ -55,9 +57,9 @@ pub fn human_bytes(bytes: u64) -> String {
     if unit == 0 { format!("{bytes} B") } else { format!("{value:.1} {}", UNITS[unit]) }
 }
 
-/// `items` joined with ", ", at most `max` of them, then "and N more".
+/// `items` (names, paths) joined with ", ", at most `max` of them, then "and N more".
 pub fn list_some(items: &[String], max: usize) -> String {
-    let mut text = items.iter().take(max).cloned().collect::<Vec<_>>().join(", ");
+    let mut text = items.iter().take(max).map(|item| display_name(item)).collect::<Vec<_>>().join(", ");
     if items.len() > max {
         text.push_str(&format!(" and {} more", items.len() - max));
     }

@@ -192,7 +192,9 @@ pub(crate) fn mark_stale_with_ancestors<'k>(
             }
         }
     }
-    let mut mark = conn.prepare_cached("UPDATE nodes SET stale = 1 WHERE kind = 'folder' AND path = ?1")?;
+    // `rev` moves too: a build clears the flag only if it has not moved since the build read the tree.
+    let mut mark =
+        conn.prepare_cached("UPDATE nodes SET stale = 1, rev = rev + 1 WHERE kind = 'folder' AND path = ?1")?;
     let mut marked = Vec::with_capacity(all.len());
     for key in all {
         if mark.execute([key])? > 0 {

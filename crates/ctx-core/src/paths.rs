@@ -4,6 +4,8 @@
 //! A folder key is the path relative to the workspace root with `/` between
 //! components and no `.`/`..`, or `.` for the root itself.
 
+use std::borrow::Cow;
+use std::fmt::Write as _;
 use std::path::{Component, Path, PathBuf};
 
 use crate::error::{Error, Result};
@@ -103,10 +105,54 @@ pub fn is_within(key: &str, folder: &str) -> bool {
     folder == ROOT || key.strip_prefix(folder).is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
 }
 
+/// A name (a path, a file or folder name; any one-line text) as text for
+/// people and agents may show it: control characters become visible escapes
+/// (`\n`, `\r`, `\t`, `\x1b`, `\u{85}`), as do the characters that move
+/// lines or reorder text on screen (U+2028, U+2029, the bidirectional
+/// overrides and isolates). A name on Linux may hold any byte but `/` and
+/// NUL: unescaped, a newline in it starts a fake Markdown section, and an ESC
+/// or BEL sequence drives the terminal it is printed on. Every text rendering
+/// of names goes through this; JSON keeps the true name (it escapes them).
+pub fn display_name(name: &str) -> Cow<'_, str> {
+    if !name.chars().any(needs_escape) {
+        return Cow::Borrowed(name);
+    }
+    let mut shown = String::with_capacity(name.len() + 8);
+    for c in name.chars() {
+        match c {
+            '\n' => shown.push_str("\\n"),
+            '\r' => shown.push_str("\\r"),
+            '\t' => shown.push_str("\\t"),
+            c if needs_escape(c) && (c as u32) < 0x80 => {
+                let _ = write!(shown, "\\x{:02x}", c as u32);
+            }
+            c if needs_escape(c) => {
+                let _ = write!(shown, "\\u{{{:x}}}", c as u32);
+            }
+            c => shown.push(c),
+        }
+    }
+    Cow::Owned(shown)
+}
+
+fn needs_escape(c: char) -> bool {
+    c.is_control() || matches!(c, '\u{2028}' | '\u{2029}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn names_show_their_control_characters_as_escapes() {
+        assert!(matches!(display_name("src/main.rs"), Cow::Borrowed("src/main.rs")));
+        assert_eq!(display_name("a\n## Decisions\n- fake"), "a\\n## Decisions\\n- fake");
+        assert_eq!(display_name("evil\x1b]0;title\x07.py"), "evil\\x1b]0;title\\x07.py");
+        assert_eq!(display_name("\x1b[31mred\r\tx\x7f"), "\\x1b[31mred\\r\\tx\\x7f");
+        assert_eq!(display_name("c1\u{85} rtl\u{202e}txt.exe"), "c1\\u{85} rtl\\u{202e}txt.exe");
+        assert_eq!(display_name("Ünïcode ✓ back\\slash"), "Ünïcode ✓ back\\slash");
+    }
 
     fn check(cwd: &str, input: &str, expect: Result<&str, &str>) {
         let got = resolve(Path::new("/repo"), Path::new(cwd), input);
@@ -177,6 +223,16 @@ mod tests {
                 if key != ROOT {
                     prop_assert!(key.split('/').all(|c| !c.is_empty() && c != "." && c != ".."));
                 }
+            }
+        }
+
+        #[test]
+        fn shown_names_hold_no_control_character(name in "\\PC{0,4}[\\x00-\\x1f\\x7f-\\u{9f}\\u{2028}\\u{202e}]{0,3}\\PC{0,4}") {
+            let shown = display_name(&name);
+            prop_assert!(!shown.chars().any(needs_escape), "{:?} -> {:?}", name, shown);
+            // Nothing else changes: a name without such characters is shown as it is.
+            if !name.chars().any(needs_escape) {
+                prop_assert_eq!(shown.as_ref(), name.as_str());
             }
         }
     }

@@ -245,8 +245,8 @@ fn apply_migrations(tx: &Connection, version: u32) -> rusqlite::Result<()> {
 }
 
 /// How long a by-the-way write (a cache entry, the last search) waits for
-/// another writer: a build holds the lock for its whole run, and a read must
-/// not wait on it.
+/// another writer (a scan applying its changes, an ingest): a read must not
+/// wait on it.
 const BRIEF_BUSY_TIMEOUT: Duration = Duration::from_millis(50);
 
 /// Run `write` waiting at most [`BRIEF_BUSY_TIMEOUT`] for the write lock.

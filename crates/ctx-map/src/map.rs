@@ -5,6 +5,7 @@
 use std::fmt::Write;
 
 use ctx_core::Workspace;
+use ctx_core::paths::display_name;
 use ctx_core::tokens::Tokenizer;
 use rustc_hash::FxHashSet as HashSet;
 use serde::Serialize;
@@ -203,28 +204,33 @@ pub fn render(
 fn render_structure(s: &Structure) -> String {
     let mut out = String::from("# Repository map\n\n");
     if !s.stack.is_empty() {
-        let _ = writeln!(out, "Stack: {}\n", s.stack.join(", "));
+        let _ = writeln!(out, "Stack: {}\n", shown_list(&s.stack));
     }
     if !s.commands.is_empty() {
         out.push_str("Commands:\n");
         for c in &s.commands {
-            let _ = writeln!(out, "- {}: `{}`", c.purpose, c.command);
+            let _ = writeln!(out, "- {}: `{}`", display_name(&c.purpose), display_name(&c.command));
         }
         out.push('\n');
     }
     if !s.key_files.is_empty() {
-        let _ = writeln!(out, "Key files: {}\n", s.key_files.join(", "));
+        let _ = writeln!(out, "Key files: {}\n", shown_list(&s.key_files));
     }
     if !s.tree.is_empty() {
         out.push_str("Tree:\n");
         for t in &s.tree {
             let name = t.path.rsplit('/').next().unwrap_or(&t.path);
-            let _ = writeln!(out, "{}{name}/ ({})", "  ".repeat(t.depth), t.files);
+            let _ = writeln!(out, "{}{}/ ({})", "  ".repeat(t.depth), display_name(name), t.files);
         }
         out.push('\n');
     }
     out.push_str("## Symbols (most referenced first)\n\n");
     out
+}
+
+/// Names (paths, manifest entries) on one line, as [`display_name`] shows them.
+fn shown_list(names: &[String]) -> String {
+    names.iter().map(|n| display_name(n)).collect::<Vec<_>>().join(", ")
 }
 
 /// The chosen definitions grouped by file (files by their best definition),
@@ -260,7 +266,7 @@ fn render_symbols(
         }
         lines.sort_by_key(|&i| (tags.defs[i].line, i));
         lines.dedup();
-        let _ = writeln!(out, "{}:", file.path);
+        let _ = writeln!(out, "{}:", display_name(&file.path));
         for i in lines {
             let def = &tags.defs[i];
             let depth = std::iter::successors(def.parent, |&p| tags.defs[p as usize].parent).count();

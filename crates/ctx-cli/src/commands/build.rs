@@ -10,6 +10,7 @@ use ctx_core::{BuildMode, BuildOptions, BuildReport, ValidateReport, WatchCycle,
 use super::Env;
 use crate::args::{BuildArgs, ContextArgs, WatchArgs};
 use crate::output;
+use ctx_core::paths::display_name;
 
 pub fn build(env: &Env, args: &BuildArgs) -> anyhow::Result<()> {
     let mut ws = env.workspace()?;
@@ -86,12 +87,14 @@ fn print_validate(report: &ValidateReport) -> anyhow::Result<()> {
             writeln!(
                 out,
                 "{label:8} {}  ({} tier, .ctx/context/{})",
-                problem.path, problem.tier, problem.file
+                display_name(&problem.path),
+                problem.tier,
+                display_name(&problem.file)
             )?;
         }
     }
     for file in &report.orphaned {
-        writeln!(out, "orphaned .ctx/context/{file}")?;
+        writeln!(out, "orphaned .ctx/context/{}", display_name(file))?;
     }
     for file in &report.temp_files {
         writeln!(out, "leftover .ctx/context/{file}")?;
@@ -137,7 +140,7 @@ pub fn watch(env: &Env, args: &WatchArgs) -> anyhow::Result<()> {
         build: BuildOptions { tiers: args.tier.clone(), ..BuildOptions::default() },
     };
     if !env.json {
-        println!("watching {} (Ctrl-C to stop)", ws.root().display());
+        println!("watching {} (Ctrl-C to stop)", display_name(&ws.root().display().to_string()));
     }
     ws.watch(&options, |cycle| match print_cycle(env, cycle) {
         Ok(()) => ControlFlow::Continue(()),

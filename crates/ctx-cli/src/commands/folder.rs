@@ -9,6 +9,7 @@ use ctx_core::{Folder, FolderEdit};
 use super::Env;
 use crate::args::FolderCommand;
 use crate::output;
+use ctx_core::paths::display_name;
 
 pub fn run(env: &Env, command: FolderCommand) -> anyhow::Result<()> {
     let mut ws = env.workspace()?;
@@ -43,7 +44,8 @@ fn print_todo(env: &Env, todo: &[ctx_core::TodoFolder]) -> anyhow::Result<()> {
         return Ok(());
     }
     for folder in todo {
-        writeln!(out, "{}  ({}: {})", folder.path, folder.derived_from, folder.derived_description)?;
+        let (path, from) = (display_name(&folder.path), display_name(&folder.derived_from));
+        writeln!(out, "{path}  ({from}: {})", display_name(&folder.derived_description))?;
     }
     writeln!(
         out,
@@ -74,7 +76,7 @@ fn print_folder(folder: &Folder) -> anyhow::Result<()> {
         flags.push("stale");
     }
     let flags = if flags.is_empty() { String::new() } else { format!("  [{}]", flags.join(", ")) };
-    writeln!(out, "{}{flags}", folder.path)?;
+    writeln!(out, "{}{flags}", display_name(&folder.path))?;
     let description = if folder.description.is_empty() { "(none yet)" } else { &folder.description };
     writeln!(out, "description: {description}")?;
     if !folder.content_md.is_empty() {
@@ -96,15 +98,15 @@ fn print_folder(folder: &Folder) -> anyhow::Result<()> {
             if let Some(reason) = &file.secret {
                 about.push(format!("secret: {reason}"));
             }
-            writeln!(out, "  {}  ({})", file.name, about.join(", "))?;
+            writeln!(out, "  {}  ({})", display_name(&file.name), about.join(", "))?;
         }
     }
     if !folder.children.is_empty() {
-        writeln!(out, "subfolders: {}", folder.children.join(", "))?;
+        writeln!(out, "subfolders: {}", output::list_some(&folder.children, usize::MAX))?;
     }
     for relation in &folder.related {
         let note = if relation.note.is_empty() { String::new() } else { format!(" — {}", relation.note) };
-        writeln!(out, "related: {}{note}", relation.path)?;
+        writeln!(out, "related: {}{note}", display_name(&relation.path))?;
     }
     if !folder.decisions.is_empty() {
         writeln!(out, "decisions:")?;

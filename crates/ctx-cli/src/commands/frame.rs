@@ -201,7 +201,7 @@ fn print_detail(detail: &FrameDetail) -> anyhow::Result<()> {
         }
     }
     if !frame.artifacts.is_empty() {
-        writeln!(out, "artifacts: {}", frame.artifacts.join(", "))?;
+        writeln!(out, "artifacts: {}", output::list_some(&frame.artifacts, usize::MAX))?;
     }
     let mut times = vec![format!("created {}", frame.created_at), format!("updated {}", frame.updated_at)];
     times.extend(frame.activated_at.as_ref().map(|t| format!("started {t}")));

@@ -7,6 +7,7 @@ use ctx_core::{BuildOptions, Workspace};
 use super::Env;
 use crate::args::InitArgs;
 use crate::output;
+use ctx_core::paths::display_name;
 
 pub fn run(env: &Env, args: &InitArgs) -> anyhow::Result<()> {
     let (mut ws, report) = Workspace::init(env.init_root())?;
@@ -20,10 +21,15 @@ pub fn run(env: &Env, args: &InitArgs) -> anyhow::Result<()> {
     }
     let mut out = std::io::stdout().lock();
     if report.created.is_empty() {
-        writeln!(out, "ctx is already set up in {}", report.root)?;
+        writeln!(out, "ctx is already set up in {}", display_name(&report.root))?;
     } else {
         let verb = if report.already_initialized { "completed" } else { "initialized" };
-        writeln!(out, "{verb} ctx in {} (created {})", report.root, report.created.join(", "))?;
+        writeln!(
+            out,
+            "{verb} ctx in {} (created {})",
+            display_name(&report.root),
+            report.created.join(", ")
+        )?;
     }
     drop(out);
     if let Some(scan) = &scan {

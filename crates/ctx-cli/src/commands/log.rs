@@ -7,6 +7,7 @@ use ctx_core::{Decision, NewDecision};
 use super::Env;
 use crate::args::{LogArgs, LogCommand};
 use crate::output;
+use ctx_core::paths::display_name;
 
 pub fn run(env: &Env, args: LogArgs) -> anyhow::Result<()> {
     let mut ws = env.workspace()?;
@@ -46,7 +47,7 @@ pub fn print_decision(out: &mut impl Write, decision: &Decision) -> std::io::Res
     let on = decision.folder.as_deref().or(decision.frame.as_deref()).unwrap_or("(folder gone)");
     let tags =
         if decision.tags.is_empty() { String::new() } else { format!("  [{}]", decision.tags.join(", ")) };
-    writeln!(out, "  {date}  {}  {}  ({on}){tags}", decision.id, decision.title)?;
+    writeln!(out, "  {date}  {}  {}  ({}){tags}", decision.id, decision.title, display_name(on))?;
     if !decision.rationale.is_empty() {
         writeln!(out, "      {}", decision.rationale.replace('\n', "\n      "))?;
     }

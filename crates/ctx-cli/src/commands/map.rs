@@ -9,6 +9,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use super::Env;
 use crate::args::{MapArgs, RankArgs};
 use crate::output;
+use ctx_core::paths::display_name;
 
 /// Below this many files to parse, no progress bar (it would only flicker).
 const PROGRESS_MIN_FILES: usize = 500;
@@ -53,7 +54,7 @@ pub fn rank(env: &Env, args: &RankArgs) -> anyhow::Result<()> {
     }
     let mut out = std::io::stdout().lock();
     for file in &ranked {
-        writeln!(out, "{}", file.path)?;
+        writeln!(out, "{}", display_name(&file.path))?;
     }
     Ok(())
 }

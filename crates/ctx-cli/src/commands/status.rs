@@ -4,6 +4,7 @@ use std::io::Write;
 
 use super::Env;
 use crate::output;
+use ctx_core::paths::display_name;
 
 pub fn run(env: &Env) -> anyhow::Result<()> {
     let ws = env.workspace()?;
@@ -12,7 +13,7 @@ pub fn run(env: &Env) -> anyhow::Result<()> {
         return output::json(&status);
     }
     let mut out = std::io::stdout().lock();
-    writeln!(out, "root: {}", status.root)?;
+    writeln!(out, "root: {}", display_name(&status.root))?;
     writeln!(
         out,
         "files: {} ({} text, {} binary, {} oversized; {} flagged as secrets)",

@@ -8,6 +8,8 @@
 //! handlebars templates (overridable, see [`crate::templates`]); JSON is
 //! written with serde, one frame per line.
 
+use std::borrow::Cow;
+
 use serde::Serialize;
 
 use super::select::{cut_tokens, cut_words};
@@ -15,6 +17,7 @@ use super::{FrameInput, Inputs, Rendering};
 use crate::budget::Budget;
 use crate::error::Result;
 use crate::frames::FrameStatus;
+use crate::paths::display_name;
 use crate::templates::Templates;
 use crate::tokens::Tokenizer;
 
@@ -251,8 +254,7 @@ impl<'a> Renderer<'a> {
         let [goal_cap, summary_cap, artifacts_cap] = caps.map(|cap| scaled(cap, scale));
         let (goal, goal_truncated) = cut_tokens(self.tok, &frame.goal, goal_cap);
         let (summary, summary_truncated) = cut_tokens(self.tok, &frame.summary, summary_cap);
-        let (artifacts, artifacts_truncated) =
-            cut_tokens(self.tok, &frame.artifacts.join(", "), artifacts_cap);
+        let (artifacts, artifacts_truncated) = cut_tokens(self.tok, &self.artifacts(frame), artifacts_cap);
         let view = FrameView {
             id: &frame.id,
             frame_type: &frame.frame_type,
@@ -268,6 +270,17 @@ impl<'a> Renderer<'a> {
         let truncated =
             [goal_truncated, summary_truncated, artifacts_truncated].iter().filter(|t| **t).count();
         self.item(template, &view, truncated)
+    }
+
+    /// The frame's artifacts on one line. They are paths: markdown shows
+    /// them as [`display_name`] does; XML escapes them itself, JSON keeps them.
+    fn artifacts(&self, frame: &FrameInput) -> String {
+        let markdown = matches!(self.rendering, Rendering::Md | Rendering::Prompt);
+        let shown = frame
+            .artifacts
+            .iter()
+            .map(|a| if markdown { display_name(a) } else { Cow::Borrowed(a.as_str()) });
+        shown.collect::<Vec<_>>().join(", ")
     }
 
     fn epic(&self, frame: &FrameInput, scale: usize) -> Result<Item> {
@@ -299,7 +312,7 @@ impl<'a> Renderer<'a> {
         let (goal, goal_truncated) = cut_tokens(self.tok, &frame.goal, cap(2));
         let (summary, summary_truncated) = cut_tokens(self.tok, &frame.summary, cap(4));
         let (criteria, criteria_truncated) = self.cut_list(&frame.criteria, cap(4));
-        let (artifacts, artifacts_truncated) = cut_tokens(self.tok, &frame.artifacts.join(", "), cap(8));
+        let (artifacts, artifacts_truncated) = cut_tokens(self.tok, &self.artifacts(frame), cap(8));
         let (decisions, decisions_truncated) = cut_tokens(self.tok, &inputs.decisions.join("; "), cap(4));
         let previous_attempt =
             if self.rendering == Rendering::Prompt && frame.status != FrameStatus::Completed {

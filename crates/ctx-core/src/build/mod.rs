@@ -1,7 +1,8 @@
 //! Build: deploy one ready-to-read context file per folder and tier into
 //! `.ctx/context/`, from the store (the source of truth).
 //!
-//! 1. Read the whole tree once ([`model::Tree`]) and parse the templates.
+//! 1. Read the whole tree once ([`model::Tree`]), in one read transaction,
+//!    and parse the templates. No lock is held after that.
 //! 2. For each folder, hash every input its files can show (the deep doc,
 //!    the templates, the tokenizer): the **source hash**.
 //! 3. A file is (re)written when its source hash differs from the one it was
@@ -9,7 +10,9 @@
 //!    Folders render in parallel, each file to a temp file first; only when
 //!    every render succeeded are they renamed into place, so a broken
 //!    template leaves the previous files as they were.
-//! 4. Record what was written (`builds`), clear the folders' stale flags, and
+//! 4. One build at a time ([`record`]): rename the files into place, then,
+//!    briefly under the database's write lock, record them (`builds`), clear
+//!    the stale flags of the folders nothing marked stale since step 1, and
 //!    remove the files of folders that no longer exist.
 
 mod fit;
@@ -20,7 +23,7 @@ mod render;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 use rusqlite::{Connection, TransactionBehavior, params};
@@ -221,11 +224,13 @@ pub(crate) fn build(
     options: &BuildOptions,
 ) -> Result<BuildReport> {
     let started = Instant::now();
-    // The database's write lock, held from reading the inputs to recording
-    // what was written: builds run one at a time, and no scan or edit can
-    // land between the read and the clearing of the stale flags.
-    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-    let inputs = Inputs::load(&tx, ctx_dir, config)?;
+    // Read the inputs and the `builds` rows in one read transaction: one
+    // moment's snapshot. No lock is held while rendering: other writers go on,
+    // and `record` below only marks current what did not change meanwhile.
+    let (inputs, rows) = {
+        let tx = conn.transaction()?;
+        (Inputs::load(&tx, ctx_dir, config)?, load_builds(&tx)?)
+    };
     let tree = &inputs.tree;
     if tree.folders.is_empty() {
         return Err(Error::InvalidInput(
@@ -238,7 +243,6 @@ pub(crate) fn build(
     let mut tiers = if options.tiers.is_empty() { Tier::ALL.to_vec() } else { options.tiers.clone() };
     tiers.sort();
     tiers.dedup();
-    let rows = load_builds(&tx)?;
     let row_of: HashMap<(&str, Tier), &BuildRow> =
         rows.iter().map(|row| ((row.folder.as_str(), row.tier), row)).collect();
 
@@ -308,54 +312,20 @@ pub(crate) fn build(
             Err(err) => failure = failure.or(Some(err)),
         }
     }
-    if let Some(err) = failure {
-        for w in &written {
-            let _ = std::fs::remove_file(&w.temp);
-        }
-        return Err(err);
-    }
-    for w in &written {
-        let target = context_dir.join(&w.job.file_name);
-        std::fs::rename(&w.temp, &target).map_err(|err| Error::io(&target, err))?;
-        if let Some(old) = &w.job.replaces {
-            fsutil::remove_if_exists(&context_dir.join(old))?;
-        }
-    }
-
-    // Record what was written and clear the stale flags of every folder considered.
-    let now = time::now_iso();
-    {
-        let mut upsert = tx.prepare_cached(
-            "INSERT INTO builds (folder_path, tier, file_name, source_hash, file_hash, tokens, built_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
-             ON CONFLICT (folder_path, tier) DO UPDATE SET file_name = excluded.file_name,
-               source_hash = excluded.source_hash, file_hash = excluded.file_hash,
-               tokens = excluded.tokens, built_at = excluded.built_at",
-        )?;
-        for w in &written {
-            let folder = &tree.folders[w.job.folder].path;
-            upsert.execute(params![
-                folder,
-                w.job.tier.as_str(),
-                w.job.file_name,
-                w.job.source_hash,
-                w.file_hash,
-                w.tokens as i64,
-                now
-            ])?;
-        }
-        // A folder is current once all of its tiers are.
-        if tiers.len() == Tier::ALL.len() {
-            let mut clear =
-                tx.prepare_cached("UPDATE nodes SET stale = 0 WHERE kind = 'folder' AND path = ?1")?;
-            for &i in &selected {
-                clear.execute([&tree.folders[i].path])?;
+    let recorded = match failure {
+        Some(err) => Err(err),
+        None => record(conn, ctx_dir, tree, options, &tiers, &selected, &written),
+    };
+    let files_removed = match recorded {
+        Ok(files_removed) => files_removed,
+        Err(err) => {
+            // Whatever was not renamed into place (or all of it, when a render failed).
+            for w in &written {
+                let _ = std::fs::remove_file(&w.temp);
             }
+            return Err(err);
         }
-    }
-    let files_removed =
-        if options.folders.is_empty() { remove_orphans(&tx, &context_dir, tree)? } else { Vec::new() };
-    tx.commit()?;
+    };
 
     let boot_written = ensure_boot(ctx_dir)?;
     let mut by_folder: BTreeMap<&str, BuiltFolder> = BTreeMap::new();
@@ -383,6 +353,104 @@ pub(crate) fn build(
     })
 }
 
+/// The end of a build: put the rendered files in place, record them, clear
+/// the stale flags of what did not change since the snapshot, and remove the
+/// files of vanished folders. Returns those.
+///
+/// Builds do this one at a time, under the build lock ([`BUILD_LOCK`]): the
+/// files are renamed into place, then recorded, and the next build starts
+/// its renames only after that. So with builds running at once, the last to
+/// take the lock leaves both its files and its rows, and every `builds` row
+/// describes the bytes on disk. (Without it, A renames, B renames, B
+/// records, A records would leave A's rows over B's files.) The database's
+/// write lock is only taken for the rows: renaming tens of thousands of
+/// files takes seconds on a busy disk, and other writers must not wait for
+/// that. A crash between renaming and committing leaves rows older than
+/// their files; the next build sees the difference and rewrites them.
+fn record(
+    conn: &mut Connection,
+    ctx_dir: &Path,
+    tree: &Tree,
+    options: &BuildOptions,
+    tiers: &[Tier],
+    selected: &[usize],
+    written: &[Written],
+) -> Result<Vec<String>> {
+    let context_dir = ctx_dir.join(CONTEXT_DIR);
+    let _one_at_a_time = lock_builds(ctx_dir)?;
+    for w in written {
+        let target = context_dir.join(&w.job.file_name);
+        std::fs::rename(&w.temp, &target).map_err(|err| Error::io(&target, err))?;
+        if let Some(old) = &w.job.replaces {
+            fsutil::remove_if_exists(&context_dir.join(old))?;
+        }
+    }
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    let now = time::now_iso();
+    let mut upsert = tx.prepare_cached(
+        "INSERT INTO builds (folder_path, tier, file_name, source_hash, file_hash, tokens, built_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+         ON CONFLICT (folder_path, tier) DO UPDATE SET file_name = excluded.file_name,
+           source_hash = excluded.source_hash, file_hash = excluded.file_hash,
+           tokens = excluded.tokens, built_at = excluded.built_at",
+    )?;
+    for w in written {
+        let folder = &tree.folders[w.job.folder].path;
+        upsert.execute(params![
+            folder,
+            w.job.tier.as_str(),
+            w.job.file_name,
+            w.job.source_hash,
+            w.file_hash,
+            w.tokens as i64,
+            now
+        ])?;
+    }
+    drop(upsert);
+    // The folders as they are now, which may differ from the snapshot's.
+    let live: HashMap<String, (i64, i64)> = tx
+        .prepare("SELECT path, id, rev FROM nodes WHERE kind = 'folder'")?
+        .query_map([], |row| Ok((row.get(0)?, (row.get(1)?, row.get(2)?))))?
+        .collect::<rusqlite::Result<_>>()?;
+    // A folder is current once all of its tiers are, and only if nothing
+    // marked it stale since the snapshot: its revision has not moved (a
+    // folder described meanwhile keeps its flag; the next build renders it).
+    if tiers.len() == Tier::ALL.len() {
+        let mut clear = tx.prepare_cached("UPDATE nodes SET stale = 0 WHERE id = ?1 AND rev = ?2")?;
+        for &i in selected {
+            let folder = &tree.folders[i];
+            if live.get(&folder.path) == Some(&(folder.id, folder.rev)) {
+                clear.execute([folder.id, folder.rev])?;
+            }
+        }
+    }
+    // A folder removed since the snapshot loses the files just written too.
+    let files_removed = if options.folders.is_empty() {
+        remove_orphans(&tx, &context_dir, &|key| live.contains_key(key))?
+    } else {
+        Vec::new()
+    };
+    tx.commit()?;
+    Ok(files_removed)
+}
+
+/// The build lock, in `.ctx/` (`ctx.db*` is git-ignored already).
+const BUILD_LOCK: &str = "ctx.db-build.lock";
+
+/// Wait for the build lock: the file lock on [`BUILD_LOCK`], held until the
+/// returned file is dropped (or the process ends, however it ends).
+fn lock_builds(ctx_dir: &Path) -> Result<std::fs::File> {
+    let path = ctx_dir.join(BUILD_LOCK);
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .map_err(|err| Error::io(&path, err))?;
+    file.lock().map_err(|err| Error::io(&path, err))?;
+    Ok(file)
+}
+
 /// Write `.ctx/boot.md` unless it exists (it is the user's to edit). Returns whether it was written.
 pub(crate) fn ensure_boot(ctx_dir: &Path) -> Result<bool> {
     let path = ctx_dir.join("boot.md");
@@ -398,26 +466,35 @@ pub(crate) fn ensure_boot(ctx_dir: &Path) -> Result<bool> {
 /// in the context folder has it.
 const TEMP_PREFIX: &str = ".tmp-";
 
-/// The temp files in the context folder, sorted by name: outside a build,
-/// what an interrupted one left.
-fn temp_files(context_dir: &Path) -> Result<Vec<String>> {
+/// How old a temp file must be to be taken for an interrupted build's:
+/// builds render outside any lock, so a younger one may be another build's,
+/// still running, which renames it into place when it is done.
+const LEFTOVER_AGE: Duration = Duration::from_secs(60 * 60);
+
+/// The temp files interrupted builds left in the context folder (older than
+/// [`LEFTOVER_AGE`]), sorted by name.
+fn leftover_temps(context_dir: &Path) -> Result<Vec<String>> {
     let entries = match std::fs::read_dir(context_dir) {
         Ok(entries) => entries,
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
         Err(err) => return Err(Error::io(context_dir, err)),
     };
     let mut names: Vec<String> = entries
-        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter_map(|e| e.ok())
+        .filter(|entry| {
+            let age = entry.metadata().ok().and_then(|m| m.modified().ok()).and_then(|t| t.elapsed().ok());
+            age.is_some_and(|age| age >= LEFTOVER_AGE)
+        })
+        .filter_map(|entry| entry.file_name().into_string().ok())
         .filter(|name| name.starts_with(TEMP_PREFIX))
         .collect();
     names.sort_unstable();
     Ok(names)
 }
 
-/// Remove the temp files an interrupted build left. Called under the write
-/// lock, so no other build is writing any.
+/// Remove the temp files interrupted builds left.
 fn remove_leftover_temps(context_dir: &Path) -> Result<()> {
-    for name in temp_files(context_dir)? {
+    for name in leftover_temps(context_dir)? {
         fsutil::remove_if_exists(&context_dir.join(name))?;
     }
     Ok(())
@@ -465,14 +542,17 @@ fn load_builds_where(
     Ok(out)
 }
 
+/// A test of whether a folder key is in the tree.
+type IsLive<'a> = &'a dyn Fn(&str) -> bool;
+
 /// Context files (and `builds` rows) of folders that are no longer in the
 /// tree. Files ctx did not write and cannot place are left alone.
-fn orphans(conn: &Connection, context_dir: &Path, tree: &Tree) -> Result<(Vec<String>, Vec<String>)> {
+fn orphans(conn: &Connection, context_dir: &Path, is_live: IsLive) -> Result<(Vec<String>, Vec<String>)> {
     let rows = load_builds(conn)?;
     let live_names: HashMap<&str, bool> =
-        rows.iter().map(|r| (r.file_name.as_str(), tree.get(&r.folder).is_some())).collect();
+        rows.iter().map(|r| (r.file_name.as_str(), is_live(&r.folder))).collect();
     let dead_rows: Vec<String> =
-        rows.iter().filter(|r| tree.get(&r.folder).is_none()).map(|r| r.file_name.clone()).collect();
+        rows.iter().filter(|r| !is_live(&r.folder)).map(|r| r.file_name.clone()).collect();
     let mut files = Vec::new();
     let entries = match std::fs::read_dir(context_dir) {
         Ok(entries) => entries,
@@ -486,7 +566,7 @@ fn orphans(conn: &Connection, context_dir: &Path, tree: &Tree) -> Result<(Vec<St
         }
         let orphan = match (live_names.get(name.as_str()), names::parse_file_name(&name)) {
             (Some(&live), _) => !live,
-            (None, Some((Some(key), _))) => tree.get(&key).is_none(),
+            (None, Some((Some(key), _))) => !is_live(&key),
             // A shortened name no build row knows: its folder cannot be told.
             _ => false,
         };
@@ -498,8 +578,8 @@ fn orphans(conn: &Connection, context_dir: &Path, tree: &Tree) -> Result<(Vec<St
     Ok((files, dead_rows))
 }
 
-fn remove_orphans(tx: &Connection, context_dir: &Path, tree: &Tree) -> Result<Vec<String>> {
-    let (files, dead_rows) = orphans(tx, context_dir, tree)?;
+fn remove_orphans(tx: &Connection, context_dir: &Path, is_live: IsLive) -> Result<Vec<String>> {
+    let (files, dead_rows) = orphans(tx, context_dir, is_live)?;
     for name in &files {
         fsutil::remove_if_exists(&context_dir.join(name))?;
     }
@@ -601,8 +681,8 @@ pub(crate) fn validate(
             Verdict::Edited => report.edited.push(problem),
         }
     }
-    report.orphaned = orphans(conn, &context_dir, tree)?.0;
-    report.temp_files = temp_files(&context_dir)?;
+    report.orphaned = orphans(conn, &context_dir, &|key| tree.get(key).is_some())?.0;
+    report.temp_files = leftover_temps(&context_dir)?;
     let drift = crate::scan::drift(conn, root, scan, detector)?;
     report.unscanned_files = drift.unscanned;
     report.vanished_files = drift.vanished;

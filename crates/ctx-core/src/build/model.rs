@@ -34,6 +34,9 @@ pub(crate) struct Tree {
 }
 
 pub(crate) struct FolderData {
+    /// The node's id and revision (which moves whenever it is marked stale).
+    pub id: i64,
+    pub rev: i64,
     pub path: String,
     pub parent: Option<usize>,
     pub children: Vec<usize>,
@@ -83,16 +86,19 @@ impl Tree {
         let mut ids: HashMap<i64, usize> = HashMap::default();
         let mut parent_ids = Vec::new();
         let mut stmt = conn.prepare(
-            "SELECT id, parent_id, path, description, content_md, is_scope, described_at IS NOT NULL
+            "SELECT id, parent_id, path, description, content_md, is_scope, described_at IS NOT NULL, rev
              FROM nodes WHERE kind = 'folder' ORDER BY path",
         )?;
         let mut rows = stmt.query([])?;
         while let Some(row) = rows.next()? {
             let path: String = row.get(2)?;
-            ids.insert(row.get(0)?, folders.len());
+            let id = row.get(0)?;
+            ids.insert(id, folders.len());
             index.insert(path.clone(), folders.len());
             parent_ids.push(row.get::<_, Option<i64>>(1)?);
             folders.push(FolderData {
+                id,
+                rev: row.get(7)?,
                 path,
                 parent: None,
                 children: Vec::new(),

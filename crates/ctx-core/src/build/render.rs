@@ -11,9 +11,11 @@
 use std::path::Path;
 
 use handlebars::Context;
+use serde_json::Value;
 
 use super::model::ContextDoc;
 use crate::error::Result;
+use crate::paths::display_name;
 
 /// The template of each section, in order.
 const SECTION_TEMPLATES: [&str; 9] = [
@@ -74,9 +76,15 @@ impl Templates {
         self.0.digest()
     }
 
-    /// The data every section template sees: the doc as JSON, made once per change.
+    /// The data every section template sees: the doc as JSON, made once per
+    /// change, with its one-line texts as [`display_name`] shows them.
     pub fn context(&self, doc: &ContextDoc) -> Result<Context> {
-        self.0.context(doc, Section::Header.template())
+        let Ok(mut data) = serde_json::to_value(doc) else {
+            // Plain structs always serialize; if not, the template layer reports it.
+            return self.0.context(doc, Section::Header.template());
+        };
+        show_names(&mut data);
+        Ok(Context::from(data))
     }
 
     pub fn render_section(&self, section: Section, data: &Context) -> Result<String> {
@@ -87,5 +95,32 @@ impl Templates {
     pub fn render(&self, doc: &ContextDoc) -> Result<String> {
         let data = self.context(doc)?;
         Section::ALL.iter().map(|&section| self.render_section(section, &data)).collect()
+    }
+}
+
+/// The doc's fields that hold Markdown of many lines, written by people and
+/// agents: shown as written. Every other string is one line (a name, a path,
+/// a title, a description) and may hold a file or folder name.
+const MARKDOWN_FIELDS: [&str; 2] = ["content", "rationale"];
+
+/// Escape the control characters of every one-line string in `value`, so a
+/// name cannot start a line of its own (a fake `## Decisions`) or reach a
+/// terminal as an escape sequence.
+fn show_names(value: &mut Value) {
+    match value {
+        Value::String(text) => {
+            if let std::borrow::Cow::Owned(shown) = display_name(text) {
+                *text = shown;
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(show_names),
+        Value::Object(fields) => {
+            for (key, field) in fields.iter_mut() {
+                if !MARKDOWN_FIELDS.contains(&key.as_str()) {
+                    show_names(field);
+                }
+            }
+        }
+        _ => {}
     }
 }
