@@ -224,7 +224,7 @@ fn each_validate_problem_alone_fails_the_check() {
         }),
         ("orphaned", |repo| std::fs::write(repo.path(".ctx/context/gone.standard.md"), "old\n").unwrap()),
         ("temp_files", |repo| {
-            // Left by a build killed two hours ago (a younger one may be a running build's).
+            // Left by a build that was killed two hours ago.
             let path = repo.path(".ctx/context/.tmp-4242-7-0123abcd");
             std::fs::write(&path, "half").unwrap();
             let then = std::time::SystemTime::now() - std::time::Duration::from_secs(2 * 3600);
@@ -705,23 +705,23 @@ fn an_edit_during_a_build_is_in_the_files_or_still_flagged_stale() {
 #[test]
 fn a_build_removes_what_an_interrupted_build_left_and_not_what_a_running_one_writes() {
     let repo = Repo::init(TREE);
-    let (left, running) =
-        (repo.path(".ctx/context/.tmp-99999-0-deadbeef"), repo.path(".ctx/context/.tmp-99998-0-cafef00d"));
+    // Left by a process that is gone (no such pid), just now; and one of a
+    // running process (this test's), as a build renders outside the write
+    // lock: another build's, not yet renamed.
+    let left = repo.path(".ctx/context/.tmp-3999999-0-deadbeef");
+    let running = repo.path(&format!(".ctx/context/.tmp-{}-0-cafef00d", std::process::id()));
     std::fs::write(&left, "half a file").unwrap();
-    let two_hours_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(2 * 3600);
-    std::fs::File::options().write(true).open(&left).unwrap().set_modified(two_hours_ago).unwrap();
-    // A build renders outside the write lock: a fresh temp file may be another build's, not yet renamed.
     std::fs::write(&running, "being written").unwrap();
     // Validate names the leftover for what it is, and only that.
     let out = repo.run(&["--json", "validate"]);
     assert_eq!(out.status.code(), Some(1));
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(strings(&report["temp_files"]), [".tmp-99999-0-deadbeef"], "{report}");
+    assert_eq!(strings(&report["temp_files"]), [".tmp-3999999-0-deadbeef"], "{report}");
     for kind in ["missing", "stale", "edited", "orphaned"] {
         assert_eq!(report[kind], serde_json::json!([]), "{kind}: {report}");
     }
     let text = String::from_utf8(repo.run(&["validate"]).stdout).unwrap();
-    assert!(text.contains("leftover .ctx/context/.tmp-99999-0-deadbeef\n"), "{text}");
+    assert!(text.contains("leftover .ctx/context/.tmp-3999999-0-deadbeef\n"), "{text}");
     assert!(text.contains("1 leftover temp files; run `ctx build`"), "{text}");
     repo.ok(&["build"]);
     assert!(!left.exists());

@@ -59,8 +59,10 @@ def test_memory_outputs_match_the_contract(ws):
     for head in [None, 0, 1, 10, 50, 100, 300, 500, 1000, 100_000]:
         check("get", ws.get(hit, head=head))
     ws.pin("Never log card numbers")
-    for tokens in [None, 0, 20, 60, 120, 400]:
+    for tokens in [None, 1, 20, 60, 120, 400]:
         check("pack", ws.pack(tokens))
+    with pytest.raises(ctxkit.InvalidInputError, match="at least 1"):
+        ws.pack(0)
 
 
 def test_the_schemas_can_fail():

@@ -466,13 +466,25 @@ pub(crate) fn ensure_boot(ctx_dir: &Path) -> Result<bool> {
 /// in the context folder has it.
 const TEMP_PREFIX: &str = ".tmp-";
 
-/// How old a temp file must be to be taken for an interrupted build's:
-/// builds render outside any lock, so a younger one may be another build's,
-/// still running, which renames it into place when it is done.
+/// How old a temp file must be to be taken for an interrupted build's when
+/// it cannot be told whether its writer still runs: builds render outside
+/// any lock, so a younger one may be another build's, still running, which
+/// renames it into place when it is done.
 const LEFTOVER_AGE: Duration = Duration::from_secs(60 * 60);
 
-/// The temp files interrupted builds left in the context folder (older than
-/// [`LEFTOVER_AGE`]), sorted by name.
+/// Whether the process that wrote temp file `name` (`.tmp-<pid>-…`, see
+/// [`temp_path`]) is gone. Known where `/proc` tells (Linux); elsewhere, never.
+fn writer_is_gone(name: &str) -> bool {
+    let pid = name.strip_prefix(TEMP_PREFIX).and_then(|rest| rest.split('-').next());
+    match pid.and_then(|pid| pid.parse::<u32>().ok()) {
+        Some(pid) if pid == std::process::id() => false,
+        Some(pid) => Path::new("/proc/self").exists() && !Path::new("/proc").join(pid.to_string()).exists(),
+        None => true,
+    }
+}
+
+/// The temp files interrupted builds left in the context folder (their
+/// writer is gone, or they are older than [`LEFTOVER_AGE`]), sorted by name.
 fn leftover_temps(context_dir: &Path) -> Result<Vec<String>> {
     let entries = match std::fs::read_dir(context_dir) {
         Ok(entries) => entries,
@@ -481,12 +493,13 @@ fn leftover_temps(context_dir: &Path) -> Result<Vec<String>> {
     };
     let mut names: Vec<String> = entries
         .filter_map(|e| e.ok())
-        .filter(|entry| {
+        .filter_map(|entry| Some((entry.file_name().into_string().ok()?, entry)))
+        .filter(|(name, _)| name.starts_with(TEMP_PREFIX))
+        .filter(|(name, entry)| {
             let age = entry.metadata().ok().and_then(|m| m.modified().ok()).and_then(|t| t.elapsed().ok());
-            age.is_some_and(|age| age >= LEFTOVER_AGE)
+            writer_is_gone(name) || age.is_some_and(|age| age >= LEFTOVER_AGE)
         })
-        .filter_map(|entry| entry.file_name().into_string().ok())
-        .filter(|name| name.starts_with(TEMP_PREFIX))
+        .map(|(name, _)| name)
         .collect();
     names.sort_unstable();
     Ok(names)
