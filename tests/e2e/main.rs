@@ -6,6 +6,7 @@ mod util;
 
 mod build;
 mod cli;
+mod faults;
 mod frames;
 mod map;
 mod memory;

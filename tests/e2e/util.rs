@@ -87,6 +87,27 @@ impl Repo {
         cmd.spawn().expect("spawn ctx")
     }
 
+    /// Run `ctx` with `input` on its standard input.
+    pub fn run_stdin(&self, args: &[&str], input: &[u8]) -> Output {
+        use std::io::Write;
+        let mut child = self
+            .cmd(args)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("spawn ctx");
+        let mut stdin = child.stdin.take().unwrap();
+        let input = input.to_vec();
+        // A writer thread: ctx may stop reading (an error) before the end.
+        let writer = std::thread::spawn(move || {
+            let _ = stdin.write_all(&input);
+        });
+        let out = child.wait_with_output().expect("run ctx");
+        writer.join().unwrap();
+        out
+    }
+
     pub fn run(&self, args: &[&str]) -> Output {
         self.run_with(args, &[])
     }
@@ -162,8 +183,27 @@ impl Repo {
     }
 
     pub fn integrity_ok(&self) {
-        let result: String = self.db().query_row("PRAGMA integrity_check", [], |r| r.get(0)).unwrap();
-        assert_eq!(result, "ok");
+        assert_eq!(self.integrity(), "ok");
+    }
+
+    /// `ok`, or what SQLite's integrity check (of the tables, then of the
+    /// full-text index against the records) found wrong.
+    pub fn integrity(&self) -> String {
+        let flags = rusqlite::OpenFlags::SQLITE_OPEN_READ_WRITE;
+        let db = match rusqlite::Connection::open_with_flags(self.path(".ctx/ctx.db"), flags) {
+            Ok(db) => db,
+            Err(err) => return format!("cannot open: {err}"),
+        };
+        let _ = db.busy_timeout(std::time::Duration::from_secs(30));
+        match db.query_row("PRAGMA integrity_check", [], |r| r.get::<_, String>(0)) {
+            Ok(result) if result == "ok" => {}
+            Ok(result) => return result,
+            Err(err) => return err.to_string(),
+        }
+        match db.execute("INSERT INTO records_fts (records_fts) VALUES ('integrity-check')", []) {
+            Ok(_) => "ok".into(),
+            Err(err) => format!("records_fts: {err}"),
+        }
     }
 }
 
