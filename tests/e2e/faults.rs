@@ -15,44 +15,27 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::process::Output;
 use std::time::{Duration, Instant};
 
+use ctx_benches::Rng;
 use rusqlite::OpenFlags;
 
-use crate::util::Repo;
+use crate::util::{Repo, query_rows};
 
-/// SplitMix64: all the randomness the trials need, reproducible from a seed.
-struct Rng(u64);
+/// The generator of test `name`, seeded by `CTX_FAULT_SEED`, else by the clock.
+fn seeded(name: &str) -> Rng {
+    let seed = std::env::var("CTX_FAULT_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or_else(|| {
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos() as u64
+    });
+    println!("faults {name}: seed {seed} (CTX_FAULT_SEED={seed} replays it)");
+    Rng(seed)
+}
 
-impl Rng {
-    /// The generator of test `name`: seeded by `CTX_FAULT_SEED`, else by the clock.
-    fn new(name: &str) -> Rng {
-        let seed = std::env::var("CTX_FAULT_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or_else(|| {
-            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos() as u64
-        });
-        println!("faults {name}: seed {seed} (CTX_FAULT_SEED={seed} replays it)");
-        Rng(seed)
-    }
+fn percent(rng: &mut Rng, p: usize) -> bool {
+    rng.below(100) < p
+}
 
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number in `0..n`.
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n.max(1)
-    }
-
-    fn percent(&mut self, p: u64) -> bool {
-        self.below(100) < p
-    }
-
-    /// A delay in `0..=window`.
-    fn delay(&mut self, window: Duration) -> Duration {
-        Duration::from_micros(self.below(window.as_micros() as u64 + 1))
-    }
+/// A delay in `0..=window`.
+fn delay(rng: &mut Rng, window: Duration) -> Duration {
+    Duration::from_micros(rng.below(window.as_micros() as usize + 1) as u64)
 }
 
 /// A number from the environment (the long script raises them), else `default`.
@@ -150,33 +133,16 @@ fn attempt(repo: &Repo, args: &[&str]) -> Result<(), String> {
 
 /// The database, if there is one (never created here).
 fn existing_db(repo: &Repo) -> Option<rusqlite::Connection> {
-    let db = rusqlite::Connection::open_with_flags(repo.path(".ctx/ctx.db"), OpenFlags::SQLITE_OPEN_READ_WRITE)
-        .ok()?;
+    let db =
+        rusqlite::Connection::open_with_flags(repo.path(".ctx/ctx.db"), OpenFlags::SQLITE_OPEN_READ_WRITE)
+            .ok()?;
     db.busy_timeout(Duration::from_secs(30)).unwrap();
     Some(db)
 }
 
-/// The rows `sql` returns, each as its columns' text (empty without a database).
+/// The rows `sql` returns (none without a database).
 fn rows(repo: &Repo, sql: &str) -> Vec<Vec<String>> {
-    let Some(db) = existing_db(repo) else { return Vec::new() };
-    let mut stmt = db.prepare(sql).unwrap();
-    let columns = stmt.column_count();
-    stmt.query_map([], |row| {
-        (0..columns)
-            .map(|i| {
-                Ok(match row.get_ref(i)? {
-                    rusqlite::types::ValueRef::Null => "NULL".to_string(),
-                    rusqlite::types::ValueRef::Integer(n) => n.to_string(),
-                    rusqlite::types::ValueRef::Real(x) => x.to_string(),
-                    rusqlite::types::ValueRef::Text(t) => String::from_utf8_lossy(t).into_owned(),
-                    rusqlite::types::ValueRef::Blob(b) => b.iter().map(|x| format!("{x:02x}")).collect(),
-                })
-            })
-            .collect()
-    })
-    .unwrap()
-    .map(|r| r.unwrap())
-    .collect()
+    existing_db(repo).map(|db| query_rows(&db, sql).unwrap()).unwrap_or_default()
 }
 
 /// Remove the database (and its WAL): the next `ctx` starts a new one.
@@ -211,28 +177,34 @@ fn clean_scan_state(repo: &Repo, disk: &BTreeSet<String>) -> Vec<Vec<String>> {
             folder = parent;
         }
     }
-    state.extend(folders.into_iter().map(|f| vec!["folder".into(), f, String::new(), String::new(), String::new()]));
+    state.extend(
+        folders.into_iter().map(|f| vec!["folder".into(), f, String::new(), String::new(), String::new()]),
+    );
     state.sort();
     state
 }
 
 /// Files of the scan fixture: `pkg{NN}/mod{NN}.py`, some under `pkg{NN}/sub/`.
-fn fixture_file(folder: u64, file: u64) -> String {
-    if file % 5 == 4 { format!("pkg{folder:02}/sub/mod{file:02}.py") } else { format!("pkg{folder:02}/mod{file:02}.py") }
+fn fixture_file(folder: usize, file: usize) -> String {
+    if file % 5 == 4 {
+        format!("pkg{folder:02}/sub/mod{file:02}.py")
+    } else {
+        format!("pkg{folder:02}/mod{file:02}.py")
+    }
 }
 
 fn module_text(path: &str, version: usize, rng: &mut Rng) -> String {
-    let padding = "# padding\n".repeat(rng.below(20) as usize);
+    let padding = "# padding\n".repeat(rng.below(20));
     format!("\"\"\"Module {path}, version {version}.\"\"\"\n{padding}def f(x):\n    return x + {version}\n")
 }
 
 #[test]
 fn scan_killed_at_random_points_leaves_a_whole_store_and_recovers() {
-    let mut rng = Rng::new("scan");
+    let mut rng = seeded("scan");
     let (folders, per_folder) = (setting("CTX_FAULT_SCAN_FOLDERS", 40), 50);
     let repo = Repo::new();
     let mut disk = BTreeSet::new();
-    for folder in 0..folders as u64 {
+    for folder in 0..folders {
         for file in 0..per_folder {
             let path = fixture_file(folder, file);
             repo.write(&path, &module_text(&path, 0, &mut rng));
@@ -257,12 +229,12 @@ fn scan_killed_at_random_points_leaves_a_whole_store_and_recovers() {
             }
         }
         for k in 0..rng.below(per_folder) {
-            let path = format!("pkg{:02}/new{trial}_{k}.py", rng.below(folders as u64));
+            let path = format!("pkg{:02}/new{trial}_{k}.py", rng.below(folders));
             repo.write(&path, &module_text(&path, trial, &mut rng));
             disk.insert(path);
         }
-        if rng.percent(20) {
-            let folder = format!("pkg{:02}/", rng.below(folders as u64));
+        if percent(&mut rng, 20) {
+            let folder = format!("pkg{:02}/", rng.below(folders));
             if repo.path(&folder).exists() {
                 repo.remove(&folder);
                 disk.retain(|p| !p.starts_with(&folder));
@@ -270,7 +242,7 @@ fn scan_killed_at_random_points_leaves_a_whole_store_and_recovers() {
         }
         // Now and then no database, so that the kill may come while it is made;
         // else a committed write the kill must not undo.
-        let marker = if rng.percent(25) {
+        let marker = if percent(&mut rng, 25) {
             remove_db(&repo);
             None
         } else {
@@ -281,7 +253,7 @@ fn scan_killed_at_random_points_leaves_a_whole_store_and_recovers() {
         let before = scan_state(&repo);
 
         tally.trials += 1;
-        match kill_after(&repo, &["scan"], rng.delay(window)) {
+        match kill_after(&repo, &["scan"], delay(&mut rng, window)) {
             Ok(killed) => tally.killed += usize::from(killed),
             Err(err) => tally.failed_recovery(trial, err),
         }
@@ -304,7 +276,10 @@ fn scan_killed_at_random_points_leaves_a_whole_store_and_recovers() {
             let stored: BTreeSet<&String> =
                 recovered.iter().filter(|row| row[0] == "file").map(|row| &row[1]).collect();
             let missing: Vec<_> = disk.iter().filter(|p| !stored.contains(p)).take(5).collect();
-            tally.failed_recovery(trial, format!("the store is not a clean scan's (missing {missing:?}, ...)"));
+            tally.failed_recovery(
+                trial,
+                format!("the store is not a clean scan's (missing {missing:?}, ...)"),
+            );
         }
     }
     tally.finish("scan");
@@ -318,7 +293,8 @@ fn context_snapshot(repo: &Repo) -> BTreeMap<String, String> {
         .map(|e| e.unwrap())
         .map(|e| {
             let text = std::fs::read_to_string(e.path()).unwrap_or_else(|err| format!("unreadable: {err}"));
-            let text: Vec<&str> = text.split_inclusive('\n').filter(|l| !l.starts_with("> Generated: ")).collect();
+            let text: Vec<&str> =
+                text.split_inclusive('\n').filter(|l| !l.starts_with("> Generated: ")).collect();
             (e.file_name().into_string().unwrap(), text.concat())
         })
         .collect()
@@ -326,8 +302,8 @@ fn context_snapshot(repo: &Repo) -> BTreeMap<String, String> {
 
 #[test]
 fn build_killed_at_random_points_leaves_whole_files_and_recovers() {
-    let mut rng = Rng::new("build");
-    let folders = setting("CTX_FAULT_BUILD_FOLDERS", 20) as u64;
+    let mut rng = seeded("build");
+    let folders = setting("CTX_FAULT_BUILD_FOLDERS", 20);
     let repo = Repo::new();
     for folder in 0..folders {
         for file in 0..10 {
@@ -348,7 +324,7 @@ fn build_killed_at_random_points_leaves_whole_files_and_recovers() {
         let before = context_snapshot(&repo);
 
         tally.trials += 1;
-        match kill_after(&repo, &["build", "--force"], rng.delay(window)) {
+        match kill_after(&repo, &["build", "--force"], delay(&mut rng, window)) {
             Ok(killed) => tally.killed += usize::from(killed),
             Err(err) => tally.failed_recovery(trial, err),
         }
@@ -401,8 +377,12 @@ fn session_jsonl(lines: usize) -> String {
             2 => serde_json::json!({"type": "user", "sessionId": "S1", "uuid": format!("u{i}"),
                 "message": {"role": "user", "content": [
                     {"type": "tool_result", "tool_use_id": format!("call{}", i - 1), "content": format!("fn pool_{i}() {{}}")}]}}),
-            3 => serde_json::json!({"type": "note", "text": format!("ctx note {i} on timeouts"), "id": format!("n{i}"), "session_id": "S2"}),
-            _ => serde_json::json!({"type": "query", "role": "user", "text": format!("keyed by content {i}"), "tags": ["t"]}),
+            3 => {
+                serde_json::json!({"type": "note", "text": format!("ctx note {i} on timeouts"), "id": format!("n{i}"), "session_id": "S2"})
+            }
+            _ => {
+                serde_json::json!({"type": "query", "role": "user", "text": format!("keyed by content {i}"), "tags": ["t"]})
+            }
         };
         out.push_str(&line.to_string());
         out.push('\n');
@@ -416,7 +396,7 @@ fn record_ids(repo: &Repo) -> Vec<Vec<String>> {
 
 #[test]
 fn ingest_killed_at_random_points_adds_all_or_nothing_and_recovers() {
-    let mut rng = Rng::new("ingest");
+    let mut rng = seeded("ingest");
     let repo = Repo::new();
     repo.write("session.jsonl", &session_jsonl(setting("CTX_FAULT_INGEST_LINES", 3000)));
     repo.ok(&["init", "--no-scan"]);
@@ -425,14 +405,15 @@ fn ingest_killed_at_random_points_adds_all_or_nothing_and_recovers() {
     let mut tally = Tally::default();
     for trial in 1..=trials() {
         remove_db(&repo);
-        let marker = repo.ok(&["record", "add", "--type", "note", "--text", &format!("marker of trial {trial}")]);
+        let marker =
+            repo.ok(&["record", "add", "--type", "note", "--text", &format!("marker of trial {trial}")]);
         let marker = vec![marker.trim().to_string()];
         let mut whole = clean.clone();
         whole.push(marker.clone());
         whole.sort();
 
         tally.trials += 1;
-        match kill_after(&repo, &["ingest", "session.jsonl"], rng.delay(window)) {
+        match kill_after(&repo, &["ingest", "session.jsonl"], delay(&mut rng, window)) {
             Ok(killed) => tally.killed += usize::from(killed),
             Err(err) => tally.failed_recovery(trial, err),
         }

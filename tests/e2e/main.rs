@@ -8,6 +8,7 @@ mod build;
 mod cli;
 mod faults;
 mod frames;
+mod hostile;
 mod map;
 mod memory;
 mod scan;

@@ -87,27 +87,6 @@ impl Repo {
         cmd.spawn().expect("spawn ctx")
     }
 
-    /// Run `ctx` with `input` on its standard input.
-    pub fn run_stdin(&self, args: &[&str], input: &[u8]) -> Output {
-        use std::io::Write;
-        let mut child = self
-            .cmd(args)
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .expect("spawn ctx");
-        let mut stdin = child.stdin.take().unwrap();
-        let input = input.to_vec();
-        // A writer thread: ctx may stop reading (an error) before the end.
-        let writer = std::thread::spawn(move || {
-            let _ = stdin.write_all(&input);
-        });
-        let out = child.wait_with_output().expect("run ctx");
-        writer.join().unwrap();
-        out
-    }
-
     pub fn run(&self, args: &[&str]) -> Output {
         self.run_with(args, &[])
     }
@@ -223,6 +202,28 @@ impl Repo {
         std::fs::read_to_string(self.path(&format!(".ctx/context/{name}")))
             .unwrap_or_else(|e| panic!("{name}: {e}"))
     }
+}
+
+/// The rows `sql` returns, each as its columns' text (blobs in hex).
+pub fn query_rows(db: &rusqlite::Connection, sql: &str) -> rusqlite::Result<Vec<Vec<String>>> {
+    use rusqlite::types::ValueRef;
+    let mut stmt = db.prepare(sql)?;
+    let columns = stmt.column_count();
+    let mut rows = stmt.query([])?;
+    let mut all = Vec::new();
+    while let Some(row) = rows.next()? {
+        let text = |i| -> rusqlite::Result<String> {
+            Ok(match row.get_ref(i)? {
+                ValueRef::Null => "NULL".to_string(),
+                ValueRef::Integer(n) => n.to_string(),
+                ValueRef::Real(x) => x.to_string(),
+                ValueRef::Text(t) => String::from_utf8_lossy(t).into_owned(),
+                ValueRef::Blob(b) => b.iter().map(|x| format!("{x:02x}")).collect(),
+            })
+        };
+        all.push((0..columns).map(text).collect::<rusqlite::Result<_>>()?);
+    }
+    Ok(all)
 }
 
 /// A JSON array of strings as a `Vec`.
