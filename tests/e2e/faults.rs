@@ -152,6 +152,15 @@ fn remove_db(repo: &Repo) {
     }
 }
 
+/// The temp files in `.ctx/` (a killed creation of the database leaves some).
+fn temp_files(repo: &Repo) -> Vec<String> {
+    let entries = std::fs::read_dir(repo.path(".ctx")).unwrap();
+    entries
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains(".new-"))
+        .collect()
+}
+
 /// What a scan records of the disk: every file's content, every folder.
 fn scan_state(repo: &Repo) -> Vec<Vec<String>> {
     rows(
@@ -240,15 +249,15 @@ fn scan_killed_at_random_points_leaves_a_whole_store_and_recovers() {
                 disk.retain(|p| !p.starts_with(&folder));
             }
         }
-        // Now and then no database, so that the kill may come while it is made;
-        // else a committed write the kill must not undo.
-        let marker = if percent(&mut rng, 25) {
+        // Now and then no database, and an early kill: it may come while the
+        // database is made; else a committed write the kill must not undo.
+        let (marker, window) = if percent(&mut rng, 25) {
             remove_db(&repo);
-            None
+            (None, window / 8)
         } else {
             let marker = format!("marker of trial {trial}");
             repo.ok(&["record", "add", "--type", "note", "--text", &marker]);
-            Some(marker)
+            (Some(marker), window)
         };
         let before = scan_state(&repo);
 
@@ -269,6 +278,10 @@ fn scan_killed_at_random_points_leaves_a_whole_store_and_recovers() {
             tally.failed_recovery(trial, err);
         }
         let recovered = scan_state(&repo);
+        let leftovers = temp_files(&repo);
+        if !leftovers.is_empty() {
+            tally.failed_recovery(trial, format!("left in .ctx/: {leftovers:?}"));
+        }
         if killed != before && killed != recovered {
             tally.lost(trial, "the killed scan left part of its changes".into());
         }
