@@ -156,8 +156,9 @@ impl FixtureShape {
     }
 }
 
-/// A small deterministic generator (SplitMix64): the same tree every time.
-struct Rng(u64);
+/// A small deterministic generator (SplitMix64): the same tree every time
+/// (and the same trials of the fault tests, tests/e2e/faults.rs, from a seed).
+pub struct Rng(pub u64);
 
 impl Rng {
     fn next(&mut self) -> u64 {
@@ -169,7 +170,7 @@ impl Rng {
     }
 
     /// A number in `0..n`.
-    fn below(&mut self, n: usize) -> usize {
+    pub fn below(&mut self, n: usize) -> usize {
         (self.next() % n as u64) as usize
     }
 

@@ -6,7 +6,9 @@ mod util;
 
 mod build;
 mod cli;
+mod faults;
 mod frames;
+mod hostile;
 mod limits;
 mod map;
 mod memory;

@@ -183,8 +183,27 @@ impl Repo {
     }
 
     pub fn integrity_ok(&self) {
-        let result: String = self.db().query_row("PRAGMA integrity_check", [], |r| r.get(0)).unwrap();
-        assert_eq!(result, "ok");
+        assert_eq!(self.integrity(), "ok");
+    }
+
+    /// `ok`, or what SQLite's integrity check (of the tables, then of the
+    /// full-text index against the records) found wrong.
+    pub fn integrity(&self) -> String {
+        let flags = rusqlite::OpenFlags::SQLITE_OPEN_READ_WRITE;
+        let db = match rusqlite::Connection::open_with_flags(self.path(".ctx/ctx.db"), flags) {
+            Ok(db) => db,
+            Err(err) => return format!("cannot open: {err}"),
+        };
+        let _ = db.busy_timeout(std::time::Duration::from_secs(30));
+        match db.query_row("PRAGMA integrity_check", [], |r| r.get::<_, String>(0)) {
+            Ok(result) if result == "ok" => {}
+            Ok(result) => return result,
+            Err(err) => return err.to_string(),
+        }
+        match db.execute("INSERT INTO records_fts (records_fts) VALUES ('integrity-check')", []) {
+            Ok(_) => "ok".into(),
+            Err(err) => format!("records_fts: {err}"),
+        }
     }
 }
 
@@ -204,6 +223,28 @@ impl Repo {
         std::fs::read_to_string(self.path(&format!(".ctx/context/{name}")))
             .unwrap_or_else(|e| panic!("{name}: {e}"))
     }
+}
+
+/// The rows `sql` returns, each as its columns' text (blobs in hex).
+pub fn query_rows(db: &rusqlite::Connection, sql: &str) -> rusqlite::Result<Vec<Vec<String>>> {
+    use rusqlite::types::ValueRef;
+    let mut stmt = db.prepare(sql)?;
+    let columns = stmt.column_count();
+    let mut rows = stmt.query([])?;
+    let mut all = Vec::new();
+    while let Some(row) = rows.next()? {
+        let text = |i| -> rusqlite::Result<String> {
+            Ok(match row.get_ref(i)? {
+                ValueRef::Null => "NULL".to_string(),
+                ValueRef::Integer(n) => n.to_string(),
+                ValueRef::Real(x) => x.to_string(),
+                ValueRef::Text(t) => String::from_utf8_lossy(t).into_owned(),
+                ValueRef::Blob(b) => b.iter().map(|x| format!("{x:02x}")).collect(),
+            })
+        };
+        all.push((0..columns).map(text).collect::<rusqlite::Result<_>>()?);
+    }
+    Ok(all)
 }
 
 /// A JSON array of strings as a `Vec`.

@@ -30,14 +30,28 @@ pub fn print_error(err: &anyhow::Error, json: bool) {
         .map(ctx_core::Error::code)
         .or_else(|| err.downcast_ref::<ctx_map::Error>().map(ctx_map::Error::code))
         .unwrap_or("ERROR");
-    // One line, names and all: a file name cannot drive the terminal.
-    let message = display_name(&format!("{err:#}")).into_owned();
+    let message = error_message(err);
     if json {
         let value = serde_json::json!({ "error": { "code": code, "message": message } });
         eprintln!("{value}");
     } else {
         eprintln!("ctx: error: {message}");
     }
+}
+
+/// The causes of `err` joined by ": ", up to the first error of ctx's
+/// libraries (whose message already ends with its cause: an I/O error's
+/// reason, SQLite's).
+fn error_message(err: &anyhow::Error) -> String {
+    let mut causes = Vec::new();
+    for cause in err.chain() {
+        causes.push(cause.to_string());
+        if cause.is::<ctx_core::Error>() || cause.is::<ctx_map::Error>() {
+            break;
+        }
+    }
+    // One line, names and all: a path or an id cannot drive the terminal.
+    display_name(&causes.join(": ")).into_owned()
 }
 
 /// A warning on stderr (text mode and JSON mode alike: stdout stays parseable).
@@ -69,6 +83,17 @@ pub fn list_some(items: &[String], max: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_error_is_printed_once_on_one_line() {
+        let io = std::io::Error::new(std::io::ErrorKind::IsADirectory, "Is a directory");
+        let err = anyhow::Error::from(ctx_core::Error::Io { path: "a\nb".into(), source: io });
+        assert_eq!(error_message(&err), "a\\nb: Is a directory");
+        let err = err.context("cannot read");
+        assert_eq!(error_message(&err), "cannot read: a\\nb: Is a directory");
+        let err = anyhow::anyhow!("\u{1b}[31mred").context("outer");
+        assert_eq!(error_message(&err), "outer: \\x1b[31mred");
+    }
 
     #[test]
     fn bytes_for_people() {

@@ -60,7 +60,11 @@ impl Store {
         let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
         match Store::connect(path, path.as_os_str(), flags).and_then(|store| store.migrate(false)) {
             Err(err) if cannot_write(&err) => Store::open_read_only(path),
-            opened => opened,
+            Ok(store) => {
+                remove_abandoned_temps(path);
+                Ok(store)
+            }
+            err => err,
         }
     }
 
@@ -199,9 +203,9 @@ impl Store {
 /// place, which fails if another process got there first (then theirs stands).
 fn create(path: &Path) -> Result<()> {
     static COUNTER: AtomicU32 = AtomicU32::new(0);
-    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("ctx.db");
-    let temp = path.with_file_name(format!(
-        ".{name}.new-{}-{}",
+    let temp = PathBuf::from(format!(
+        "{}{}-{}",
+        temp_prefix(path).display(),
         std::process::id(),
         COUNTER.fetch_add(1, Ordering::Relaxed)
     ));
@@ -219,20 +223,44 @@ fn create(path: &Path) -> Result<()> {
         tx.commit()?;
         conn.close().map_err(|(_, err)| err)
     })();
-    if let Err(err) = built {
-        remove_temp();
-        return Err(classify(&temp, err));
-    }
-    let placed = match std::fs::hard_link(&temp, path) {
-        Ok(()) => Ok(()),
-        Err(err) if err.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
-        // A file system without hard links: a rename is atomic too, but replaces
-        // a database another process created meanwhile, so only when there is none.
-        Err(_) if !path.exists() => std::fs::rename(&temp, path).map_err(|err| Error::io(path, err)),
-        Err(err) => Err(Error::io(path, err)),
-    };
+    let placed =
+        built.map_err(|err| classify(&temp, err)).and_then(|()| match std::fs::hard_link(&temp, path) {
+            Ok(()) => Ok(()),
+            // A file system without hard links: a rename is atomic too, but replaces
+            // a database another process created meanwhile, so only when there is none.
+            Err(_) if !path.exists() => std::fs::rename(&temp, path).map_err(|err| Error::io(path, err)),
+            Err(err) => Err(Error::io(path, err)),
+        });
     remove_temp();
-    placed
+    match placed {
+        // Another process made the database meanwhile (and, opening it, may have
+        // removed our temp as abandoned, see `remove_abandoned_temps`): theirs stands.
+        Err(_) if path.exists() => Ok(()),
+        placed => placed,
+    }
+}
+
+/// What the temp files of [`create`] for `path` start with: `.ctx.db.new-`.
+fn temp_prefix(path: &Path) -> PathBuf {
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("ctx.db");
+    path.with_file_name(format!(".{name}.new-"))
+}
+
+/// Remove the temp files (database, journal, WAL) of processes killed while
+/// they created the database at `path`, which exists now: without this they
+/// would stay forever. A creator still at work loses its temp, and accepts
+/// the database it finds instead (see [`create`]). Best effort.
+fn remove_abandoned_temps(path: &Path) {
+    let prefix = temp_prefix(path);
+    let (Some(dir), Some(prefix)) = (prefix.parent(), prefix.file_name().and_then(|n| n.to_str())) else {
+        return;
+    };
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    for entry in entries.flatten() {
+        if entry.file_name().to_str().is_some_and(|name| name.starts_with(prefix)) {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
 }
 
 /// Run the migrations after `version`, recording each, inside the caller's transaction.
@@ -402,6 +430,22 @@ mod tests {
         let err = Store::open(&path).unwrap_err();
         assert_eq!(err.code(), "NEWER_SCHEMA", "{err}");
         assert!(err.to_string().contains("upgrade ctx"));
+    }
+
+    #[test]
+    fn the_temp_files_of_a_killed_creation_are_removed_on_open() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("ctx.db");
+        let left =
+            ["", "-journal", "-wal"].map(|suffix| dir.path().join(format!(".ctx.db.new-4242-0{suffix}")));
+        for file in &left {
+            std::fs::write(file, "half made").unwrap();
+        }
+        drop(Store::open(&path).unwrap());
+        assert!(left.iter().all(|file| !file.exists()));
+        std::fs::write(&left[0], "half made").unwrap();
+        drop(Store::open(&path).unwrap());
+        assert!(!left[0].exists(), "also when the database was there");
     }
 
     #[test]

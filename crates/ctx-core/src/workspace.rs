@@ -91,6 +91,9 @@ impl Workspace {
         let root = canonical_dir(root)?;
         let ctx_dir = root.join(CTX_DIR);
         let already_initialized = ctx_dir.is_dir();
+        if ctx_dir.exists() && !already_initialized {
+            return Err(Error::io(&ctx_dir, std::io::ErrorKind::NotADirectory.into()));
+        }
         std::fs::create_dir_all(&ctx_dir).map_err(|err| Error::io(&ctx_dir, err))?;
         let mut created = Vec::new();
         for (name, text) in [(CONFIG_FILE, DEFAULT_CONFIG_TOML), (".gitignore", CTX_GITIGNORE)] {

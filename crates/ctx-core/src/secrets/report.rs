@@ -2,12 +2,13 @@
 //! where, and by which rule, never the value.
 
 use rayon::prelude::*;
+use rusqlite::OptionalExtension;
 use serde::Serialize;
 
 use super::Detector;
 use crate::error::Result;
-use crate::paths;
 use crate::workspace::Workspace;
+use crate::{folders, paths};
 
 /// What the detector finds under a folder. Stable JSON.
 #[derive(Debug, Clone, Default, Serialize)]
@@ -48,7 +49,16 @@ impl Workspace {
     /// (every file when `None`) and list the secrets in them.
     pub fn secrets_scan(&self, path: Option<&str>) -> Result<SecretsReport> {
         let under = path.map(|p| self.resolve_path(self.root(), p)).transpose()?;
-        let mut stmt = self.store().conn.prepare("SELECT path, kind, secret FROM files ORDER BY path")?;
+        let conn = &self.store().conn;
+        // A path the scan never saw is a mistake: "0 secrets" would be a false all-clear.
+        if let Some(under) = under.as_deref().filter(|under| *under != ".") {
+            let is_file =
+                conn.query_row("SELECT 1 FROM files WHERE path = ?1", [under], |_| Ok(())).optional()?;
+            if is_file.is_none() {
+                folders::folder_id(conn, under)?;
+            }
+        }
+        let mut stmt = conn.prepare("SELECT path, kind, secret FROM files ORDER BY path")?;
         let rows = stmt.query_map([], |row| {
             Ok((row.get::<_, String>(0)?, row.get::<_, String>(1)?, row.get::<_, Option<String>>(2)?))
         })?;
