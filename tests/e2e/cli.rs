@@ -125,7 +125,8 @@ fn content_comes_from_a_file_or_standard_input() {
     let repo = Repo::init(TREE);
     repo.write("notes.md", "## Conventions\nUse tokens.\n");
     repo.ok(&["folder", "describe", "src", "--content-file", "notes.md"]);
-    assert_eq!(repo.json(&["folder", "show", "src"])["content_md"], "## Conventions\nUse tokens.\n");
+    // Kept trimmed: as the knowledge file holds it (between front matter and end).
+    assert_eq!(repo.json(&["folder", "show", "src"])["content_md"], "## Conventions\nUse tokens.");
 
     let mut child = repo
         .cmd(&["folder", "describe", "src/db", "--content-file", "-"])
@@ -135,7 +136,7 @@ fn content_comes_from_a_file_or_standard_input() {
         .unwrap();
     child.stdin.take().unwrap().write_all(b"Pool sizing rules.\n").unwrap();
     assert!(child.wait().unwrap().success());
-    assert_eq!(repo.json(&["folder", "show", "src/db"])["content_md"], "Pool sizing rules.\n");
+    assert_eq!(repo.json(&["folder", "show", "src/db"])["content_md"], "Pool sizing rules.");
 }
 
 #[test]

@@ -9,6 +9,7 @@ mod cli;
 mod faults;
 mod frames;
 mod hostile;
+mod knowledge;
 mod limits;
 mod map;
 mod memory;

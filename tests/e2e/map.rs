@@ -79,35 +79,17 @@ fn rank_puts_the_file_a_task_names_first() {
     assert_eq!(ctx(&repo, &cache, &["rank", "--query", "  "]).status.code(), Some(1));
 }
 
-/// `git` in `repo`, as a fixed author; panics when git fails.
-fn git(repo: &Repo, args: &[&str]) {
-    let out = std::process::Command::new("git")
-        .args([
-            "-c",
-            "user.name=ctx tests",
-            "-c",
-            "user.email=tests@ctx.invalid",
-            "-c",
-            "commit.gpgsign=false",
-        ])
-        .args(args)
-        .current_dir(repo.root())
-        .output()
-        .expect("git runs");
-    assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
-}
-
 /// A git repository with `{dir}a.py` committed, then `{dir}b.py`: two files
 /// whose code says nothing of a task about a frobnicator.
 fn two_commits(dir: &str) -> Repo {
     let repo = Repo::with_files(&format!(
         "//- {dir}a.py\ndef alpha():\n    pass\n//- {dir}b.py\ndef beta():\n    pass\n"
     ));
-    git(&repo, &["init", "--quiet"]);
-    git(&repo, &["add", &format!("{dir}a.py")]);
-    git(&repo, &["commit", "--quiet", "-m", "Start"]);
-    git(&repo, &["add", &format!("{dir}b.py")]);
-    git(&repo, &["commit", "--quiet", "-m", "Retry the frobnicator when the upstream times out"]);
+    repo.git(&["init", "--quiet"]);
+    repo.git(&["add", &format!("{dir}a.py")]);
+    repo.git(&["commit", "--quiet", "-m", "Start"]);
+    repo.git(&["add", &format!("{dir}b.py")]);
+    repo.git(&["commit", "--quiet", "-m", "Retry the frobnicator when the upstream times out"]);
     repo
 }
 

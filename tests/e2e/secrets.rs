@@ -236,9 +236,9 @@ fn plant(repo: &Repo) -> (Secrets, Vec<Vec<String>>) {
 
     // Commit messages.
     let commit_token = v(&mut s, "square");
-    git(repo, &["init", "-q"]);
-    git(repo, &["add", "-A"]);
-    git(repo, &["commit", "-q", "-m", &format!("Add payments (token {commit_token})")]);
+    repo.git(&["init", "-q"]);
+    repo.git(&["add", "-A"]);
+    repo.git(&["commit", "-q", "-m", &format!("Add payments (token {commit_token})")]);
 
     // What agents and people hand over: a transcript, records, descriptions, decisions, frames.
     let (pasted, tool_input, tool_output) =
@@ -296,19 +296,6 @@ fn plant(repo: &Repo) -> (Secrets, Vec<Vec<String>>) {
         ]),
     ];
     (s, actions)
-}
-
-fn git(repo: &Repo, args: &[&str]) {
-    let out = std::process::Command::new("git")
-        .args(args)
-        .current_dir(repo.root())
-        .env("GIT_AUTHOR_NAME", "t")
-        .env("GIT_AUTHOR_EMAIL", "t@example.com")
-        .env("GIT_COMMITTER_NAME", "t")
-        .env("GIT_COMMITTER_EMAIL", "t@example.com")
-        .output()
-        .expect("git runs");
-    assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
 }
 
 #[test]

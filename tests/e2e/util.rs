@@ -50,6 +50,40 @@ impl Repo {
         repo
     }
 
+    /// A `git clone` of `origin` (a git repository) in a new temp dir.
+    pub fn clone_of(origin: &Repo) -> Repo {
+        let repo = Repo::new();
+        let origin = origin.root().to_str().expect("a UTF-8 temp path");
+        repo.git(&["clone", "--quiet", origin, "."]);
+        repo
+    }
+
+    /// `git` in the repository, as a fixed author; its standard output.
+    /// Panics when git fails.
+    pub fn git(&self, args: &[&str]) -> String {
+        let out = self.git_output(args);
+        assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    /// `git` in the repository, as a fixed author, whatever its exit status.
+    pub fn git_output(&self, args: &[&str]) -> Output {
+        Command::new("git")
+            .args([
+                "-c",
+                "user.name=ctx tests",
+                "-c",
+                "user.email=tests@ctx.invalid",
+                "-c",
+                "commit.gpgsign=false",
+            ])
+            .args(["-c", "init.defaultBranch=main", "-c", "core.autocrlf=false"])
+            .args(args)
+            .current_dir(self.root())
+            .output()
+            .expect("git runs")
+    }
+
     pub fn root(&self) -> &Path {
         self.dir.path()
     }

@@ -74,6 +74,11 @@ pub enum Error {
     #[error("{0}")]
     Embedder(String),
 
+    /// A knowledge file (`.ctx/knowledge/`) that cannot be read: conflict
+    /// markers, malformed front matter, a value that is not allowed.
+    #[error("{}{}: {message}", path.display(), line.map(|l| format!(":{l}")).unwrap_or_default())]
+    Knowledge { path: PathBuf, line: Option<usize>, message: String },
+
     #[error("template {template}{}: {message}", line.map(|l| format!(", line {l}")).unwrap_or_default())]
     Template { template: String, line: Option<usize>, message: String },
 }
@@ -95,6 +100,7 @@ impl Error {
             Error::UnknownFolder { .. } => "UNKNOWN_FOLDER",
             Error::InvalidInput(_) => "INVALID_INPUT",
             Error::Template { .. } => "TEMPLATE_ERROR",
+            Error::Knowledge { .. } => "INVALID_KNOWLEDGE_FILE",
             Error::Watch(_) => "WATCH_ERROR",
             Error::Budget(_) => "INVALID_BUDGET",
             Error::UnknownFrame { .. } => "UNKNOWN_FRAME",

@@ -125,13 +125,15 @@ pub(crate) fn describe(conn: &Connection, key: &str, edit: &FolderEdit) -> Resul
         return Err(Error::InvalidInput("nothing to change: give a description or content".into()));
     }
     let description = edit.description.as_deref().map(one_line).transpose()?;
+    // Trimmed: the knowledge file keeps the text between its front matter and its end.
+    let content_md = edit.content_md.as_deref().map(str::trim);
     let id = folder_id(conn, key)?;
     let now = time::now_iso();
     conn.execute(
         "UPDATE nodes SET description = coalesce(?2, description), content_md = coalesce(?3, content_md),
                           described_at = ?4, updated_at = ?4
          WHERE id = ?1",
-        params![id, description, edit.content_md, now],
+        params![id, description, content_md, now],
     )?;
     mark_stale_with_ancestors(conn, [key])?;
     Ok(())

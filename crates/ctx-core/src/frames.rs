@@ -349,11 +349,11 @@ pub(crate) fn attempts(conn: &Connection, node_id: i64) -> Result<Vec<Attempt>> 
 
 /// What an attempt record keeps in `meta`.
 #[derive(Debug, Default, Serialize, serde::Deserialize)]
-struct AttemptMeta {
+pub(crate) struct AttemptMeta {
     #[serde(default)]
-    observations: Vec<String>,
+    pub observations: Vec<String>,
     #[serde(default)]
-    avoid: Vec<String>,
+    pub avoid: Vec<String>,
 }
 
 /// The public view of a frame row.
@@ -489,10 +489,11 @@ fn insert(
     let activation = (status == FrameStatus::InProgress).then(|| next_activation(conn)).transpose()?;
     let activated_at = activation.map(|_| &now);
     let criteria = serde_json::to_string(criteria).unwrap_or_else(|_| "[]".into());
+    let uid = records::new_uid(&[title, &now]);
     conn.prepare_cached(
         "INSERT INTO nodes (kind, parent_id, title, description, status, stale, seq, frame_type, criteria,
-                            activated_at, activation, created_at, updated_at)
-         VALUES ('frame', ?1, ?2, ?3, ?4, 0, ?5, ?6, ?7, ?8, ?9, ?10, ?10)",
+                            activated_at, activation, created_at, updated_at, uid)
+         VALUES ('frame', ?1, ?2, ?3, ?4, 0, ?5, ?6, ?7, ?8, ?9, ?10, ?10, ?11)",
     )?
     .execute(params![
         parent,
@@ -504,7 +505,8 @@ fn insert(
         criteria,
         activated_at,
         activation,
-        now
+        now,
+        uid
     ])?;
     let node_id = conn.last_insert_rowid();
     bump_children(conn, parent)?;
@@ -760,7 +762,7 @@ pub(crate) fn tree(conn: &Connection, root: Option<&str>, depth: Option<usize>) 
 
 /// Record a change to the frame: its revision moves, and its parent's
 /// children revision (the root frames' counter for a top-level frame).
-fn touch(conn: &Connection, row: &FrameRow) -> Result<()> {
+pub(crate) fn touch(conn: &Connection, row: &FrameRow) -> Result<()> {
     conn.prepare_cached("UPDATE nodes SET rev = rev + 1, updated_at = ?2 WHERE id = ?1")?
         .execute(params![row.node_id, time::now_iso()])?;
     bump_children(conn, row.parent_id)
@@ -769,7 +771,7 @@ fn touch(conn: &Connection, row: &FrameRow) -> Result<()> {
 /// The key in `kv` of the top-level frames' children revision.
 const ROOT_CHILDREN_REV: &str = "frames.root_children_rev";
 
-fn bump_children(conn: &Connection, parent: Option<i64>) -> Result<()> {
+pub(crate) fn bump_children(conn: &Connection, parent: Option<i64>) -> Result<()> {
     match parent {
         Some(parent) => {
             conn.prepare_cached("UPDATE nodes SET children_rev = children_rev + 1 WHERE id = ?1")?
@@ -812,7 +814,12 @@ fn derive_title(goal: &str) -> String {
 
 /// A frame type: lower case letters, digits, `-` and `_`.
 fn frame_type(given: Option<&str>, default: &str) -> Result<String> {
-    let text = given.map(|t| t.trim().to_lowercase()).unwrap_or_else(|| default.to_string());
+    frame_type_of(given.unwrap_or(default))
+}
+
+/// A frame type, checked: lower case letters, digits, `-` and `_`.
+pub(crate) fn frame_type_of(given: &str) -> Result<String> {
+    let text = given.trim().to_lowercase();
     let valid = !text.is_empty()
         && text.len() <= 40
         && text.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');

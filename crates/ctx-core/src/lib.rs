@@ -49,6 +49,7 @@ mod error;
 mod folders;
 mod frames;
 mod fsutil;
+pub mod knowledge;
 pub mod limits;
 pub mod memory;
 pub mod paths;
@@ -78,6 +79,7 @@ pub use frames::{
     Attempt, Frame, FrameDetail, FrameLine, FrameStatus, FrameTree, NewAttempt, NewFrame, NewTask, TaskFilter,
 };
 pub use fsutil::{open_within, read_within, write_atomic};
+pub use knowledge::KnowledgeReport;
 pub use memory::{
     EmbedError, Embedder, HashedNgrams, IngestError, IngestReport, L0Row, LEXICAL_WINDOW, NewRecord, Pack,
     PackSection, Record, SearchMode, SearchOptions, SearchResponse, SearchScope, Timeline, TimelineSession,

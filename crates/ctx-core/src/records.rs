@@ -60,8 +60,12 @@ pub(crate) fn insert_decision(
     let tags = normalize_tags(&new.tags)?;
     let ts = time::now_iso();
     let id = new_id("D", &[&ts, name, &title]);
+    // `meta` names the node too, so that the committed decision keeps saying
+    // where it belongs after its folder vanishes from the scan (see knowledge/).
     conn.execute(
-        "INSERT INTO records (uid, type, node_id, title, body, tags, ts) VALUES (?1, 'decision', ?2, ?3, ?4, ?5, ?6)",
+        "INSERT INTO records (uid, type, node_id, title, body, tags, ts, meta)
+         VALUES (?1, 'decision', ?2, ?3, ?4, ?5, ?6, (SELECT CASE kind WHEN 'folder' THEN json_object('folder', path)
+             WHEN 'frame' THEN json_object('frame', uid) ELSE '{}' END FROM nodes WHERE id = ?2))",
         params![id, node_id, title, new.rationale.trim(), tags.join(" "), ts],
     )?;
     Ok(Decision {
@@ -114,7 +118,7 @@ pub(crate) fn decisions_of(conn: &Connection, node_id: Option<i64>) -> Result<Ve
 }
 
 /// Tags are lower-cased; each is 1–40 characters of letters, digits, `-` and `_`.
-fn normalize_tags(tags: &[String]) -> Result<Vec<String>> {
+pub(crate) fn normalize_tags(tags: &[String]) -> Result<Vec<String>> {
     let mut out: Vec<String> = Vec::new();
     for tag in tags {
         let tag = tag.trim().to_lowercase();
@@ -135,6 +139,12 @@ fn normalize_tags(tags: &[String]) -> Result<Vec<String>> {
 
 /// A new stable id: `prefix-` and 12 hex digits, unique across processes.
 pub(crate) fn new_id(prefix: &str, parts: &[&str]) -> String {
+    format!("{prefix}-{}", new_uid(parts))
+}
+
+/// 12 hex digits, unique across processes and machines (time, process,
+/// counter and `parts` hashed).
+pub(crate) fn new_uid(parts: &[&str]) -> String {
     static COUNTER: AtomicU64 = AtomicU64::new(0);
     let mut hasher = blake3::Hasher::new();
     for part in parts {
@@ -143,8 +153,7 @@ pub(crate) fn new_id(prefix: &str, parts: &[&str]) -> String {
     hasher.update(&time::unix_nanos(std::time::SystemTime::now()).to_le_bytes());
     hasher.update(&std::process::id().to_le_bytes());
     hasher.update(&COUNTER.fetch_add(1, Ordering::Relaxed).to_le_bytes());
-    let hex = hasher.finalize().to_hex();
-    format!("{prefix}-{}", &hex[..12])
+    hasher.finalize().to_hex()[..12].to_string()
 }
 
 #[cfg(test)]

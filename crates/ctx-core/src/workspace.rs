@@ -17,6 +17,7 @@ use crate::frames::{
     self, Frame, FrameDetail, FrameRow, FrameStatus, FrameTree, NewAttempt, NewFrame, NewTask, TaskFilter,
 };
 use crate::fsutil::write_atomic;
+use crate::knowledge::{self, KnowledgeReport};
 use crate::paths;
 use crate::records::{self, Decision, NewDecision};
 use crate::scan::{self, ScanReport};
@@ -237,10 +238,13 @@ impl Workspace {
         }
     }
 
-    /// Bring the store up to date with the files on disk.
+    /// Bring the store up to date with the files on disk: the repository's,
+    /// then the knowledge files of `.ctx/knowledge/` (see [`Workspace::sync_knowledge`]).
     pub fn scan(&mut self) -> Result<ScanReport> {
         let detector = detector_of(&self.config.secrets, &self.detector);
-        scan::scan(&mut self.store, &self.root, &self.config.scan, detector)
+        let mut report = scan::scan(&mut self.store, &self.root, &self.config.scan, detector)?;
+        report.knowledge = self.sync_knowledge()?;
+        Ok(report)
     }
 
     pub fn status(&self) -> Result<Status> {
@@ -291,14 +295,14 @@ impl Workspace {
     pub fn describe_folder(&mut self, path: &str, edit: &FolderEdit) -> Result<Folder> {
         let key = self.key(path)?;
         let edit = edit.redacted(self.detector());
-        self.write(|conn| folders::describe(conn, &key, &edit))?;
+        self.author(|conn| folders::describe(conn, &key, &edit))?;
         self.folder(&key)
     }
 
     /// Mark a folder as a scope (or not); marks it and its ancestors stale.
     pub fn set_scope(&mut self, path: &str, is_scope: bool) -> Result<Folder> {
         let key = self.key(path)?;
-        self.write(|conn| folders::set_scope(conn, &key, is_scope))?;
+        self.author(|conn| folders::set_scope(conn, &key, is_scope))?;
         self.folder(&key)
     }
 
@@ -307,14 +311,14 @@ impl Workspace {
     pub fn relate(&mut self, path: &str, other: &str, note: Option<&str>) -> Result<Folder> {
         let (key, other) = (self.key(path)?, self.key(other)?);
         let note = note.map(|note| self.detector().redacted(note));
-        self.write(|conn| folders::relate(conn, &key, &other, note.as_deref()))?;
+        self.author(|conn| folders::relate(conn, &key, &other, note.as_deref()))?;
         self.folder(&key)
     }
 
     /// Remove the relation from `path` to `other`.
     pub fn unrelate(&mut self, path: &str, other: &str) -> Result<Folder> {
         let (key, other) = (self.key(path)?, self.key(other)?);
-        self.write(|conn| folders::unrelate(conn, &key, &other))?;
+        self.author(|conn| folders::unrelate(conn, &key, &other))?;
         self.folder(&key)
     }
 
@@ -322,7 +326,7 @@ impl Workspace {
     pub fn log_decision(&mut self, path: &str, decision: &NewDecision) -> Result<Decision> {
         let key = self.key(path)?;
         let decision = decision.redacted(self.detector());
-        self.write(|conn| records::log_decision(conn, &key, &decision))
+        self.author(|conn| records::log_decision(conn, &key, &decision))
     }
 
     /// Decisions on the folder at `path` (every decision when `None`), newest first.
@@ -380,7 +384,7 @@ impl Workspace {
     /// Push a frame (under `new.parent`, default the current frame) and make it current.
     pub fn push_frame(&mut self, new: &NewFrame) -> Result<Frame> {
         let new = new.redacted(self.detector());
-        self.write(|conn| frames::push(conn, &new).and_then(|row| frames::frame(conn, &row)))
+        self.author(|conn| frames::push(conn, &new).and_then(|row| frames::frame(conn, &row)))
     }
 
     /// End work on frame `id` (default: the current frame) as `completed`,
@@ -413,7 +417,7 @@ impl Workspace {
     /// Log a decision on frame `id` (default: the current frame).
     pub fn add_frame_decision(&mut self, id: Option<&str>, decision: &NewDecision) -> Result<Decision> {
         let decision = decision.redacted(self.detector());
-        self.write(|conn| {
+        self.author(|conn| {
             let row = frames::target(conn, id)?;
             frames::add_decision(conn, &row, &decision)
         })
@@ -445,7 +449,7 @@ impl Workspace {
     /// Add a planned task (or, with type `epic`, an epic) under `new.epic`.
     pub fn add_task(&mut self, new: &NewTask) -> Result<Frame> {
         let new = new.redacted(self.detector());
-        self.write(|conn| frames::add_task(conn, &new).and_then(|row| frames::frame(conn, &row)))
+        self.author(|conn| frames::add_task(conn, &new).and_then(|row| frames::frame(conn, &row)))
     }
 
     /// Start (or retry) task `id`: it is in progress and the current frame.
@@ -556,7 +560,7 @@ impl Workspace {
         id: Option<&str>,
         change: impl FnOnce(&rusqlite::Connection, &FrameRow) -> Result<()>,
     ) -> Result<Frame> {
-        let row = self.write(|conn| {
+        let row = self.author(|conn| {
             let row = frames::target(conn, id)?;
             change(conn, &row)?;
             Ok(row)
@@ -573,6 +577,38 @@ impl Workspace {
     /// Run `f` in a write transaction: all of it lands, or none of it.
     fn write<T>(&mut self, f: impl FnOnce(&rusqlite::Connection) -> Result<T>) -> Result<T> {
         write_in(&mut self.store.conn, f)
+    }
+
+    /// Run `f`, a change to what people and agents author, in a write
+    /// transaction with the knowledge files synced around it: files changed
+    /// on disk are read in first (so the change builds on them, and never
+    /// overwrites a hand edit), and the files of what changed are written
+    /// before the commit (see [`knowledge`]). A workspace in the cache
+    /// directory has no knowledge files.
+    fn author<T>(&mut self, f: impl FnOnce(&rusqlite::Connection) -> Result<T>) -> Result<T> {
+        if self.cached {
+            return self.write(f);
+        }
+        let ctx_dir = self.ctx_dir();
+        let detector = detector_of(&self.config.secrets, &self.detector);
+        write_in(&mut self.store.conn, |conn| {
+            let mut report = KnowledgeReport::default();
+            knowledge::sync_in(conn, &ctx_dir, detector, &mut report)?;
+            let value = f(conn)?;
+            knowledge::sync_out(conn, &ctx_dir, &mut report)?;
+            Ok(value)
+        })
+    }
+
+    /// Bring the store and the knowledge files in line (see [`knowledge`]):
+    /// what changed on disk is read in, what changed in the store is written out.
+    pub fn sync_knowledge(&mut self) -> Result<KnowledgeReport> {
+        if self.cached {
+            return Ok(KnowledgeReport::default());
+        }
+        let ctx_dir = self.ctx_dir();
+        let detector = detector_of(&self.config.secrets, &self.detector);
+        write_in(&mut self.store.conn, |conn| knowledge::sync(conn, &ctx_dir, detector))
     }
 }
 

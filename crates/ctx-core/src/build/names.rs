@@ -132,8 +132,13 @@ fn percent_decode(text: &str) -> Option<String> {
 
 /// The context file name of folder `key` at `tier`.
 pub fn file_name(key: &str, tier: Tier) -> String {
+    name_with_suffix(key, &format!(".{tier}.md"))
+}
+
+/// The encoded folder key with `suffix`, shortened (a hash of the key
+/// standing for its tail) when it would pass the file system's name limit.
+pub(crate) fn name_with_suffix(key: &str, suffix: &str) -> String {
     let encoded = encode_folder(key);
-    let suffix = format!(".{tier}.md");
     if encoded.len() + suffix.len() <= MAX_FILE_NAME {
         return format!("{encoded}{suffix}");
     }

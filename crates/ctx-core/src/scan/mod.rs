@@ -68,6 +68,8 @@ pub struct ScanReport {
     pub elapsed_ms: u64,
     /// Where the time went.
     pub phases: ScanPhases,
+    /// What the sync of `.ctx/knowledge/` after the scan did.
+    pub knowledge: crate::KnowledgeReport,
 }
 
 /// Milliseconds spent in each phase of a scan.

@@ -4,6 +4,7 @@
 use super::Detector;
 use crate::folders::FolderEdit;
 use crate::frames::{NewAttempt, NewFrame, NewTask};
+use crate::knowledge::items::Item;
 use crate::memory::{NewRecord, Record};
 use crate::records::NewDecision;
 
@@ -84,5 +85,40 @@ impl Redacted for Record {
             session_id: some(d, &self.session_id),
             ..self.clone()
         }
+    }
+}
+
+/// A knowledge file's item: a hand edit or a merge can bring a secret in.
+impl Redacted for Item {
+    fn redacted(&self, d: &Detector) -> Self {
+        let mut item = self.clone();
+        match &mut item {
+            Item::Folder(front, content) => {
+                front.description = d.redacted(&front.description);
+                *content = d.redacted(content);
+                for related in &mut front.related {
+                    related.note = d.redacted(&related.note);
+                }
+            }
+            Item::Decision(front, rationale) => {
+                front.title = d.redacted(&front.title);
+                front.tags = all(d, &front.tags);
+                *rationale = d.redacted(rationale);
+            }
+            Item::Frame(front, goal) => {
+                front.title = d.redacted(&front.title);
+                front.summary = d.redacted(&front.summary);
+                front.criteria = all(d, &front.criteria);
+                front.artifacts = all(d, &front.artifacts);
+                *goal = d.redacted(goal);
+                for attempt in &mut front.attempts {
+                    attempt.reason = d.redacted(&attempt.reason);
+                    attempt.observations = all(d, &attempt.observations);
+                    attempt.avoid = all(d, &attempt.avoid);
+                }
+            }
+            Item::Pin(_, text) => *text = d.redacted(text),
+        }
+        item
     }
 }

@@ -22,10 +22,12 @@ impl Workspace {
     pub fn add_record(&mut self, new: &NewRecord) -> Result<Record> {
         let prepared = memory::prepare(&new.redacted(self.detector()), None)?;
         let embedder = self.builtin_embedder();
-        self.write(|conn| {
+        let insert = |conn: &rusqlite::Connection| {
             memory::insert(conn, &prepared)?;
             embed_new(conn, embedder)
-        })?;
+        };
+        // A pin is authored: it goes to the knowledge files too.
+        if prepared.record.record_type == "pin" { self.author(insert) } else { self.write(insert) }?;
         Ok(prepared.record)
     }
 
@@ -194,7 +196,7 @@ impl Workspace {
         let new = NewRecord {
             record_type: "pin".into(),
             role: Some("user".into()),
-            text: text.into(),
+            text: text.trim().into(),
             ..Default::default()
         };
         self.add_record(&new)
@@ -202,7 +204,7 @@ impl Workspace {
 
     /// Remove the pin `id`.
     pub fn unpin(&mut self, id: &str) -> Result<()> {
-        let removed = self.write(|conn| {
+        let removed = self.author(|conn| {
             Ok(conn.execute("DELETE FROM records WHERE uid = ?1 AND type = 'pin'", [id.trim()])?)
         })?;
         if removed == 0 {
