@@ -3,7 +3,7 @@
 //! File system events are debounced (one write often makes several events;
 //! a checkout makes thousands) and sorted: `.git/`, ctx's own output and
 //! paths the root's ignore files or `[scan] exclude` leave out are noise;
-//! a template override, `.ctx/config.toml` (reloaded) and a commit to
+//! a template override, a knowledge file, `.ctx/config.toml` (reloaded) and a commit to
 //! `ctx.db` by another process (an agent's `ctx folder describe`) are not.
 //! Each relevant batch runs one scan and one build; the scan and the source
 //! hashes decide what really changed.
@@ -230,7 +230,8 @@ impl EventFilter {
             return match parts.next().and_then(|p| p.to_str()) {
                 Some(name) if name.starts_with(DB_FILE) => Relevance::Database,
                 Some(CONFIG_FILE) => Relevance::Config,
-                Some(TEMPLATES_DIR) => Relevance::Path(as_key()),
+                // A hand edit or a pull of a knowledge file: the scan reads it in.
+                Some(TEMPLATES_DIR | crate::knowledge::KNOWLEDGE_DIR) => Relevance::Path(as_key()),
                 _ => Relevance::Ignored,
             };
         }
@@ -278,6 +279,7 @@ mod tests {
             (".ctx/ctx.db", Relevance::Database),
             (".ctx/config.toml", Relevance::Config),
             (".ctx/templates/footer.md.hbs", path(".ctx/templates/footer.md.hbs")),
+            (".ctx/knowledge/folders/src.md", path(".ctx/knowledge/folders/src.md")),
         ] {
             assert_eq!(filter.classify(&root.join(rel)), expected, "{rel}");
         }

@@ -35,7 +35,8 @@ pub(crate) const CONFIG_FILE: &str = "config.toml";
 pub(crate) const TEMPLATES_DIR: &str = "templates";
 
 /// What `.ctx/.gitignore` holds: the database and generated files stay local.
-const CTX_GITIGNORE: &str = "# Local state and generated files: rebuilt from the repository by `ctx scan` / `ctx build`.\nctx.db*\ncontext/\n";
+/// Everything else in `.ctx/` is committed: the knowledge files above all.
+const CTX_GITIGNORE: &str = "# Local state and generated files: rebuilt from the repository by `ctx scan` / `ctx build`.\nctx.db*\ncontext/\npacks/\n";
 
 /// An open workspace.
 #[derive(Debug)]

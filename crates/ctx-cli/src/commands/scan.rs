@@ -22,6 +22,9 @@ pub fn warn_issues(report: &ScanReport) {
     for issue in &report.issues {
         output::warn(&format!("{}: {}", issue.path, issue.message));
     }
+    for warning in &report.knowledge.warnings {
+        output::warn(warning);
+    }
 }
 
 /// The text summary of a scan.
@@ -54,6 +57,19 @@ pub fn print_summary(report: &ScanReport) -> anyhow::Result<()> {
     if !report.issues.is_empty() {
         let n = report.issues.len();
         writeln!(out, "skipped: {n} {} (see warnings)", if n == 1 { "entry" } else { "entries" })?;
+    }
+    let knowledge = &report.knowledge;
+    for (what, files) in [
+        ("knowledge read", &knowledge.loaded),
+        ("knowledge removed (file deleted)", &knowledge.removed),
+        ("knowledge written", &knowledge.written),
+        ("knowledge file deleted", &knowledge.deleted),
+        ("knowledge waiting for its folder", &knowledge.waiting),
+        ("knowledge redacted (a secret was in the file)", &knowledge.redacted),
+    ] {
+        if !files.is_empty() {
+            writeln!(out, "{what}: {}", output::list_some(files, 8))?;
+        }
     }
     Ok(())
 }
