@@ -319,6 +319,7 @@ fn a_conflicted_or_malformed_file_is_an_error_and_nothing_is_half_loaded() {
 fn knowledge_of_a_folder_that_goes_waits_for_it_to_come_back() {
     let repo = Repo::init(FIXTURE);
     repo.ok(&["folder", "describe", "src/db", "--description", "The connection pool"]);
+    repo.ok(&["log", "src/db", "--title", "One pool per process"]);
     let pool = std::fs::read_to_string(repo.path("src/db/pool.rs")).unwrap();
     repo.remove("src/db");
     let scan = repo.json(&["scan"]);
@@ -330,9 +331,15 @@ fn knowledge_of_a_folder_that_goes_waits_for_it_to_come_back() {
     // Another write does not take the file away.
     repo.ok(&["log", "src/auth", "--title", "Something"]);
     assert!(repo.path(".ctx/knowledge/folders/src--db.md").exists());
+    let decisions = repo.json(&["log", "list"]);
+    let pool_decision = decisions.as_array().unwrap().iter().find(|d| d["title"] == "One pool per process");
+    assert_eq!(pool_decision.unwrap()["folder"], Value::Null, "{decisions}");
     repo.write("src/db/pool.rs", &pool);
     repo.ok(&["scan"]);
-    assert_eq!(repo.json(&["folder", "show", "src/db"])["description"], "The connection pool");
+    let folder = repo.json(&["folder", "show", "src/db"]);
+    assert_eq!(folder["description"], "The connection pool");
+    // Its decision is attached to it again, and its file never changed.
+    assert_eq!(folder["decisions"][0]["title"], "One pool per process", "{folder}");
 }
 
 #[test]
@@ -340,9 +347,26 @@ fn a_store_from_before_the_knowledge_files_writes_them_all() {
     let repo = Repo::init(FIXTURE);
     repo.ok(&["folder", "describe", "src/auth", "--description", "Sessions"]);
     repo.ok(&["log", "src/auth", "--title", "Bearer tokens"]);
-    // As a ctx without knowledge files left it: the store has it all, the disk nothing.
+    // As a ctx without knowledge files (schema 8) left it: the store has it all, the disk nothing.
     std::fs::remove_dir_all(repo.path(".ctx/knowledge")).unwrap();
-    repo.db().execute("DELETE FROM knowledge_files", []).unwrap();
+    let db = repo.db();
+    let triggers: Vec<String> = db
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'knowledge%'")
+        .unwrap()
+        .query_map([], |row| row.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert!(!triggers.is_empty());
+    for trigger in triggers {
+        db.execute_batch(&format!("DROP TRIGGER {trigger}")).unwrap();
+    }
+    db.execute_batch(
+        "DROP TABLE knowledge_dirty; DROP TABLE knowledge_files; DROP INDEX nodes_uid;
+         ALTER TABLE nodes DROP COLUMN uid; PRAGMA user_version = 8;",
+    )
+    .unwrap();
+    drop(db);
     let scan = repo.json(&["scan"]);
     assert_eq!(scan["knowledge"]["written"].as_array().unwrap().len(), 2, "{scan}");
     assert_eq!(knowledge_files(&repo).len(), 2);
@@ -377,4 +401,15 @@ fn no_secret_reaches_a_knowledge_file() {
     }
     let pin_text = std::fs::read_to_string(repo.path(&pin_file)).unwrap();
     assert!(pin_text.contains("[REDACTED:"), "{pin_text}");
+
+    // A rule added later: the store is scrubbed, and the files with it.
+    repo.ok(&["folder", "describe", "src/db", "--description", "pool key acme_4f9c2a7b1e3d"]);
+    let config = std::fs::read_to_string(repo.path(".ctx/config.toml")).unwrap();
+    repo.write(
+        ".ctx/config.toml",
+        &format!("{config}\n[[secrets.rules]]\nid = \"acme\"\ndescription = \"ACME key\"\nregex = 'acme_[a-f0-9]{{12}}'\nkeywords = [\"acme_\"]\n"),
+    );
+    repo.ok(&["scan"]);
+    let db_file = std::fs::read_to_string(repo.path(".ctx/knowledge/folders/src--db.md")).unwrap();
+    assert!(db_file.contains("[REDACTED:acme]") && !db_file.contains("4f9c2a7b1e3d"), "{db_file}");
 }

@@ -140,145 +140,133 @@ fn is_file_safe_id(id: &str) -> bool {
         && id.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
 }
 
-/// Every authored item in the store, as the files hold them.
-pub(crate) fn read_all(conn: &Connection) -> Result<Vec<Item>> {
-    let mut items = folders_of(conn)?;
-    items.extend(decisions_of(conn)?);
-    items.extend(frames_of(conn)?);
-    items.extend(pins_of(conn)?);
-    Ok(items)
+/// The item `key` (see [`Item::key`]) as the store holds it now; `None`
+/// when it has none (a folder with nothing authored, a deleted decision).
+pub(crate) fn read(conn: &Connection, key: &str) -> Result<Option<Item>> {
+    let Some((kind, id)) = key.split_once(':') else { return Ok(None) };
+    match kind {
+        "folder" => read_folder(conn, id),
+        "decision" => read_decision(conn, id),
+        "frame" => read_frame(conn, id),
+        "pin" => read_pin(conn, id),
+        _ => Ok(None),
+    }
 }
 
-fn folders_of(conn: &Connection) -> Result<Vec<Item>> {
-    let mut related: rustc_hash::FxHashMap<String, Vec<RelatedFront>> = Default::default();
-    let mut stmt = conn.prepare_cached(
-        "SELECT f.path, t.path, l.note FROM links l JOIN nodes f ON f.id = l.from_id JOIN nodes t ON t.id = l.to_id
-         WHERE l.kind = 'related' AND f.kind = 'folder' AND t.kind = 'folder' ORDER BY f.path, t.path",
-    )?;
-    let mut rows = stmt.query([])?;
-    while let Some(row) = rows.next()? {
-        related.entry(row.get(0)?).or_default().push(RelatedFront { path: row.get(1)?, note: row.get(2)? });
+fn read_folder(conn: &Connection, path: &str) -> Result<Option<Item>> {
+    let row: Option<(i64, String, String, bool)> = conn
+        .prepare_cached(
+            "SELECT id, description, content_md, is_scope FROM nodes WHERE kind = 'folder' AND path = ?1",
+        )?
+        .query_row([path], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?)))
+        .optional()?;
+    let Some((id, description, content, scope)) = row else { return Ok(None) };
+    let related = conn
+        .prepare_cached(
+            "SELECT t.path, l.note FROM links l JOIN nodes t ON t.id = l.to_id
+             WHERE l.from_id = ?1 AND l.kind = 'related' AND t.kind = 'folder' ORDER BY t.path",
+        )?
+        .query_map([id], |row| Ok(RelatedFront { path: row.get(0)?, note: row.get(1)? }))?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    if description.is_empty() && content.is_empty() && !scope && related.is_empty() {
+        return Ok(None);
     }
-    let mut stmt = conn.prepare_cached(
-        "SELECT path, description, content_md, is_scope FROM nodes WHERE kind = 'folder'
-         AND (description <> '' OR content_md <> '' OR is_scope = 1
-              OR id IN (SELECT from_id FROM links WHERE kind = 'related'))
-         ORDER BY path",
-    )?;
-    let rows = stmt.query_map([], |row| {
-        Ok((row.get::<_, String>(0)?, row.get::<_, String>(1)?, row.get::<_, String>(2)?, row.get(3)?))
-    })?;
-    let mut items = Vec::new();
-    for row in rows {
-        let (path, description, content, scope) = row?;
-        let related = related.remove(&path).unwrap_or_default();
-        items.push(Item::Folder(FolderFront { path, description, scope, related }, content));
-    }
-    Ok(items)
+    Ok(Some(Item::Folder(FolderFront { path: path.to_string(), description, scope, related }, content)))
 }
 
-fn decisions_of(conn: &Connection) -> Result<Vec<Item>> {
+fn read_decision(conn: &Connection, id: &str) -> Result<Option<Item>> {
     let mut stmt = conn.prepare_cached(
-        "SELECT r.uid, r.title, r.body, r.tags, r.ts,
+        "SELECT r.title, r.body, r.tags, r.ts,
                 CASE WHEN n.kind = 'folder' THEN n.path ELSE json_extract(r.meta, '$.folder') END,
                 CASE WHEN n.kind = 'frame' THEN n.uid ELSE json_extract(r.meta, '$.frame') END
-         FROM records r LEFT JOIN nodes n ON n.id = r.node_id WHERE r.type = 'decision' ORDER BY r.uid",
+         FROM records r LEFT JOIN nodes n ON n.id = r.node_id WHERE r.uid = ?1 AND r.type = 'decision'",
     )?;
-    let rows = stmt.query_map([], |row| {
-        let tags: String = row.get(3)?;
-        let front = DecisionFront {
-            id: row.get(0)?,
-            title: row.get(1)?,
-            folder: row.get(5)?,
-            frame: row.get(6)?,
-            tags: tags.split_whitespace().map(str::to_string).collect(),
-            date: row.get(4)?,
-        };
-        Ok(Item::Decision(front, row.get(2)?))
-    })?;
-    Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+    let item = stmt
+        .query_row([id], |row| {
+            let tags: String = row.get(2)?;
+            let front = DecisionFront {
+                id: id.to_string(),
+                title: row.get(0)?,
+                folder: row.get(4)?,
+                frame: row.get(5)?,
+                tags: tags.split_whitespace().map(str::to_string).collect(),
+                date: row.get(3)?,
+            };
+            Ok(Item::Decision(front, row.get(1)?))
+        })
+        .optional()?;
+    Ok(item)
 }
 
-fn frames_of(conn: &Connection) -> Result<Vec<Item>> {
-    let mut artifacts = frames::artifacts_by_node(
-        conn,
-        "SELECT node_id, path FROM frame_artifacts ORDER BY node_id, path",
-        [],
-    )?;
-    let mut attempts: rustc_hash::FxHashMap<i64, Vec<AttemptFront>> = Default::default();
+fn read_frame(conn: &Connection, uid: &str) -> Result<Option<Item>> {
     let mut stmt = conn.prepare_cached(
-        "SELECT node_id, uid, ts, title, meta FROM records
-         WHERE type = 'attempt' AND node_id IS NOT NULL ORDER BY ts, id",
-    )?;
-    let mut rows = stmt.query([])?;
-    while let Some(row) = rows.next()? {
-        let meta: String = row.get(4)?;
-        let meta: frames::AttemptMeta = serde_json::from_str(&meta).unwrap_or_default();
-        attempts.entry(row.get(0)?).or_default().push(AttemptFront {
-            id: row.get(1)?,
-            date: row.get(2)?,
-            reason: row.get(3)?,
-            observations: meta.observations,
-            avoid: meta.avoid,
-        });
-    }
-    let mut stmt = conn.prepare_cached(
-        "SELECT n.id, n.uid, n.seq, p.uid, n.frame_type, n.title, n.description, n.status, n.summary,
+        "SELECT n.id, n.seq, p.uid, n.frame_type, n.title, n.description, n.status, n.summary,
                 n.criteria, n.created_at, n.activated_at, n.ended_at, n.activation
-         FROM nodes n LEFT JOIN nodes p ON p.id = n.parent_id WHERE n.kind = 'frame' ORDER BY n.seq",
+         FROM nodes n LEFT JOIN nodes p ON p.id = n.parent_id WHERE n.kind = 'frame' AND n.uid = ?1",
     )?;
-    let rows = stmt.query_map([], |row| {
-        let criteria: String = row.get(9)?;
-        let status: String = row.get(7)?;
-        let in_progress = status == FrameStatus::InProgress.as_str();
-        let front = FrameFront {
-            uid: row.get(1)?,
-            number: Some(row.get(2)?),
-            frame_type: row.get::<_, Option<String>>(4)?.unwrap_or_else(|| "frame".into()),
-            title: row.get(5)?,
-            status,
-            parent: row.get(3)?,
-            criteria: serde_json::from_str(&criteria).unwrap_or_default(),
-            artifacts: Vec::new(),
-            summary: row.get(8)?,
-            created: row.get(10)?,
-            started: row.get(11)?,
-            ended: row.get(12)?,
-            activation: if in_progress { row.get(13)? } else { None },
-            attempts: Vec::new(),
-        };
-        Ok((row.get::<_, i64>(0)?, front, row.get::<_, String>(6)?))
-    })?;
-    let mut items = Vec::new();
-    for row in rows {
-        let (node_id, mut front, goal) = row?;
-        front.artifacts = artifacts.remove(&node_id).unwrap_or_default();
-        front.attempts = attempts.remove(&node_id).unwrap_or_default();
-        // A goal that only repeats the title is no body (and reads back as the title).
-        let goal = if goal == front.title { String::new() } else { goal };
-        items.push(Item::Frame(front, goal));
-    }
-    Ok(items)
+    let row = stmt
+        .query_row([uid], |row| {
+            let criteria: String = row.get(8)?;
+            let status: String = row.get(6)?;
+            let in_progress = status == FrameStatus::InProgress.as_str();
+            let front = FrameFront {
+                uid: uid.to_string(),
+                number: Some(row.get(1)?),
+                frame_type: row.get::<_, Option<String>>(3)?.unwrap_or_else(|| "frame".into()),
+                title: row.get(4)?,
+                status,
+                parent: row.get(2)?,
+                criteria: serde_json::from_str(&criteria).unwrap_or_default(),
+                artifacts: Vec::new(),
+                summary: row.get(7)?,
+                created: row.get(9)?,
+                started: row.get(10)?,
+                ended: row.get(11)?,
+                activation: if in_progress { row.get(12)? } else { None },
+                attempts: Vec::new(),
+            };
+            Ok((row.get::<_, i64>(0)?, front, row.get::<_, String>(5)?))
+        })
+        .optional()?;
+    let Some((node_id, mut front, goal)) = row else { return Ok(None) };
+    front.artifacts = frames::artifacts(conn, node_id)?;
+    front.artifacts.sort();
+    front.attempts = frames::attempts(conn, node_id)?
+        .into_iter()
+        .map(|a| AttemptFront {
+            id: a.id,
+            date: a.ts,
+            reason: a.reason,
+            observations: a.observations,
+            avoid: a.avoid,
+        })
+        .collect();
+    // A goal that only repeats the title is no body (and reads back as the title).
+    let goal = if goal == front.title { String::new() } else { goal };
+    Ok(Some(Item::Frame(front, goal)))
 }
 
-fn pins_of(conn: &Connection) -> Result<Vec<Item>> {
-    let mut stmt =
-        conn.prepare_cached("SELECT uid, ts, body FROM records WHERE type = 'pin' ORDER BY uid")?;
-    let rows = stmt
-        .query_map([], |row| Ok(Item::Pin(PinFront { id: row.get(0)?, date: row.get(1)? }, row.get(2)?)))?;
-    Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+fn read_pin(conn: &Connection, id: &str) -> Result<Option<Item>> {
+    let item = conn
+        .prepare_cached("SELECT ts, body FROM records WHERE uid = ?1 AND type = 'pin'")?
+        .query_row([id], |row| Ok(Item::Pin(PinFront { id: id.to_string(), date: row.get(0)? }, row.get(1)?)))
+        .optional()?;
+    Ok(item)
 }
 
-/// Put `item` into the store, replacing what it had of it. Frames are
+/// Put `item` into the store, replacing what it had of it; what became of
+/// it, and its key (an item a file gave no id has one now). Frames are
 /// put without their parent: [`link_parent`] does that once every frame is in.
-pub(crate) fn apply(conn: &Connection, item: &Item, warnings: &mut Vec<String>) -> Result<Applied> {
+pub(crate) fn apply(conn: &Connection, item: &Item, warnings: &mut Vec<String>) -> Result<(Applied, String)> {
     match item {
-        Item::Folder(front, content) => apply_folder(conn, front, content, warnings),
-        Item::Decision(front, rationale) => {
-            apply_decision(conn, front, rationale, warnings).map(|()| Applied::Done)
+        Item::Folder(front, content) => {
+            Ok((apply_folder(conn, front, content, warnings)?, format!("folder:{}", front.path)))
         }
-        Item::Frame(front, goal) => apply_frame(conn, front, goal).map(|_| Applied::Done),
-        Item::Pin(front, text) => apply_pin(conn, front, text).map(|()| Applied::Done),
+        Item::Decision(front, rationale) => {
+            Ok((Applied::Done, format!("decision:{}", apply_decision(conn, front, rationale, warnings)?)))
+        }
+        Item::Frame(front, goal) => Ok((Applied::Done, format!("frame:{}", apply_frame(conn, front, goal)?))),
+        Item::Pin(front, text) => Ok((Applied::Done, format!("pin:{}", apply_pin(conn, front, text)?))),
     }
 }
 
@@ -335,7 +323,7 @@ fn apply_decision(
     front: &DecisionFront,
     rationale: &str,
     warnings: &mut Vec<String>,
-) -> Result<()> {
+) -> Result<String> {
     let title = one_line(&front.title)?;
     if title.is_empty() {
         return Err(Error::InvalidInput("a decision needs a title".into()));
@@ -362,6 +350,24 @@ fn apply_decision(
         params![id, frame.or(folder), title, rationale, tags.join(" "), date, meta.to_string()],
     )?;
     for node in before.into_iter().chain(frame.or(folder)) {
+        node_changed(conn, node)?;
+    }
+    Ok(id)
+}
+
+/// Attach the decisions that lost their folder or frame (it left the scan,
+/// or its file came later than theirs) to it again, where it now is.
+pub(crate) fn relink_decisions(conn: &Connection) -> Result<()> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT r.id, n.id FROM records r JOIN nodes n
+           ON (n.kind = 'folder' AND n.path = json_extract(r.meta, '$.folder'))
+           OR (n.kind = 'frame' AND n.uid = json_extract(r.meta, '$.frame'))
+         WHERE r.type = 'decision' AND r.node_id IS NULL",
+    )?;
+    let found = stmt.query_map([], |row| Ok((row.get::<_, i64>(0)?, row.get::<_, i64>(1)?)))?;
+    for pair in found.collect::<rusqlite::Result<Vec<_>>>()? {
+        let (record, node) = pair;
+        conn.execute("UPDATE records SET node_id = ?2 WHERE id = ?1", [record, node])?;
         node_changed(conn, node)?;
     }
     Ok(())
@@ -416,8 +422,8 @@ fn node_changed(conn: &Connection, node_id: i64) -> Result<()> {
     Ok(())
 }
 
-/// Insert or update the frame; its node id.
-fn apply_frame(conn: &Connection, front: &FrameFront, goal: &str) -> Result<i64> {
+/// Insert or update the frame; its uid.
+fn apply_frame(conn: &Connection, front: &FrameFront, goal: &str) -> Result<String> {
     let title = one_line(&front.title)?;
     if title.is_empty() {
         return Err(Error::InvalidInput("a frame needs a title".into()));
@@ -512,7 +518,7 @@ fn apply_frame(conn: &Connection, front: &FrameFront, goal: &str) -> Result<i64>
         )?;
     }
     frames::touch(conn, &frames::by_node(conn, node_id)?)?;
-    Ok(node_id)
+    Ok(uid)
 }
 
 /// Set the parent of the frame `uid` (none when `parent` is `None` or no frame).
@@ -564,7 +570,7 @@ fn is_below(conn: &Connection, node: Option<i64>, ancestor: i64) -> Result<bool>
     Ok(false)
 }
 
-fn apply_pin(conn: &Connection, front: &PinFront, text: &str) -> Result<()> {
+fn apply_pin(conn: &Connection, front: &PinFront, text: &str) -> Result<String> {
     let id = if front.id.is_empty() { new_id("H", &[text]) } else { front.id.clone() };
     check_type(conn, &id, "pin")?;
     let date = if front.date.is_empty() { time::now_iso() } else { front.date.clone() };
@@ -573,7 +579,7 @@ fn apply_pin(conn: &Connection, front: &PinFront, text: &str) -> Result<()> {
         "INSERT INTO records (uid, type, role, body, ts) VALUES (?1, 'pin', 'user', ?2, ?3)",
         params![id, text, date],
     )?;
-    Ok(())
+    Ok(id)
 }
 
 /// Take the item `key` (see [`Item::key`]) out of the store: its file was deleted.

@@ -27,7 +27,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
-use rusqlite::{Connection, params};
+use rusqlite::{Connection, OptionalExtension, params};
 use serde::Serialize;
 
 use crate::error::{Error, Result};
@@ -79,7 +79,6 @@ struct Recorded {
     size: u64,
     mtime_ns: i64,
     disk_hash: String,
-    rendered_hash: String,
     applied: bool,
 }
 
@@ -197,7 +196,7 @@ pub(crate) fn sync_in(
         if item != file.item {
             report.redacted.push(shown(&file.path));
         }
-        let applied = items::apply(conn, &item, &mut report.warnings)?;
+        let (applied, key) = items::apply(conn, &item, &mut report.warnings)?;
         if applied == Applied::Waiting {
             report.waiting.push(shown(&file.path));
         }
@@ -206,7 +205,7 @@ pub(crate) fn sync_in(
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
             params![
                 file.path,
-                file.item.key(&file.path),
+                key,
                 file.stat.size as i64,
                 file.stat.mtime_ns,
                 file.disk_hash,
@@ -223,7 +222,8 @@ pub(crate) fn sync_in(
             items::link_parent(conn, &front.uid, front.parent.as_deref(), &mut report.warnings)?;
         }
     }
-    retry_waiting(conn, &dir, &changed, report)
+    retry_waiting(conn, &dir, &changed, report)?;
+    items::relink_decisions(conn)
 }
 
 /// The order in which changed items are applied (see [`sync_in`]).
@@ -236,8 +236,8 @@ fn order(item: &Item) -> (u8, i64, String) {
     }
 }
 
-/// Folder files wait while their folder is not in the scan: mark those
-/// whose folder went, and apply those whose folder came back.
+/// Apply the folder files that waited for their folder (see
+/// [`KnowledgeReport::waiting`]) whose folder is back.
 fn retry_waiting(
     conn: &Connection,
     dir: &Path,
@@ -245,81 +245,101 @@ fn retry_waiting(
     report: &mut KnowledgeReport,
 ) -> Result<()> {
     let mut stmt = conn.prepare_cached(
-        "SELECT k.path, k.applied, n.id IS NOT NULL FROM knowledge_files k
-         LEFT JOIN nodes n ON n.kind = 'folder' AND n.path = substr(k.item, 8)
-         WHERE k.item LIKE 'folder:%' ORDER BY k.path",
+        "SELECT k.path FROM knowledge_files k JOIN nodes n ON n.kind = 'folder' AND n.path = substr(k.item, 8)
+         WHERE k.applied = 0 AND k.item LIKE 'folder:%' ORDER BY k.path",
     )?;
-    let rows = stmt
-        .query_map([], |row| Ok((row.get::<_, String>(0)?, row.get::<_, bool>(1)?, row.get::<_, bool>(2)?)))?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
-    for (path, applied, folder_exists) in rows {
+    let back = stmt.query_map([], |row| row.get::<_, String>(0))?.collect::<rusqlite::Result<Vec<_>>>()?;
+    for path in back {
         if changed.contains_key(path.as_str()) {
             continue;
         }
-        if applied && !folder_exists {
-            conn.execute("UPDATE knowledge_files SET applied = 0 WHERE path = ?1", [&path])?;
-            report.waiting.push(shown(&path));
-        } else if !applied && folder_exists {
-            let full = dir.join(&path);
-            let text = std::fs::read_to_string(&full).map_err(|err| Error::io(&full, err))?;
-            let item = Item::parse(&path, &text).map_err(|err| Error::Knowledge {
-                path: full.clone(),
-                line: err.line,
-                message: err.message,
-            })?;
-            items::apply(conn, &item, &mut report.warnings)?;
-            conn.execute("UPDATE knowledge_files SET applied = 1 WHERE path = ?1", [&path])?;
-            report.loaded.push(shown(&path));
-        }
+        let full = dir.join(&path);
+        let text = std::fs::read_to_string(&full).map_err(|err| Error::io(&full, err))?;
+        let item = Item::parse(&path, &text).map_err(|err| Error::Knowledge {
+            path: full.clone(),
+            line: err.line,
+            message: err.message,
+        })?;
+        items::apply(conn, &item, &mut report.warnings)?;
+        conn.execute("UPDATE knowledge_files SET applied = 1 WHERE path = ?1", [&path])?;
+        report.loaded.push(shown(&path));
     }
     Ok(())
 }
 
-/// Write the files of items that changed in the store, and delete those of
-/// items that left it (see the module docs).
+/// Write the files of the items that changed in the store since the last
+/// sync (`knowledge_dirty`, kept by triggers), and delete those of items
+/// that left it (see the module docs).
 pub(crate) fn sync_out(conn: &Connection, ctx_dir: &Path, report: &mut KnowledgeReport) -> Result<()> {
     let dir = ctx_dir.join(KNOWLEDGE_DIR);
-    let recorded = recorded(conn)?;
-    let mut rendered: BTreeMap<String, (String, String)> = BTreeMap::new();
-    for item in items::read_all(conn)? {
-        let path = item.file_name();
-        let key = item.key(&path);
-        rendered.insert(path, (key, item.render()?));
-    }
-    for (path, (key, text)) in &rendered {
-        let text_hash = hash(text.as_bytes());
-        if recorded.get(path).is_some_and(|r| r.applied && r.rendered_hash == text_hash) {
-            continue;
+    let dirty = conn
+        .prepare_cached("SELECT item FROM knowledge_dirty ORDER BY item")?
+        .query_map([], |row| row.get::<_, String>(0))?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    for key in &dirty {
+        // The files that hold the item now (more than one after a rename).
+        let held = conn
+            .prepare_cached("SELECT path, rendered_hash, applied FROM knowledge_files WHERE item = ?1")?
+            .query_map([key], |row| {
+                Ok((row.get::<_, String>(0)?, row.get::<_, String>(1)?, row.get::<_, bool>(2)?))
+            })?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        let keep = match items::read(conn, key)? {
+            Some(item) => {
+                let path = item.file_name();
+                let text = item.render()?;
+                let text_hash = hash(text.as_bytes());
+                let current = held
+                    .iter()
+                    .any(|(p, rendered, applied)| *p == path && *applied && *rendered == text_hash);
+                if !current {
+                    let full = dir.join(&path);
+                    if let Some(parent) = full.parent() {
+                        std::fs::create_dir_all(parent).map_err(|err| Error::io(parent, err))?;
+                    }
+                    write_atomic(&full, text.as_bytes())?;
+                    let stat = stat_of(&full)?;
+                    conn.execute(
+                        "INSERT OR REPLACE INTO knowledge_files (path, item, size, mtime_ns, disk_hash, rendered_hash, applied)
+                         VALUES (?1, ?2, ?3, ?4, ?5, ?5, 1)",
+                        params![path, key, stat.size as i64, stat.mtime_ns, text_hash],
+                    )?;
+                    report.written.push(shown(&path));
+                }
+                Some(path)
+            }
+            None => None,
+        };
+        for (path, _, applied) in &held {
+            if Some(path) == keep.as_ref() || !applied {
+                continue;
+            }
+            if key.starts_with("folder:") && !folder_exists(conn, &key["folder:".len()..])? {
+                // Not the store's to delete: the scan no longer has the folder to hold it.
+                conn.execute("UPDATE knowledge_files SET applied = 0 WHERE path = ?1", [path])?;
+                report.waiting.push(shown(path));
+                continue;
+            }
+            remove_if_exists(&dir.join(path))?;
+            conn.execute("DELETE FROM knowledge_files WHERE path = ?1", [path])?;
+            report.deleted.push(shown(path));
         }
-        let full = dir.join(path);
-        if let Some(parent) = full.parent() {
-            std::fs::create_dir_all(parent).map_err(|err| Error::io(parent, err))?;
-        }
-        write_atomic(&full, text.as_bytes())?;
-        let stat = stat_of(&full)?;
-        conn.execute(
-            "INSERT OR REPLACE INTO knowledge_files (path, item, size, mtime_ns, disk_hash, rendered_hash, applied)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?5, 1)",
-            params![path, key, stat.size as i64, stat.mtime_ns, text_hash],
-        )?;
-        report.written.push(shown(path));
     }
-    for (path, known) in &recorded {
-        // A waiting file is not the store's to delete: it has no folder to hold it.
-        if rendered.contains_key(path) || !known.applied {
-            continue;
-        }
-        remove_if_exists(&dir.join(path))?;
-        conn.execute("DELETE FROM knowledge_files WHERE path = ?1", [path])?;
-        report.deleted.push(shown(path));
-    }
+    conn.execute("DELETE FROM knowledge_dirty", [])?;
     Ok(())
+}
+
+fn folder_exists(conn: &Connection, path: &str) -> Result<bool> {
+    Ok(conn
+        .prepare_cached("SELECT 1 FROM nodes WHERE kind = 'folder' AND path = ?1")?
+        .query_row([path], |_| Ok(()))
+        .optional()?
+        .is_some())
 }
 
 fn recorded(conn: &Connection) -> Result<BTreeMap<String, Recorded>> {
-    let mut stmt = conn.prepare_cached(
-        "SELECT path, item, size, mtime_ns, disk_hash, rendered_hash, applied FROM knowledge_files",
-    )?;
+    let mut stmt =
+        conn.prepare_cached("SELECT path, item, size, mtime_ns, disk_hash, applied FROM knowledge_files")?;
     let rows = stmt.query_map([], |row| {
         Ok((
             row.get::<_, String>(0)?,
@@ -328,8 +348,7 @@ fn recorded(conn: &Connection) -> Result<BTreeMap<String, Recorded>> {
                 size: row.get::<_, i64>(2)? as u64,
                 mtime_ns: row.get(3)?,
                 disk_hash: row.get(4)?,
-                rendered_hash: row.get(5)?,
-                applied: row.get(6)?,
+                applied: row.get(5)?,
             },
         ))
     })?;
