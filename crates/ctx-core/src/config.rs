@@ -278,7 +278,14 @@ mod tests {
         assert_eq!(check("[]").unwrap().agents.files, Vec::<String>::new());
         let ok = check(r#"["AGENTS.md", ".github/copilot-instructions.md"]"#).unwrap();
         assert_eq!(ok.agents.files[1], ".github/copilot-instructions.md");
-        for bad in [r#"["../x.md"]"#, r#"["/etc/x.md"]"#, r#"[".ctx/boot.md"]"#, r#"["a/../b.md"]"#, r#"[""]"#, r#"["A.md", "A.md"]"#] {
+        for bad in [
+            r#"["../x.md"]"#,
+            r#"["/etc/x.md"]"#,
+            r#"[".ctx/boot.md"]"#,
+            r#"["a/../b.md"]"#,
+            r#"[""]"#,
+            r#"["A.md", "A.md"]"#,
+        ] {
             let err = check(bad).unwrap_err();
             assert!(err.to_string().contains("[agents] files"), "{bad}: {err}");
         }

@@ -72,7 +72,8 @@ pub use assemble::{
 pub use budget::{Budget, BudgetSources};
 pub use build::{BuildMode, BuildOptions, BuildReport, RenderedContext, Tier, TodoFolder, ValidateReport};
 pub use config::{
-    AgentsConfig, BudgetConfig, BuildConfig, CacheConfig, Config, DEFAULT_CONFIG_TOML, ScanConfig, SelectionConfig,
+    AgentsConfig, BudgetConfig, BuildConfig, CacheConfig, Config, DEFAULT_CONFIG_TOML, ScanConfig,
+    SelectionConfig,
 };
 pub use error::{Error, Result};
 pub use folders::{FileEntry, Folder, FolderEdit, Relation};

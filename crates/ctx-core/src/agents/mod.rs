@@ -201,7 +201,8 @@ fn plan_sections(
     if files.is_empty() {
         return Ok(Vec::new());
     }
-    let templates = Templates::load(&root.join(CTX_DIR).join(TEMPLATES_DIR), &[AGENTS_TEMPLATE, CLAUDE_TEMPLATE])?;
+    let templates =
+        Templates::load(&root.join(CTX_DIR).join(TEMPLATES_DIR), &[AGENTS_TEMPLATE, CLAUDE_TEMPLATE])?;
     let mut planned = Vec::new();
     let mut broken = Vec::new();
     let mut seen: Vec<(PathBuf, String)> = Vec::new();
@@ -214,7 +215,8 @@ fn plan_sections(
             continue;
         }
         seen.push((target.clone(), file.clone()));
-        let template = if file.rsplit('/').next() == Some("CLAUDE.md") { CLAUDE_TEMPLATE } else { AGENTS_TEMPLATE };
+        let template =
+            if file.rsplit('/').next() == Some("CLAUDE.md") { CLAUDE_TEMPLATE } else { AGENTS_TEMPLATE };
         let data = serde_json::json!({ "file": file, "files": files });
         let body = detector.redacted(&templates.render(template, &data)?);
         section::check_body(&body).map_err(|(line, message)| Error::Template {
@@ -294,7 +296,8 @@ fn plan_prompts(root: &Path, check: bool) -> Result<Vec<Planned>> {
 /// when they lead out of the workspace (ctx never writes outside it).
 fn target(root: &Path, rel: &str) -> Result<PathBuf> {
     let path = root.join(rel);
-    let outside = || Error::OutsideRoot { input: format!("{rel} (through a link)"), root: root.to_path_buf() };
+    let outside =
+        || Error::OutsideRoot { input: format!("{rel} (through a link)"), root: root.to_path_buf() };
     if std::fs::symlink_metadata(&path).is_ok() {
         let real = std::fs::canonicalize(&path).map_err(|err| Error::io(&path, err))?;
         if !real.starts_with(root) {

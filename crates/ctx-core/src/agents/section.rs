@@ -397,7 +397,8 @@ fn pair(markers: &[Marker]) -> Result<Option<(usize, usize)>, Vec<Problem>> {
         });
     }
     if sections.len() > 1 {
-        let lines = sections.iter().flat_map(|(b, e)| [markers[*b].first + 1, markers[*e].first + 1]).collect();
+        let lines =
+            sections.iter().flat_map(|(b, e)| [markers[*b].first + 1, markers[*e].first + 1]).collect();
         problems.push(Problem { lines, message: format!("{} sections; there must be one", sections.len()) });
     }
     problems.sort_by_key(|p| p.lines.first().copied());
@@ -454,7 +455,8 @@ fn append(bytes: &[u8], lines: &[Line], section: Section<'_>) -> Edit {
         if last.next == last.end {
             out.extend_from_slice(eol.as_bytes());
         }
-        let last_blank = last.next != last.end && content(bytes, lines, lines.len() - 1).trim_ascii().is_empty();
+        let last_blank =
+            last.next != last.end && content(bytes, lines, lines.len() - 1).trim_ascii().is_empty();
         if !last_blank {
             out.extend_from_slice(eol.as_bytes());
         }

@@ -2,12 +2,41 @@
 
 from os import PathLike
 from pathlib import Path
-from typing import Any, Optional, Union
+from typing import Any, Literal, Optional, TypedDict, Union
 
 from ctxkit import Embedder
 
 __version__: str
 SCHEMA_VERSION: int
+
+class FileUpdate(TypedDict):
+    """One file of `Workspace.update()` (docs/json.md)."""
+
+    path: str
+    kind: Literal["section", "prompt", "map"]
+    status: Literal[
+        "created",
+        "appended",
+        "replaced",
+        "upgraded",
+        "repaired",
+        "unchanged",
+        "edited",
+        "missing",
+        "out_of_date",
+        "linked",
+    ]
+    from_version: Optional[int]
+    to_version: Optional[int]
+    repairs: list[str]
+    same_as: Optional[str]
+
+class UpdateReport(TypedDict):
+    """What `Workspace.update()` did (or, with `check=True`, would do)."""
+
+    check: bool
+    files: list[FileUpdate]
+    up_to_date: bool
 
 class Workspace:
     """A ctx workspace: a repository root with a `.ctx/` folder."""
@@ -18,6 +47,7 @@ class Workspace:
     @property
     def root(self) -> Path: ...
     def init(self) -> dict[str, Any]: ...
+    def update(self, *, check: bool = False, repair: bool = False) -> UpdateReport: ...
     def scan(self) -> dict[str, Any]: ...
     def status(self) -> dict[str, Any]: ...
     def folder(self, path: str) -> dict[str, Any]: ...

@@ -174,19 +174,23 @@ fn user_block() -> impl Strategy<Value = Vec<Vec<u8>>> {
 /// User text: blocks joined by LF or CRLF line endings, with or without a
 /// final one.
 fn user_text() -> impl Strategy<Value = Vec<u8>> {
-    (proptest::collection::vec((user_block(), any::<bool>()), 0..6), any::<bool>()).prop_map(|(blocks, last)| {
-        let lines: Vec<(Vec<u8>, bool)> =
-            blocks.into_iter().flat_map(|(block, crlf)| block.into_iter().map(move |l| (l, crlf))).collect();
-        let mut out = Vec::new();
-        let count = lines.len();
-        for (i, (line, crlf)) in lines.into_iter().enumerate() {
-            out.extend(line);
-            if i + 1 < count || last {
-                out.extend_from_slice(if crlf { b"\r\n" } else { b"\n" });
+    (proptest::collection::vec((user_block(), any::<bool>()), 0..6), any::<bool>()).prop_map(
+        |(blocks, last)| {
+            let lines: Vec<(Vec<u8>, bool)> = blocks
+                .into_iter()
+                .flat_map(|(block, crlf)| block.into_iter().map(move |l| (l, crlf)))
+                .collect();
+            let mut out = Vec::new();
+            let count = lines.len();
+            for (i, (line, crlf)) in lines.into_iter().enumerate() {
+                out.extend(line);
+                if i + 1 < count || last {
+                    out.extend_from_slice(if crlf { b"\r\n" } else { b"\n" });
+                }
             }
-        }
-        out
-    })
+            out
+        },
+    )
 }
 
 proptest! {
