@@ -259,7 +259,7 @@ fn plan_sections(
                 _ => UpdateStatus::OutOfDate,
             };
         }
-        planned.push((entry, changed.then(|| (target, edit.bytes))));
+        planned.push((entry, changed.then_some((target, edit.bytes))));
     }
     if !broken.is_empty() {
         return Err(Error::ManagedSectionBroken { files: broken });
