@@ -2,41 +2,13 @@
 
 from os import PathLike
 from pathlib import Path
-from typing import Any, Literal, Optional, TypedDict, Union
+from typing import Any, Optional, Union
 
 from ctxkit import Embedder
+from ctxkit.types import UpdateReport
 
 __version__: str
 SCHEMA_VERSION: int
-
-class FileUpdate(TypedDict):
-    """One file of `Workspace.update()` (docs/json.md)."""
-
-    path: str
-    kind: Literal["section", "prompt", "map"]
-    status: Literal[
-        "created",
-        "appended",
-        "replaced",
-        "upgraded",
-        "repaired",
-        "unchanged",
-        "edited",
-        "missing",
-        "out_of_date",
-        "linked",
-    ]
-    from_version: Optional[int]
-    to_version: Optional[int]
-    repairs: list[str]
-    same_as: Optional[str]
-
-class UpdateReport(TypedDict):
-    """What `Workspace.update()` did (or, with `check=True`, would do)."""
-
-    check: bool
-    files: list[FileUpdate]
-    up_to_date: bool
 
 class Workspace:
     """A ctx workspace: a repository root with a `.ctx/` folder."""
