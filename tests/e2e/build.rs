@@ -364,7 +364,7 @@ fn validate_compares_the_stores_files_with_the_disk() {
 #[test]
 fn building_before_any_scan_says_what_to_do() {
     let repo = Repo::with_files(TREE);
-    repo.ok(&["init", "--no-scan"]);
+    repo.ok(&["init", "--no-scan", "--no-agents"]);
     assert!(repo.fail(&["build"]).contains("nothing scanned yet"));
     let report = repo.json(&["build", "--scan"]);
     assert_eq!(

@@ -17,9 +17,17 @@ fn init_is_idempotent_and_keeps_user_edits() {
     let first = repo.json(&["init"]);
     assert_eq!(
         strings(&first["init"]["created"]),
-        [".ctx/config.toml", ".ctx/.gitignore", ".ctx/boot.md", ".ctx/ctx.db"]
+        [
+            ".ctx/config.toml",
+            ".ctx/.gitignore",
+            ".ctx/boot.md",
+            ".ctx/constitution.md",
+            ".ctx/runloop.md",
+            ".ctx/ctx.db"
+        ]
     );
-    assert_eq!(first["scan"]["files_added"], 3);
+    // The fixture's three files, and AGENTS.md and CLAUDE.md, written before the scan.
+    assert_eq!(first["scan"]["files_added"], 5);
     let gitignore = std::fs::read_to_string(repo.path(".ctx/.gitignore")).unwrap();
     assert!(gitignore.lines().any(|l| l == "ctx.db*") && gitignore.lines().any(|l| l == "context/"));
 
@@ -39,7 +47,7 @@ fn a_fresh_clone_without_the_database_gets_a_new_one() {
     let repo = Repo::init(TREE);
     repo.remove(".ctx/ctx.db");
     let report = repo.scan();
-    assert_eq!(report["files_added"], 3);
+    assert_eq!(report["files_added"], 5, "the fixture's 3 files, AGENTS.md and CLAUDE.md");
 }
 
 #[test]

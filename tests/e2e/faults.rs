@@ -220,7 +220,7 @@ fn scan_killed_at_random_points_leaves_a_whole_store_and_recovers() {
             disk.insert(path);
         }
     }
-    repo.ok(&["init", "--no-scan"]);
+    repo.ok(&["init", "--no-scan", "--no-agents"]);
     let window = timed(&repo, &["scan"]).mul_f32(1.2);
     assert_eq!(scan_state(&repo), clean_scan_state(&repo, &disk), "the model of a clean scan");
     let mut tally = Tally::default();

@@ -4,6 +4,7 @@
 
 mod util;
 
+mod agents;
 mod build;
 mod cli;
 mod faults;

@@ -1,4 +1,5 @@
-//! `ctx scan`: what is walked, what changes, what goes stale.
+//! `ctx scan`: what is walked, what changes, what goes stale. `init --no-agents`
+//! here: the counts are of the fixtures alone (agents.rs has the agent files).
 
 use std::time::{Duration, SystemTime};
 
@@ -25,7 +26,7 @@ mod auth;
 #[test]
 fn cold_scan_records_every_folder_and_file() {
     let repo = Repo::with_files(TREE);
-    repo.ok(&["init", "--no-scan"]);
+    repo.ok(&["init", "--no-scan", "--no-agents"]);
     let report = repo.scan();
     assert_eq!(report["files_added"], 7);
     assert_eq!(report["folders_added"], 5, "{report}");
@@ -56,7 +57,7 @@ fn gitignore_ignore_ctxignore_and_config_excludes_are_honoured() {
     repo.write("src/db/schema.gen.rs", "// not ignored here");
     std::fs::create_dir_all(repo.path(".ctx")).unwrap();
     repo.write(".ctx/config.toml", "[scan]\nexclude = [\"vendor/**\"]\n");
-    repo.ok(&["init"]);
+    repo.ok(&["init", "--no-agents"]);
 
     let root = repo.json(&["folder", "show", "."]);
     let children = strings(&root["children"]);
@@ -74,7 +75,7 @@ fn gitignore_ignore_ctxignore_and_config_excludes_are_honoured() {
 
 #[test]
 fn a_changed_file_marks_exactly_its_folder_and_ancestors_stale() {
-    let repo = Repo::init(TREE);
+    let repo = Repo::init_without_agents(TREE);
     repo.clear_stale();
     repo.write("src/auth/jwt.rs", "pub fn sign() { /* v2 */ }");
     let report = repo.scan();
@@ -87,7 +88,7 @@ fn a_changed_file_marks_exactly_its_folder_and_ancestors_stale() {
 
 #[test]
 fn touching_a_file_without_changing_it_marks_nothing() {
-    let repo = Repo::init(TREE);
+    let repo = Repo::init_without_agents(TREE);
     repo.clear_stale();
     let later = SystemTime::now() + Duration::from_secs(5);
     std::fs::File::options()
@@ -104,7 +105,7 @@ fn touching_a_file_without_changing_it_marks_nothing() {
 #[test]
 fn a_same_size_rewrite_right_after_a_scan_is_still_seen() {
     // "Racily clean": the rewrite keeps size and mtime, so only the content can tell.
-    let repo = Repo::init(TREE);
+    let repo = Repo::init_without_agents(TREE);
     let path = repo.path("src/db/pool.rs");
     let mtime = std::fs::metadata(&path).unwrap().modified().unwrap();
     std::fs::write(&path, "pub struct Lock;\n").unwrap();
@@ -116,7 +117,7 @@ fn a_same_size_rewrite_right_after_a_scan_is_still_seen() {
 
 #[test]
 fn deleted_files_and_folders_disappear() {
-    let repo = Repo::init(TREE);
+    let repo = Repo::init_without_agents(TREE);
     repo.clear_stale();
     repo.remove("src/lib.rs");
     repo.remove("src/auth/hooks");
@@ -141,7 +142,7 @@ fn deleted_files_and_folders_disappear() {
 
 #[test]
 fn new_folders_mark_their_parent_stale() {
-    let repo = Repo::init(TREE);
+    let repo = Repo::init_without_agents(TREE);
     repo.clear_stale();
     repo.write("src/api/routes.ts", "export const routes = [];");
     let report = repo.scan();
@@ -160,7 +161,7 @@ fn secrets_are_flagged_by_name_and_by_content() {
     repo.write("config/keys/server.pem", concat!("-----BEGIN ", "PRIVATE KEY-----\nMIIE\n"));
     repo.write("config/keys/ca.pem", "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n");
     repo.write("config/settings.yml", "debug: true\n");
-    let out = repo.ok(&["init"]);
+    let out = repo.ok(&["init", "--no-agents"]);
     assert!(out.contains("secrets: 2 files flagged"), "{out}");
     let report = repo.json(&["folder", "show", "config"]);
     let files = report["files"].as_array().unwrap();
@@ -191,7 +192,7 @@ fn binary_and_oversized_files_are_recorded_not_read() {
     repo.write(".ctx/config.toml", "[scan]\nmax_file_bytes = 100\n");
     std::fs::write(repo.path("logo.png"), b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR").unwrap();
     repo.write("big.txt", &"x".repeat(1000));
-    repo.ok(&["init"]);
+    repo.ok(&["init", "--no-agents"]);
     let root = repo.json(&["folder", "show", "."]);
     let kind = |name: &str| {
         root["files"].as_array().unwrap().iter().find(|f| f["name"] == name).unwrap()["kind"].clone()
@@ -215,7 +216,7 @@ fn unscannable_entries_are_reported_and_skipped() {
     std::fs::create_dir_all(repo.path(".ctx")).unwrap();
     repo.write(".ctx/config.toml", "[scan]\nfollow_symlinks = true\n");
 
-    let out = repo.run(&["init"]);
+    let out = repo.run(&["init", "--no-agents"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("not valid UTF-8"), "{stderr}");
@@ -234,7 +235,7 @@ fn a_folder_without_git_still_honours_gitignore() {
     let repo = Repo::with_files(TREE);
     assert!(!repo.path(".git").exists());
     repo.write("target/x.rs", "fn x() {}");
-    repo.ok(&["init"]);
+    repo.ok(&["init", "--no-agents"]);
     assert!(!strings(&repo.json(&["folder", "show", "."])["children"]).contains(&"target".to_string()));
 }
 
@@ -247,7 +248,7 @@ fn two_scans_at_once_both_finish_and_agree() {
             &format!("def f{i}():\n    return {i}\n"),
         );
     }
-    repo.ok(&["init", "--no-scan"]);
+    repo.ok(&["init", "--no-scan", "--no-agents"]);
     let children: Vec<_> = (0..2).map(|_| repo.spawn(&["--json", "scan"])).collect();
     let mut added = 0;
     for child in children {
@@ -271,7 +272,7 @@ fn two_scans_at_once_both_finish_and_agree() {
 #[test]
 fn an_unreadable_folder_keeps_what_the_store_knows_of_it() {
     use std::os::unix::fs::PermissionsExt;
-    let repo = Repo::init(TREE);
+    let repo = Repo::init_without_agents(TREE);
     repo.ok(&["folder", "describe", "src/db", "--description", "Connection pool"]);
     repo.ok(&["log", "src/db", "--title", "One pool per process"]);
     let db = repo.path("src/db");
@@ -299,7 +300,7 @@ fn edits_during_a_scan_all_land() {
     for i in 0..600 {
         repo.write(&format!("pkg{}/file{i}.py", i % 5), &format!("x = {i}\n"));
     }
-    repo.ok(&["init", "--no-scan"]);
+    repo.ok(&["init", "--no-scan", "--no-agents"]);
     repo.ok(&["scan"]);
     for i in 0..600 {
         repo.write(&format!("pkg{}/file{i}.py", i % 5), &format!("x = {}\n", i + 1));
@@ -345,7 +346,7 @@ fn links_out_of_the_workspace_are_skipped_even_when_links_are_followed() {
     symlink(repo.path("src/db"), repo.path("db_link")).unwrap();
     symlink(repo.path("README.md"), repo.path("docs/readme_link.md")).unwrap();
 
-    let out = repo.run(&["init"]);
+    let out = repo.run(&["init", "--no-agents"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let report = repo.scan();
     let issues: Vec<(String, String)> = report["issues"]

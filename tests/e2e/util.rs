@@ -43,6 +43,14 @@ impl Repo {
         repo
     }
 
+    /// [`Repo::init`] without the agent files (AGENTS.md, CLAUDE.md, the
+    /// map): for tests that count the fixture's files.
+    pub fn init_without_agents(fixture: &str) -> Repo {
+        let repo = Repo::with_files(fixture);
+        repo.ok(&["init", "--no-agents"]);
+        repo
+    }
+
     /// A repository with fixture files, `ctx init --no-build`-ed: scanned, no context files yet.
     pub fn init_unbuilt(fixture: &str) -> Repo {
         let repo = Repo::with_files(fixture);

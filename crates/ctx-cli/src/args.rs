@@ -26,8 +26,12 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Create `.ctx/` here (or in --root), scan, and build the context files. Idempotent.
+    /// Create `.ctx/` here (or in --root), write ctx's section in AGENTS.md and CLAUDE.md,
+    /// scan, build the context files and write `.ctx/map.md`. Idempotent.
     Init(InitArgs),
+    /// Refresh what ctx writes for agents: its section in AGENTS.md, CLAUDE.md (`[agents] files`),
+    /// the prompts of `.ctx/` a person never edited, and `.ctx/map.md`.
+    Update(UpdateArgs),
     /// Bring the store up to date with the files on disk and mark changed folders stale.
     Scan,
     /// Show counts, stale folders and the last scan time.
@@ -294,6 +298,27 @@ pub struct InitArgs {
     /// Scan, but do not build the context files.
     #[arg(long)]
     pub no_build: bool,
+    /// Leave AGENTS.md, CLAUDE.md (`[agents] files`) and `.ctx/map.md` alone.
+    #[arg(long)]
+    pub no_agents: bool,
+}
+
+#[derive(Debug, Args)]
+#[command(after_help = "\
+ctx owns one region of each file, from `<!-- BEGIN CTX MANAGED SECTION vN -->` to
+`<!-- END CTX MANAGED SECTION -->`, and never changes a byte outside it. Broken markers (a BEGIN
+without END, an END before its BEGIN, two BEGINs, a marker split across lines) are an error naming
+the lines, and nothing is written. --repair fixes them by one rule: every marker, even a broken one,
+is read as what it says; each BEGIN...END pair is removed with what is between them, and each
+unpaired marker (its own lines only); one fresh section is written where the first marker was.
+See docs/agents.md.")]
+pub struct UpdateArgs {
+    /// Write nothing; exit 1 if a section or prompt is missing or out of date (for CI). Needs no database.
+    #[arg(long, conflicts_with = "repair")]
+    pub check: bool,
+    /// Fix broken markers by the rule below, and say what was done.
+    #[arg(long)]
+    pub repair: bool,
 }
 
 #[derive(Debug, Subcommand)]

@@ -31,6 +31,24 @@ pub struct Config {
     pub pack: PackConfig,
     pub memory: MemoryConfig,
     pub secrets: SecretsConfig,
+    pub agents: AgentsConfig,
+}
+
+/// `[agents]`: the files whose ctx section `ctx init` and `ctx update` keep
+/// (docs/agents.md).
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct AgentsConfig {
+    /// Paths relative to the root. A file named CLAUDE.md gets the Claude
+    /// Code section, the others the vendor-neutral one. Default: AGENTS.md,
+    /// CLAUDE.md; empty: none.
+    pub files: Vec<String>,
+}
+
+impl Default for AgentsConfig {
+    fn default() -> Self {
+        AgentsConfig { files: vec!["AGENTS.md".into(), "CLAUDE.md".into()] }
+    }
 }
 
 /// `[memory]`: session memory.
@@ -186,6 +204,20 @@ impl Config {
                 message: "[selection] min_sibling_score must be a number".into(),
             });
         }
+        let files = &self.agents.files;
+        for (i, file) in files.iter().enumerate() {
+            let problem = if !crate::agents::valid_agent_path(file) {
+                "must be a relative path inside the repository, outside .ctx/"
+            } else if files[..i].contains(file) {
+                "is listed twice"
+            } else {
+                continue;
+            };
+            return Err(Error::Config {
+                path: path.to_path_buf(),
+                message: format!("[agents] files: {file:?} {problem}"),
+            });
+        }
         Ok(self)
     }
 
@@ -237,5 +269,26 @@ mod tests {
         let err = Config::parse("[scan]\nmax_file_bytes = \"big\"\n", Path::new("c.toml")).unwrap_err();
         assert_eq!(err.code(), "CONFIG_ERROR");
         assert!(err.to_string().starts_with("c.toml: "), "{err}");
+    }
+
+    #[test]
+    fn agent_files_stay_inside_the_root_and_out_of_ctx() {
+        let path = Path::new("c.toml");
+        let check = |files: &str| Config::parse(&format!("[agents]\nfiles = {files}\n"), path)?.checked(path);
+        assert_eq!(check("[]").unwrap().agents.files, Vec::<String>::new());
+        let ok = check(r#"["AGENTS.md", ".github/copilot-instructions.md"]"#).unwrap();
+        assert_eq!(ok.agents.files[1], ".github/copilot-instructions.md");
+        for bad in [
+            r#"["../x.md"]"#,
+            r#"["/etc/x.md"]"#,
+            r#"[".ctx/boot.md"]"#,
+            r#"["a/../b.md"]"#,
+            r#"[""]"#,
+            r#"["A.md", "A.md"]"#,
+        ] {
+            let err = check(bad).unwrap_err();
+            assert!(err.to_string().contains("[agents] files"), "{bad}: {err}");
+        }
+        assert!(Config::parse("[agents]\nfile = []\n", path).is_err());
     }
 }

@@ -79,6 +79,17 @@ pub enum Error {
     #[error("{}{}: {message}", path.display(), line.map(|l| format!(":{l}")).unwrap_or_default())]
     Knowledge { path: PathBuf, line: Option<usize>, message: String },
 
+    /// Markers of ctx's section that cannot be read as one section, per file
+    /// (nothing was written).
+    #[error("{}", broken_sections(files))]
+    ManagedSectionBroken { files: Vec<(String, Vec<crate::agents::Problem>)> },
+
+    /// A section written by a newer ctx (nothing was written).
+    #[error(
+        "{path}: line {line}: its ctx section is v{found}, written by a newer ctx (this one writes v{supported}); upgrade ctx"
+    )]
+    NewerSection { path: String, line: usize, found: u32, supported: u32 },
+
     #[error("template {template}{}: {message}", line.map(|l| format!(", line {l}")).unwrap_or_default())]
     Template { template: String, line: Option<usize>, message: String },
 }
@@ -108,6 +119,8 @@ impl Error {
             Error::UnknownRecord { .. } => "UNKNOWN_RECORD",
             Error::FrameState(_) => "INVALID_FRAME_STATE",
             Error::ContextTooLarge(_) => "CONTEXT_TOO_LARGE",
+            Error::ManagedSectionBroken { .. } => "MANAGED_SECTION_BROKEN",
+            Error::NewerSection { .. } => "NEWER_MANAGED_SECTION",
         }
     }
 
@@ -133,6 +146,20 @@ impl From<rusqlite::Error> for Error {
             _ => Error::Database(err),
         }
     }
+}
+
+/// `AGENTS.md: line 3: ...; CLAUDE.md: lines 2, 3: ...`, and what to do.
+fn broken_sections(files: &[(String, Vec<crate::agents::Problem>)]) -> String {
+    let mut parts = Vec::new();
+    for (file, problems) in files {
+        for problem in problems {
+            parts.push(format!("{file}: {problem}"));
+        }
+    }
+    format!(
+        "{}; nothing was written (`ctx update --repair` removes the markers and writes one section, see docs/agents.md)",
+        parts.join("; ")
+    )
 }
 
 /// `path: ` when there is a path, for messages that may have one.

@@ -41,6 +41,7 @@
 //! This crate never prints, exits or panics on bad input: every failure is an
 //! [`Error`] for the front-end to report.
 
+pub mod agents;
 pub mod assemble;
 mod budget;
 pub mod build;
@@ -64,6 +65,7 @@ pub mod tokens;
 mod watch;
 mod workspace;
 
+pub use agents::{FileRole, FileUpdate, UpdateOptions, UpdateReport, UpdateStatus};
 pub use assemble::{
     AncestorCounts, AssembledContext, AssemblyReport, CacheReport, Rendering, SectionTokens, SiblingCounts,
     SubframeCounts,
@@ -71,7 +73,8 @@ pub use assemble::{
 pub use budget::{Budget, BudgetSources};
 pub use build::{BuildMode, BuildOptions, BuildReport, RenderedContext, Tier, TodoFolder, ValidateReport};
 pub use config::{
-    BudgetConfig, BuildConfig, CacheConfig, Config, DEFAULT_CONFIG_TOML, ScanConfig, SelectionConfig,
+    AgentsConfig, BudgetConfig, BuildConfig, CacheConfig, Config, DEFAULT_CONFIG_TOML, ScanConfig,
+    SelectionConfig,
 };
 pub use error::{Error, Result};
 pub use folders::{FileEntry, Folder, FolderEdit, Relation};

@@ -57,6 +57,9 @@ pub(crate) const BUILTIN: &[(&str, &str)] = &[
     ("task-attempt.md.hbs", include_str!("../templates/task-attempt.md.hbs")),
     ("task-epic.md.hbs", include_str!("../templates/task-epic.md.hbs")),
     ("task-line.md.hbs", include_str!("../templates/task-line.md.hbs")),
+    // The managed section of AGENTS.md and the like, and of CLAUDE.md (see agents/).
+    ("section-agents.md.hbs", include_str!("../templates/section-agents.md.hbs")),
+    ("section-claude.md.hbs", include_str!("../templates/section-claude.md.hbs")),
 ];
 
 /// A parsed set of templates.

@@ -83,7 +83,9 @@ pub struct Status {
 
 impl Workspace {
     /// Create `.ctx/` in `root` (a config with commented defaults, a
-    /// `.gitignore` for local state, the database) and open it. Idempotent:
+    /// `.gitignore` for local state, the prompts boot.md, constitution.md
+    /// and runloop.md, the database) and open it. The agent files
+    /// (AGENTS.md, ...) are [`crate::agents::update`]'s. Idempotent:
     /// existing files are left as they are.
     pub fn init(root: &Path) -> Result<(Workspace, InitReport)> {
         let root = canonical_dir(root)?;
@@ -101,9 +103,7 @@ impl Workspace {
                 created.push(format!("{CTX_DIR}/{name}"));
             }
         }
-        if build::ensure_boot(&ctx_dir)? {
-            created.push(format!("{CTX_DIR}/boot.md"));
-        }
+        created.extend(crate::agents::write_missing_prompts(&ctx_dir)?);
         let db_existed = ctx_dir.join(DB_FILE).exists();
         let workspace = Workspace::open(&root)?;
         if !db_existed {

@@ -15,3 +15,4 @@ pub mod structure;
 pub mod tags;
 
 pub use error::{Error, Result};
+pub use map::update;

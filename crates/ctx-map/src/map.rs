@@ -4,9 +4,9 @@
 
 use std::fmt::Write;
 
-use ctx_core::Workspace;
 use ctx_core::paths::display_name;
 use ctx_core::tokens::Tokenizer;
+use ctx_core::{FileRole, FileUpdate, UpdateOptions, UpdateReport, UpdateStatus, Workspace};
 use rustc_hash::FxHashSet as HashSet;
 use serde::Serialize;
 
@@ -82,6 +82,40 @@ pub fn map(ws: &mut Workspace, options: &MapOptions, progress: Option<Progress>)
     }
     let tok = ws.config().build.tokenizer.get();
     Ok(render(&files, &ranking, structure, options.tokens, tok, stats))
+}
+
+/// Where `ctx init`, `ctx update` and `ctx map --write` keep the map, in `.ctx/`.
+pub const MAP_FILE: &str = "map.md";
+
+/// Write `map` to `.ctx/map.md` unless that already holds exactly its text.
+pub fn write_map(ws: &Workspace, map: &RepoMap) -> Result<FileUpdate> {
+    let dir = ws.ctx_dir();
+    let path = dir.join(MAP_FILE);
+    let status = match ctx_core::read_within(ws.root(), &path) {
+        Ok(old) if old == map.text.as_bytes() => UpdateStatus::Unchanged,
+        Ok(_) => UpdateStatus::Replaced,
+        Err(_) if path.exists() => UpdateStatus::Replaced,
+        Err(_) => UpdateStatus::Created,
+    };
+    if status != UpdateStatus::Unchanged {
+        std::fs::create_dir_all(&dir)
+            .map_err(|err| ctx_core::Error::Io { path: dir.clone(), source: err })?;
+        ctx_core::write_atomic(&path, map.text.as_bytes())?;
+    }
+    Ok(FileUpdate::new(format!("{}/{MAP_FILE}", ctx_core::CTX_DIR), FileRole::Map, status))
+}
+
+/// `ctx update`: the agent files and prompts ([`ctx_core::agents::update`]),
+/// then (unless checking, which never opens the database) `.ctx/map.md`
+/// with the default budget, mapped after the sections are written so its
+/// scan sees them.
+pub fn update(ws: &mut Workspace, options: &UpdateOptions) -> Result<UpdateReport> {
+    let mut report = ctx_core::agents::update(ws.root(), options)?;
+    if !options.check {
+        let map = map(ws, &MapOptions::default(), None)?;
+        report.push(write_map(ws, &map)?);
+    }
+    Ok(report)
 }
 
 /// Resolve focus paths and read the query: the files it names, the identifiers it mentions.

@@ -57,6 +57,26 @@ impl Workspace {
         to_py(py, &report)
     }
 
+    /// ctx's section in AGENTS.md, CLAUDE.md (`[agents] files`), the prompts
+    /// of `.ctx/` and `.ctx/map.md`, as `ctx update --json` reports them.
+    /// `check=True` writes nothing and never opens the database (see
+    /// `up_to_date`); `repair=True` fixes broken markers.
+    #[pyo3(signature = (*, check=false, repair=false))]
+    fn update<'py>(&self, py: Python<'py>, check: bool, repair: bool) -> PyResult<Bound<'py, PyAny>> {
+        if check && repair {
+            return Err(invalid("check and repair cannot go together".into()));
+        }
+        let options = ctx_core::UpdateOptions { check, repair };
+        let report = if check {
+            let path = self.path.clone();
+            py.detach(|| ctx_core::agents::update(&ctx_core::agents::workspace_root(&path, true)?, &options))
+                .map_err(to_py_err)?
+        } else {
+            self.with(py, |ws| Ok(ctx_map::update(ws, &options)))?.map_err(map_err)?
+        };
+        to_py(py, &report)
+    }
+
     /// Bring the store up to date with the files on disk.
     fn scan<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let report = self.with(py, |ws| ws.scan())?;
@@ -651,6 +671,7 @@ fn to_py_err(err: ctx_core::Error) -> PyErr {
         "INVALID_FRAME_STATE" => "FrameStateError",
         "INVALID_BUDGET" => "BudgetError",
         "CONTEXT_TOO_LARGE" => "ContextTooLargeError",
+        "MANAGED_SECTION_BROKEN" | "NEWER_MANAGED_SECTION" => "ManagedSectionError",
         _ => "DatabaseError",
     };
     let (code, message) = (err.code(), err.to_string());

@@ -43,12 +43,53 @@ def ws(repo: Path) -> ctxkit.Workspace:
 def test_init_creates_the_workspace_and_is_idempotent(repo: Path) -> None:
     ws = ctxkit.Workspace(repo)
     first = ws.init()
-    assert first["created"] == [".ctx/config.toml", ".ctx/.gitignore", ".ctx/boot.md", ".ctx/ctx.db"]
+    assert first["created"] == [
+        ".ctx/config.toml",
+        ".ctx/.gitignore",
+        ".ctx/boot.md",
+        ".ctx/constitution.md",
+        ".ctx/runloop.md",
+        ".ctx/ctx.db",
+    ]
     assert first["already_initialized"] is False
     assert (repo / ".ctx" / "config.toml").is_file()
     second = ctxkit.Workspace(str(repo)).init()
     assert second["created"] == []
     assert second["already_initialized"] is True
+
+
+def test_update_writes_the_agent_files_and_check_reports_them(repo: Path) -> None:
+    (repo / "AGENTS.md").write_bytes(b"# Ours\r\nKeep this.")
+    ws = ctxkit.Workspace(repo)
+    ws.init()
+    before = ws.update(check=True)
+    assert before["up_to_date"] is False
+    assert {f["path"]: f["status"] for f in before["files"] if f["kind"] == "section"} == {
+        "AGENTS.md": "missing",
+        "CLAUDE.md": "missing",
+    }
+    assert not (repo / "CLAUDE.md").exists()
+    report = ws.update()
+    statuses = {f["path"]: f["status"] for f in report["files"]}
+    assert statuses == {
+        "AGENTS.md": "appended",
+        "CLAUDE.md": "created",
+        ".ctx/boot.md": "unchanged",
+        ".ctx/constitution.md": "unchanged",
+        ".ctx/runloop.md": "unchanged",
+        ".ctx/map.md": "created",
+    }
+    agents = (repo / "AGENTS.md").read_bytes()
+    assert agents.startswith(b"# Ours\r\nKeep this.\r\n\r\n<!-- BEGIN CTX MANAGED SECTION v1 -->\r\n")
+    assert b"@.ctx/map.md" in (repo / "CLAUDE.md").read_bytes()
+    assert ws.update(check=True)["up_to_date"] is True
+
+    (repo / "AGENTS.md").write_bytes(agents.replace(b"<!-- END CTX MANAGED SECTION -->", b""))
+    with pytest.raises(ctxkit.ManagedSectionError) as info:
+        ws.update()
+    assert info.value.code == "MANAGED_SECTION_BROKEN" and "AGENTS.md: line 4" in info.value.message
+    repaired = ws.update(repair=True)["files"][0]
+    assert repaired["status"] == "repaired" and repaired["repairs"]
 
 
 def test_scan_reports_changes_and_respects_gitignore(repo: Path) -> None:

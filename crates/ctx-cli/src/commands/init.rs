@@ -1,8 +1,9 @@
-//! `ctx init`: create `.ctx/`, scan, and build the context files.
+//! `ctx init`: create `.ctx/`, write the agent files, scan, build the context
+//! files and write the map.
 
 use std::io::Write;
 
-use ctx_core::{BuildOptions, Workspace};
+use ctx_core::{BuildOptions, UpdateOptions, UpdateStatus, Workspace};
 
 use super::Env;
 use crate::args::InitArgs;
@@ -11,25 +12,44 @@ use ctx_core::paths::display_name;
 
 pub fn run(env: &Env, args: &InitArgs) -> anyhow::Result<()> {
     let (mut ws, report) = Workspace::init(env.init_root())?;
+    // The agent files first, so that the first scan has them.
+    let mut agents = if args.no_agents {
+        None
+    } else {
+        Some(ctx_core::agents::update(ws.root(), &UpdateOptions::default())?)
+    };
     let scan = if args.no_scan { None } else { Some(ws.scan()?) };
     if let Some(scan) = &scan {
         super::scan::warn_issues(scan);
     }
     let build = if args.no_scan || args.no_build { None } else { Some(ws.build(&BuildOptions::default())?) };
+    if let Some(agents) = agents.as_mut().filter(|_| !args.no_scan) {
+        let map = ctx_map::map::map(&mut ws, &ctx_map::map::MapOptions::default(), None)?;
+        agents.push(ctx_map::map::write_map(&ws, &map)?);
+    }
     if env.json {
-        return output::json(&serde_json::json!({ "init": report, "scan": scan, "build": build }));
+        return output::json(
+            &serde_json::json!({ "init": report, "agents": agents, "scan": scan, "build": build }),
+        );
     }
     let mut out = std::io::stdout().lock();
-    if report.created.is_empty() {
+    let mut created = report.created.clone();
+    let mut other = Vec::new();
+    for file in agents.iter().flat_map(|a| &a.files) {
+        match file.status {
+            UpdateStatus::Created => created.push(file.path.clone()),
+            UpdateStatus::Unchanged => {}
+            _ => other.push(file),
+        }
+    }
+    if created.is_empty() {
         writeln!(out, "ctx is already set up in {}", display_name(&report.root))?;
     } else {
         let verb = if report.already_initialized { "completed" } else { "initialized" };
-        writeln!(
-            out,
-            "{verb} ctx in {} (created {})",
-            display_name(&report.root),
-            report.created.join(", ")
-        )?;
+        writeln!(out, "{verb} ctx in {} (created {})", display_name(&report.root), created.join(", "))?;
+    }
+    for file in other {
+        writeln!(out, "{}: {}", display_name(&file.path), super::update::describe(file))?;
     }
     drop(out);
     if let Some(scan) = &scan {

@@ -27,9 +27,7 @@ pub fn map(env: &Env, args: &MapArgs) -> anyhow::Result<()> {
     }
     let map = map?;
     if args.write {
-        let dir = ws.ctx_dir();
-        std::fs::create_dir_all(&dir)?;
-        ctx_core::write_atomic(&dir.join("map.md"), map.text.as_bytes())?;
+        ctx_map::map::write_map(&ws, &map)?;
     }
     if env.json || args.format == "json" {
         return output::json(&map);

@@ -12,6 +12,7 @@ mod scan;
 mod secrets;
 mod status;
 mod task;
+mod update;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -62,6 +63,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     let env = Env { cwd, root: cli.root, json: cli.json };
     match cli.command {
         Command::Init(args) => init::run(&env, &args),
+        Command::Update(args) => return update::run(&env, &args),
         Command::Scan => scan::run(&env),
         Command::Status => status::run(&env),
         Command::Folder(command) => folder::run(&env, command),

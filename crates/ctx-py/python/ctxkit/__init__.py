@@ -3,6 +3,7 @@
 >>> import ctxkit
 >>> ws = ctxkit.Workspace(".")
 >>> ws.init()          # creates .ctx/ (idempotent)
+>>> ws.update()        # ctx's section in AGENTS.md/CLAUDE.md, .ctx/ prompts, .ctx/map.md
 >>> ws.scan()["files_added"]
 >>> ws.status()["stale_folders"]
 >>> ws.build()["files_written"]     # .ctx/context/<folder>.<tier>.md
@@ -34,6 +35,7 @@ from ctxkit.errors import (
     DatabaseError,
     FrameStateError,
     InvalidInputError,
+    ManagedSectionError,
     NoCurrentFrameError,
     NotAWorkspaceError,
     OutsideRootError,
@@ -72,6 +74,7 @@ __all__ = [
     "DatabaseError",
     "FrameStateError",
     "InvalidInputError",
+    "ManagedSectionError",
     "NoCurrentFrameError",
     "NotAWorkspaceError",
     "OutsideRootError",

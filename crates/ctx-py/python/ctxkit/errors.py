@@ -79,5 +79,11 @@ class UnknownRecordError(CtxError, KeyError):
     """No record has that id."""
 
 
+class ManagedSectionError(CtxError, ValueError):
+    """ctx's section markers in AGENTS.md/CLAUDE.md are broken (`code` MANAGED_SECTION_BROKEN; the
+    message names the lines; `update(repair=True)` fixes them) or from a newer ctx
+    (NEWER_MANAGED_SECTION). Nothing was written."""
+
+
 class EmbedderError(CtxError, RuntimeError):
     """An embedder failed, or returned vectors of the wrong number or size."""
