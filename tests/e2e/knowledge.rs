@@ -402,6 +402,17 @@ fn no_secret_reaches_a_knowledge_file() {
     let pin_text = std::fs::read_to_string(repo.path(&pin_file)).unwrap();
     assert!(pin_text.contains("[REDACTED:"), "{pin_text}");
 
+    // Nor any other file ctx commits: the map (whose signatures show a
+    // constant holding the key), the managed sections, the prompts.
+    repo.write("src/auth/keys.py", &format!("API_TOKEN = \"{github}\"\n\ndef sign(payload):\n    return payload\n"));
+    repo.ok(&["update"]);
+    let map = std::fs::read_to_string(repo.path(".ctx/map.md")).unwrap();
+    assert!(map.contains("keys.py"), "{map}");
+    for file in ["AGENTS.md", "CLAUDE.md", ".ctx/map.md", ".ctx/boot.md", ".ctx/constitution.md", ".ctx/runloop.md"] {
+        let text = std::fs::read_to_string(repo.path(file)).unwrap();
+        assert!(!text.contains(&github) && !text.contains(&aws), "{file}: {text}");
+    }
+
     // A rule added later: the store is scrubbed, and the files with it.
     repo.ok(&["folder", "describe", "src/db", "--description", "pool key acme_4f9c2a7b1e3d"]);
     let config = std::fs::read_to_string(repo.path(".ctx/config.toml")).unwrap();

@@ -29,8 +29,8 @@ pub(crate) const PROMPTS: &[Shipped] = &[
             "f1b6c16a809b849830bca72fa4f59b3f9c9bcd7a5a7c9c4c840a9133fbf1d5c8",
             // 46f56b7: dot-folders written %2E.
             "30406e9252fd70676f6bfce011c0095147d5c2efc57024d21d583573aea8e1aa",
-            // Names the map, rank, memory, frames and tasks; update upgrades it.
-            "c10e0ba81b3d8d0bb48125e603ac08ff8731faa39f98e2cb0ce37cdb0e34b7d9",
+            // Names the map, rank, memory, frames, tasks and the knowledge files; update upgrades it.
+            "233b756e7f30f060e4b53206a70122abf250692a017cdda6907ffc686a82e4c2",
         ],
     },
     Shipped {

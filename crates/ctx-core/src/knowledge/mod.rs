@@ -65,13 +65,6 @@ pub struct KnowledgeReport {
     pub warnings: Vec<String>,
 }
 
-impl KnowledgeReport {
-    /// Whether the sync changed nothing, on disk or in the store.
-    pub fn is_empty(&self) -> bool {
-        self == &KnowledgeReport::default()
-    }
-}
-
 /// A row of `knowledge_files`.
 #[derive(Debug, Clone)]
 struct Recorded {
