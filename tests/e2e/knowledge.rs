@@ -404,11 +404,16 @@ fn no_secret_reaches_a_knowledge_file() {
 
     // Nor any other file ctx commits: the map (whose signatures show a
     // constant holding the key), the managed sections, the prompts.
-    repo.write("src/auth/keys.py", &format!("API_TOKEN = \"{github}\"\n\ndef sign(payload):\n    return payload\n"));
+    repo.write(
+        "src/auth/keys.py",
+        &format!("API_TOKEN = \"{github}\"\n\ndef sign(payload):\n    return payload\n"),
+    );
     repo.ok(&["update"]);
     let map = std::fs::read_to_string(repo.path(".ctx/map.md")).unwrap();
     assert!(map.contains("keys.py"), "{map}");
-    for file in ["AGENTS.md", "CLAUDE.md", ".ctx/map.md", ".ctx/boot.md", ".ctx/constitution.md", ".ctx/runloop.md"] {
+    for file in
+        ["AGENTS.md", "CLAUDE.md", ".ctx/map.md", ".ctx/boot.md", ".ctx/constitution.md", ".ctx/runloop.md"]
+    {
         let text = std::fs::read_to_string(repo.path(file)).unwrap();
         assert!(!text.contains(&github) && !text.contains(&aws), "{file}: {text}");
     }

@@ -242,10 +242,17 @@ impl Workspace {
     /// Bring the store up to date with the files on disk: the repository's,
     /// then the knowledge files of `.ctx/knowledge/` (see [`Workspace::sync_knowledge`]).
     pub fn scan(&mut self) -> Result<ScanReport> {
-        let detector = detector_of(&self.config.secrets, &self.detector);
-        let mut report = scan::scan(&mut self.store, &self.root, &self.config.scan, detector)?;
+        let mut report = self.scan_files()?;
         report.knowledge = self.sync_knowledge()?;
         Ok(report)
+    }
+
+    /// Bring the store up to date with the repository's files alone (what
+    /// the map and `rank` need: a knowledge file left mid-merge does not
+    /// stop them).
+    pub fn scan_files(&mut self) -> Result<ScanReport> {
+        let detector = detector_of(&self.config.secrets, &self.detector);
+        scan::scan(&mut self.store, &self.root, &self.config.scan, detector)
     }
 
     pub fn status(&self) -> Result<Status> {

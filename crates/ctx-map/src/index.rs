@@ -52,7 +52,7 @@ pub type Progress<'a> = &'a (dyn Fn(usize, usize) + Sync);
 pub fn index(ws: &mut Workspace, progress: Option<Progress>) -> Result<(Vec<IndexedFile>, IndexStats)> {
     let mut stats = IndexStats::default();
     let started = Instant::now();
-    ws.scan()?;
+    ws.scan_files()?;
     stats.scan_ms = started.elapsed().as_millis() as u64;
 
     let started = Instant::now();

@@ -106,12 +106,14 @@ pub fn write_map(ws: &Workspace, map: &RepoMap) -> Result<FileUpdate> {
 }
 
 /// `ctx update`: the agent files and prompts ([`ctx_core::agents::update`]),
-/// then (unless checking, which never opens the database) `.ctx/map.md`
+/// then (unless checking, which never opens the database) a scan with its
+/// knowledge sync, and `.ctx/map.md`
 /// with the default budget, mapped after the sections are written so its
 /// scan sees them.
 pub fn update(ws: &mut Workspace, options: &UpdateOptions) -> Result<UpdateReport> {
     let mut report = ctx_core::agents::update(ws.root(), options)?;
     if !options.check {
+        report.knowledge = Some(ws.scan()?.knowledge);
         let map = map(ws, &MapOptions::default(), None)?;
         report.push(write_map(ws, &map)?);
     }

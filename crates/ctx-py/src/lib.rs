@@ -672,6 +672,7 @@ fn to_py_err(err: ctx_core::Error) -> PyErr {
         "INVALID_BUDGET" => "BudgetError",
         "CONTEXT_TOO_LARGE" => "ContextTooLargeError",
         "MANAGED_SECTION_BROKEN" | "NEWER_MANAGED_SECTION" => "ManagedSectionError",
+        "INVALID_KNOWLEDGE_FILE" => "KnowledgeFileError",
         _ => "DatabaseError",
     };
     let (code, message) = (err.code(), err.to_string());

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 import ctxkit
 
 
@@ -35,3 +37,19 @@ def test_authored_knowledge_survives_a_deleted_database(tmp_path: Path) -> None:
     assert [d["title"] for d in fresh.decisions()] == ["HS256 for now"]
     assert [(t["id"], t["criteria"]) for t in fresh.tasks()] == [(task["id"], ["monthly"])]
     assert [p["text"] for p in fresh.pins()] == ["Tokens live 15 minutes"]
+
+
+def test_a_conflicted_knowledge_file_raises_and_loads_nothing(tmp_path: Path) -> None:
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "a.py").write_text("x = 1\n")
+    ws = ctxkit.Workspace(tmp_path)
+    ws.init()
+    ws.scan()
+    ws.describe("src", description="Sources")
+    path = tmp_path / ".ctx" / "knowledge" / "folders" / "src.md"
+    path.write_text('+++\npath = "src"\n<<<<<<< HEAD\ndescription = "A"\n=======\ndescription = "B"\n>>>>>>> x\n+++\n')
+    with pytest.raises(ctxkit.KnowledgeFileError) as info:
+        ws.scan()
+    assert info.value.code == "INVALID_KNOWLEDGE_FILE"
+    assert "src.md:3" in info.value.message
+    assert ws.folder("src")["description"] == "Sources"

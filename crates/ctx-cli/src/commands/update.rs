@@ -37,6 +37,12 @@ pub fn print_report(report: &UpdateReport) -> anyhow::Result<()> {
     for file in &report.files {
         writeln!(out, "{}: {}", display_name(&file.path), describe(file))?;
     }
+    if let Some(knowledge) = &report.knowledge {
+        let (read, written) = (knowledge.loaded.len(), knowledge.written.len());
+        if read + written > 0 {
+            writeln!(out, ".ctx/knowledge/: {read} file(s) read, {written} written")?;
+        }
+    }
     Ok(())
 }
 

@@ -47,6 +47,9 @@ pub struct UpdateReport {
     pub files: Vec<FileUpdate>,
     /// Whether no file is missing or out of date (what `--check` exits 1 on).
     pub up_to_date: bool,
+    /// The sync of `.ctx/knowledge/` that `update` runs (a pull's changes
+    /// read in, the store's written out); `None` for a check.
+    pub knowledge: Option<crate::KnowledgeReport>,
 }
 
 /// One file's fate. Stable JSON.
@@ -126,7 +129,7 @@ impl UpdateReport {
     /// A report of `files`, `up_to_date` computed from them.
     pub fn new(check: bool, files: Vec<FileUpdate>) -> UpdateReport {
         let up_to_date = !files.iter().any(|f| f.status.is_stale());
-        UpdateReport { check, files, up_to_date }
+        UpdateReport { check, files, up_to_date, knowledge: None }
     }
 
     /// Add one more file's entry.

@@ -85,5 +85,12 @@ class ManagedSectionError(CtxError, ValueError):
     (NEWER_MANAGED_SECTION). Nothing was written."""
 
 
+class KnowledgeFileError(CtxError, ValueError):
+    """A file of `.ctx/knowledge/` cannot be read: merge conflict markers,
+    front matter that is not TOML, an unknown field (`code`
+    INVALID_KNOWLEDGE_FILE; the message names the file and line). Nothing
+    of it was loaded; fix the file, then scan."""
+
+
 class EmbedderError(CtxError, RuntimeError):
     """An embedder failed, or returned vectors of the wrong number or size."""

@@ -28,9 +28,22 @@ class FileUpdate(TypedDict):
     same_as: Optional[str]
 
 
+class KnowledgeReport(TypedDict):
+    """What a sync of `.ctx/knowledge/` did (docs/knowledge.md); paths from the root."""
+
+    loaded: List[str]
+    removed: List[str]
+    written: List[str]
+    deleted: List[str]
+    waiting: List[str]
+    redacted: List[str]
+    warnings: List[str]
+
+
 class UpdateReport(TypedDict):
     """What `Workspace.update()` did (or, with `check=True`, would do)."""
 
     check: bool
     files: List[FileUpdate]
     up_to_date: bool
+    knowledge: Optional[KnowledgeReport]
