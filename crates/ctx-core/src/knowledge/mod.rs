@@ -184,6 +184,8 @@ pub(crate) fn sync_in(
     }
 
     // Changed files, in that order.
+    // Frames' parents, linked once every frame is in: (uid, parent's uid).
+    let mut parents: Vec<(String, Option<String>)> = Vec::new();
     for file in &read {
         let item = file.item.redacted(detector);
         if item != file.item {
@@ -207,13 +209,12 @@ pub(crate) fn sync_in(
             ],
         )?;
         report.loaded.push(shown(&file.path));
-    }
-    for file in &read {
-        if let Item::Frame(front, _) = &file.item
-            && !front.uid.is_empty()
-        {
-            items::link_parent(conn, &front.uid, front.parent.as_deref(), &mut report.warnings)?;
+        if let (Item::Frame(front, _), Some(uid)) = (&file.item, key.strip_prefix("frame:")) {
+            parents.push((uid.to_string(), front.parent.clone()));
         }
+    }
+    for (uid, parent) in &parents {
+        items::link_parent(conn, uid, parent.as_deref(), &mut report.warnings)?;
     }
     retry_waiting(conn, &dir, &changed, report)?;
     items::relink_decisions(conn)
