@@ -57,7 +57,11 @@ pub fn run(env: &Env, args: &InitArgs) -> anyhow::Result<()> {
     }
     if let Some(build) = &build {
         super::build::print_build(build)?;
-        println!("agents read .ctx/context/<folder>.standard.md (see .ctx/boot.md)");
+        if args.no_agents {
+            println!("agents start at .ctx/boot.md; commit .ctx/ (its .gitignore keeps the local parts out)");
+        } else {
+            println!("agents find ctx through AGENTS.md/CLAUDE.md ([agents] files); commit them and .ctx/");
+        }
     }
     Ok(())
 }
