@@ -328,6 +328,12 @@ fn a_conflicted_or_malformed_file_is_an_error_and_nothing_is_half_loaded() {
     assert_eq!(json["error"]["code"], "INVALID_KNOWLEDGE_FILE", "{json}");
 
     repo.write(db, &db_text);
+    // A value the store refuses: the file is named too.
+    repo.write(".ctx/knowledge/decisions/D-bad.md", "+++\ntitle = \"Tagged\"\ntags = [\"two words\"]\n+++\n");
+    let err = repo.fail(&["scan"]);
+    assert!(err.contains("D-bad.md") && err.contains("a tag is"), "{err}");
+    repo.remove(".ctx/knowledge/decisions/D-bad.md");
+
     repo.ok(&["scan"]);
     assert_eq!(repo.json(&["folder", "show", "src/auth"])["description"], "Changed");
 }

@@ -183,15 +183,21 @@ pub(crate) fn sync_in(
         conn.execute("DELETE FROM knowledge_files WHERE path = ?1", [path])?;
     }
 
-    // Changed files, in that order.
-    // Frames' parents, linked once every frame is in: (uid, parent's uid).
+    // Changed files, in that order; frames' parents (uid, parent's uid)
+    // are linked once every frame is in.
     let mut parents: Vec<(String, Option<String>)> = Vec::new();
     for file in &read {
         let item = file.item.redacted(detector);
         if item != file.item {
             report.redacted.push(shown(&file.path));
         }
-        let (applied, key) = items::apply(conn, &item, &mut report.warnings)?;
+        // A value the store refuses (a tag with a space, a two-line title) is the file's error.
+        let (applied, key) = items::apply(conn, &item, &mut report.warnings).map_err(|err| match err {
+            Error::InvalidInput(message) => {
+                Error::Knowledge { path: dir.join(&file.path), line: None, message }
+            }
+            other => other,
+        })?;
         if applied == Applied::Waiting {
             report.waiting.push(shown(&file.path));
         }
