@@ -310,7 +310,8 @@ fn apply_folder(
     Ok(Applied::Done)
 }
 
-fn existing_folder(conn: &Connection, key: &str) -> Result<Option<i64>> {
+/// The id of the folder at `key`, `None` when the scan does not have it.
+pub(crate) fn existing_folder(conn: &Connection, key: &str) -> Result<Option<i64>> {
     match folders::folder_id(conn, key) {
         Ok(id) => Ok(Some(id)),
         Err(Error::UnknownFolder { .. }) => Ok(None),

@@ -27,7 +27,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
-use rusqlite::{Connection, OptionalExtension, params};
+use rusqlite::{Connection, params};
 use serde::Serialize;
 
 use crate::error::{Error, Result};
@@ -314,7 +314,9 @@ pub(crate) fn sync_out(conn: &Connection, ctx_dir: &Path, report: &mut Knowledge
             if Some(path) == keep.as_ref() || !applied {
                 continue;
             }
-            if key.starts_with("folder:") && !folder_exists(conn, &key["folder:".len()..])? {
+            if let Some(folder) = key.strip_prefix("folder:")
+                && items::existing_folder(conn, folder)?.is_none()
+            {
                 // Not the store's to delete: the scan no longer has the folder to hold it.
                 conn.execute("UPDATE knowledge_files SET applied = 0 WHERE path = ?1", [path])?;
                 report.waiting.push(shown(path));
@@ -327,14 +329,6 @@ pub(crate) fn sync_out(conn: &Connection, ctx_dir: &Path, report: &mut Knowledge
     }
     conn.execute("DELETE FROM knowledge_dirty", [])?;
     Ok(())
-}
-
-fn folder_exists(conn: &Connection, path: &str) -> Result<bool> {
-    Ok(conn
-        .prepare_cached("SELECT 1 FROM nodes WHERE kind = 'folder' AND path = ?1")?
-        .query_row([path], |_| Ok(()))
-        .optional()?
-        .is_some())
 }
 
 fn recorded(conn: &Connection) -> Result<BTreeMap<String, Recorded>> {
