@@ -90,6 +90,11 @@ pub enum Error {
     )]
     NewerSection { path: String, line: usize, found: u32, supported: u32 },
 
+    /// An agent harness's config file (`ctx install`) that cannot be read
+    /// as what it should be (nothing was written).
+    #[error("{}: {message}; nothing was written", path.display())]
+    HarnessConfig { path: PathBuf, message: String },
+
     #[error("template {template}{}: {message}", line.map(|l| format!(", line {l}")).unwrap_or_default())]
     Template { template: String, line: Option<usize>, message: String },
 }
@@ -121,6 +126,7 @@ impl Error {
             Error::ContextTooLarge(_) => "CONTEXT_TOO_LARGE",
             Error::ManagedSectionBroken { .. } => "MANAGED_SECTION_BROKEN",
             Error::NewerSection { .. } => "NEWER_MANAGED_SECTION",
+            Error::HarnessConfig { .. } => "INVALID_HARNESS_CONFIG",
         }
     }
 

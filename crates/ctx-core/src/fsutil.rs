@@ -6,11 +6,17 @@ use std::path::Path;
 use crate::error::{Error, Result};
 
 /// Write `bytes` to `path` through a temporary file in the same folder and a
-/// rename, so readers see the old file or the new one, never a part.
+/// rename, so readers see the old file or the new one, never a part. A file
+/// replaced keeps its permissions (a private `~/.claude.json` stays private).
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let mut temp = tempfile_in(dir).map_err(|err| Error::io(dir, err))?;
-    let written = temp.1.write_all(bytes).and_then(|()| temp.1.sync_all());
+    let keep = std::fs::metadata(path).map(|meta| meta.permissions());
+    let written = temp
+        .1
+        .write_all(bytes)
+        .and_then(|()| keep.map_or(Ok(()), |permissions| temp.1.set_permissions(permissions)))
+        .and_then(|()| temp.1.sync_all());
     if let Err(err) = written {
         let _ = std::fs::remove_file(&temp.0);
         return Err(Error::io(path, err));
@@ -127,6 +133,18 @@ mod tests {
         assert!(read_within(&root, "src/a.py").is_err());
         // And a link is never opened as a file by the scan's open.
         assert!(open_no_symlink(&root.join("inside.py")).is_err());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_replaced_file_keeps_its_permissions() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("private.json");
+        std::fs::write(&path, "{}").unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).unwrap();
+        write_atomic(&path, b"{\"a\": 1}").unwrap();
+        assert_eq!(std::fs::metadata(&path).unwrap().permissions().mode() & 0o777, 0o600);
     }
 
     #[test]

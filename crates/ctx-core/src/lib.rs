@@ -50,6 +50,7 @@ mod error;
 mod folders;
 mod frames;
 mod fsutil;
+pub mod install;
 pub mod knowledge;
 pub mod limits;
 pub mod memory;
