@@ -436,7 +436,11 @@ impl JsonFile {
     /// array and `hooks` object that this leaves empty.
     fn remove_hooks(&mut self, event: Option<&str>) -> Result<(), String> {
         while let Some((name, g, h)) = self.our_hooks(event)?.into_iter().next() {
-            self.remove_emptied(&path!["hooks", name.as_str(), g, "hooks", h], 0)?;
+            let handlers = path!["hooks", name.as_str(), g, "hooks"];
+            let alone = self.parse()?.get(&handlers).and_then(Node::items).is_some_and(|items| items.len() == 1);
+            // A group with no handler left goes whole (its matcher was for them).
+            let path = if alone { path!["hooks", name.as_str(), g] } else { path!["hooks", name.as_str(), g, "hooks", h] };
+            self.remove_emptied(&path, 0)?;
             self.changes.push(format!("hooks.{name}: removed"));
         }
         self.changes.dedup();
