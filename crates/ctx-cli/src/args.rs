@@ -84,6 +84,27 @@ pub enum Command {
     /// The secret detector: what it finds in the repository, and its rules.
     #[command(subcommand)]
     Secrets(SecretsCommand),
+    /// Make an agent harness use ctx: its MCP server (`ctx mcp`) and, for Claude Code, its
+    /// hooks, merged into the harness's config files, other entries kept (docs/harnesses.md).
+    Install(InstallArgs),
+    /// Remove what `ctx install` added to a harness's config files, and the files it created.
+    Uninstall(InstallArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct InstallArgs {
+    /// The harness whose config files are edited.
+    #[arg(value_parser = ["claude-code", "codex", "cursor", "opencode"])]
+    pub harness: String,
+    /// The user's own config files (in the home directory) instead of the project's.
+    #[arg(long)]
+    pub user: bool,
+    /// Show the change to each file as a diff; write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// The program the entries run, e.g. an absolute path (default: `ctx`, found on PATH).
+    #[arg(long, value_name = "PATH", default_value = "ctx")]
+    pub command: String,
 }
 
 #[derive(Debug, Subcommand)]

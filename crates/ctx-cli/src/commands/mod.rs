@@ -5,6 +5,7 @@ mod cache;
 mod folder;
 mod frame;
 mod init;
+mod install;
 mod log;
 mod map;
 mod memory;
@@ -86,6 +87,8 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Pack(args) => memory::pack(&env, &args),
         Command::Pin(command) => memory::pin(&env, command),
         Command::Secrets(command) => secrets::run(&env, command),
+        Command::Install(args) => install::run(&env, &args, ctx_core::install::Action::Install),
+        Command::Uninstall(args) => install::run(&env, &args, ctx_core::install::Action::Uninstall),
     }?;
     Ok(ExitCode::SUCCESS)
 }

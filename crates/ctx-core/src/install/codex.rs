@@ -8,9 +8,9 @@ use super::{Action, Edit, is_our_program};
 const SERVERS: &str = "mcp_servers";
 
 pub(super) fn edit(text: &str, command: &str, action: Action) -> Result<Edit, String> {
-    let mut doc: DocumentMut = text.parse().map_err(|err: toml_edit::TomlError| {
-        format!("not valid TOML: {}", err.message().trim_end())
-    })?;
+    let mut doc: DocumentMut = text
+        .parse()
+        .map_err(|err: toml_edit::TomlError| format!("not valid TOML: {}", err.message().trim_end()))?;
     let mut changes = Vec::new();
     match action {
         Action::Install => install(&mut doc, command, &mut changes)?,
@@ -79,7 +79,10 @@ fn uninstall(doc: &mut DocumentMut, changes: &mut Vec<String>) -> Result<(), Str
     let program = entry.get("command").and_then(Item::as_str);
     let first_arg = entry.get("args").and_then(Item::as_array).and_then(|a| a.get(0)).and_then(Value::as_str);
     if !program.is_some_and(is_our_program) || first_arg != Some("mcp") {
-        changes.push(format!("{SERVERS}.ctx: not a ctx server ({}), left alone", program.unwrap_or("no command")));
+        changes.push(format!(
+            "{SERVERS}.ctx: not a ctx server ({}), left alone",
+            program.unwrap_or("no command")
+        ));
         return Ok(());
     }
     servers.remove("ctx");
@@ -92,4 +95,3 @@ fn uninstall(doc: &mut DocumentMut, changes: &mut Vec<String>) -> Result<(), Str
     }
     Ok(())
 }
-

@@ -22,13 +22,16 @@ pub fn unified(name: &str, old: Option<&str>, new: Option<&str>) -> String {
     let a: Vec<&str> = old.unwrap_or("").split_inclusive('\n').collect();
     let b: Vec<&str> = new.unwrap_or("").split_inclusive('\n').collect();
     let ops = align(&a, &b);
-    let mut out = format!(
-        "--- {}\n+++ {}\n",
-        old.map_or("/dev/null".to_string(), |_| format!("a/{name}")),
-        new.map_or("/dev/null".to_string(), |_| format!("b/{name}"))
-    );
+    // `a/` and `b/` before a relative name, as git writes; `~/...` as it is.
+    let side = |prefix: &str, present: bool| match present {
+        false => "/dev/null".to_string(),
+        true if name.starts_with(['~', '/']) => name.to_string(),
+        true => format!("{prefix}{name}"),
+    };
+    let mut out = format!("--- {}\n+++ {}\n", side("a/", old.is_some()), side("b/", new.is_some()));
     // Walk the ops, cutting hunks where more than 2 * CONTEXT equal lines separate changes.
-    let changed: Vec<usize> = ops.iter().enumerate().filter(|(_, op)| **op != Op::Same).map(|(i, _)| i).collect();
+    let changed: Vec<usize> =
+        ops.iter().enumerate().filter(|(_, op)| **op != Op::Same).map(|(i, _)| i).collect();
     let mut start = 0;
     while start < changed.len() {
         let mut end = start;
@@ -141,6 +144,9 @@ mod tests {
     #[test]
     fn created_deleted_and_no_final_newline() {
         assert_eq!(unified("f", None, Some("{}\n")), "--- /dev/null\n+++ b/f\n@@ -0,0 +1,1 @@\n+{}\n");
-        assert_eq!(unified("f", Some("{}"), None), "--- a/f\n+++ /dev/null\n@@ -1,1 +0,0 @@\n-{}\n\\ No newline at end of file\n");
+        assert_eq!(
+            unified("f", Some("{}"), None),
+            "--- a/f\n+++ /dev/null\n@@ -1,1 +0,0 @@\n-{}\n\\ No newline at end of file\n"
+        );
     }
 }

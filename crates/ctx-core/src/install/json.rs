@@ -133,7 +133,8 @@ impl Node {
     }
 
     fn is_empty_container(&self) -> bool {
-        matches!(&self.kind, Kind::Object(m) if m.is_empty()) || matches!(&self.kind, Kind::Array(i) if i.is_empty())
+        matches!(&self.kind, Kind::Object(m) if m.is_empty())
+            || matches!(&self.kind, Kind::Array(i) if i.is_empty())
     }
 
     fn len(&self) -> usize {
@@ -241,9 +242,11 @@ impl<'a> Doc<'a> {
             let (last_start, last_end) = container.child_span(last);
             let lead = whitespace_before(self.text, last_start);
             let colon = match &container.kind {
-                Kind::Object(members) => separator(&self.text[members[last].key_end..members[last].value.start])
-                    .unwrap_or(&style.colon)
-                    .to_string(),
+                Kind::Object(members) => {
+                    separator(&self.text[members[last].key_end..members[last].value.start])
+                        .unwrap_or(&style.colon)
+                        .to_string()
+                }
                 _ => style.colon.clone(),
             };
             let indent = lead.contains('\n').then(|| line_indent(self.text, last_start));
@@ -460,7 +463,8 @@ impl Parser<'_> {
                         return Err(self.error("comments are not allowed in this file (plain JSON)"));
                     }
                     if self.bytes[self.pos + 1] == b'/' {
-                        self.pos = self.text[self.pos..].find('\n').map_or(self.text.len(), |nl| self.pos + nl);
+                        self.pos =
+                            self.text[self.pos..].find('\n').map_or(self.text.len(), |nl| self.pos + nl);
                     } else {
                         let end = self.text[self.pos + 2..]
                             .find("*/")
@@ -641,7 +645,12 @@ mod tests {
             "{\n    \"servers\": {\n        \"ctx\": {\n            \"command\": \"ctx\",\n            \"args\": [\n                \"mcp\"\n            ]\n        }\n    },\n    \"z\": true\n}\n",
         );
         // The empty document.
-        insert_then_remove("{}\n", &[], "x", "{\n  \"x\": {\n    \"command\": \"ctx\",\n    \"args\": [\n      \"mcp\"\n    ]\n  }\n}\n");
+        insert_then_remove(
+            "{}\n",
+            &[],
+            "x",
+            "{\n  \"x\": {\n    \"command\": \"ctx\",\n    \"args\": [\n      \"mcp\"\n    ]\n  }\n}\n",
+        );
     }
 
     #[test]
@@ -665,7 +674,10 @@ mod tests {
         assert!(Doc::parse(text, false).unwrap_err().message.contains("comments"));
         let doc = Doc::parse(text, true).unwrap();
         let inserted = doc.insert_member(&path!["mcp"], "ctx", &Json::Bool(true));
-        assert_eq!(inserted, "{\n  // servers\n  \"mcp\": {\n    \"a\": {},\n    \"ctx\": true, // first\n  },\n}\n");
+        assert_eq!(
+            inserted,
+            "{\n  // servers\n  \"mcp\": {\n    \"a\": {},\n    \"ctx\": true, // first\n  },\n}\n"
+        );
         assert_eq!(Doc::parse(&inserted, true).unwrap().remove(&path!["mcp", "ctx"]), text);
         let only = Doc::parse("{\"a\": 1,}", true).unwrap().remove(&path!["a"]);
         assert_eq!(only, "{}");
@@ -676,7 +688,10 @@ mod tests {
         let text = "{\n  \"ctx\": {\n    \"args\": [\"serve\"],\n    \"env\": {}\n  }\n}";
         let doc = Doc::parse(text, false).unwrap();
         let replaced = doc.replace(&path!["ctx", "args"], &Json::Arr(vec![Json::str("mcp")]));
-        assert_eq!(replaced, "{\n  \"ctx\": {\n    \"args\": [\n      \"mcp\"\n    ],\n    \"env\": {}\n  }\n}");
+        assert_eq!(
+            replaced,
+            "{\n  \"ctx\": {\n    \"args\": [\n      \"mcp\"\n    ],\n    \"env\": {}\n  }\n}"
+        );
     }
 
     #[test]
@@ -689,7 +704,9 @@ mod tests {
         assert!(Doc::parse("{} x", false).is_err());
         assert!(Doc::parse("{\"a\": \"unterminated}", false).is_err());
         assert!(Doc::parse("{\"a\": tru}", false).is_err());
-        assert!(Doc::parse(&format!("{{\"a\": {}1{}}}", "[".repeat(10_000), "]".repeat(10_000)), false).is_err());
+        assert!(
+            Doc::parse(&format!("{{\"a\": {}1{}}}", "[".repeat(10_000), "]".repeat(10_000)), false).is_err()
+        );
         assert!(Doc::parse("", false).is_err());
     }
 

@@ -202,7 +202,8 @@ const CLAUDE_HOOKS: [(&str, Option<&str>, i64); 5] = [
 pub fn targets(harness: Harness, scope: Scope, places: &Places) -> Result<Vec<Target>> {
     let missing = |what: &str| Error::InvalidInput(format!("no {what}: set HOME to install for the user"));
     let home = || places.home.clone().ok_or_else(|| missing("home directory"));
-    let mcp = |path: PathBuf, key, entry, jsonc| Target { path, content: Content::McpJson { key, entry, jsonc } };
+    let mcp =
+        |path: PathBuf, key, entry, jsonc| Target { path, content: Content::McpJson { key, entry, jsonc } };
     let root = &places.root;
     Ok(match (harness, scope) {
         (Harness::ClaudeCode, Scope::Project) => vec![
@@ -222,7 +223,9 @@ pub fn targets(harness: Harness, scope: Scope, places: &Places) -> Result<Vec<Ta
         (Harness::Opencode, scope) => {
             let dir = match scope {
                 Scope::Project => root.clone(),
-                Scope::User => places.config_home.clone().ok_or_else(|| missing("config directory"))?.join("opencode"),
+                Scope::User => {
+                    places.config_home.clone().ok_or_else(|| missing("config directory"))?.join("opencode")
+                }
             };
             // OpenCode reads opencode.json or opencode.jsonc: an existing .jsonc alone is edited.
             let (json, jsonc) = (dir.join("opencode.json"), dir.join("opencode.jsonc"));
@@ -252,7 +255,9 @@ pub struct Edit {
 /// (`None`: no such file). Pure; the error is why the file cannot be edited.
 pub fn edit(content: Content, action: Action, command: &str, old: Option<&str>) -> Result<Edit, String> {
     match (action, old) {
-        (Action::Uninstall, None) => return Ok(Edit { text: String::new(), delete: true, changes: Vec::new() }),
+        (Action::Uninstall, None) => {
+            return Ok(Edit { text: String::new(), delete: true, changes: Vec::new() });
+        }
         (Action::Install, None) => {
             let empty = if content == Content::CodexToml { "" } else { "{}\n" };
             return edit(content, action, command, Some(empty));
@@ -338,7 +343,9 @@ impl JsonFile {
         let mut path = &path[..path.len() - 1];
         while path.len() > keep {
             let doc = self.parse()?;
-            if doc.get(path).is_none_or(|node| node.members().is_some_and(<[_]>::is_empty) || node.items().is_some_and(<[_]>::is_empty)) {
+            if doc.get(path).is_none_or(|node| {
+                node.members().is_some_and(<[_]>::is_empty) || node.items().is_some_and(<[_]>::is_empty)
+            }) {
                 self.text = doc.remove(path);
                 path = &path[..path.len() - 1];
             } else {
@@ -358,9 +365,13 @@ impl JsonFile {
             program => (Some(program), value["args"].get(0)),
         };
         let program = program.and_then(serde_json::Value::as_str);
-        if !program.is_some_and(is_our_program) || first_arg.and_then(serde_json::Value::as_str) != Some("mcp") {
-            self.changes
-                .push(format!("{key}.ctx: not a ctx server ({}), left alone", program.unwrap_or("no command")));
+        if !program.is_some_and(is_our_program)
+            || first_arg.and_then(serde_json::Value::as_str) != Some("mcp")
+        {
+            self.changes.push(format!(
+                "{key}.ctx: not a ctx server ({}), left alone",
+                program.unwrap_or("no command")
+            ));
             return Ok(());
         }
         self.remove_emptied(&path![key, "ctx"], 0)?;
@@ -382,7 +393,9 @@ impl JsonFile {
                 continue;
             };
             for (g, group) in groups.iter().enumerate() {
-                for (h, handler) in group.member("hooks").and_then(Node::items).unwrap_or_default().iter().enumerate() {
+                for (h, handler) in
+                    group.member("hooks").and_then(Node::items).unwrap_or_default().iter().enumerate()
+                {
                     if handler.member("command").and_then(Node::str).is_some_and(is_our_hook) {
                         found.push((member.key.clone(), g, h));
                     }
@@ -437,9 +450,14 @@ impl JsonFile {
     fn remove_hooks(&mut self, event: Option<&str>) -> Result<(), String> {
         while let Some((name, g, h)) = self.our_hooks(event)?.into_iter().next() {
             let handlers = path!["hooks", name.as_str(), g, "hooks"];
-            let alone = self.parse()?.get(&handlers).and_then(Node::items).is_some_and(|items| items.len() == 1);
+            let alone =
+                self.parse()?.get(&handlers).and_then(Node::items).is_some_and(|items| items.len() == 1);
             // A group with no handler left goes whole (its matcher was for them).
-            let path = if alone { path!["hooks", name.as_str(), g] } else { path!["hooks", name.as_str(), g, "hooks", h] };
+            let path = if alone {
+                path!["hooks", name.as_str(), g]
+            } else {
+                path!["hooks", name.as_str(), g, "hooks", h]
+            };
             self.remove_emptied(&path, 0)?;
             self.changes.push(format!("hooks.{name}: removed"));
         }
@@ -502,7 +520,11 @@ pub fn run(options: &InstallOptions, places: &Places) -> Result<InstallReport> {
     for target in targets(options.harness, options.scope, places)? {
         // A symlinked settings file (dotfiles) is edited where it lives.
         let linked = target.path.is_symlink();
-        let real = if linked { std::fs::canonicalize(&target.path).map_err(|err| Error::io(&target.path, err))? } else { target.path.clone() };
+        let real = if linked {
+            std::fs::canonicalize(&target.path).map_err(|err| Error::io(&target.path, err))?
+        } else {
+            target.path.clone()
+        };
         let old = read_text(&real)?;
         let edited = edit(target.content, options.action, &options.command, old.as_deref())
             .map_err(|message| Error::HarnessConfig { path: target.path.clone(), message })?;
@@ -554,10 +576,9 @@ pub fn run(options: &InstallOptions, places: &Places) -> Result<InstallReport> {
 /// The file's text, `None` when there is no file.
 fn read_text(path: &Path) -> Result<Option<String>> {
     match std::fs::read(path) {
-        Ok(bytes) => String::from_utf8(bytes).map(Some).map_err(|_| Error::HarnessConfig {
-            path: path.to_path_buf(),
-            message: "not UTF-8 text".into(),
-        }),
+        Ok(bytes) => String::from_utf8(bytes)
+            .map(Some)
+            .map_err(|_| Error::HarnessConfig { path: path.to_path_buf(), message: "not UTF-8 text".into() }),
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(None),
         Err(err) => Err(Error::io(path, err)),
     }

@@ -29,7 +29,10 @@ fn mcp_entry_joins_other_servers_and_leaves_again() {
     let old = "{\n  \"mcpServers\": {\n    \"other\": {\n      \"command\": \"npx\",\n      \"args\": [\"-y\", \"x\"]\n    }\n  },\n  \"theme\": \"dark\"\n}\n";
     let text = round_trip(MCP, old);
     let value: serde_json::Value = serde_json::from_str(&text).unwrap();
-    assert_eq!(value["mcpServers"]["ctx"], serde_json::json!({"type": "stdio", "command": "ctx", "args": ["mcp"]}));
+    assert_eq!(
+        value["mcpServers"]["ctx"],
+        serde_json::json!({"type": "stdio", "command": "ctx", "args": ["mcp"]})
+    );
     assert_eq!(value["mcpServers"]["other"]["command"], "npx");
     assert_eq!(value["theme"], "dark");
 }
@@ -43,14 +46,18 @@ fn a_created_file_is_deleted_again() {
         assert!(gone.delete, "{content:?}: {:?}", gone.text);
     }
     let created = install(MCP, None);
-    assert_eq!(created.text, "{\n  \"mcpServers\": {\n    \"ctx\": {\n      \"type\": \"stdio\",\n      \"command\": \"ctx\",\n      \"args\": [\n        \"mcp\"\n      ]\n    }\n  }\n}\n");
+    assert_eq!(
+        created.text,
+        "{\n  \"mcpServers\": {\n    \"ctx\": {\n      \"type\": \"stdio\",\n      \"command\": \"ctx\",\n      \"args\": [\n        \"mcp\"\n      ]\n    }\n  }\n}\n"
+    );
     // A file holding nothing of ctx's is never deleted, even an empty one.
     assert!(!uninstall(MCP, "{}\n").delete);
 }
 
 #[test]
 fn an_existing_ctx_entry_is_brought_up_to_date_keeping_its_other_keys() {
-    let old = "{\"mcpServers\": {\"ctx\": {\"command\": \"ctx\", \"args\": [\"serve\"], \"env\": {\"A\": \"1\"}}}}";
+    let old =
+        "{\"mcpServers\": {\"ctx\": {\"command\": \"ctx\", \"args\": [\"serve\"], \"env\": {\"A\": \"1\"}}}}";
     let edited = install(MCP, Some(old));
     assert_eq!(edited.changes, ["mcpServers.ctx: updated"]);
     assert_eq!(
@@ -139,7 +146,8 @@ fn broken_files_are_refused() {
     assert!(err.contains("comments are not allowed"), "{err}");
     let err = edit(MCP, Action::Install, "ctx", Some("{\"mcpServers\": []}")).unwrap_err();
     assert_eq!(err, "`mcpServers` is not an object");
-    let err = edit(Content::ClaudeHooks, Action::Install, "ctx", Some("{\"hooks\": {\"Stop\": {}}}")).unwrap_err();
+    let err =
+        edit(Content::ClaudeHooks, Action::Install, "ctx", Some("{\"hooks\": {\"Stop\": {}}}")).unwrap_err();
     assert_eq!(err, "`hooks.Stop` is not an array");
     let err = edit(Content::CodexToml, Action::Install, "ctx", Some("[mcp_servers\n")).unwrap_err();
     assert!(err.starts_with("not valid TOML"), "{err}");

@@ -1,0 +1,56 @@
+//! `ctx install HARNESS` and `ctx uninstall HARNESS`: the edit is ctx-core's
+//! (`ctx_core::install`); this picks the places and prints the report.
+
+use std::io::Write;
+
+use ctx_core::install::{Action, FileStatus, Harness, InstallOptions, InstallReport, Places, Scope};
+
+use super::Env;
+use crate::args::InstallArgs;
+use crate::output;
+
+pub fn run(env: &Env, args: &InstallArgs, action: Action) -> anyhow::Result<()> {
+    let harness = Harness::parse(&args.harness).expect("clap checked the name");
+    let scope = if args.user { Scope::User } else { Scope::Project };
+    // The project's files go to the workspace root (--root as given, else the `.ctx/` above).
+    let root = match (&env.root, scope) {
+        (Some(root), _) => std::fs::canonicalize(root).unwrap_or_else(|_| root.clone()),
+        (None, Scope::Project) => ctx_core::agents::workspace_root(&env.cwd, true)?,
+        (None, Scope::User) => env.cwd.clone(),
+    };
+    let options = InstallOptions {
+        command: args.command.clone(),
+        dry_run: args.dry_run,
+        ..InstallOptions::new(harness, scope, action)
+    };
+    let report = ctx_core::install::run(&options, &Places::from_env(root))?;
+    if env.json {
+        return output::json(&report);
+    }
+    print_report(&report)
+}
+
+fn print_report(report: &InstallReport) -> anyhow::Result<()> {
+    let mut out = std::io::stdout().lock();
+    for file in &report.files {
+        let status = match (file.status, report.action) {
+            (FileStatus::Created, _) => "created",
+            (FileStatus::Updated, _) => "updated",
+            (FileStatus::Deleted, _) => "deleted (it held only ctx's entries)",
+            (FileStatus::Unchanged, Action::Install) => "already installed",
+            (FileStatus::Unchanged | FileStatus::Absent, Action::Uninstall) => "nothing of ctx's",
+            (FileStatus::Absent, Action::Install) => "not needed",
+        };
+        writeln!(out, "{}: {status}", ctx_core::paths::display_name(&file.name))?;
+        for change in &file.changes {
+            writeln!(out, "  {change}")?;
+        }
+        if report.dry_run && !file.diff.is_empty() {
+            write!(out, "{}", file.diff)?;
+        }
+    }
+    if report.dry_run {
+        writeln!(out, "dry run: nothing written")?;
+    }
+    Ok(())
+}
