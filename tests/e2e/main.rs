@@ -10,6 +10,7 @@ mod cli;
 mod faults;
 mod frames;
 mod hostile;
+mod install;
 mod knowledge;
 mod limits;
 mod map;
