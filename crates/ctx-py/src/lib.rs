@@ -661,7 +661,7 @@ fn to_py_err(err: ctx_core::Error) -> PyErr {
         "UNKNOWN_FOLDER" => "UnknownFolderError",
         "OUTSIDE_ROOT" => "OutsideRootError",
         "INVALID_INPUT" => "InvalidInputError",
-        "CONFIG_ERROR" => "ConfigError",
+        "CONFIG_ERROR" | "INVALID_HARNESS_CONFIG" => "ConfigError",
         "IO_ERROR" => "CtxIOError",
         "TEMPLATE_ERROR" => "TemplateError",
         "UNKNOWN_FRAME" => "UnknownFrameError",

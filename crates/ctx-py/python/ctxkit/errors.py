@@ -40,7 +40,7 @@ class InvalidInputError(CtxError, ValueError):
 
 
 class ConfigError(CtxError, ValueError):
-    """`.ctx/config.toml` cannot be used."""
+    """`.ctx/config.toml` cannot be used (or, code INVALID_HARNESS_CONFIG, an agent harness's config file)."""
 
 
 class TemplateError(CtxError, ValueError):
