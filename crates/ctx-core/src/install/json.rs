@@ -68,7 +68,7 @@ impl From<usize> for Step {
 
 /// A path from steps of either kind: `path!["hooks", event, 0]`.
 macro_rules! json_path {
-    ($($step:expr),* $(,)?) => { vec![$($crate::install::json::Step::from($step)),*] };
+    ($($step:expr),* $(,)?) => { [$($crate::install::json::Step::from($step)),*] };
 }
 pub(crate) use json_path as path;
 

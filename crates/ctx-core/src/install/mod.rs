@@ -454,9 +454,9 @@ impl JsonFile {
                 self.parse()?.get(&handlers).and_then(Node::items).is_some_and(|items| items.len() == 1);
             // A group with no handler left goes whole (its matcher was for them).
             let path = if alone {
-                path!["hooks", name.as_str(), g]
+                path!["hooks", name.as_str(), g].to_vec()
             } else {
-                path!["hooks", name.as_str(), g, "hooks", h]
+                path!["hooks", name.as_str(), g, "hooks", h].to_vec()
             };
             self.remove_emptied(&path, 0)?;
             self.changes.push(format!("hooks.{name}: removed"));
