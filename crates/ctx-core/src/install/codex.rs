@@ -39,7 +39,7 @@ fn servers_mut(doc: &mut DocumentMut, create: bool) -> Result<Option<&mut dyn Ta
 }
 
 fn install(doc: &mut DocumentMut, command: &str, changes: &mut Vec<String>) -> Result<(), String> {
-    let servers = servers_mut(doc, true)?.expect("created");
+    let servers = servers_mut(doc, true)?.ok_or(format!("`{SERVERS}` could not be created"))?;
     let args = || Value::Array(Array::from_iter(["mcp"]));
     match servers.get_mut("ctx") {
         None => {

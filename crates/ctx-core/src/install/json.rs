@@ -208,17 +208,17 @@ impl<'a> Doc<'a> {
     }
 
     /// Add `key: value` at the end of the object at `path` (which must not have `key`).
-    pub fn insert_member(&self, path: &[Step], key: &str, value: &Json) -> String {
+    pub fn insert_member(&self, path: &[Step], key: &str, value: &Json) -> Result<String, String> {
         self.append(path, Some(key), value)
     }
 
     /// Add `value` at the end of the array at `path`.
-    pub fn append_element(&self, path: &[Step], value: &Json) -> String {
+    pub fn append_element(&self, path: &[Step], value: &Json) -> Result<String, String> {
         self.append(path, None, value)
     }
 
-    fn append(&self, path: &[Step], key: Option<&str>, value: &Json) -> String {
-        let container = self.get(path).expect("append to an existing container");
+    fn append(&self, path: &[Step], key: Option<&str>, value: &Json) -> Result<String, String> {
+        let container = self.get(path).ok_or_else(|| not_found(path))?;
         let style = self.style();
         let (at, replace_to, text) = if container.len() == 0 {
             let inner = &self.text[container.start + 1..container.end - 1];
@@ -253,30 +253,29 @@ impl<'a> Doc<'a> {
             let item = render_item(key, &colon, value, &style, indent.as_deref());
             (last_end, last_end, format!(",{lead}{item}"))
         };
-        splice(self.text, at, replace_to, &text)
+        Ok(splice(self.text, at, replace_to, &text))
     }
 
     /// Replace the value at `path` with `value`, written in the style of its place.
-    pub fn replace(&self, path: &[Step], value: &Json) -> String {
-        let node = self.get(path).expect("replace an existing value");
+    pub fn replace(&self, path: &[Step], value: &Json) -> Result<String, String> {
+        let node = self.get(path).ok_or_else(|| not_found(path))?;
         let style = self.style();
         let pretty = style.pretty && !single_line(&self.text[self.container_of(path).start..node.start]);
         let indent = pretty.then(|| line_indent(self.text, node.start));
         let text = render(value, &style, indent.as_deref());
-        splice(self.text, node.start, node.end, &text)
+        Ok(splice(self.text, node.start, node.end, &text))
     }
 
     /// Remove the member or element at `path`, with the comma and whitespace it brought.
-    pub fn remove(&self, path: &[Step]) -> String {
-        let (last, parent_path) = path.split_last().expect("a path below the root");
-        let container = self.get(parent_path).expect("the parent exists");
+    pub fn remove(&self, path: &[Step]) -> Result<String, String> {
+        let (last, parent_path) = path.split_last().ok_or("the document itself cannot be removed")?;
+        let container = self.get(parent_path).ok_or_else(|| not_found(path))?;
         let index = match (last, &container.kind) {
-            (Step::Key(key), Kind::Object(members)) => {
-                members.iter().position(|m| &m.key == key).expect("the member exists")
-            }
-            (Step::Index(index), Kind::Array(_)) => *index,
-            _ => unreachable!("the path was found"),
-        };
+            (Step::Key(key), Kind::Object(members)) => members.iter().position(|m| &m.key == key),
+            (Step::Index(index), Kind::Array(items)) => (*index < items.len()).then_some(*index),
+            _ => None,
+        }
+        .ok_or_else(|| not_found(path))?;
         let (start, end) = container.child_span(index);
         let (from, to) = if index > 0 {
             (container.child_span(index - 1).1, end)
@@ -290,7 +289,7 @@ impl<'a> Doc<'a> {
             }
             (start - whitespace_before(self.text, start).len(), to)
         };
-        splice(self.text, from, to, "")
+        Ok(splice(self.text, from, to, ""))
     }
 
     /// The container holding the value at `path` (the root for the root).
@@ -400,6 +399,12 @@ fn render(value: &Json, style: &Style, indent: Option<&str>) -> String {
 
 fn quote(text: &str) -> String {
     Value::String(text.to_string()).to_string()
+}
+
+/// An edit asked for a path the document does not have (a caller's mistake,
+/// reported as an error rather than a panic).
+fn not_found(path: &[Step]) -> String {
+    format!("internal error: no value at {path:?} to edit")
 }
 
 fn splice(text: &str, from: usize, to: usize, insert: &str) -> String {
@@ -600,11 +605,11 @@ mod tests {
     /// Insert `mcpServers.ctx`-like members and check text and identity.
     fn insert_then_remove(text: &str, path: &[Step], key: &str, expected: &str) {
         let doc = Doc::parse(text, false).unwrap();
-        let inserted = doc.insert_member(path, key, &entry());
+        let inserted = doc.insert_member(path, key, &entry()).unwrap();
         assert_eq!(inserted, expected);
         let mut full = path.to_vec();
         full.push(Step::Key(key.into()));
-        let back = Doc::parse(&inserted, false).unwrap().remove(&full);
+        let back = Doc::parse(&inserted, false).unwrap().remove(&full).unwrap();
         assert_eq!(back, text);
     }
 
@@ -657,14 +662,14 @@ mod tests {
     fn appends_elements_and_removes_them() {
         let text = "{\n  \"list\": [\n    1\n  ],\n  \"empty\": []\n}";
         let doc = Doc::parse(text, false).unwrap();
-        let one = doc.append_element(&path!["list"], &Json::Int(2));
+        let one = doc.append_element(&path!["list"], &Json::Int(2)).unwrap();
         assert_eq!(one, "{\n  \"list\": [\n    1,\n    2\n  ],\n  \"empty\": []\n}");
-        assert_eq!(Doc::parse(&one, false).unwrap().remove(&path!["list", 1]), text);
-        let two = doc.append_element(&path!["empty"], &Json::Bool(true));
+        assert_eq!(Doc::parse(&one, false).unwrap().remove(&path!["list", 1]).unwrap(), text);
+        let two = doc.append_element(&path!["empty"], &Json::Bool(true)).unwrap();
         assert_eq!(two, "{\n  \"list\": [\n    1\n  ],\n  \"empty\": [\n    true\n  ]\n}");
-        assert_eq!(Doc::parse(&two, false).unwrap().remove(&path!["empty", 0]), text);
+        assert_eq!(Doc::parse(&two, false).unwrap().remove(&path!["empty", 0]).unwrap(), text);
         // The first of several goes with the comma after it.
-        let first = Doc::parse("{\"l\": [1, 2]}", false).unwrap().remove(&path!["l", 0]);
+        let first = Doc::parse("{\"l\": [1, 2]}", false).unwrap().remove(&path!["l", 0]).unwrap();
         assert_eq!(first, "{\"l\": [2]}");
     }
 
@@ -673,13 +678,13 @@ mod tests {
         let text = "{\n  // servers\n  \"mcp\": {\n    \"a\": {}, // first\n  },\n}\n";
         assert!(Doc::parse(text, false).unwrap_err().message.contains("comments"));
         let doc = Doc::parse(text, true).unwrap();
-        let inserted = doc.insert_member(&path!["mcp"], "ctx", &Json::Bool(true));
+        let inserted = doc.insert_member(&path!["mcp"], "ctx", &Json::Bool(true)).unwrap();
         assert_eq!(
             inserted,
             "{\n  // servers\n  \"mcp\": {\n    \"a\": {},\n    \"ctx\": true, // first\n  },\n}\n"
         );
-        assert_eq!(Doc::parse(&inserted, true).unwrap().remove(&path!["mcp", "ctx"]), text);
-        let only = Doc::parse("{\"a\": 1,}", true).unwrap().remove(&path!["a"]);
+        assert_eq!(Doc::parse(&inserted, true).unwrap().remove(&path!["mcp", "ctx"]).unwrap(), text);
+        let only = Doc::parse("{\"a\": 1,}", true).unwrap().remove(&path!["a"]).unwrap();
         assert_eq!(only, "{}");
     }
 
@@ -687,7 +692,7 @@ mod tests {
     fn replaces_a_value_in_place() {
         let text = "{\n  \"ctx\": {\n    \"args\": [\"serve\"],\n    \"env\": {}\n  }\n}";
         let doc = Doc::parse(text, false).unwrap();
-        let replaced = doc.replace(&path!["ctx", "args"], &Json::Arr(vec![Json::str("mcp")]));
+        let replaced = doc.replace(&path!["ctx", "args"], &Json::Arr(vec![Json::str("mcp")])).unwrap();
         assert_eq!(
             replaced,
             "{\n  \"ctx\": {\n    \"args\": [\n      \"mcp\"\n    ],\n    \"env\": {}\n  }\n}"
@@ -828,12 +833,12 @@ mod tests {
                 let (edited, full) = if is_object {
                     let mut full = path.clone();
                     full.push(Step::Key("ctx-new".into()));
-                    (doc.insert_member(&path, "ctx-new", &value), full)
+                    (doc.insert_member(&path, "ctx-new", &value).unwrap(), full)
                 } else {
                     let len = doc.get(&path).unwrap().len();
                     let mut full = path.clone();
                     full.push(Step::Index(len));
-                    (doc.append_element(&path, &value), full)
+                    (doc.append_element(&path, &value).unwrap(), full)
                 };
                 // Still JSON, with the value where it was put and nothing else changed.
                 let after: Value = serde_json::from_str(&edited).unwrap();
@@ -851,7 +856,7 @@ mod tests {
                 }
                 prop_assert_eq!(after, expected);
                 // And removing it gives back every byte.
-                prop_assert_eq!(edited_doc.remove(&full), text);
+                prop_assert_eq!(edited_doc.remove(&full).unwrap(), text);
             }
         }
     }
