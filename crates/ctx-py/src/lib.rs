@@ -436,7 +436,7 @@ impl Workspace {
             refs: refs.unwrap_or_default(),
             tags: tags.unwrap_or_default(),
             session_id: session,
-            ts: None,
+            ..Default::default()
         };
         let record = self.with(py, |ws| ws.add_record(&new))?;
         to_py(py, &record)

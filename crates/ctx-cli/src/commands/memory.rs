@@ -22,7 +22,7 @@ pub fn record(env: &Env, command: RecordCommand) -> anyhow::Result<()> {
     } else {
         text
     };
-    let new = NewRecord { record_type, role, text, refs, tags, session_id: session, ts: None };
+    let new = NewRecord { record_type, role, text, refs, tags, session_id: session, ..Default::default() };
     let record = ws.add_record(&new)?;
     if env.json {
         return output::json(&record);
