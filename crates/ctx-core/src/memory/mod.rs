@@ -23,7 +23,7 @@ use crate::error::{Error, Result};
 use crate::records::new_id;
 use crate::time;
 pub use embed::{EmbedError, Embedder, HashedNgrams};
-pub use expand::{Timeline, TimelineSession};
+pub use expand::{Timeline, TimelineSession, TimelineThread};
 pub use ingest::{IngestError, IngestReport};
 pub use pack::{Pack, PackSection};
 pub use search::{

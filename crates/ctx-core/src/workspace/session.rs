@@ -13,7 +13,7 @@ use crate::fsutil::write_atomic;
 use crate::memory::search::VectorChannel;
 use crate::memory::{
     self, Embedder, HashedNgrams, IngestReport, NewRecord, Pack, Record, SearchOptions, SearchResponse,
-    Timeline, TimelineSession,
+    Timeline, TimelineSession, TimelineThread,
 };
 use crate::secrets::Redacted;
 
@@ -254,7 +254,8 @@ impl Workspace {
     }
 
     /// The L0 rows around record `id`: `before` earlier and `after` later
-    /// records of `session`, in time order, the anchor between them.
+    /// records of `session`, in time order, the anchor between them, from
+    /// the anchor's thread (the main thread, or the anchor's subagent).
     pub fn timeline(
         &self,
         id: &str,
@@ -262,8 +263,21 @@ impl Workspace {
         after: usize,
         session: &TimelineSession,
     ) -> Result<Timeline> {
+        self.timeline_in(id, before, after, session, &TimelineThread::Anchor)
+    }
+
+    /// [`Workspace::timeline`] from `thread`: the main thread's turns, the
+    /// subagents', or all of them.
+    pub fn timeline_in(
+        &self,
+        id: &str,
+        before: usize,
+        after: usize,
+        session: &TimelineSession,
+        thread: &TimelineThread,
+    ) -> Result<Timeline> {
         let tx = self.store.conn.unchecked_transaction()?;
-        memory::expand::timeline(&tx, id, before, after, session)
+        memory::expand::timeline(&tx, id, before, after, session, thread)
     }
 
     /// The L2 JSON of record `id` (`{layer, record, source, head,
