@@ -8,6 +8,7 @@
 //! message ids), so the same transcript gives the same ids on every machine,
 //! and ingesting it again adds nothing.
 
+pub mod discover;
 pub(crate) mod embed;
 pub(crate) mod expand;
 pub(crate) mod ingest;

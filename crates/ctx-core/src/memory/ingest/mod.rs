@@ -219,6 +219,20 @@ impl RawChunk {
 }
 
 impl IngestReport {
+    /// The report of several inputs (`source`: what they were): every
+    /// count summed, each error's message prefixed by its input's name.
+    pub fn total(source: &str, parts: &[IngestReport]) -> IngestReport {
+        let mut total = IngestReport { source: source.to_string(), ..Default::default() };
+        for part in parts {
+            let mut part = part.clone();
+            for error in &mut part.errors {
+                error.message = format!("{}: {}", part.source, error.message);
+            }
+            total.absorb(part);
+        }
+        total
+    }
+
     /// Add the counts of a later part of the same input.
     pub(crate) fn absorb(&mut self, part: IngestReport) {
         self.lines += part.lines;
