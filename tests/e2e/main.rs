@@ -16,5 +16,5 @@ mod map;
 mod memory;
 mod scan;
 mod secrets;
-mod transcripts;
 mod store;
+mod transcripts;

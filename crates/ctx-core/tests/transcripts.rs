@@ -125,7 +125,11 @@ fn all_ingested() -> (tempfile::TempDir, Workspace) {
 
 fn section<'a>(text: &'a str, name: &str) -> Vec<&'a str> {
     let heading = format!("### {name}");
-    text.lines().skip_while(|l| *l != heading).skip(1).take_while(|l| !l.starts_with("###") && !l.starts_with("<<<")).collect()
+    text.lines()
+        .skip_while(|l| *l != heading)
+        .skip(1)
+        .take_while(|l| !l.starts_with("###") && !l.starts_with("<<<"))
+        .collect()
 }
 
 fn search(ws: &Workspace, options: SearchOptions) -> Vec<ctx_core::Record> {
@@ -150,7 +154,14 @@ fn the_pack_shows_people_and_answers_and_the_latest_session_s_compaction_summary
     assert!(summary.iter().any(|l| l.contains("webhook handler drops events")), "{summary:?}");
     let turns = section(&pack.text, "WORKSET_RECENT_TURNS");
     assert_eq!(turns.len(), 12, "{turns:?}");
-    for plumbing in ["<system-reminder>", "<command-", "<task-notification>", "Caveat:", "Your task is to create", "bounded at 100 and drops the newest"] {
+    for plumbing in [
+        "<system-reminder>",
+        "<command-",
+        "<task-notification>",
+        "Caveat:",
+        "Your task is to create",
+        "bounded at 100 and drops the newest",
+    ] {
         assert!(!turns.iter().any(|t| t.contains(plumbing)), "{plumbing} in {turns:#?}");
     }
     assert!(turns.last().unwrap().contains("webhook queue applies back-pressure"), "{turns:#?}");
@@ -191,7 +202,10 @@ fn where_a_turn_came_from_is_kept_in_its_meta() {
     assert!(meta.get("sidechain").is_none());
 
     let old = find(&ws, "CHANGELOG mentions the retries");
-    assert_eq!((old.meta["version"].as_str(), old.meta["model"].as_str()), (Some("1.0.98"), Some("claude-opus-4-1-20250805")));
+    assert_eq!(
+        (old.meta["version"].as_str(), old.meta["model"].as_str()),
+        (Some("1.0.98"), Some("claude-opus-4-1-20250805"))
+    );
 
     let sub = find(&ws, "bounded at 100 and drops the newest event when full");
     let sub = if sub.record_type == "response" { sub } else { panic!("{sub:?}") };
@@ -208,7 +222,10 @@ fn where_a_turn_came_from_is_kept_in_its_meta() {
     assert_eq!(codex.meta["git_branch"], "feature/ledger-export");
     assert_eq!(codex.meta["usage"]["output_tokens"], 320, "the token count after the answer");
     let failed = find(&ws, "11 passed; 1 failed");
-    assert_eq!((failed.record_type.as_str(), failed.tags.as_slice()), ("tool_output", &["error".to_string()][..]));
+    assert_eq!(
+        (failed.record_type.as_str(), failed.tags.as_slice()),
+        ("tool_output", &["error".to_string()][..])
+    );
     assert_eq!(failed.refs.len(), 1, "names its call");
     assert!(ws.record(&failed.refs[0]).unwrap().text.contains("cargo test"));
 }
@@ -241,28 +258,52 @@ fn search_filters_by_type_tag_and_time_inside_the_search() {
     let queue = SearchOptions { query: "webhook".into(), ..Default::default() };
     assert!(types(queue.clone()).len() > 1);
     let queries = search(&ws, SearchOptions { types: vec!["query".into()], ..queue.clone() });
-    assert_eq!(queries.iter().map(|r| r.text.as_str()).collect::<Vec<_>>(), ["Why does the webhook handler drop events under load?"]);
+    assert_eq!(
+        queries.iter().map(|r| r.text.as_str()).collect::<Vec<_>>(),
+        ["Why does the webhook handler drop events under load?"]
+    );
     let subagent = search(&ws, SearchOptions { tags: vec!["subagent".into()], ..queue.clone() });
     assert!(!subagent.is_empty() && subagent.iter().all(|r| r.tags.contains(&"subagent".to_string())));
     let main = search(&ws, SearchOptions { tags: vec!["!subagent".into()], ..queue.clone() });
     assert!(!main.is_empty() && main.iter().all(|r| !r.tags.contains(&"subagent".to_string())));
     // Times: a day, a range, and a day's end.
-    let day = SearchOptions { query: "the".into(), since: Some("2025-10-05".into()), until: Some("2025-10-05".into()), ..Default::default() };
+    let day = SearchOptions {
+        query: "the".into(),
+        since: Some("2025-10-05".into()),
+        until: Some("2025-10-05".into()),
+        ..Default::default()
+    };
     let found = search(&ws, day);
     assert!(!found.is_empty() && found.iter().all(|r| r.ts.starts_with("2025-10-05")), "{found:#?}");
-    let late = SearchOptions { query: "tests".into(), since: Some("2025-10-05T14:35:00Z".into()), until: Some("2025-10-05".into()), ..Default::default() };
+    let late = SearchOptions {
+        query: "tests".into(),
+        since: Some("2025-10-05T14:35:00Z".into()),
+        until: Some("2025-10-05".into()),
+        ..Default::default()
+    };
     let found = search(&ws, late);
     assert!(!found.is_empty() && found.iter().all(|r| r.ts.as_str() >= "2025-10-05T14:35"), "{found:#?}");
     let bad = SearchOptions { query: "x".into(), since: Some("last tuesday".into()), ..Default::default() };
     assert_eq!(ws.search(&bad).unwrap_err().code(), "INVALID_INPUT");
     // The filter applies before the ranking is cut: a rare type among many matches is still found, k rows of it.
-    let one = SearchOptions { query: "the".into(), k: 1, types: vec!["command".into()], ..Default::default() };
+    let one =
+        SearchOptions { query: "the".into(), k: 1, types: vec!["command".into()], ..Default::default() };
     let rows = ws.search(&one).unwrap().results;
     assert_eq!(rows.len(), 1);
     for mode in [SearchMode::Vector, SearchMode::Hybrid] {
-        let options = SearchOptions { query: "webhook queue events".into(), mode, k: 3, types: vec!["query".into()], ..Default::default() };
+        let options = SearchOptions {
+            query: "webhook queue events".into(),
+            mode,
+            k: 3,
+            types: vec!["query".into()],
+            ..Default::default()
+        };
         let rows = ws.search(&options).unwrap();
         assert_eq!(rows.retrieval.mode, mode);
-        assert!(!rows.results.is_empty() && rows.results.iter().all(|r| r.record_type == "query"), "{mode:?}: {:#?}", rows.results);
+        assert!(
+            !rows.results.is_empty() && rows.results.iter().all(|r| r.record_type == "query"),
+            "{mode:?}: {:#?}",
+            rows.results
+        );
     }
 }

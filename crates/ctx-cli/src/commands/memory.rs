@@ -4,7 +4,9 @@ use std::io::{BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
-use ctx_core::{IngestReport, NewRecord, SearchMode, SearchOptions, SearchScope, TimelineSession, TimelineThread};
+use ctx_core::{
+    IngestReport, NewRecord, SearchMode, SearchOptions, SearchScope, TimelineSession, TimelineThread,
+};
 
 use super::Env;
 use crate::args::{
@@ -48,7 +50,11 @@ pub fn ingest(env: &Env, args: &IngestArgs) -> anyhow::Result<()> {
         let dir = ctx_core::memory::discover::claude_code_dir(&home, ws.root());
         let found = if dir.is_dir() { ctx_core::memory::discover::jsonl_files(&dir)? } else { Vec::new() };
         if found.is_empty() {
-            anyhow::bail!("--claude-code: no Claude Code transcripts of {} in {}", ws.root().display(), dir.display());
+            anyhow::bail!(
+                "--claude-code: no Claude Code transcripts of {} in {}",
+                ws.root().display(),
+                dir.display()
+            );
         }
         files.extend(found.into_iter().filter(|f| !files.contains(f)).collect::<Vec<_>>());
     }

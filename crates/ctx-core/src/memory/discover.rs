@@ -23,7 +23,10 @@ pub fn expand_inputs(inputs: &[PathBuf]) -> Result<Vec<PathBuf>> {
         } else if input.is_dir() {
             let found = jsonl_files(input)?;
             if found.is_empty() {
-                return Err(Error::InvalidInput(format!("{}: no .jsonl file in this folder", input.display())));
+                return Err(Error::InvalidInput(format!(
+                    "{}: no .jsonl file in this folder",
+                    input.display()
+                )));
             }
             found
         } else if is_glob(input) {
@@ -171,7 +174,10 @@ mod tests {
         };
         assert_eq!(files(&[root.join("sub")]), ["sub/b.jsonl", "sub/deeper/c.jsonl"]);
         assert_eq!(files(&[root.join("*.jsonl")]), ["a.jsonl"]);
-        assert_eq!(files(&[root.join("**/*.jsonl"), root.join("a.jsonl")]), ["a.jsonl", "sub/b.jsonl", "sub/deeper/c.jsonl"]);
+        assert_eq!(
+            files(&[root.join("**/*.jsonl"), root.join("a.jsonl")]),
+            ["a.jsonl", "sub/b.jsonl", "sub/deeper/c.jsonl"]
+        );
         assert_eq!(files(&[root.join("notes.txt")]), ["notes.txt"]);
         for nothing in [root.join("missing.jsonl"), root.join("*.csv"), root.join("empty")] {
             let err = expand_inputs(&[root.join("a.jsonl"), nothing]).unwrap_err();

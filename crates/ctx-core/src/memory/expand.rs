@@ -106,7 +106,14 @@ pub(crate) fn timeline(
         );
         let mut stmt = conn.prepare_cached(&sql)?;
         let rows = stmt.query_map(
-            rusqlite::params![anchor.ts, row_id, session, i64::try_from(n).unwrap_or(i64::MAX), thread, agent],
+            rusqlite::params![
+                anchor.ts,
+                row_id,
+                session,
+                i64::try_from(n).unwrap_or(i64::MAX),
+                thread,
+                agent
+            ],
             |row| {
                 let (title, body): (String, String) = (row.get(3)?, row.get(4)?);
                 Ok(L0Row::plain(

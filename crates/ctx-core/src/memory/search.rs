@@ -200,11 +200,11 @@ impl RecordFilter {
 /// duration before now.
 fn time_bound(flag: &str, text: &str, end: bool) -> Result<String> {
     let text = text.trim();
-    let is_date = text.len() == 10 && text.as_bytes().get(4) == Some(&b'-') && text.as_bytes().get(7) == Some(&b'-');
+    let is_date =
+        text.len() == 10 && text.as_bytes().get(4) == Some(&b'-') && text.as_bytes().get(7) == Some(&b'-');
     let time = if is_date {
-        humantime::parse_rfc3339_weak(&format!("{text}T00:00:00")).map(|t| {
-            if end { t + std::time::Duration::from_secs(86_399) } else { t }
-        })
+        humantime::parse_rfc3339_weak(&format!("{text}T00:00:00"))
+            .map(|t| if end { t + std::time::Duration::from_secs(86_399) } else { t })
     } else if let Ok(ago) = humantime::parse_duration(text) {
         Ok(std::time::SystemTime::now().checked_sub(ago).unwrap_or(std::time::UNIX_EPOCH))
     } else {
@@ -413,7 +413,8 @@ pub(crate) fn search(
                 let mut found = lexical(conn, &all, &idfs, options, filter.as_ref(), depth)?;
                 if found.hits.is_empty() && terms.len() > 1 {
                     all_terms = false;
-                    found = lexical(conn, &terms.any().unwrap_or(all), &idfs, options, filter.as_ref(), depth)?;
+                    found =
+                        lexical(conn, &terms.any().unwrap_or(all), &idfs, options, filter.as_ref(), depth)?;
                 }
                 (lexical_ranked, lexical_windowed) = (found.ranked, found.windowed);
                 lexical_hits = Some(found.hits);

@@ -346,7 +346,9 @@ pub(crate) fn nearest(
         ))?;
         let [types, tags, without, since, until] = RecordFilter::params(filter.records);
         let allowed: Vec<i64> = stmt
-            .query_map(params![filter.session, filter.pool, types, tags, without, since, until], |row| row.get(0))?
+            .query_map(params![filter.session, filter.pool, types, tags, without, since, until], |row| {
+                row.get(0)
+            })?
             .collect::<rusqlite::Result<_>>()?;
         if filter.session.is_some() || allowed.len() <= candidates {
             allowed

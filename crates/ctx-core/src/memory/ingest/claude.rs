@@ -22,7 +22,9 @@ use super::{
 /// Whether a line is Claude Code's: its lines carry its ids, ctx's have `text`.
 pub(super) fn is_claude_code(object: &Map<String, Value>) -> bool {
     !object.contains_key("text")
-        && ["message", "sessionId", "uuid", "leafUuid", "messageId"].iter().any(|key| object.contains_key(*key))
+        && ["message", "sessionId", "uuid", "leafUuid", "messageId"]
+            .iter()
+            .any(|key| object.contains_key(*key))
 }
 
 /// Add the records of one line.
