@@ -18,7 +18,8 @@ use crate::error::{Error, Result};
 pub fn expand_inputs(inputs: &[PathBuf]) -> Result<Vec<PathBuf>> {
     let mut files = Vec::new();
     for input in inputs {
-        let found = if input.is_file() {
+        // Anything there but a folder is read as a file (a device, a pipe: ingest judges its content).
+        let found = if input.exists() && !input.is_dir() {
             vec![input.clone()]
         } else if input.is_dir() {
             let found = jsonl_files(input)?;
