@@ -263,8 +263,8 @@ fn cases() -> Vec<Case> {
             .stdin(&b"{\"type\": \"note\", \"text\": \"bad \xff\"}\n"[..]),
         check(&["ingest", "-"], 0, "recursion limit exceeded").stdin(deep),
         check(&["ingest", "-"], 0, "recursion limit exceeded").stdin(deep_object),
-        check(&["ingest", "nosuch.jsonl"], 1, "nosuch.jsonl: cannot open"),
-        check(&["ingest", "src"], 1, "src: Is a directory (os error 21)"),
+        check(&["ingest", "nosuch.jsonl"], 1, "nosuch.jsonl: no such file or folder"),
+        check(&["ingest", "src"], 1, "src: no .jsonl file in this folder"),
         check(
             &["folder", "describe", "src", "--content-file", "bin.dat"],
             1,

@@ -18,3 +18,4 @@ mod memory;
 mod scan;
 mod secrets;
 mod store;
+mod transcripts;

@@ -152,6 +152,9 @@ pub struct TimelineArgs {
     /// A session id, or `all`; default: the anchor's session.
     #[arg(long)]
     pub session: Option<String>,
+    /// Whose turns: anchor (the anchor's thread: main, or its subagent), main, subagents or all.
+    #[arg(long, default_value = "anchor", value_parser = ["anchor", "main", "subagents", "all"])]
+    pub thread: String,
 }
 
 #[derive(Debug, Args)]
@@ -200,9 +203,16 @@ pub enum RecordCommand {
 }
 
 #[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("inputs").required(true).multiple(true).args(["files", "claude_code", "codex"])))]
 pub struct IngestArgs {
-    /// A JSONL file, or `-` for standard input.
-    pub file: PathBuf,
+    /// JSONL files, folders (every *.jsonl at any depth), globs (quoted: 'logs/**/*.jsonl'), or `-` for standard input.
+    pub files: Vec<PathBuf>,
+    /// Also this project's Claude Code transcripts (~/.claude/projects/<its path, encoded>/, subagents too).
+    #[arg(long)]
+    pub claude_code: bool,
+    /// Also the Codex CLI rollouts of sessions started in this project ($CODEX_HOME, default ~/.codex, sessions/).
+    #[arg(long)]
+    pub codex: bool,
 }
 
 #[derive(Debug, Args)]
@@ -222,6 +232,18 @@ pub struct SearchArgs {
     /// lexical, vector or hybrid (vector and hybrid fall back to lexical for now, and say so).
     #[arg(long, default_value = "lexical", value_parser = ["lexical", "vector", "hybrid"])]
     pub mode: String,
+    /// Only records of this type (query, response, command, system, tool_call, tool_output, note, ...); repeat for any of several.
+    #[arg(long = "type", value_name = "TYPE")]
+    pub types: Vec<String>,
+    /// Only records with this tag (repeat: all of them); '!tag': without it (e.g. '!subagent').
+    #[arg(long = "tag", value_name = "TAG", allow_hyphen_values = true)]
+    pub tags: Vec<String>,
+    /// Only records at or after: 2026-02-10T14:00:00Z (UTC), 2026-02-10, or a duration ago (7d, 12h).
+    #[arg(long, value_name = "WHEN")]
+    pub since: Option<String>,
+    /// Only records at or before: as --since (a date includes its whole day).
+    #[arg(long, value_name = "WHEN")]
+    pub until: Option<String>,
 }
 
 #[derive(Debug, Args)]

@@ -87,7 +87,7 @@ pub use knowledge::KnowledgeReport;
 pub use memory::{
     EmbedError, Embedder, HashedNgrams, IngestError, IngestReport, L0Row, LEXICAL_WINDOW, NewRecord, Pack,
     PackSection, Record, SearchMode, SearchOptions, SearchResponse, SearchScope, Timeline, TimelineSession,
-    VECTOR_ENGINE,
+    TimelineThread, VECTOR_ENGINE,
 };
 pub use records::{Decision, NewDecision};
 pub use scan::{FileKind, ScanIssue, ScanPhases, ScanReport, language, secret_by_content, secret_by_name};

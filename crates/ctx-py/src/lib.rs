@@ -11,7 +11,7 @@ use std::sync::Mutex;
 use ctx_core::{
     BuildMode, BuildOptions, EmbedError, Embedder, FolderEdit, FrameStatus, HashedNgrams, NewAttempt,
     NewDecision, NewFrame, NewRecord, NewTask, Rendering, SearchMode, SearchOptions, SearchScope, TaskFilter,
-    Tier, TimelineSession, Workspace as CoreWorkspace,
+    Tier, TimelineSession, TimelineThread, Workspace as CoreWorkspace,
 };
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -436,14 +436,14 @@ impl Workspace {
             refs: refs.unwrap_or_default(),
             tags: tags.unwrap_or_default(),
             session_id: session,
-            ts: None,
+            ..Default::default()
         };
         let record = self.with(py, |ws| ws.add_record(&new))?;
         to_py(py, &record)
     }
 
-    /// Add the records of a JSONL file (ctx records or a Claude Code
-    /// transcript); records already there are not added again.
+    /// Add the records of a JSONL file (ctx records, a Claude Code
+    /// transcript or a Codex CLI rollout); records already there are not added again.
     fn ingest<'py>(&self, py: Python<'py>, path: PathBuf) -> PyResult<Bound<'py, PyAny>> {
         let report = self.with(py, |ws| {
             let file = std::fs::File::open(&path)
@@ -460,8 +460,9 @@ impl Workspace {
     }
 
     /// The L0 rows around record `id` in time order (`session`: an id or
-    /// `"all"`; default the anchor's session).
-    #[pyo3(signature = (id, *, before=3, after=3, session=None))]
+    /// `"all"`; default the anchor's session; `thread`: `anchor` (the
+    /// anchor's: the main thread or its subagent), `main`, `subagents`, `all`).
+    #[pyo3(signature = (id, *, before=3, after=3, session=None, thread="anchor"))]
     fn timeline<'py>(
         &self,
         py: Python<'py>,
@@ -469,13 +470,15 @@ impl Workspace {
         before: usize,
         after: usize,
         session: Option<String>,
+        thread: &str,
     ) -> PyResult<Bound<'py, PyAny>> {
+        let thread = parse_choice(thread, TimelineThread::parse, "threads", "anchor, main, subagents, all")?;
         let session = match session.as_deref() {
             None => TimelineSession::Anchor,
             Some("all") => TimelineSession::All,
             Some(id) => TimelineSession::Id(id.to_string()),
         };
-        let timeline = self.with(py, |ws| ws.timeline(id, before, after, &session))?;
+        let timeline = self.with(py, |ws| ws.timeline_in(id, before, after, &session, &thread))?;
         to_py(py, &timeline)
     }
 
@@ -525,8 +528,11 @@ impl Workspace {
 
     /// L0 rows of the records matching `query` (words, "phrases", prefix*), best first.
     /// `embedder` (an object with a `name` and an `embed(texts)` method)
-    /// serves the vector channel instead of the configured one.
-    #[pyo3(signature = (query, *, k=10, scope="all", session=None, mode="lexical", embedder=None))]
+    /// serves the vector channel instead of the configured one. `types`
+    /// (any of), `tags` (all of; `!tag`: without it), `since` and `until`
+    /// (RFC 3339 in UTC, `YYYY-MM-DD`, or a duration ago such as `7d`)
+    /// filter the records inside the search.
+    #[pyo3(signature = (query, *, k=10, scope="all", session=None, mode="lexical", embedder=None, types=None, tags=None, since=None, until=None))]
     #[allow(clippy::too_many_arguments)] // Python's keyword arguments
     fn search<'py>(
         &self,
@@ -537,6 +543,10 @@ impl Workspace {
         session: Option<String>,
         mode: &str,
         embedder: Option<Bound<'py, PyAny>>,
+        types: Option<Vec<String>>,
+        tags: Option<Vec<String>>,
+        since: Option<String>,
+        until: Option<String>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let options = SearchOptions {
             query,
@@ -544,6 +554,10 @@ impl Workspace {
             scope: parse_choice(scope, SearchScope::parse, "scopes", "all, hot, archive")?,
             session,
             mode: parse_choice(mode, SearchMode::parse, "modes", "lexical, vector, hybrid")?,
+            types: types.unwrap_or_default(),
+            tags: tags.unwrap_or_default(),
+            since,
+            until,
         };
         let response = match embedder.map(PyEmbedder::new).transpose()? {
             Some(embedder) => self.with(py, |ws| ws.search_with(&options, &embedder))?,

@@ -159,3 +159,28 @@ def test_a_failing_python_embedder_falls_back_or_raises(ws):
         ws.search("x", mode="vector", embedder=object())
     with pytest.raises(ValueError, match="builtin:"):
         ws.search("x", mode="vector", embedder=type("E", (), {"name": "builtin:mine", "embed": lambda s, t: []})())
+
+
+FIXTURES = HERE.parent.parent.parent / "tests" / "fixtures" / "transcripts"
+
+
+def test_search_filters_by_type_tag_and_time(ws):
+    for path in sorted(FIXTURES.rglob("*.jsonl")):
+        assert ws.ingest(path)["errors"] == []
+    queries = ws.search("webhook", types=["query"])["results"]
+    assert [r["summary"] for r in queries] == ["Why does the webhook handler drop events under load?"]
+    subagent = {r["id"] for r in ws.search("webhook", k=50, tags=["subagent"])["results"]}
+    main = {r["id"] for r in ws.search("webhook", k=50, tags=["!subagent"])["results"]}
+    assert subagent and main and not subagent & main
+    day = ws.search("tests", k=50, since="2025-10-05", until="2025-10-05")["results"]
+    assert day and all(r["ts"].startswith("2025-10-05") for r in day)
+    assert ws.search("tests", since="1d")["hits"] == 0
+    with pytest.raises(ctxkit.InvalidInputError):
+        ws.search("tests", since="last tuesday")
+    answer = ws.record(ws.search('"shop ledger export"', types=["response"])["results"][0]["id"])
+    assert answer["meta"]["harness"] == "codex" and answer["meta"]["model"] == "gpt-5-codex"
+    task = ws.search('"Find the webhook queue"', types=["tool_call"])["results"][0]["id"]
+    main_thread = ws.timeline(task, before=0, after=3)
+    assert main_thread["thread"] == "main"
+    everything = ws.timeline(task, before=0, after=3, thread="all")
+    assert any("src/hooks/queue.rs:18" in r["summary"] for r in everything["results"])

@@ -1,10 +1,12 @@
 //! `ctx record add`, `ctx ingest`, `ctx search`: session memory.
 
 use std::io::{BufReader, Read, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
-use ctx_core::{NewRecord, SearchMode, SearchOptions, SearchScope, TimelineSession};
+use ctx_core::{
+    IngestReport, NewRecord, SearchMode, SearchOptions, SearchScope, TimelineSession, TimelineThread,
+};
 
 use super::Env;
 use crate::args::{
@@ -22,7 +24,7 @@ pub fn record(env: &Env, command: RecordCommand) -> anyhow::Result<()> {
     } else {
         text
     };
-    let new = NewRecord { record_type, role, text, refs, tags, session_id: session, ts: None };
+    let new = NewRecord { record_type, role, text, refs, tags, session_id: session, ..Default::default() };
     let record = ws.add_record(&new)?;
     if env.json {
         return output::json(&record);
@@ -31,34 +33,111 @@ pub fn record(env: &Env, command: RecordCommand) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// `ctx ingest`: every input resolved first (a name that names nothing is
+/// an error before anything is written), then each ingested in its own
+/// transaction; a file that fails stops the rest, and the error names those
+/// already ingested (ingesting them again adds nothing).
 pub fn ingest(env: &Env, args: &IngestArgs) -> anyhow::Result<()> {
     let mut ws = env.workspace()?;
-    let report = if args.file == Path::new("-") {
-        ws.ingest(&mut std::io::stdin().lock(), "-")?
-    } else {
-        let file = std::fs::File::open(&args.file)
-            .with_context(|| format!("{}: cannot open", args.file.display()))?;
-        ws.ingest(&mut BufReader::new(file), &args.file.display().to_string())?
+    let stdin = args.files.iter().any(|f| f == Path::new("-"));
+    if stdin && args.files.len() > 1 {
+        anyhow::bail!("`-` (standard input) cannot be ingested with other inputs");
+    }
+    let mut files = if stdin { Vec::new() } else { ctx_core::memory::discover::expand_inputs(&args.files)? };
+    let home = || std::env::var_os("HOME").or_else(|| std::env::var_os("USERPROFILE")).map(PathBuf::from);
+    if args.claude_code {
+        let home = home().context("--claude-code: $HOME is not set")?;
+        let dir = ctx_core::memory::discover::claude_code_dir(&home, ws.root());
+        let found = if dir.is_dir() { ctx_core::memory::discover::jsonl_files(&dir)? } else { Vec::new() };
+        if found.is_empty() {
+            anyhow::bail!(
+                "--claude-code: no Claude Code transcripts of {} in {}",
+                ws.root().display(),
+                dir.display()
+            );
+        }
+        files.extend(found.into_iter().filter(|f| !files.contains(f)).collect::<Vec<_>>());
+    }
+    if args.codex {
+        let codex_home = match std::env::var_os("CODEX_HOME") {
+            Some(dir) => PathBuf::from(dir),
+            None => home().context("--codex: $HOME is not set")?.join(".codex"),
+        };
+        let found = ctx_core::memory::discover::codex_rollouts(&codex_home, ws.root())?;
+        if found.is_empty() {
+            anyhow::bail!(
+                "--codex: no Codex CLI session started in {} under {}",
+                ws.root().display(),
+                codex_home.join("sessions").display()
+            );
+        }
+        files.extend(found.into_iter().filter(|f| !files.contains(f)).collect::<Vec<_>>());
+    }
+    let mut reports = Vec::new();
+    if stdin {
+        reports.push(ws.ingest(&mut std::io::stdin().lock(), "-")?);
+    }
+    for file in &files {
+        let name = file.display().to_string();
+        let report = std::fs::File::open(file)
+            .with_context(|| format!("{name}: cannot open"))
+            .and_then(|f| Ok(ws.ingest(&mut BufReader::new(f), &name)?));
+        match report {
+            Ok(report) => reports.push(report),
+            Err(err) if reports.is_empty() => return Err(err),
+            Err(err) => {
+                let done: Vec<&str> = reports.iter().map(|r| r.source.as_str()).collect();
+                return Err(err.context(format!(
+                    "ingested before it (kept; ingesting them again adds nothing): {}",
+                    done.join(", ")
+                )));
+            }
+        }
+    }
+    let source = match reports.as_slice() {
+        [one] => one.source.clone(),
+        many => format!("{} files", many.len()),
     };
+    let total = IngestReport::total(&source, &reports);
     if env.json {
-        return output::json(&report);
+        return output::json(&IngestOutput { total: &total, files: &reports });
     }
-    for error in &report.errors {
-        output::warn(&format!("{}:{}: {}", report.source, error.line, error.message));
+    let mut out = std::io::stdout().lock();
+    for report in &reports {
+        for error in &report.errors {
+            output::warn(&format!("{}:{}: {}", report.source, error.line, error.message));
+        }
+        writeln!(out, "{}", report_line(report))?;
     }
-    writeln!(
-        std::io::stdout().lock(),
-        "{}: {} lines ({} ctx, {} Claude Code): {} records added, {} already there, {} with nothing to record, {} malformed",
+    if reports.len() > 1 {
+        writeln!(out, "{}", report_line(&total))?;
+    }
+    Ok(())
+}
+
+/// `ctx ingest --json`: the total (the report of one input, as before) and each file's.
+#[derive(serde::Serialize)]
+struct IngestOutput<'a> {
+    #[serde(flatten)]
+    total: &'a IngestReport,
+    files: &'a [IngestReport],
+}
+
+fn report_line(report: &IngestReport) -> String {
+    let types: Vec<String> = report.types.iter().map(|(kind, n)| format!("{n} {kind}")).collect();
+    format!(
+        "{}: {} lines ({} ctx, {} Claude Code, {} Codex): {} records added, {} already there, {} with nothing to record, {} malformed{}",
         report.source,
         report.lines,
         report.ctx_lines,
         report.claude_code_lines,
+        report.codex_lines,
         report.added,
         report.duplicates,
         report.empty,
-        report.errors.len()
-    )?;
-    Ok(())
+        report.errors.len(),
+        if types.is_empty() { String::new() } else { format!(" [{}]", types.join(", ")) }
+    )
 }
 
 pub fn search(env: &Env, args: &SearchArgs) -> anyhow::Result<()> {
@@ -70,6 +149,10 @@ pub fn search(env: &Env, args: &SearchArgs) -> anyhow::Result<()> {
         scope: SearchScope::parse(&args.scope).unwrap_or_default(),
         session: (args.session != "all").then(|| args.session.clone()),
         mode: SearchMode::parse(&args.mode).unwrap_or_default(),
+        types: args.types.clone(),
+        tags: args.tags.clone(),
+        since: args.since.clone(),
+        until: args.until.clone(),
     };
     let response = ws.search(&options)?;
     if env.json {
@@ -102,7 +185,9 @@ pub fn timeline(env: &Env, args: &TimelineArgs) -> anyhow::Result<()> {
         Some("all") => TimelineSession::All,
         Some(id) => TimelineSession::Id(id.to_string()),
     };
-    let timeline = ws.timeline(&args.id, args.before, args.after, &session)?;
+    // clap checked the value.
+    let thread = TimelineThread::parse(&args.thread).unwrap_or_default();
+    let timeline = ws.timeline_in(&args.id, args.before, args.after, &session, &thread)?;
     if env.json {
         return output::json(&timeline);
     }

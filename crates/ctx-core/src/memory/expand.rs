@@ -23,6 +23,9 @@ pub struct Timeline {
     pub source: String,
     /// `"all"` or the session the slice is from.
     pub session: String,
+    /// Whose turns the slice shows: `main` (the main thread's), `subagents`
+    /// (every subagent's), `agent:<id>` (one subagent's) or `all`.
+    pub thread: String,
     pub results: Vec<L0Row>,
 }
 
@@ -36,14 +39,43 @@ pub enum TimelineSession {
     Id(String),
 }
 
+/// Which thread of a session a timeline reads: a subagent's turns (records
+/// tagged `subagent`) are kept apart from the main thread's.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum TimelineThread {
+    /// The anchor's: the main thread, or the anchor's subagent (every
+    /// subagent's turns when the transcript does not name its agents).
+    #[default]
+    Anchor,
+    Main,
+    Subagents,
+    All,
+}
+
+impl TimelineThread {
+    pub fn parse(text: &str) -> Option<TimelineThread> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "anchor" => Some(TimelineThread::Anchor),
+            "main" => Some(TimelineThread::Main),
+            "subagents" => Some(TimelineThread::Subagents),
+            "all" => Some(TimelineThread::All),
+            _ => None,
+        }
+    }
+}
+
+/// Whether a record is a subagent's (SQL over `records`).
+pub(crate) const IS_SUBAGENT: &str = "instr(' ' || tags || ' ', ' subagent ') > 0";
+
 /// `before` rows before the anchor `id` and `after` after it, in time order
-/// (ties by insertion), in `session`.
+/// (ties by insertion), in `session` and `thread`.
 pub(crate) fn timeline(
     conn: &Connection,
     id: &str,
     before: usize,
     after: usize,
     session: &TimelineSession,
+    thread: &TimelineThread,
 ) -> Result<Timeline> {
     limits::at_most("--before", before, MAX_TIMELINE_SIDE)?;
     limits::at_most("--after", after, MAX_TIMELINE_SIDE)?;
@@ -55,10 +87,33 @@ pub(crate) fn timeline(
     };
     let row_id: i64 =
         conn.query_row("SELECT id FROM records WHERE uid = ?1", [&anchor.id], |row| row.get(0))?;
+    let in_subagent = anchor.tags.iter().any(|t| t == "subagent");
+    let agent = anchor.meta.get("agent_id").and_then(Value::as_str);
+    let (thread, agent) = match thread {
+        TimelineThread::Anchor if in_subagent && agent.is_some() => ("agent", agent),
+        TimelineThread::Anchor if in_subagent => ("subagents", None),
+        TimelineThread::Anchor | TimelineThread::Main => ("main", None),
+        TimelineThread::Subagents => ("subagents", None),
+        TimelineThread::All => ("all", None),
+    };
     let side = |sql: &str, n: usize| -> Result<Vec<L0Row>> {
-        let mut stmt = conn.prepare_cached(sql)?;
+        let sql = sql.replace(
+            "?THREAD",
+            &format!(
+                "(?5 = 'all' OR (?5 = 'main' AND NOT {IS_SUBAGENT}) OR (?5 = 'subagents' AND {IS_SUBAGENT})
+                  OR (?5 = 'agent' AND json_extract(meta, '$.agent_id') = ?6))"
+            ),
+        );
+        let mut stmt = conn.prepare_cached(&sql)?;
         let rows = stmt.query_map(
-            rusqlite::params![anchor.ts, row_id, session, i64::try_from(n).unwrap_or(i64::MAX)],
+            rusqlite::params![
+                anchor.ts,
+                row_id,
+                session,
+                i64::try_from(n).unwrap_or(i64::MAX),
+                thread,
+                agent
+            ],
             |row| {
                 let (title, body): (String, String) = (row.get(3)?, row.get(4)?);
                 Ok(L0Row::plain(
@@ -74,14 +129,14 @@ pub(crate) fn timeline(
     };
     let mut earlier = side(
         "SELECT uid, ts, type, title, body, pool FROM records
-         WHERE (ts < ?1 OR (ts = ?1 AND id < ?2)) AND (?3 IS NULL OR session_id = ?3)
+         WHERE (ts < ?1 OR (ts = ?1 AND id < ?2)) AND (?3 IS NULL OR session_id = ?3) AND ?THREAD
          ORDER BY ts DESC, id DESC LIMIT ?4",
         before,
     )?;
     earlier.reverse();
     let later = side(
         "SELECT uid, ts, type, title, body, pool FROM records
-         WHERE (ts > ?1 OR (ts = ?1 AND id > ?2)) AND (?3 IS NULL OR session_id = ?3)
+         WHERE (ts > ?1 OR (ts = ?1 AND id > ?2)) AND (?3 IS NULL OR session_id = ?3) AND ?THREAD
          ORDER BY ts, id LIMIT ?4",
         after,
     )?;
@@ -102,6 +157,10 @@ pub(crate) fn timeline(
         after,
         source,
         session: session.unwrap_or_else(|| "all".into()),
+        thread: match agent {
+            Some(agent) => format!("agent:{agent}"),
+            None => thread.to_string(),
+        },
         results,
     })
 }

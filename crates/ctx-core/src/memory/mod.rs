@@ -8,6 +8,7 @@
 //! message ids), so the same transcript gives the same ids on every machine,
 //! and ingesting it again adds nothing.
 
+pub mod discover;
 pub(crate) mod embed;
 pub(crate) mod expand;
 pub(crate) mod ingest;
@@ -23,7 +24,7 @@ use crate::error::{Error, Result};
 use crate::records::new_id;
 use crate::time;
 pub use embed::{EmbedError, Embedder, HashedNgrams};
-pub use expand::{Timeline, TimelineSession};
+pub use expand::{Timeline, TimelineSession, TimelineThread};
 pub use ingest::{IngestError, IngestReport};
 pub use pack::{Pack, PackSection};
 pub use search::{
@@ -45,7 +46,14 @@ pub struct Record {
     pub text: String,
     pub tags: Vec<String>,
     pub session_id: Option<String>,
+    /// Where the record came from, as its source said (transcripts: `harness`,
+    /// `version`, `model`, `cwd`, `git_branch`, `usage`, `agent_id`, ...;
+    /// docs/records.md lists them); `{}` when nothing was said.
+    pub meta: Meta,
 }
+
+/// A record's metadata: a JSON object.
+pub type Meta = serde_json::Map<String, serde_json::Value>;
 
 /// A record to add.
 #[derive(Debug, Clone, Default)]
@@ -61,6 +69,7 @@ pub struct NewRecord {
     pub session_id: Option<String>,
     /// ISO-8601; default: now.
     pub ts: Option<String>,
+    pub meta: Meta,
 }
 
 /// The record types `ctx record add` documents; others must at least be a lower-case word.
@@ -121,6 +130,7 @@ pub(crate) fn prepare(new: &NewRecord, dedup_key: Option<String>) -> Result<Prep
         text: new.text.clone(),
         tags,
         session_id,
+        meta: new.meta.clone(),
     };
     Ok(Prepared { id, dedup_key, record })
 }
@@ -145,7 +155,7 @@ pub(crate) fn insert(conn: &Connection, prepared: &Prepared) -> Result<bool> {
     Ok(insert_many(conn, std::slice::from_ref(prepared))? > 0)
 }
 
-/// Rows a multi-row insert writes at once (9 parameters a row; SQLite allows 32,766).
+/// Rows a multi-row insert writes at once (10 parameters a row; SQLite allows 32,766).
 const INSERT_BATCH: usize = 3000;
 
 /// Insert `records`, skipping those already there (by id or dedup key);
@@ -156,16 +166,17 @@ const INSERT_BATCH: usize = 3000;
 pub(crate) fn insert_many(conn: &Connection, records: &[Prepared]) -> Result<usize> {
     let mut added = 0;
     for batch in records.chunks(INSERT_BATCH) {
-        let rows = vec!["(?, ?, ?, ?, ?, ?, ?, ?, ?)"; batch.len()].join(", ");
+        let rows = vec!["(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"; batch.len()].join(", ");
         let sql = format!(
-            "INSERT OR IGNORE INTO records (uid, type, session_id, role, body, tags, refs, ts, dedup_key) VALUES {rows}"
+            "INSERT OR IGNORE INTO records (uid, type, session_id, role, body, tags, refs, ts, dedup_key, meta) VALUES {rows}"
         );
         let mut stmt = conn.prepare_cached(&sql)?;
         let mut index = 0;
         for prepared in batch {
             let r = &prepared.record;
             let refs = serde_json::to_string(&r.refs).unwrap_or_else(|_| "[]".into());
-            let values: [&dyn rusqlite::ToSql; 9] = [
+            let meta = serde_json::to_string(&r.meta).unwrap_or_else(|_| "{}".into());
+            let values: [&dyn rusqlite::ToSql; 10] = [
                 &prepared.id,
                 &r.record_type,
                 &r.session_id,
@@ -175,6 +186,7 @@ pub(crate) fn insert_many(conn: &Connection, records: &[Prepared]) -> Result<usi
                 &refs,
                 &r.ts,
                 &prepared.dedup_key,
+                &meta,
             ];
             for value in values {
                 index += 1;
@@ -188,13 +200,14 @@ pub(crate) fn insert_many(conn: &Connection, records: &[Prepared]) -> Result<usi
 
 /// The columns [`read_record`] reads.
 const RECORD_COLUMNS: &str =
-    "uid, ts, coalesce(role, 'unknown'), type, refs, title, body, tags, session_id, pool";
+    "uid, ts, coalesce(role, 'unknown'), type, refs, title, body, tags, session_id, pool, meta";
 
 /// A row of [`RECORD_COLUMNS`]: the record and the pool it is in.
 fn read_record(row: &rusqlite::Row<'_>) -> rusqlite::Result<(Record, String)> {
     let refs: String = row.get(4)?;
     let (title, body): (String, String) = (row.get(5)?, row.get(6)?);
     let tags: String = row.get(7)?;
+    let meta: String = row.get(10)?;
     Ok((
         Record {
             id: row.get(0)?,
@@ -205,6 +218,7 @@ fn read_record(row: &rusqlite::Row<'_>) -> rusqlite::Result<(Record, String)> {
             text: record_text(&title, &body),
             tags: tags.split_whitespace().map(str::to_string).collect(),
             session_id: row.get(8)?,
+            meta: serde_json::from_str(&meta).unwrap_or_default(),
         },
         row.get(9)?,
     ))

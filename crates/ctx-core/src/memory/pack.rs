@@ -2,11 +2,12 @@
 //! the contract's delimiters, its five sections in the contract's order:
 //!
 //! 1. `### PINS` — what was pinned (`ctx pin add`), newest first;
-//! 2. `### SUMMARY` — the latest session summary (a record tagged `summary`);
+//! 2. `### SUMMARY` — the latest session's summary (a record tagged `summary`: see `summary()`);
 //! 3. `### MANIFEST` — what memory holds: records by pool and type, sessions,
 //!    the current frame, the last search;
 //! 4. `### RETRIEVAL_INDEX` — the rows of the last `ctx search`;
-//! 5. `### WORKSET_RECENT_TURNS` — the latest turns, one line each, oldest first.
+//! 5. `### WORKSET_RECENT_TURNS` — the latest prompts and answers of the main
+//!    thread, one line each, oldest first.
 //!
 //! The pack never exceeds its token threshold when it can be helped: items
 //! go from the least needed end (the last search, the oldest turns, the
@@ -172,16 +173,62 @@ fn pins(conn: &Connection) -> Result<Vec<String>> {
     })
 }
 
-/// The latest summary's lines (at most 20).
+/// The summary's lines (at most 20): the latest session's (its newest
+/// summary record: a compaction's, or a note; else a transcript's summary
+/// line whose leaf message is in that session), else the newest dated
+/// summary. A summary line of another session is never taken for this one's.
 fn summary(conn: &Connection) -> Result<Vec<String>> {
-    let text: Option<String> = conn
+    let latest: Option<String> = conn
         .query_row(
-            "SELECT body FROM records WHERE pool = 'hot' AND (' ' || tags || ' ') LIKE '% summary %'
-             ORDER BY (ts = 'n/a'), ts DESC, id DESC LIMIT 1",
+            "SELECT session_id FROM records WHERE pool = 'hot' AND ts <> 'n/a' AND session_id IS NOT NULL
+             ORDER BY ts DESC, id DESC LIMIT 1",
             [],
             |row| row.get(0),
         )
         .optional()?;
+    const SUMMARY: &str = "instr(' ' || tags || ' ', ' summary ') > 0";
+    let mut text: Option<String> = None;
+    if let Some(session) = &latest {
+        text = conn
+            .query_row(
+                &format!(
+                    "SELECT body FROM records WHERE session_id = ?1 AND {SUMMARY}
+                     ORDER BY (ts = 'n/a'), ts DESC, id DESC LIMIT 1"
+                ),
+                [session],
+                |row| row.get(0),
+            )
+            .optional()?;
+        if text.is_none() {
+            // A Claude Code message's key is `cc:<session>:<uuid>:<block>` (see ingest/claude.rs).
+            text = conn
+                .query_row(
+                    &format!(
+                        "SELECT s.body FROM records s WHERE s.session_id IS NULL AND {SUMMARY}
+                           AND json_extract(s.meta, '$.leaf_uuid') IS NOT NULL
+                           AND EXISTS (SELECT 1 FROM records m
+                             WHERE m.dedup_key >= 'cc:' || ?1 || ':' || json_extract(s.meta, '$.leaf_uuid') || ':'
+                               AND m.dedup_key < 'cc:' || ?1 || ':' || json_extract(s.meta, '$.leaf_uuid') || ';')
+                         ORDER BY s.id DESC LIMIT 1"
+                    ),
+                    [session],
+                    |row| row.get(0),
+                )
+                .optional()?;
+        }
+    }
+    if text.is_none() {
+        text = conn
+            .query_row(
+                &format!(
+                    "SELECT body FROM records WHERE pool = 'hot' AND {SUMMARY} AND ts <> 'n/a'
+                     ORDER BY ts DESC, id DESC LIMIT 1"
+                ),
+                [],
+                |row| row.get(0),
+            )
+            .optional()?;
+    }
     Ok(text
         .map(|t| t.lines().map(str::trim).filter(|l| !l.is_empty()).take(20).map(summarize).collect())
         .unwrap_or_default())
@@ -232,11 +279,14 @@ fn retrieval_index(conn: &Connection) -> Result<Vec<String>> {
         .unwrap_or_default())
 }
 
-/// The latest turns (queries and responses), oldest first.
+/// The latest turns of the main thread, oldest first: what people asked
+/// and what they were answered (not a subagent's turns, nor what the harness
+/// injected: those are other types, see ingest).
 fn recent_turns(conn: &Connection) -> Result<Vec<String>> {
     let sql = format!(
         "SELECT uid, coalesce(role, 'unknown'), body FROM records
          WHERE pool = 'hot' AND type IN ('query', 'response') AND ts <> 'n/a'
+           AND instr(' ' || tags || ' ', ' subagent ') = 0
          ORDER BY ts DESC, id DESC LIMIT {RECENT_TURNS}"
     );
     let mut turns = lines(conn, &sql, |row| {

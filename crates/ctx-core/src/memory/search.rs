@@ -20,7 +20,7 @@
 use std::time::Instant;
 
 use rusqlite::Connection;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::embed::{Embedder, normalize};
 use super::vectors::{self, Space};
@@ -31,7 +31,7 @@ use crate::limits::{self, MAX_K, MAX_QUERY_TERMS};
 pub const SUMMARY_CHARS: usize = 160;
 
 /// Which pool a search reads.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SearchScope {
     #[default]
@@ -60,7 +60,7 @@ impl SearchScope {
 }
 
 /// Which channels a search asks for.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SearchMode {
     #[default]
@@ -88,8 +88,9 @@ impl SearchMode {
     }
 }
 
-/// What to search for.
-#[derive(Debug, Clone)]
+/// What to search for. Every field but `query` has a default (JSON too).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default)]
 pub struct SearchOptions {
     pub query: String,
     /// How many rows at most. Default: 10.
@@ -98,6 +99,15 @@ pub struct SearchOptions {
     /// Only this session's records; `None`: all.
     pub session: Option<String>,
     pub mode: SearchMode,
+    /// Only records of these types (any of them); empty: every type.
+    pub types: Vec<String>,
+    /// Only records with every one of these tags; `!tag`: without it.
+    pub tags: Vec<String>,
+    /// Only records at or after this time: RFC 3339 (UTC), `YYYY-MM-DD`
+    /// (its start), or a duration ago (`7d`, `12h`, `2weeks`).
+    pub since: Option<String>,
+    /// Only records at or before this time: as `since` (a date: its end).
+    pub until: Option<String>,
 }
 
 impl Default for SearchOptions {
@@ -108,8 +118,104 @@ impl Default for SearchOptions {
             scope: SearchScope::All,
             session: None,
             mode: SearchMode::Lexical,
+            types: Vec::new(),
+            tags: Vec::new(),
+            since: None,
+            until: None,
         }
     }
+}
+
+/// What a search's records must be beyond matching it (types, tags, times),
+/// checked inside each channel, before its ranking is cut.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct RecordFilter {
+    /// JSON arrays of strings, or `None`: no condition.
+    types: Option<String>,
+    tags: Option<String>,
+    without: Option<String>,
+    /// `YYYY-MM-DDTHH:MM:SS` (UTC), compared with the first 19 characters of `ts`.
+    since: Option<String>,
+    until: Option<String>,
+}
+
+impl RecordFilter {
+    /// The filter of `options`; `None` when it asks for none.
+    pub(crate) fn of(options: &SearchOptions) -> Result<Option<RecordFilter>> {
+        let words = |items: &[String], what: &str| -> Result<Vec<String>> {
+            items
+                .iter()
+                .map(|item| item.trim().to_lowercase())
+                .filter(|item| !item.is_empty())
+                .map(|item| match item.contains(char::is_whitespace) {
+                    true => Err(Error::InvalidInput(format!("{item:?}: a {what} is one word"))),
+                    false => Ok(item),
+                })
+                .collect()
+        };
+        let json = |items: Vec<String>| (!items.is_empty()).then(|| serde_json::json!(items).to_string());
+        let (without, with): (Vec<String>, Vec<String>) =
+            words(&options.tags, "tag")?.into_iter().partition(|t| t.starts_with('!'));
+        let without = without.into_iter().map(|t| t[1..].to_string()).filter(|t| !t.is_empty()).collect();
+        let filter = RecordFilter {
+            types: json(words(&options.types, "type")?),
+            tags: json(with),
+            without: json(without),
+            since: options.since.as_deref().map(|t| time_bound("--since", t, false)).transpose()?,
+            until: options.until.as_deref().map(|t| time_bound("--until", t, true)).transpose()?,
+        };
+        let any = filter.types.is_some()
+            || filter.tags.is_some()
+            || filter.without.is_some()
+            || filter.since.is_some()
+            || filter.until.is_some();
+        Ok(any.then_some(filter))
+    }
+
+    /// The condition over `records r`, its parameters numbered from `first`
+    /// (bind [`RecordFilter::params`] there).
+    pub(crate) fn sql(first: usize) -> String {
+        let [types, tags, without, since, until] = [0, 1, 2, 3, 4].map(|i| format!("?{}", first + i));
+        format!(
+            "({types} IS NULL OR r.type IN (SELECT value FROM json_each({types})))
+             AND ({tags} IS NULL OR NOT EXISTS (SELECT 1 FROM json_each({tags})
+                  WHERE instr(' ' || r.tags || ' ', ' ' || value || ' ') = 0))
+             AND ({without} IS NULL OR NOT EXISTS (SELECT 1 FROM json_each({without})
+                  WHERE instr(' ' || r.tags || ' ', ' ' || value || ' ') > 0))
+             AND ({since} IS NULL OR (r.ts <> 'n/a' AND substr(r.ts, 1, 19) >= {since}))
+             AND ({until} IS NULL OR (r.ts <> 'n/a' AND substr(r.ts, 1, 19) <= {until}))"
+        )
+    }
+
+    pub(crate) fn params(filter: Option<&RecordFilter>) -> [Option<&str>; 5] {
+        match filter {
+            None => [None; 5],
+            Some(f) => [&f.types, &f.tags, &f.without, &f.since, &f.until].map(|v| v.as_deref()),
+        }
+    }
+}
+
+/// A time a search is bounded by, as `YYYY-MM-DDTHH:MM:SS` (UTC): an RFC
+/// 3339 time, a date (its start, or with `end` its last second), or a
+/// duration before now.
+fn time_bound(flag: &str, text: &str, end: bool) -> Result<String> {
+    let text = text.trim();
+    let is_date =
+        text.len() == 10 && text.as_bytes().get(4) == Some(&b'-') && text.as_bytes().get(7) == Some(&b'-');
+    let time = if is_date {
+        humantime::parse_rfc3339_weak(&format!("{text}T00:00:00"))
+            .map(|t| if end { t + std::time::Duration::from_secs(86_399) } else { t })
+    } else if let Ok(ago) = humantime::parse_duration(text) {
+        Ok(std::time::SystemTime::now().checked_sub(ago).unwrap_or(std::time::UNIX_EPOCH))
+    } else {
+        humantime::parse_rfc3339_weak(text.trim_end_matches(['Z', 'z']))
+    };
+    let time = time.map_err(|_| {
+        Error::InvalidInput(format!(
+            "{flag} {text:?}: a time is RFC 3339 in UTC (2026-02-10T14:00:00Z), a date (2026-02-10) or a duration ago (7d, 12h)"
+        ))
+    })?;
+    Ok(humantime::format_rfc3339_seconds(time).to_string()[..19].to_string())
 }
 
 /// `ctx search --json`: the contract's response. Stable JSON.
@@ -271,6 +377,7 @@ pub(crate) fn search(
 ) -> Result<SearchResponse> {
     let started = Instant::now();
     limits::count("-k", options.k, MAX_K)?;
+    let filter = RecordFilter::of(options)?;
     let wants_lexical = options.mode != SearchMode::Vector;
     let wants_vector = options.mode != SearchMode::Lexical;
     // Fusion needs more than k from each channel to rank by agreement.
@@ -284,7 +391,7 @@ pub(crate) fn search(
             VectorChannel::Unavailable(reason) => reasons.vector = Some(reason),
             VectorChannel::Ready { embedder, space } => {
                 embedder_name = Some(embedder.name().to_string());
-                match nearest(conn, embedder, space, options, depth)? {
+                match nearest(conn, embedder, space, options, filter.as_ref(), depth)? {
                     Ok(hits) => vector_hits = Some(hits),
                     Err(reason) => reasons.vector = Some(reason),
                 }
@@ -303,10 +410,11 @@ pub(crate) fn search(
         match terms.all() {
             Some(all) => {
                 let idfs = idfs(conn, &terms)?;
-                let mut found = lexical(conn, &all, &idfs, options, depth)?;
+                let mut found = lexical(conn, &all, &idfs, options, filter.as_ref(), depth)?;
                 if found.hits.is_empty() && terms.len() > 1 {
                     all_terms = false;
-                    found = lexical(conn, &terms.any().unwrap_or(all), &idfs, options, depth)?;
+                    found =
+                        lexical(conn, &terms.any().unwrap_or(all), &idfs, options, filter.as_ref(), depth)?;
                 }
                 (lexical_ranked, lexical_windowed) = (found.ranked, found.windowed);
                 lexical_hits = Some(found.hits);
@@ -379,6 +487,7 @@ fn nearest(
     embedder: &dyn Embedder,
     space: Option<Space>,
     options: &SearchOptions,
+    records: Option<&RecordFilter>,
     depth: usize,
 ) -> Result<std::result::Result<Vec<(i64, f64)>, String>> {
     let name = embedder.name();
@@ -394,7 +503,7 @@ fn nearest(
     }
     let Some(space) = space else { return Ok(Ok(Vec::new())) };
     normalize(&mut query);
-    let filter = vectors::Filter { pool: options.scope.pool(), session: options.session.as_deref() };
+    let filter = vectors::Filter { pool: options.scope.pool(), session: options.session.as_deref(), records };
     match vectors::nearest(conn, space, embedder, &query, depth, filter) {
         Ok(hits) => Ok(Ok(hits.into_iter().map(|(id, cosine)| (id, f64::from(cosine))).collect())),
         Err(Error::InvalidInput(reason)) => Ok(Err(format!("embedder {name:?}: {reason}"))),
@@ -628,21 +737,40 @@ fn lexical(
     fts_query: &str,
     idfs: &[f64],
     options: &SearchOptions,
+    filter: Option<&RecordFilter>,
     limit: usize,
 ) -> Result<Lexical> {
-    let sql = if options.scope.pool().is_none() && options.session.is_none() {
+    // The filters apply before the window: the newest matches that pass them are ranked.
+    let sql = if options.scope.pool().is_none() && options.session.is_none() && filter.is_none() {
         "SELECT rowid, ctx_rank(records_fts, ?2) FROM records_fts
-         WHERE records_fts MATCH ?1 AND ?4 IS NULL AND ?5 IS NULL ORDER BY rowid DESC LIMIT ?3"
+         WHERE records_fts MATCH ?1 AND coalesce(?4, ?5, ?6, ?7, ?8, ?9, ?10) IS NULL
+         ORDER BY rowid DESC LIMIT ?3"
+            .to_string()
     } else {
-        "SELECT r.id, ctx_rank(records_fts, ?2)
-         FROM records_fts JOIN records r ON r.id = records_fts.rowid
-         WHERE records_fts MATCH ?1 AND (?4 IS NULL OR r.pool = ?4) AND (?5 IS NULL OR r.session_id = ?5)
-         ORDER BY records_fts.rowid DESC LIMIT ?3"
+        format!(
+            "SELECT r.id, ctx_rank(records_fts, ?2)
+             FROM records_fts JOIN records r ON r.id = records_fts.rowid
+             WHERE records_fts MATCH ?1 AND (?4 IS NULL OR r.pool = ?4) AND (?5 IS NULL OR r.session_id = ?5)
+               AND {}
+             ORDER BY records_fts.rowid DESC LIMIT ?3",
+            RecordFilter::sql(6)
+        )
     };
     let blob: Vec<u8> = idfs.iter().flat_map(|idf| idf.to_le_bytes()).collect();
-    let mut stmt = conn.prepare_cached(sql)?;
-    let params =
-        rusqlite::params![fts_query, blob, LEXICAL_WINDOW as i64, options.scope.pool(), options.session];
+    let mut stmt = conn.prepare_cached(&sql)?;
+    let [types, tags, without, since, until] = RecordFilter::params(filter);
+    let params = rusqlite::params![
+        fts_query,
+        blob,
+        LEXICAL_WINDOW as i64,
+        options.scope.pool(),
+        options.session,
+        types,
+        tags,
+        without,
+        since,
+        until
+    ];
     let mut hits: Vec<(i64, f64)> =
         stmt.query_map(params, |row| Ok((row.get(0)?, row.get(1)?)))?.collect::<rusqlite::Result<_>>()?;
     let ranked = hits.len();

@@ -22,6 +22,7 @@ use std::collections::{BinaryHeap, HashMap};
 use rusqlite::{Connection, OptionalExtension, params};
 
 use super::embed::{EmbedError, Embedder, normalize};
+use super::search::RecordFilter;
 use crate::error::{Error, Result};
 
 /// Records a chunk row holds.
@@ -311,6 +312,8 @@ pub(crate) struct Filter<'a> {
     /// `hot` or `archive`.
     pub pool: Option<&'a str>,
     pub session: Option<&'a str>,
+    /// Types, tags, times (`ctx search --type ...`).
+    pub records: Option<&'a RecordFilter>,
 }
 
 /// The `k` records most similar to `query` (a unit vector), best first,
@@ -330,17 +333,31 @@ pub(crate) fn nearest(
             space.dim
         )));
     }
-    let ids: Vec<i64> = if let Some(session) = filter.session {
-        // A session is small next to the history: score all its records.
-        let mut stmt = conn.prepare_cached(
-            "SELECT id FROM records WHERE session_id = ?1 AND (?2 IS NULL OR pool = ?2) ORDER BY id",
-        )?;
-        stmt.query_map(params![session, filter.pool], |row| row.get(0))?.collect::<rusqlite::Result<_>>()?
+    // Enough candidates to keep 99% of the exact top k (the recall test
+    // in tests/vectors.rs); a pool filter drops some after the scan.
+    let candidates = if filter.pool.is_some() { (k * 40).max(2000) } else { (k * 30).max(1000) };
+    let ids: Vec<i64> = if filter.session.is_some() || filter.records.is_some() {
+        // The records the filters allow: all scored when few (a session is
+        // small next to the history), else the scan keeps only them.
+        let mut stmt = conn.prepare_cached(&format!(
+            "SELECT r.id FROM records r WHERE (?1 IS NULL OR r.session_id = ?1) AND (?2 IS NULL OR r.pool = ?2)
+               AND {} ORDER BY r.id",
+            RecordFilter::sql(3)
+        ))?;
+        let [types, tags, without, since, until] = RecordFilter::params(filter.records);
+        let allowed: Vec<i64> = stmt
+            .query_map(params![filter.session, filter.pool, types, tags, without, since, until], |row| {
+                row.get(0)
+            })?
+            .collect::<rusqlite::Result<_>>()?;
+        if filter.session.is_some() || allowed.len() <= candidates {
+            allowed
+        } else {
+            let allowed: std::collections::HashSet<i64> = allowed.into_iter().collect();
+            hamming_candidates(conn, space, &sign_bits(query), candidates, Some(&allowed))?
+        }
     } else {
-        // Enough candidates to keep 99% of the exact top k (the recall test
-        // in tests/vectors.rs); a pool filter drops some after the scan.
-        let candidates = if filter.pool.is_some() { (k * 40).max(2000) } else { (k * 30).max(1000) };
-        hamming_candidates(conn, space, &sign_bits(query), candidates)?
+        hamming_candidates(conn, space, &sign_bits(query), candidates, None)?
     };
     let ids = serde_json::to_string(&ids).map_err(|err| Error::InvalidInput(err.to_string()))?;
     let mut scored: Vec<(i64, f32)> = if embedder.cheap() {
@@ -380,8 +397,14 @@ pub(crate) fn nearest(
     Ok(scored)
 }
 
-/// The ids of the `n` records whose sign bits are nearest `code`.
-fn hamming_candidates(conn: &Connection, space: Space, code: &[u64], n: usize) -> Result<Vec<i64>> {
+/// The ids of the `n` records whose sign bits are nearest `code` (among `allowed`, when given).
+fn hamming_candidates(
+    conn: &Connection,
+    space: Space,
+    code: &[u64],
+    n: usize,
+    allowed: Option<&std::collections::HashSet<i64>>,
+) -> Result<Vec<i64>> {
     let words = space.words();
     // A max-heap of the best n so far: its top is the worst kept.
     let mut best: BinaryHeap<(u32, i64)> = BinaryHeap::with_capacity(n + 1);
@@ -391,6 +414,9 @@ fn hamming_candidates(conn: &Connection, space: Space, code: &[u64], n: usize) -
         let ids = row.get_ref(0)?.as_blob().map_err(rusqlite::Error::from)?;
         let codes = row.get_ref(1)?.as_blob().map_err(rusqlite::Error::from)?;
         for (id, record) in ids.chunks_exact(8).zip(codes.chunks_exact(8 * words)) {
+            if allowed.is_some_and(|allowed| !allowed.contains(&read_i64(id))) {
+                continue;
+            }
             let distance: u32 = record
                 .chunks_exact(8)
                 .zip(code)

@@ -71,6 +71,7 @@ impl Redacted for NewRecord {
             refs: all(d, &self.refs),
             tags: all(d, &self.tags),
             session_id: some(d, &self.session_id),
+            meta: meta(d, &self.meta),
             ..self.clone()
         }
     }
@@ -83,8 +84,24 @@ impl Redacted for Record {
             refs: all(d, &self.refs),
             tags: all(d, &self.tags),
             session_id: some(d, &self.session_id),
+            meta: meta(d, &self.meta),
             ..self.clone()
         }
+    }
+}
+
+/// A record's metadata, every string in it redacted (a cwd or a branch name can hold a token).
+fn meta(d: &Detector, meta: &crate::memory::Meta) -> crate::memory::Meta {
+    meta.iter().map(|(key, value)| (key.clone(), json_redacted(d, value))).collect()
+}
+
+fn json_redacted(d: &Detector, value: &serde_json::Value) -> serde_json::Value {
+    use serde_json::Value;
+    match value {
+        Value::String(text) => Value::String(d.redacted(text)),
+        Value::Array(items) => Value::Array(items.iter().map(|v| json_redacted(d, v)).collect()),
+        Value::Object(map) => Value::Object(meta(d, map)),
+        other => other.clone(),
     }
 }
 

@@ -13,7 +13,7 @@ use crate::fsutil::write_atomic;
 use crate::memory::search::VectorChannel;
 use crate::memory::{
     self, Embedder, HashedNgrams, IngestReport, NewRecord, Pack, Record, SearchOptions, SearchResponse,
-    Timeline, TimelineSession,
+    Timeline, TimelineSession, TimelineThread,
 };
 use crate::secrets::Redacted;
 
@@ -31,8 +31,9 @@ impl Workspace {
         Ok(prepared.record)
     }
 
-    /// Add the records of JSON lines (ctx's record format or Claude Code
-    /// transcripts, told apart line by line; see `memory/ingest.rs`) in one
+    /// Add the records of JSON lines (ctx's record format, Claude Code
+    /// transcripts or Codex CLI rollouts, told apart line by line; see
+    /// `memory/ingest/`) in one
     /// transaction. Records already there are not added again; malformed
     /// lines are reported by number and skipped. `source` names the input
     /// in errors and the report. The input is read, parsed and inserted a
@@ -64,25 +65,26 @@ impl Workspace {
             // parses the next and computes its sign bits.
             std::thread::scope(|scope| {
                 let embed = embedder.is_some();
-                let work = |raw: memory::ingest::RawChunk| {
+                // Chunks are parsed one after the other: each hands the next what its lines said.
+                let work = |raw: memory::ingest::RawChunk, mut state: memory::ingest::State| {
                     scope.spawn(move || {
-                        let (mut records, part) = raw.parse();
+                        let (mut records, part) = raw.parse(&mut state);
                         // Transcripts hold what people pasted and tools printed: no secret is stored.
                         for prepared in &mut records {
                             prepared.record = prepared.record.redacted(detector);
                         }
                         let codes = embed.then(|| builtin_codes(&records));
-                        (records, part, codes)
+                        (records, part, codes, state)
                     })
                 };
                 let raw = parser.read(source, chunk)?;
-                let mut pending = (!raw.is_empty()).then(|| work(raw));
+                let mut pending = (!raw.is_empty()).then(|| work(raw, memory::ingest::State::new(source)));
                 while let Some(handle) = pending.take() {
-                    let (records, part, codes) =
+                    let (records, part, codes, state) =
                         handle.join().map_err(|_| Error::Embedder("the parsing thread failed".into()))?;
                     let raw = parser.read(source, chunk)?;
                     if !raw.is_empty() {
-                        pending = Some(work(raw));
+                        pending = Some(work(raw, state));
                     }
                     report.absorb(part);
                     // Not one good line in a whole chunk: this is not JSON lines.
@@ -252,7 +254,8 @@ impl Workspace {
     }
 
     /// The L0 rows around record `id`: `before` earlier and `after` later
-    /// records of `session`, in time order, the anchor between them.
+    /// records of `session`, in time order, the anchor between them, from
+    /// the anchor's thread (the main thread, or the anchor's subagent).
     pub fn timeline(
         &self,
         id: &str,
@@ -260,8 +263,21 @@ impl Workspace {
         after: usize,
         session: &TimelineSession,
     ) -> Result<Timeline> {
+        self.timeline_in(id, before, after, session, &TimelineThread::Anchor)
+    }
+
+    /// [`Workspace::timeline`] from `thread`: the main thread's turns, the
+    /// subagents', or all of them.
+    pub fn timeline_in(
+        &self,
+        id: &str,
+        before: usize,
+        after: usize,
+        session: &TimelineSession,
+        thread: &TimelineThread,
+    ) -> Result<Timeline> {
         let tx = self.store.conn.unchecked_transaction()?;
-        memory::expand::timeline(&tx, id, before, after, session)
+        memory::expand::timeline(&tx, id, before, after, session, thread)
     }
 
     /// The L2 JSON of record `id` (`{layer, record, source, head,

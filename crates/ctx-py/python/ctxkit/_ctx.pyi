@@ -5,7 +5,7 @@ from pathlib import Path
 from typing import Any, Optional, Union
 
 from ctxkit import Embedder
-from ctxkit.types import UpdateReport
+from ctxkit.types import IngestReport, Record, UpdateReport
 
 __version__: str
 SCHEMA_VERSION: int
@@ -97,10 +97,16 @@ class Workspace:
         tags: Optional[list[str]] = None,
         session: Optional[str] = None,
     ) -> dict[str, Any]: ...
-    def ingest(self, path: Union[str, PathLike[str]]) -> dict[str, Any]: ...
-    def record(self, id: str) -> dict[str, Any]: ...
+    def ingest(self, path: Union[str, PathLike[str]]) -> IngestReport: ...
+    def record(self, id: str) -> Record: ...
     def timeline(
-        self, id: str, *, before: int = 3, after: int = 3, session: Optional[str] = None
+        self,
+        id: str,
+        *,
+        before: int = 3,
+        after: int = 3,
+        session: Optional[str] = None,
+        thread: str = "anchor",
     ) -> dict[str, Any]: ...
     def get(self, id: str, *, head: Optional[int] = None) -> dict[str, Any]: ...
     def archive(self, older_than_seconds: float) -> int: ...
@@ -117,6 +123,10 @@ class Workspace:
         session: Optional[str] = None,
         mode: str = "lexical",
         embedder: Optional[Embedder] = None,
+        types: Optional[list[str]] = None,
+        tags: Optional[list[str]] = None,
+        since: Optional[str] = None,
+        until: Optional[str] = None,
     ) -> dict[str, Any]: ...
     def embed_records(self, embedder: Optional[Embedder] = None) -> int: ...
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import List, Literal, Optional, TypedDict
+from typing import Any, Dict, List, Literal, Optional, TypedDict
 
 
 class FileUpdate(TypedDict):
@@ -47,3 +47,37 @@ class UpdateReport(TypedDict):
     files: List[FileUpdate]
     up_to_date: bool
     knowledge: Optional[KnowledgeReport]
+
+
+class IngestError(TypedDict):
+    line: int
+    message: str
+
+
+class IngestReport(TypedDict):
+    """What `Workspace.ingest()` did (docs/json.md)."""
+
+    source: str
+    lines: int
+    added: int
+    duplicates: int
+    empty: int
+    ctx_lines: int
+    claude_code_lines: int
+    codex_lines: int
+    types: Dict[str, int]
+    errors: List[IngestError]
+
+
+class Record(TypedDict):
+    """A record (`Workspace.record()`): types and meta keys in docs/records.md."""
+
+    id: str
+    ts: str
+    role: Literal["user", "assistant", "tool", "unknown"]
+    type: str
+    refs: List[str]
+    text: str
+    tags: List[str]
+    session_id: Optional[str]
+    meta: Dict[str, Any]

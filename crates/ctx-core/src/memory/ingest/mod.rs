@@ -1,16 +1,25 @@
-//! Ingest: records from JSON lines, in two formats, told apart line by line.
+//! Ingest: records from JSON lines, in three formats, told apart line by line.
 //!
 //! 1. **ctx records**: `{"type": "query", "role": "user", "text": "...",
 //!    "ts": "...", "session_id": "...", "refs": [...], "tags": [...],
-//!    "id": "..."}`; `type` and `text` are required. A line's `id` (any
-//!    string: the source's own id) keys it; without one, its content does.
-//! 2. **Claude Code transcripts** (`~/.claude/projects/<project>/<session>.jsonl`):
-//!    one line per message (`type` `user` or `assistant`, a `message` with
-//!    `role` and `content`, `uuid`, `sessionId`, `timestamp`), and `summary`
-//!    lines. A message's content blocks become records: user text a
-//!    `query`, assistant text a `response`, a `tool_use` a `tool_call`, a
-//!    `tool_result` a `tool_output` (role `tool`, its call in `refs`), a
-//!    summary a `note`. Thinking blocks and empty messages are skipped.
+//!    "meta": {...}, "id": "..."}`; `type` and `text` are required. A
+//!    line's `id` (any string: the source's own id) keys it; without one,
+//!    its content does.
+//! 2. **Claude Code transcripts** (`~/.claude/projects/<project>/<session>.jsonl`
+//!    and, since 2.x, `<session>/subagents/agent-<id>.jsonl`): see `claude.rs`.
+//! 3. **Codex CLI rollouts** (`~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl`):
+//!    see `codex.rs`.
+//!
+//! A transcript's turns are told apart by who wrote them (docs/records.md):
+//! only what a person typed is a `query`; a slash command a person ran is a
+//! `command`; text the harness put in the user's turn (system reminders,
+//! hook output, command expansions, task notifications, the compaction
+//! prompt, a subagent's prompt, injected instructions) is `system`, tagged
+//! with its kind; the assistant's text a `response`; tool calls and results
+//! `tool_call` and `tool_output`; summaries (summary lines, compaction
+//! summaries) a `note` tagged `summary`. A subagent's records are tagged
+//! `subagent`. Where a turn came from (harness, version, model, cwd, branch,
+//! token usage, agent id) goes in the record's `meta`.
 //!
 //! Every record has a dedup key (the source's ids, or a hash of the content),
 //! so ingesting a file again adds nothing. Good lines are added in one
@@ -20,12 +29,17 @@
 //! content, no line that could be read, or over-long lines that add up to
 //! more than [`MAX_SKIPPED_BYTES`] (a line that never ends).
 
+mod claude;
+mod codex;
+
 use std::io::{BufRead, Read};
 
-use serde::Serialize;
-use serde_json::Value;
+use std::collections::BTreeMap;
 
-use super::{NewRecord, Prepared, prepare};
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use super::{Meta, NewRecord, Prepared, prepare};
 use crate::error::{Error, Result};
 use crate::limits::{MAX_LINE_BYTES, MAX_SKIPPED_BYTES};
 
@@ -48,6 +62,9 @@ pub struct IngestReport {
     /// Lines in each format.
     pub ctx_lines: usize,
     pub claude_code_lines: usize,
+    pub codex_lines: usize,
+    /// The records read (added or already there), by type.
+    pub types: BTreeMap<String, usize>,
     /// Malformed lines, skipped.
     pub errors: Vec<IngestError>,
 }
@@ -167,7 +184,9 @@ impl RawChunk {
 
     /// The records of these lines, and what a report says of them (every
     /// count but `added` and `duplicates`; malformed lines by number).
-    pub(crate) fn parse(&self) -> (Vec<Prepared>, IngestReport) {
+    /// `state` carries what earlier lines of the same input said (a Codex
+    /// rollout names its session and model once).
+    pub(crate) fn parse(&self, state: &mut State) -> (Vec<Prepared>, IngestReport) {
         let mut report = IngestReport::default();
         let mut records = Vec::new();
         let mut start = 0;
@@ -185,17 +204,35 @@ impl RawChunk {
                 continue;
             }
             report.lines += 1;
-            match parse_line(line, &mut report) {
-                Ok(parsed) if parsed.is_empty() => report.empty += 1,
-                Ok(mut parsed) => records.append(&mut parsed),
+            match parse_line(line, &mut report, state, &mut records) {
+                Ok(0) => report.empty += 1,
+                Ok(_) => {}
                 Err(message) => report.errors.push(IngestError { line: number, message }),
             }
         }
+        for prepared in &records {
+            *report.types.entry(prepared.record.record_type.clone()).or_default() += 1;
+        }
+        state.codex.last_response = None;
         (records, report)
     }
 }
 
 impl IngestReport {
+    /// The report of several inputs (`source`: what they were): every
+    /// count summed, each error's message prefixed by its input's name.
+    pub fn total(source: &str, parts: &[IngestReport]) -> IngestReport {
+        let mut total = IngestReport { source: source.to_string(), ..Default::default() };
+        for part in parts {
+            let mut part = part.clone();
+            for error in &mut part.errors {
+                error.message = format!("{}: {}", part.source, error.message);
+            }
+            total.absorb(part);
+        }
+        total
+    }
+
     /// Add the counts of a later part of the same input.
     pub(crate) fn absorb(&mut self, part: IngestReport) {
         self.lines += part.lines;
@@ -204,6 +241,10 @@ impl IngestReport {
         self.empty += part.empty;
         self.ctx_lines += part.ctx_lines;
         self.claude_code_lines += part.claude_code_lines;
+        self.codex_lines += part.codex_lines;
+        for (kind, n) in part.types {
+            *self.types.entry(kind).or_default() += n;
+        }
         self.errors.extend(part.errors);
     }
 
@@ -219,20 +260,41 @@ impl IngestReport {
     }
 }
 
-fn parse_line(line: &str, report: &mut IngestReport) -> std::result::Result<Vec<Prepared>, String> {
+/// What earlier lines of one input said that later lines need.
+#[derive(Debug, Default)]
+pub(crate) struct State {
+    codex: codex::Context,
+}
+
+impl State {
+    /// The state at the start of the input named `source` (a file name helps
+    /// a Codex rollout read from an offset, past its session line, know its session).
+    pub(crate) fn new(source: &str) -> State {
+        State { codex: codex::Context::new(source) }
+    }
+}
+
+/// Add the records of one line to `records`; how many.
+fn parse_line(
+    line: &str,
+    report: &mut IngestReport,
+    state: &mut State,
+    records: &mut Vec<Prepared>,
+) -> std::result::Result<usize, String> {
     let value: Value = serde_json::from_str(line).map_err(|err| format!("not JSON: {err}"))?;
     let object = value.as_object().ok_or("not a JSON object")?;
-    // Claude Code's lines carry its ids; ctx's have `text`.
-    let is_claude_code =
-        ["message", "sessionId", "uuid", "leafUuid", "messageId"].iter().any(|key| object.contains_key(*key));
-    let records = if is_claude_code && !object.contains_key("text") {
+    let before = records.len();
+    if codex::is_codex(object) {
+        report.codex_lines += 1;
+        codex::line(object, line, &mut state.codex, records)?;
+    } else if claude::is_claude_code(object) {
         report.claude_code_lines += 1;
-        claude_code(object)?
+        claude::line(object, records)?;
     } else {
         report.ctx_lines += 1;
-        vec![ctx_record(object)?]
-    };
-    Ok(records)
+        records.push(ctx_record(object)?);
+    }
+    Ok(records.len() - before)
 }
 
 /// A line of ctx's own record format.
@@ -248,6 +310,11 @@ fn ctx_record(object: &serde_json::Map<String, Value>) -> std::result::Result<Pr
             Some(_) => Err(format!("{key}: a list of strings")),
         }
     };
+    let meta = match object.get("meta") {
+        None | Some(Value::Null) => Meta::new(),
+        Some(Value::Object(meta)) => meta.clone(),
+        Some(_) => return Err("meta: an object".into()),
+    };
     let new = NewRecord {
         record_type: string("type").ok_or("no \"type\"")?,
         role: string("role"),
@@ -256,6 +323,7 @@ fn ctx_record(object: &serde_json::Map<String, Value>) -> std::result::Result<Pr
         tags: list("tags")?,
         session_id: string("session_id"),
         ts: string("ts"),
+        meta,
     };
     let key = match string("id") {
         Some(id) => format!("ctx-id:{id}"),
@@ -280,123 +348,111 @@ fn ctx_record(object: &serde_json::Map<String, Value>) -> std::result::Result<Pr
     prepare(&new, Some(key)).map_err(|err| err.to_string())
 }
 
-/// The records of one line of a Claude Code transcript.
-fn claude_code(object: &serde_json::Map<String, Value>) -> std::result::Result<Vec<Prepared>, String> {
-    let string = |key: &str| object.get(key).and_then(Value::as_str).map(str::to_string);
-    let session = string("sessionId");
-    // A turn without a time is not a turn of now: the contract's `n/a`.
-    let ts = Some(string("timestamp").unwrap_or_else(|| "n/a".into()));
-    if string("type").as_deref() == Some("summary") {
-        let Some(summary) = string("summary").filter(|s| !s.trim().is_empty()) else { return Ok(Vec::new()) };
-        let key = format!(
-            "cc-summary:{}:{}",
-            string("leafUuid").unwrap_or_default(),
-            blake3::hash(summary.as_bytes()).to_hex()
-        );
-        let new = NewRecord {
-            record_type: "note".into(),
-            text: summary,
-            tags: vec!["summary".into()],
-            session_id: session,
-            ts,
-            ..Default::default()
-        };
-        return prepare(&new, Some(key)).map(|p| vec![p]).map_err(|err| err.to_string());
+/// What a piece of text in a user's turn is (Claude Code and Codex alike).
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum UserText {
+    /// A person typed it.
+    Query,
+    /// A person ran a slash command (or a shell command): the command line.
+    Command(String),
+    /// The harness put it there; the tag says what it is.
+    System(&'static str),
+    /// A summary of the conversation so far (a compaction's).
+    Summary,
+}
+
+/// How a harness marks text nobody typed: a prefix and what it is.
+const INJECTED: [(&str, UserText); 16] = [
+    ("<system-reminder>", UserText::System("system-reminder")),
+    ("<user-prompt-submit-hook>", UserText::System("hook")),
+    ("<task-notification>", UserText::System("task-notification")),
+    ("<local-command-", UserText::System("command")),
+    (
+        "Caveat: The messages below were generated by the user while running local commands",
+        UserText::System("command"),
+    ),
+    ("<bash-stdout>", UserText::System("command")),
+    ("<bash-stderr>", UserText::System("command")),
+    ("Your task is to create a detailed summary of the conversation so far", UserText::System("compaction")),
+    ("This session is being continued from a previous conversation", UserText::Summary),
+    ("[Request interrupted by user", UserText::System("interrupt")),
+    ("<turn_aborted>", UserText::System("interrupt")),
+    ("<environment_context>", UserText::System("environment")),
+    ("<user_instructions>", UserText::System("instructions")),
+    ("# AGENTS.md instructions for", UserText::System("instructions")),
+    ("<INSTRUCTIONS>", UserText::System("instructions")),
+    ("<user_shell_command>", UserText::System("command")),
+];
+
+/// What `text`, in a user's turn, is, judged by how harnesses mark what they inject.
+fn classify(text: &str) -> UserText {
+    let text = text.trim_start();
+    if text.starts_with("<command-name>") || text.starts_with("<command-message>") {
+        let name = between(text, "<command-name>", "</command-name>")
+            .or_else(|| between(text, "<command-message>", "</command-message>"))
+            .unwrap_or_default();
+        let args = between(text, "<command-args>", "</command-args>").unwrap_or_default();
+        let slash = if name.starts_with('/') { "" } else { "/" };
+        return UserText::Command(format!("{slash}{name} {args}").trim().to_string());
     }
-    // Lines without a message (snapshots of edited files, system notices) hold no turn.
-    let Some(message) = object.get("message") else { return Ok(Vec::new()) };
-    let message = message.as_object().ok_or("\"message\" is not an object")?;
-    let uuid = string("uuid").ok_or("no \"uuid\"")?;
-    let role = message.get("role").and_then(Value::as_str).unwrap_or("unknown");
-    let session_key = session.clone().unwrap_or_default();
-    let base = NewRecord { session_id: session.clone(), ts: ts.clone(), ..Default::default() };
-    let mut records = Vec::new();
-    let mut add = |key: String, new: NewRecord| -> std::result::Result<(), String> {
-        if new.text.trim().is_empty() {
-            return Ok(());
-        }
-        records.push(prepare(&new, Some(key)).map_err(|err| err.to_string())?);
-        Ok(())
+    if let Some(command) = between(text, "<bash-input>", "</bash-input>") {
+        return UserText::Command(format!("!{command}"));
+    }
+    INJECTED
+        .iter()
+        .find(|(prefix, _)| text.starts_with(prefix))
+        .map_or(UserText::Query, |(_, kind)| kind.clone())
+}
+
+/// The trimmed text between the first `open` and the `close` after it.
+fn between<'a>(text: &'a str, open: &str, close: &str) -> Option<&'a str> {
+    let start = text.find(open)? + open.len();
+    let end = text[start..].find(close)? + start;
+    Some(text[start..end].trim())
+}
+
+/// A record of user-turn `text`: its type, role and tags (`extra` added).
+fn user_record(kind: &UserText, text: &str, base: &NewRecord, extra: &[&str]) -> NewRecord {
+    let (record_type, text, mut tags) = match kind {
+        UserText::Query => ("query", text.to_string(), vec![]),
+        UserText::Command(line) => ("command", line.clone(), vec![]),
+        UserText::System(tag) => ("system", text.to_string(), vec![tag.to_string()]),
+        UserText::Summary => ("note", text.to_string(), vec!["summary".into(), "compaction".into()]),
     };
-    let block_key = |index: usize| format!("cc:{session_key}:{uuid}:{index}");
-    let text_type = if role == "assistant" { "response" } else { "query" };
-    let text_role = if role == "assistant" { "assistant" } else { "user" };
-    match message.get("content") {
-        Some(Value::String(text)) => {
-            let new = NewRecord {
-                record_type: text_type.into(),
-                role: Some(text_role.into()),
-                text: text.clone(),
-                ..base.clone()
-            };
-            add(block_key(0), new)?;
-        }
-        Some(Value::Array(blocks)) => {
-            for (index, block) in blocks.iter().enumerate() {
-                let kind = block.get("type").and_then(Value::as_str).unwrap_or_default();
-                let (key, new) = match kind {
-                    "text" => (
-                        block_key(index),
-                        NewRecord {
-                            record_type: text_type.into(),
-                            role: Some(text_role.into()),
-                            text: block.get("text").and_then(Value::as_str).unwrap_or_default().to_string(),
-                            ..base.clone()
-                        },
-                    ),
-                    "tool_use" => {
-                        let name = block.get("name").and_then(Value::as_str).unwrap_or("tool");
-                        let input = block.get("input").map(Value::to_string).unwrap_or_default();
-                        let call = block.get("id").and_then(Value::as_str).unwrap_or_default();
-                        // Keyed by its call id, so that its result can name it.
-                        let key = if call.is_empty() {
-                            block_key(index)
-                        } else {
-                            tool_call_key(&session_key, call)
-                        };
-                        (
-                            key,
-                            NewRecord {
-                                record_type: "tool_call".into(),
-                                role: Some("assistant".into()),
-                                text: format!("{name} {input}"),
-                                tags: vec![tag(name)],
-                                ..base.clone()
-                            },
-                        )
-                    }
-                    "tool_result" => {
-                        let call = block.get("tool_use_id").and_then(Value::as_str).unwrap_or_default();
-                        let mut tags = Vec::new();
-                        if block.get("is_error").and_then(Value::as_bool) == Some(true) {
-                            tags.push("error".to_string());
-                        }
-                        let refs = if call.is_empty() {
-                            Vec::new()
-                        } else {
-                            vec![super::id_of(&tool_call_key(&session_key, call))]
-                        };
-                        (
-                            block_key(index),
-                            NewRecord {
-                                record_type: "tool_output".into(),
-                                role: Some("tool".into()),
-                                text: content_text(block.get("content")),
-                                refs,
-                                tags,
-                                ..base.clone()
-                            },
-                        )
-                    }
-                    // Thinking, images, anything else: nothing to record.
-                    _ => continue,
-                };
-                add(key, new)?;
-            }
-        }
-        _ => {}
+    tags.extend(extra.iter().map(|t| t.to_string()));
+    NewRecord { record_type: record_type.into(), role: Some("user".into()), text, tags, ..base.clone() }
+}
+
+/// Prepare `new` under `key` into `records`, unless its text is blank.
+fn push(records: &mut Vec<Prepared>, key: String, new: NewRecord) -> std::result::Result<(), String> {
+    if new.text.trim().is_empty() {
+        return Ok(());
     }
-    Ok(records)
+    records.push(prepare(&new, Some(key)).map_err(|err| err.to_string())?);
+    Ok(())
+}
+
+/// A tool call's record: `name input`, tagged with the tool's name.
+fn tool_call(name: &str, input: &str, base: &NewRecord) -> NewRecord {
+    NewRecord {
+        record_type: "tool_call".into(),
+        role: Some("assistant".into()),
+        text: format!("{name} {input}"),
+        tags: vec![tag(name)],
+        ..base.clone()
+    }
+}
+
+/// A tool result's record, naming its call (by dedup key) when it can.
+fn tool_output(text: String, call_key: Option<String>, error: bool, base: &NewRecord) -> NewRecord {
+    NewRecord {
+        record_type: "tool_output".into(),
+        role: Some("tool".into()),
+        text,
+        refs: call_key.map(|key| super::id_of(&key)).into_iter().collect(),
+        tags: if error { vec!["error".into()] } else { vec![] },
+        ..base.clone()
+    }
 }
 
 /// A tool's name as a tag: lower case, letters, digits, `-` and `_`.
@@ -408,7 +464,7 @@ fn tag(name: &str) -> String {
     if tag.is_empty() { "tool".into() } else { tag }
 }
 
-/// The text of a tool result's content: a string, or its text blocks.
+/// The text of content: a string, or its blocks' `text` joined by lines.
 fn content_text(content: Option<&Value>) -> String {
     match content {
         Some(Value::String(text)) => text.clone(),
@@ -419,9 +475,27 @@ fn content_text(content: Option<&Value>) -> String {
     }
 }
 
-/// The dedup key of the tool call with `tool_use` id `call` in `session`.
-fn tool_call_key(session: &str, call: &str) -> String {
-    format!("cc-tool:{session}:{call}")
+/// `object[key]` as a non-empty string.
+fn string<'a>(object: &'a Map<String, Value>, key: &str) -> Option<&'a str> {
+    object.get(key).and_then(Value::as_str).filter(|s| !s.is_empty())
+}
+
+/// Set `meta[key]` to `value` when there is one.
+fn set(meta: &mut Meta, key: &str, value: Option<&str>) {
+    if let Some(value) = value {
+        meta.insert(key.into(), Value::String(value.into()));
+    }
+}
+
+/// The token counts of a usage object (Claude's `usage`, Codex's `last_token_usage`): numbers only.
+fn usage(value: Option<&Value>) -> Option<Value> {
+    let counts: Map<String, Value> = value?
+        .as_object()?
+        .iter()
+        .filter(|(key, value)| key.ends_with("tokens") && value.is_u64())
+        .map(|(key, value)| (key.clone(), value.clone()))
+        .collect();
+    (!counts.is_empty()).then_some(Value::Object(counts))
 }
 
 #[cfg(test)]
@@ -438,7 +512,7 @@ mod tests {
             if chunk.is_empty() {
                 return Ok(report);
             }
-            report.absorb(chunk.parse().1);
+            report.absorb(chunk.parse(&mut State::default()).1);
         }
     }
 
