@@ -84,6 +84,9 @@ pub enum Command {
     /// The secret detector: what it finds in the repository, and its rules.
     #[command(subcommand)]
     Secrets(SecretsCommand),
+    /// Serve ctx's tools to an agent over MCP (stdio): context, map, rank, search, timeline, get,
+    /// pack, frames, decisions, notes (see docs/mcp.md).
+    Mcp,
 }
 
 #[derive(Debug, Subcommand)]
@@ -286,7 +289,7 @@ pub struct WatchArgs {
     pub tier: Vec<Tier>,
 }
 
-fn parse_tier(text: &str) -> Result<Tier, String> {
+pub(crate) fn parse_tier(text: &str) -> Result<Tier, String> {
     Tier::parse(text).ok_or_else(|| format!("{text:?}: the tiers are minimal, standard, full, deep"))
 }
 
@@ -566,13 +569,13 @@ pub enum CacheCommand {
     },
 }
 
-fn parse_status(text: &str) -> Result<FrameStatus, String> {
+pub(crate) fn parse_status(text: &str) -> Result<FrameStatus, String> {
     FrameStatus::parse(text).ok_or_else(|| {
         let names: Vec<&str> = FrameStatus::ALL.iter().map(|s| s.as_str()).collect();
         format!("{text:?}: the statuses are {}", names.join(", "))
     })
 }
 
-fn parse_rendering(text: &str) -> Result<Rendering, String> {
+pub(crate) fn parse_rendering(text: &str) -> Result<Rendering, String> {
     Rendering::parse(text).ok_or_else(|| format!("{text:?}: the formats are xml, md, json (and prompt)"))
 }

@@ -86,6 +86,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Pack(args) => memory::pack(&env, &args),
         Command::Pin(command) => memory::pin(&env, command),
         Command::Secrets(command) => secrets::run(&env, command),
+        Command::Mcp => crate::mcp::run(env),
     }?;
     Ok(ExitCode::SUCCESS)
 }

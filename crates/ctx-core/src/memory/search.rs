@@ -32,6 +32,7 @@ pub const SUMMARY_CHARS: usize = 160;
 
 /// Which pool a search reads.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum SearchScope {
     #[default]
@@ -61,6 +62,7 @@ impl SearchScope {
 
 /// Which channels a search asks for.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum SearchMode {
     #[default]
@@ -114,6 +116,7 @@ impl Default for SearchOptions {
 
 /// `ctx search --json`: the contract's response. Stable JSON.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct SearchResponse {
     /// `"L0"`.
     pub layer: &'static str,
@@ -130,6 +133,7 @@ pub struct SearchResponse {
 /// One L0 row: the contract's required fields, and its optional ones that
 /// `search` fills in (scores, expansion hints). Stable JSON.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct L0Row {
     /// `"L0"`.
     pub layer: &'static str,
@@ -175,12 +179,14 @@ impl L0Row {
 
 /// Hints for expanding a row with `ctx timeline` or `ctx get`. Stable JSON.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Expand {
     pub timeline: ExpandTimeline,
     pub get: ExpandGet,
 }
 
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ExpandTimeline {
     pub before: usize,
     pub after: usize,
@@ -191,6 +197,7 @@ pub struct ExpandTimeline {
 }
 
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ExpandGet {
     pub head: usize,
     pub tokens_est: usize,
@@ -201,6 +208,7 @@ pub struct ExpandGet {
 
 /// How a search was served. Stable JSON (the contract's additive metadata).
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Retrieval {
     pub requested_mode: SearchMode,
     pub mode: SearchMode,
@@ -234,6 +242,7 @@ pub struct Retrieval {
 }
 
 #[derive(Debug, Clone, Default, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Latency {
     pub lexical: f64,
     pub vector: f64,
