@@ -160,8 +160,9 @@ pub struct GetArgs {
 /// Records in full (L2), in the order asked.
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct GetOutput {
-    /// Each the contract's record: `id`, `ts`, `role`, `type`, `refs`, `text`, `tags`, `session_id`
-    /// (and `truncated` when `head` cut it).
+    /// Each as `ctx get --json` prints it: the contract's L2 envelope (`layer`, `record` with
+    /// `id`, `ts`, `role`, `type`, `refs`, `text`, `tags`, `session_id`; `source`, `truncated`),
+    /// or when `head` leaves no room for it, `{id, truncated, effective_head, note}`.
     pub records: Vec<serde_json::Map<String, serde_json::Value>>,
 }
 
