@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import jsonschema
@@ -174,6 +175,24 @@ async def test_writes_of_the_cli_are_seen_by_the_next_call(repo: Path):
         # And the other way round: the server's writes are the CLI's to read.
         await call(session, schemas, "remember", {"text": "the blimp is red"})
         assert "blimp" in ctx(repo, "search", "blimp")
+
+
+async def test_an_edited_config_is_read_again(repo: Path):
+    async with serve(repo) as (session, _, _):
+        schemas = await output_schemas(session)
+        assert (await call(session, schemas, "pack", {}))["threshold"] == 1000
+        config = repo / ".ctx/config.toml"
+        text = config.read_text()
+        assert "tokens = 1000" in text
+        config.write_text(text.replace("tokens = 1000", "tokens = 700"))
+        os.utime(config, (1, 1))  # a new mtime even within the clock's tick
+        assert (await call(session, schemas, "pack", {}))["threshold"] == 700
+        config.write_text(text.replace("tokens = 1000", "tokens = [1000"))
+        os.utime(config, (2, 2))
+        assert await error_code(session, "pack", {}) == "CONFIG_ERROR"
+        config.write_text(text)
+        os.utime(config, (3, 3))
+        assert (await call(session, schemas, "pack", {}))["threshold"] == 1000
 
 
 async def test_without_a_workspace_map_and_rank_work_and_the_rest_say_so(bare: Path):

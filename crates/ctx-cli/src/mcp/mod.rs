@@ -11,6 +11,7 @@
 mod tools;
 
 use std::sync::{Arc, Mutex};
+use std::time::SystemTime;
 
 use anyhow::Context as _;
 use ctx_core::Workspace;
@@ -64,16 +65,32 @@ struct Workspaces {
     /// Where there is no `.ctx/`: the one `map` and `rank` use, its store in
     /// the user's cache directory (as on the command line).
     cached: Option<Workspace>,
+    /// When the workspace's configuration was last read.
+    config_mtime: Option<SystemTime>,
+}
+
+fn config_mtime(ws: &Workspace) -> Option<SystemTime> {
+    std::fs::metadata(ws.ctx_dir().join(ctx_core::CONFIG_FILE)).and_then(|m| m.modified()).ok()
 }
 
 impl Workspaces {
-    /// The workspace; until there is one, every call looks again (`ctx init` may run meanwhile).
+    /// The workspace; until there is one, every call looks again (`ctx init`
+    /// may run meanwhile). An edited `.ctx/config.toml` is read again (a
+    /// broken one fails each call, as it fails each command, until fixed).
     fn workspace(&mut self) -> anyhow::Result<&mut Workspace> {
         if self.workspace.is_none() {
-            self.workspace = Some(self.env.workspace()?);
+            let ws = self.env.workspace()?;
+            self.config_mtime = config_mtime(&ws);
+            self.workspace = Some(ws);
             self.cached = None;
         }
-        Ok(self.workspace.as_mut().expect("opened above"))
+        let ws = self.workspace.as_mut().expect("opened above");
+        let mtime = config_mtime(ws);
+        if mtime != self.config_mtime {
+            ws.reload_config()?;
+            self.config_mtime = mtime;
+        }
+        Ok(ws)
     }
 
     /// The workspace, or where there is none, the cached one.
@@ -105,7 +122,7 @@ enum Needs {
 
 impl Server {
     fn new(env: Env) -> Server {
-        let workspaces = Workspaces { env, workspace: None, cached: None };
+        let workspaces = Workspaces { env, workspace: None, cached: None, config_mtime: None };
         Server { workspaces: Arc::new(Mutex::new(workspaces)), tool_router: Server::tool_router() }
     }
 

@@ -401,7 +401,7 @@ impl Server {
     /// of a session or after a context reset. Cost: the threshold (default 1000 tokens).
     #[tool(
         output_schema = schema_for_output::<Pack>(),
-        annotations(read_only_hint = false, destructive_hint = false, open_world_hint = false)
+        annotations(read_only_hint = true, open_world_hint = false)
     )]
     async fn pack(&self, Parameters(args): Parameters<PackArgs>) -> Answer {
         let pack = self.with(Needs::Workspace, move |ws| Ok(ws.pack(args.tokens)?)).await?;
