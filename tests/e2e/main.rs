@@ -13,6 +13,7 @@ mod hostile;
 mod knowledge;
 mod limits;
 mod map;
+mod mcp;
 mod memory;
 mod scan;
 mod secrets;
