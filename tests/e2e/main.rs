@@ -14,6 +14,7 @@ mod install;
 mod knowledge;
 mod limits;
 mod map;
+mod mcp;
 mod memory;
 mod scan;
 mod secrets;

@@ -84,6 +84,9 @@ pub enum Command {
     /// The secret detector: what it finds in the repository, and its rules.
     #[command(subcommand)]
     Secrets(SecretsCommand),
+    /// Serve ctx's tools to an agent over MCP (stdio): context, map, rank, search, timeline, get,
+    /// pack, frames, decisions, notes (see docs/mcp.md).
+    Mcp,
     /// Make an agent harness use ctx: its MCP server (`ctx mcp`) and, for Claude Code, its
     /// hooks, merged into the harness's config files, other entries kept (docs/harnesses.md).
     Install(InstallArgs),
@@ -229,7 +232,7 @@ pub struct SearchArgs {
     /// Only this session's records (`all`: every session).
     #[arg(long, default_value = "all")]
     pub session: String,
-    /// lexical, vector or hybrid (vector and hybrid fall back to lexical for now, and say so).
+    /// lexical (words), vector (meaning: hashed n-grams, no model) or hybrid (both, fused).
     #[arg(long, default_value = "lexical", value_parser = ["lexical", "vector", "hybrid"])]
     pub mode: String,
     /// Only records of this type (query, response, command, system, tool_call, tool_output, note, ...); repeat for any of several.
@@ -329,7 +332,7 @@ pub struct WatchArgs {
     pub tier: Vec<Tier>,
 }
 
-fn parse_tier(text: &str) -> Result<Tier, String> {
+pub(crate) fn parse_tier(text: &str) -> Result<Tier, String> {
     Tier::parse(text).ok_or_else(|| format!("{text:?}: the tiers are minimal, standard, full, deep"))
 }
 
@@ -609,13 +612,13 @@ pub enum CacheCommand {
     },
 }
 
-fn parse_status(text: &str) -> Result<FrameStatus, String> {
+pub(crate) fn parse_status(text: &str) -> Result<FrameStatus, String> {
     FrameStatus::parse(text).ok_or_else(|| {
         let names: Vec<&str> = FrameStatus::ALL.iter().map(|s| s.as_str()).collect();
         format!("{text:?}: the statuses are {}", names.join(", "))
     })
 }
 
-fn parse_rendering(text: &str) -> Result<Rendering, String> {
+pub(crate) fn parse_rendering(text: &str) -> Result<Rendering, String> {
     Rendering::parse(text).ok_or_else(|| format!("{text:?}: the formats are xml, md, json (and prompt)"))
 }

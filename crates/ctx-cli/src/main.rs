@@ -3,6 +3,7 @@
 
 mod args;
 mod commands;
+mod mcp;
 mod output;
 
 use std::process::ExitCode;

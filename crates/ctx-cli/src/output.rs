@@ -25,18 +25,24 @@ pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
 
 /// One line on stderr; with `--json`, an object with a stable `code`.
 pub fn print_error(err: &anyhow::Error, json: bool) {
-    let code = err
-        .downcast_ref::<ctx_core::Error>()
+    if json {
+        eprintln!("{}", error_json(err));
+    } else {
+        eprintln!("ctx: error: {}", error_message(err));
+    }
+}
+
+/// `{"error": {"code", "message"}}`: how `--json` and the MCP server report an error.
+pub fn error_json(err: &anyhow::Error) -> serde_json::Value {
+    serde_json::json!({ "error": { "code": error_code(err), "message": error_message(err) } })
+}
+
+/// The stable code of the first ctx error among the causes of `err` (`ERROR` when there is none).
+fn error_code(err: &anyhow::Error) -> &'static str {
+    err.downcast_ref::<ctx_core::Error>()
         .map(ctx_core::Error::code)
         .or_else(|| err.downcast_ref::<ctx_map::Error>().map(ctx_map::Error::code))
-        .unwrap_or("ERROR");
-    let message = error_message(err);
-    if json {
-        let value = serde_json::json!({ "error": { "code": code, "message": message } });
-        eprintln!("{value}");
-    } else {
-        eprintln!("ctx: error: {message}");
-    }
+        .unwrap_or("ERROR")
 }
 
 /// The causes of `err` joined by ": ", up to the first error of ctx's

@@ -17,6 +17,7 @@ use crate::error::{Error, Result};
 
 /// A resolved, consistent token budget. Stable JSON.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Budget {
     pub total: usize,
     pub ancestors: usize,
@@ -35,6 +36,7 @@ impl Default for Budget {
 /// Where each number of a [`Budget`] came from: `default`, `.ctx/config.toml`
 /// or the environment variable's name. Stable JSON.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct BudgetSources {
     pub total: String,
     pub ancestors: String,

@@ -14,6 +14,7 @@ use crate::time;
 
 /// Everything the store knows about one folder. Stable JSON.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Folder {
     /// Repository-relative path, `.` for the root.
     pub path: String,
@@ -39,6 +40,7 @@ pub struct Folder {
 
 /// A file as a folder lists it.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct FileEntry {
     pub name: String,
     pub size: u64,
@@ -50,6 +52,7 @@ pub struct FileEntry {
 
 /// A directed "related scope" link.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Relation {
     pub path: String,
     pub note: String,

@@ -25,6 +25,7 @@ use crate::time;
 
 /// Where a frame is in its life. Stable JSON (snake_case).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum FrameStatus {
     /// Added (a task), not started.
@@ -75,6 +76,7 @@ impl std::fmt::Display for FrameStatus {
 
 /// A frame. Stable JSON.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Frame {
     /// `F` and its number.
     pub id: String,

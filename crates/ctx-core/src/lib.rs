@@ -95,4 +95,4 @@ pub use secrets::{Detector, Finding, HiddenFile, SecretFinding, SecretsConfig, S
 pub use sources::{SourceFile, default_cache_dir};
 pub use store::{SCHEMA_VERSION, Store};
 pub use watch::{WatchCycle, WatchOptions};
-pub use workspace::{CTX_DIR, InitReport, Status, Workspace};
+pub use workspace::{CONFIG_FILE, CTX_DIR, InitReport, Status, Workspace};

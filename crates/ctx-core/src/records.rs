@@ -13,6 +13,7 @@ use crate::time;
 
 /// A decision logged on a folder or a frame. Stable JSON.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Decision {
     /// Stable id, `D-` followed by 12 hex digits.
     pub id: String,

@@ -31,7 +31,7 @@ mod session;
 pub const CTX_DIR: &str = ".ctx";
 /// In `.ctx/`: the database, the configuration, the template overrides.
 pub(crate) const DB_FILE: &str = "ctx.db";
-pub(crate) const CONFIG_FILE: &str = "config.toml";
+pub const CONFIG_FILE: &str = "config.toml";
 pub(crate) const TEMPLATES_DIR: &str = "templates";
 
 /// What `.ctx/.gitignore` holds: the database and generated files stay local.

@@ -28,6 +28,7 @@ pub struct IndexedFile {
 
 /// What indexing did. Stable JSON.
 #[derive(Debug, Clone, Default, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct IndexStats {
     /// Source files in the map (a language with a grammar or a line scan).
     pub files: usize,

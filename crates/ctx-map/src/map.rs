@@ -41,6 +41,7 @@ impl Default for MapOptions {
 
 /// A rendered map. Stable JSON.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct RepoMap {
     pub text: String,
     pub tokens: usize,
@@ -53,6 +54,7 @@ pub struct RepoMap {
 }
 
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct MapFile {
     pub path: String,
     pub rank: f64,
@@ -60,6 +62,7 @@ pub struct MapFile {
 }
 
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct MapDef {
     pub name: String,
     pub kind: crate::tags::Kind,

@@ -60,6 +60,7 @@ impl Default for RankOptions {
 
 /// One ranked file. Stable JSON.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct RankedFile {
     pub path: String,
     pub score: f64,

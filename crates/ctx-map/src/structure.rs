@@ -10,6 +10,7 @@ use serde::Serialize;
 
 /// Facts about the project. Stable JSON.
 #[derive(Debug, Clone, Default, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Structure {
     /// Technologies, each with where it was seen (`Rust (Cargo.toml)`), in a fixed order.
     pub stack: Vec<String>,
@@ -22,6 +23,7 @@ pub struct Structure {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Command {
     /// `build`, `test`, `lint`, `format`, `run`, or a script's own name.
     pub purpose: String,
@@ -31,6 +33,7 @@ pub struct Command {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct TreeEntry {
     pub path: String,
     pub depth: usize,

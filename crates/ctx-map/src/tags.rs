@@ -24,6 +24,7 @@ const MAX_SIGNATURE_LINES: usize = 4;
 const MAX_SIGNATURE_LINE: usize = 160;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum Kind {
     Function,

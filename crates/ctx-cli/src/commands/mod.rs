@@ -89,6 +89,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Secrets(command) => secrets::run(&env, command),
         Command::Install(args) => install::run(&env, &args, ctx_core::install::Action::Install),
         Command::Uninstall(args) => install::run(&env, &args, ctx_core::install::Action::Uninstall),
+        Command::Mcp => crate::mcp::run(env),
     }?;
     Ok(ExitCode::SUCCESS)
 }

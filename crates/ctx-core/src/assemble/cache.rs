@@ -29,6 +29,7 @@ const ASSEMBLY_VERSION: u32 = 1;
 
 /// How the cache served one request. Stable JSON.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct CacheReport {
     /// Served from the cache.
     pub hit: bool,

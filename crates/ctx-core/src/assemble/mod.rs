@@ -44,6 +44,7 @@ use render::{DocView, FULL_SCALE, Item, Renderer, SectionView, TruncationView};
 
 /// How an assembled context is written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Rendering {
     /// The flame seed's `<ctx-context>` document.
@@ -80,6 +81,7 @@ impl Rendering {
 
 /// An assembled context. Stable JSON.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct AssembledContext {
     pub frame: String,
     pub rendering: Rendering,
@@ -91,6 +93,7 @@ pub struct AssembledContext {
 
 /// What an assembly chose and what it cost. Stable JSON.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct AssemblyReport {
     pub budget: Budget,
     pub budget_sources: BudgetSources,
@@ -105,6 +108,7 @@ pub struct AssemblyReport {
 
 /// Tokens of the rendered text, by section. Stable JSON.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct SectionTokens {
     /// The whole text.
     pub total: usize,
@@ -117,6 +121,7 @@ pub struct SectionTokens {
 
 /// Stable JSON.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct AncestorCounts {
     pub total: usize,
     pub included: usize,
@@ -126,6 +131,7 @@ pub struct AncestorCounts {
 
 /// Stable JSON.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct SiblingCounts {
     /// Completed (and, but for the prompt, failed) siblings.
     pub candidates: usize,
@@ -141,6 +147,7 @@ pub struct SiblingCounts {
 
 /// The current frame's finished children. Stable JSON.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct SubframeCounts {
     /// Completed and failed children.
     pub total: usize,

@@ -13,6 +13,7 @@ use crate::limits::{self, MAX_TIMELINE_SIDE};
 
 /// `ctx timeline --json`: the contract's response. Stable JSON.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Timeline {
     /// `"L0"`.
     pub layer: &'static str,

@@ -34,6 +34,7 @@ pub use search::{
 
 /// A record as L2 returns it: the contract's normalized record. Stable JSON.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Record {
     pub id: String,
     /// ISO-8601, or `n/a` when the source had no usable time.

@@ -42,6 +42,7 @@ pub(crate) const LAST_SEARCH: &str = "memory.last_search";
 
 /// A pack. Stable JSON.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Pack {
     /// `"L1"`.
     pub layer: &'static str,
@@ -59,6 +60,7 @@ pub struct Pack {
 
 /// Stable JSON.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct PackSection {
     pub name: &'static str,
     pub items: usize,

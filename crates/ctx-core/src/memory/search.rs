@@ -32,6 +32,7 @@ pub const SUMMARY_CHARS: usize = 160;
 
 /// Which pool a search reads.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum SearchScope {
     #[default]
@@ -61,6 +62,7 @@ impl SearchScope {
 
 /// Which channels a search asks for.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum SearchMode {
     #[default]
@@ -220,6 +222,7 @@ fn time_bound(flag: &str, text: &str, end: bool) -> Result<String> {
 
 /// `ctx search --json`: the contract's response. Stable JSON.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct SearchResponse {
     /// `"L0"`.
     pub layer: &'static str,
@@ -236,6 +239,7 @@ pub struct SearchResponse {
 /// One L0 row: the contract's required fields, and its optional ones that
 /// `search` fills in (scores, expansion hints). Stable JSON.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct L0Row {
     /// `"L0"`.
     pub layer: &'static str,
@@ -281,12 +285,14 @@ impl L0Row {
 
 /// Hints for expanding a row with `ctx timeline` or `ctx get`. Stable JSON.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Expand {
     pub timeline: ExpandTimeline,
     pub get: ExpandGet,
 }
 
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ExpandTimeline {
     pub before: usize,
     pub after: usize,
@@ -297,6 +303,7 @@ pub struct ExpandTimeline {
 }
 
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ExpandGet {
     pub head: usize,
     pub tokens_est: usize,
@@ -307,6 +314,7 @@ pub struct ExpandGet {
 
 /// How a search was served. Stable JSON (the contract's additive metadata).
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Retrieval {
     pub requested_mode: SearchMode,
     pub mode: SearchMode,
@@ -340,6 +348,7 @@ pub struct Retrieval {
 }
 
 #[derive(Debug, Clone, Default, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Latency {
     pub lexical: f64,
     pub vector: f64,

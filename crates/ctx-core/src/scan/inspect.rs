@@ -22,6 +22,7 @@ pub(crate) struct Inspection {
 
 /// Whether a file's content was read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum FileKind {
     /// Read and hashed.
