@@ -272,3 +272,42 @@ async def test_a_thousand_calls_in_a_row_with_stable_memory(repo: Path):
         await run(1000)
         grown = rss_kb(pid) - warm
         assert grown < 20 * 1024, f"the server grew by {grown} kB over 1,000 calls"
+
+
+TRANSCRIPTS = Path(__file__).resolve().parents[1] / "fixtures" / "transcripts"
+
+
+async def test_search_filters_and_timeline_threads(repo: Path):
+    ctx(repo, "ingest", str(TRANSCRIPTS / "claude-code-2.1.39"))
+    async with serve(repo) as (session, _, _):
+        schemas = await output_schemas(session)
+
+        async def search(**filters) -> list[dict]:
+            return (await call(session, schemas, "search", {"query": "events", "k": 50, **filters}))["results"]
+
+        everything = await search()
+        assert {hit["type"] for hit in everything} > {"query"}
+        queries = await search(types=["query"])
+        assert queries and all(hit["type"] == "query" for hit in queries)
+        assert len(queries) < len(everything)
+
+        def tags_of(ids: list[str]) -> list[list[str]]:
+            return [json.loads(ctx(repo, "--json", "get", id))["record"]["tags"] for id in ids]
+
+        subagent = await search(tags=["subagent"])
+        assert subagent and all("subagent" in tags for tags in tags_of([hit["id"] for hit in subagent]))
+        main = await search(tags=["!subagent"])
+        assert main and not any("subagent" in tags for tags in tags_of([hit["id"] for hit in main]))
+        assert len(main) + len(subagent) == len(everything)
+
+        assert await search(since="2100-01-01") == []
+        assert len(await search(until="2100-01-01")) == len([hit for hit in everything if hit["ts"] != "n/a"])
+        assert await error_code(session, "search", {"query": "events", "since": "last tuesday"}) == "INVALID_INPUT"
+
+        anchor = queries[0]["id"]
+        timeline = await call(session, schemas, "timeline", {"id": anchor, "before": 50, "after": 50, "thread": "main"})
+        ids = [row["id"] for row in timeline["results"]]
+        assert anchor in ids and not any("subagent" in tags for tags in tags_of(ids))
+        everyone = await call(session, schemas, "timeline", {"id": anchor, "before": 50, "after": 50, "thread": "all"})
+        assert len(everyone["results"]) > len(ids)
+        assert await error_code(session, "timeline", {"id": anchor, "thread": "side"}) == "INVALID_INPUT"
