@@ -14,6 +14,7 @@ pub(crate) mod ingest;
 pub(crate) mod pack;
 pub(crate) mod rank;
 pub(crate) mod search;
+pub(crate) mod transcript;
 pub(crate) mod vectors;
 
 use rusqlite::{Connection, OptionalExtension};
@@ -26,6 +27,7 @@ pub use embed::{EmbedError, Embedder, HashedNgrams};
 pub use expand::{Timeline, TimelineSession};
 pub use ingest::{IngestError, IngestReport};
 pub use pack::{Pack, PackSection};
+pub use transcript::{TranscriptIngestReport, TranscriptRead};
 pub use search::{
     Expand, L0Row, LEXICAL_WINDOW, Retrieval, SearchMode, SearchOptions, SearchResponse, SearchScope,
     VECTOR_ENGINE,

@@ -1,0 +1,105 @@
+//! Incremental transcript ingest: what the PreCompact, Stop and SessionEnd
+//! hooks run (see `memory/transcript.rs` for the cursor).
+
+use std::io::{BufReader, Read, Seek, SeekFrom};
+use std::path::Path;
+
+use super::Workspace;
+use crate::error::{Error, Result};
+use crate::memory::IngestReport;
+use crate::memory::transcript::{self, Cursor, TranscriptIngestReport, TranscriptRead};
+
+impl Workspace {
+    /// Ingest the lines of the transcript at `path` added since the last
+    /// call for it: only complete lines (a half-written last line waits for
+    /// the next call); a file that was rewritten or truncated is read again
+    /// from the start (records already there are not added again). An
+    /// unchanged file costs one `stat` and one row read.
+    pub fn ingest_transcript(&mut self, path: &Path) -> Result<TranscriptIngestReport> {
+        let path = std::fs::canonicalize(path).map_err(|err| Error::io(path, err))?;
+        let key = path.to_string_lossy().into_owned();
+        let io = |err| Error::io(&path, err);
+        let mut file = std::fs::File::open(&path).map_err(io)?;
+        let meta = file.metadata().map_err(io)?;
+        if !meta.is_file() {
+            return Err(Error::InvalidInput(format!("{key}: not a file")));
+        }
+        let (size, mtime_ns) = (meta.len(), meta.modified().map(crate::time::unix_nanos).unwrap_or(0));
+        let stored = transcript::load(&self.store.conn, &key)?;
+        let report = |read, from, to, ingest| TranscriptIngestReport {
+            path: key.clone(),
+            read,
+            from,
+            to,
+            pending: size.saturating_sub(to),
+            ingest,
+        };
+        let Some((from, read)) = transcript::start(&mut file, size, mtime_ns, stored.as_ref()).map_err(io)? else {
+            let to = stored.map_or(0, |c| c.read_to);
+            return Ok(report(TranscriptRead::Unchanged, to, to, IngestReport { source: key.clone(), ..Default::default() }));
+        };
+        let to = transcript::complete_end(&mut file, from, size).map_err(io)?;
+        let ingest = if to > from {
+            file.seek(SeekFrom::Start(from)).map_err(io)?;
+            let mut reader = BufReader::with_capacity(256 * 1024, (&mut file).take(to - from));
+            self.ingest(&mut reader, &key)?
+        } else {
+            IngestReport { source: key.clone(), ..Default::default() }
+        };
+        let (head, tail) = transcript::fingerprints(&mut file, to).map_err(io)?;
+        let cursor = Cursor { read_to: to, size, mtime_ns, head, tail };
+        self.write(|conn| Ok(transcript::save(conn, &key, &cursor)?))?;
+        Ok(report(read, from, to, ingest))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    fn line(uuid: &str, text: &str) -> String {
+        format!(
+            "{{\"type\":\"user\",\"message\":{{\"role\":\"user\",\"content\":\"{text}\"}},\"uuid\":\"{uuid}\",\"sessionId\":\"s1\",\"timestamp\":\"2026-01-01T00:00:00Z\"}}\n"
+        )
+    }
+
+    #[test]
+    fn appended_lines_are_read_once_and_a_rewrite_from_the_start() {
+        let dir = tempfile::tempdir().unwrap();
+        let (mut ws, _) = Workspace::init(dir.path()).unwrap();
+        let path = dir.path().join("t.jsonl");
+        std::fs::write(&path, line("u1", "first question") + &line("u2", "second question")).unwrap();
+        let r = ws.ingest_transcript(&path).unwrap();
+        assert_eq!((r.read, r.from, r.ingest.added, r.pending), (TranscriptRead::New, 0, 2, 0));
+        let r = ws.ingest_transcript(&path).unwrap();
+        assert_eq!((r.read, r.ingest.lines), (TranscriptRead::Unchanged, 0));
+
+        // An appended line and half of the next: the half waits.
+        let third = line("u3", "third question");
+        let fourth = line("u4", "fourth question");
+        let mut file = std::fs::OpenOptions::new().append(true).open(&path).unwrap();
+        file.write_all(third.as_bytes()).unwrap();
+        file.write_all(&fourth.as_bytes()[..20]).unwrap();
+        let r = ws.ingest_transcript(&path).unwrap();
+        assert_eq!((r.read, r.ingest.lines, r.ingest.added, r.pending), (TranscriptRead::Appended, 1, 1, 20));
+        file.write_all(&fourth.as_bytes()[20..]).unwrap();
+        let r = ws.ingest_transcript(&path).unwrap();
+        assert_eq!((r.read, r.ingest.lines, r.ingest.added, r.pending), (TranscriptRead::Appended, 1, 1, 0));
+        assert_eq!(ws.status().unwrap().records, 4);
+
+        // Rewritten shorter: read again from the start; only the new line is new.
+        std::fs::write(&path, line("u1", "first question") + &line("u5", "a fresh start")).unwrap();
+        let r = ws.ingest_transcript(&path).unwrap();
+        assert_eq!((r.read, r.from, r.ingest.lines, r.ingest.added), (TranscriptRead::Rewritten, 0, 2, 1));
+        assert_eq!(ws.status().unwrap().records, 5);
+    }
+
+    #[test]
+    fn a_missing_transcript_is_an_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let (mut ws, _) = Workspace::init(dir.path()).unwrap();
+        let err = ws.ingest_transcript(&dir.path().join("nope.jsonl")).unwrap_err();
+        assert_eq!(err.code(), "IO_ERROR", "{err}");
+    }
+}
