@@ -84,6 +84,10 @@ pub enum Command {
     /// The secret detector: what it finds in the repository, and its rules.
     #[command(subcommand)]
     Secrets(SecretsCommand),
+    /// Answer a Claude Code hook from its JSON on stdin: SessionStart and UserPromptSubmit
+    /// inject context, PreCompact, Stop and SessionEnd ingest the transcript's new lines.
+    /// Always exits 0 (docs/hooks.md).
+    Hook(HookArgs),
 }
 
 #[derive(Debug, Subcommand)]
@@ -575,4 +579,10 @@ fn parse_status(text: &str) -> Result<FrameStatus, String> {
 
 fn parse_rendering(text: &str) -> Result<Rendering, String> {
     Rendering::parse(text).ok_or_else(|| format!("{text:?}: the formats are xml, md, json (and prompt)"))
+}
+
+#[derive(Debug, Args)]
+pub struct HookArgs {
+    /// The hook event: SessionStart, UserPromptSubmit, PreCompact, Stop or SessionEnd (others do nothing).
+    pub event: String,
 }

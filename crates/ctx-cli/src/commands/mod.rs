@@ -4,6 +4,7 @@ mod build;
 mod cache;
 mod folder;
 mod frame;
+mod hook;
 mod init;
 mod log;
 mod map;
@@ -86,6 +87,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Pack(args) => memory::pack(&env, &args),
         Command::Pin(command) => memory::pin(&env, command),
         Command::Secrets(command) => secrets::run(&env, command),
+        Command::Hook(args) => return Ok(hook::run(&env, &args)),
     }?;
     Ok(ExitCode::SUCCESS)
 }
