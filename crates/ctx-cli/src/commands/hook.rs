@@ -57,14 +57,20 @@ pub fn run(env: &Env, args: &HookArgs) -> ExitCode {
         let _ = send.send(Message::Done(result));
     });
     let mut deadline = started + Duration::from_millis(ctx_core::HooksConfig::default().timeout_ms);
+    let late = |deadline: Instant| -> ! {
+        let ms = deadline.duration_since(started).as_millis();
+        give_up(&format!("ctx hook {event}: gave up after {ms} ms ([hooks] timeout_ms); nothing injected"))
+    };
     let result = loop {
         match receive.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
-            Ok(Message::Timeout(timeout)) => deadline = started + timeout,
-            Ok(Message::Done(result)) => break result,
-            Err(mpsc::RecvTimeoutError::Timeout) => {
-                let ms = deadline.duration_since(started).as_millis();
-                give_up(&format!("ctx hook {event}: gave up after {ms} ms ([hooks] timeout_ms); nothing injected"))
+            Ok(Message::Timeout(timeout)) => {
+                deadline = started + timeout;
+                if Instant::now() >= deadline {
+                    late(deadline)
+                }
             }
+            Ok(Message::Done(result)) => break result,
+            Err(mpsc::RecvTimeoutError::Timeout) => late(deadline),
             Err(mpsc::RecvTimeoutError::Disconnected) => break Err(anyhow::anyhow!("the hook's worker failed")),
         }
     };
