@@ -140,14 +140,18 @@ fn session_start_injects_boot_the_folders_context_and_the_pack_within_the_cap() 
         let text = answer.context("SessionStart");
         assert!(text.contains("How to get context in this repository"), "boot.md:\n{text}");
         assert!(text.contains("Who may do what: sessions and tokens"), "the folder's context:\n{text}");
-        assert!(text.contains("<<<CONTEXTFS:BEGIN>>>") && text.contains("Never log a session token"), "{text}");
+        assert!(
+            text.contains("<<<CONTEXTFS:BEGIN>>>") && text.contains("Never log a session token"),
+            "{text}"
+        );
         assert!(tokens(&text) <= 2000, "{} tokens", tokens(&text));
     }
 
     // A tight cap: boot.md gives way to its short version or goes, the pack stays.
     repo.write(".ctx/config.toml", "[hooks.session_start]\ntokens = 400\n");
-    let text = hook(&repo, "SessionStart", &payload("SessionStart", &repo.path("src/auth"), &transcript, json!({})))
-        .context("SessionStart");
+    let text =
+        hook(&repo, "SessionStart", &payload("SessionStart", &repo.path("src/auth"), &transcript, json!({})))
+            .context("SessionStart");
     assert!(tokens(&text) <= 400, "{} tokens:\n{text}", tokens(&text));
     assert!(!text.contains("How to get context in this repository"), "{text}");
     assert!(text.contains("Never log a session token"), "the pack goes last:\n{text}");
@@ -156,7 +160,10 @@ fn session_start_injects_boot_the_folders_context_and_the_pack_within_the_cap() 
     repo.write(".ctx/config.toml", "[hooks.session_start]\ninject = [\"folder\"]\n");
     let text = hook(&repo, "SessionStart", &payload("SessionStart", repo.root(), &transcript, json!({})))
         .context("SessionStart");
-    assert!(text.starts_with("# Context: /\n") || text.contains("# Context: /\n"), "the root's context:\n{text}");
+    assert!(
+        text.starts_with("# Context: /\n") || text.contains("# Context: /\n"),
+        "the root's context:\n{text}"
+    );
     assert!(!text.contains("CONTEXTFS") && !text.contains("How to get context"), "{text}");
 }
 
@@ -166,12 +173,17 @@ fn user_prompt_injects_relevant_files_and_records_within_the_cap() {
     let transcript = repo.path("t.jsonl");
     std::fs::write(
         &transcript,
-        line("u1", "the session token refresh must keep the expiry in seconds") + &line("u2", "ship the invoice pdf"),
+        line("u1", "the session token refresh must keep the expiry in seconds")
+            + &line("u2", "ship the invoice pdf"),
     )
     .unwrap();
     hook(&repo, "Stop", &payload("Stop", repo.root(), &transcript, json!({}))).assert_silent("Stop");
     let ask = |prompt: &str| {
-        hook(&repo, "UserPromptSubmit", &payload("UserPromptSubmit", repo.root(), &transcript, json!({ "prompt": prompt })))
+        hook(
+            &repo,
+            "UserPromptSubmit",
+            &payload("UserPromptSubmit", repo.root(), &transcript, json!({ "prompt": prompt })),
+        )
     };
     let answer = ask("refreshing a session token loses its expiry");
     let text = answer.context("UserPromptSubmit");
@@ -210,8 +222,11 @@ fn user_prompt_injects_nothing_for_unrelated_or_trivial_prompts() {
         "/review src/auth",
         "",
     ] {
-        let answer =
-            hook(&repo, "UserPromptSubmit", &payload("UserPromptSubmit", repo.root(), &transcript, json!({ "prompt": prompt })));
+        let answer = hook(
+            &repo,
+            "UserPromptSubmit",
+            &payload("UserPromptSubmit", repo.root(), &transcript, json!({ "prompt": prompt })),
+        );
         answer.assert_silent(prompt);
         assert_eq!(answer.stderr, "", "{prompt}");
     }
@@ -227,7 +242,8 @@ fn every_failure_exits_0_with_one_line_on_stderr_and_nothing_injected() {
     // No .ctx/ anywhere above.
     let bare = tempfile::tempdir().unwrap();
     for event in events {
-        let input = payload(event, bare.path(), &bare.path().join("t.jsonl"), json!({ "prompt": "session token" }));
+        let input =
+            payload(event, bare.path(), &bare.path().join("t.jsonl"), json!({ "prompt": "session token" }));
         let answer = hook_in(bare.path(), event, input.to_string().as_bytes());
         assert!(answer.stderr.contains("ctx hook"), "{}", answer.stderr);
         check(answer, &format!("{event} without .ctx/"));
@@ -257,7 +273,10 @@ fn every_failure_exits_0_with_one_line_on_stderr_and_nothing_injected() {
     check(answer, "timeout");
     // A configuration that does not parse.
     repo.write(".ctx/config.toml", "[hooks]\nbogus = 1\n");
-    check(hook(&repo, "SessionStart", &payload("SessionStart", repo.root(), &transcript, json!({}))), "bad config");
+    check(
+        hook(&repo, "SessionStart", &payload("SessionStart", repo.root(), &transcript, json!({}))),
+        "bad config",
+    );
     repo.remove(".ctx/config.toml");
 
     // A damaged store: garbage where the database was.
@@ -283,7 +302,8 @@ fn transcripts_are_ingested_incrementally() {
     let stop = payload("Stop", repo.root(), &transcript, json!({}));
     hook(&repo, "Stop", &stop).assert_silent("Stop");
     assert_eq!(records(&repo), 2);
-    let cursor = || repo.db().query_row("SELECT read_to FROM transcript_cursors", [], |r| r.get::<_, i64>(0)).unwrap();
+    let cursor =
+        || repo.db().query_row("SELECT read_to FROM transcript_cursors", [], |r| r.get::<_, i64>(0)).unwrap();
     let read_to = cursor();
 
     // The same payload again: nothing new, nothing read.
@@ -296,11 +316,13 @@ fn transcripts_are_ingested_incrementally() {
     let mut file = std::fs::OpenOptions::new().append(true).open(&transcript).unwrap();
     file.write_all(third.as_bytes()).unwrap();
     file.write_all(&fourth.as_bytes()[..30]).unwrap();
-    hook(&repo, "PreCompact", &payload("PreCompact", repo.root(), &transcript, json!({}))).assert_silent("PreCompact");
+    hook(&repo, "PreCompact", &payload("PreCompact", repo.root(), &transcript, json!({})))
+        .assert_silent("PreCompact");
     assert_eq!(records(&repo), 3);
     assert_eq!(cursor(), read_to + third.len() as i64, "the half line waits");
     file.write_all(&fourth.as_bytes()[30..]).unwrap();
-    hook(&repo, "SessionEnd", &payload("SessionEnd", repo.root(), &transcript, json!({}))).assert_silent("SessionEnd");
+    hook(&repo, "SessionEnd", &payload("SessionEnd", repo.root(), &transcript, json!({})))
+        .assert_silent("SessionEnd");
     assert_eq!(records(&repo), 4);
     assert!(repo.ok(&["search", "fourth"]).contains("fourth prompt"));
 
@@ -316,7 +338,8 @@ fn transcripts_are_ingested_incrementally() {
     file.write_all(line("u6", "not now").as_bytes()).unwrap();
     hook(&repo, "Stop", &stop).assert_silent("Stop switched off");
     assert_eq!(records(&repo), 5);
-    hook(&repo, "SessionEnd", &payload("SessionEnd", repo.root(), &transcript, json!({}))).assert_silent("SessionEnd");
+    hook(&repo, "SessionEnd", &payload("SessionEnd", repo.root(), &transcript, json!({})))
+        .assert_silent("SessionEnd");
     assert_eq!(records(&repo), 6);
 }
 

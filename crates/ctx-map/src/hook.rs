@@ -60,13 +60,87 @@ This repository keeps its context with ctx (`.ctx/boot.md` says it all).\n\
 /// ("yes", "continue") and the vocabulary of every task ("fix the bug in
 /// this function"). A prompt of only these (and stop words) injects nothing.
 const CHATTER: &[&str] = &[
-    "yes", "yeah", "yep", "ok", "okay", "sure", "thanks", "thank", "please", "continue", "go", "ahead",
-    "proceed", "next", "done", "good", "great", "fine", "right", "nope", "agreed", "lgtm", "you", "again",
-    "keep", "going", "let", "lets", "me", "what", "about", "how", "why", "nice", "perfect", "cool", "hi",
-    "hello", "hey", "retry", "try", "stop", "wait", "hmm", "sounds", "looks", "code", "file", "function",
-    "method", "bug", "issue", "problem", "thing", "stuff", "work", "implement", "improve", "better",
-    "clean", "cleaner", "cleanup", "help", "want", "need", "look", "check", "see", "something", "anything",
-    "there", "here", "does", "doesn", "don", "did", "would", "could", "my", "our", "your",
+    "yes",
+    "yeah",
+    "yep",
+    "ok",
+    "okay",
+    "sure",
+    "thanks",
+    "thank",
+    "please",
+    "continue",
+    "go",
+    "ahead",
+    "proceed",
+    "next",
+    "done",
+    "good",
+    "great",
+    "fine",
+    "right",
+    "nope",
+    "agreed",
+    "lgtm",
+    "you",
+    "again",
+    "keep",
+    "going",
+    "let",
+    "lets",
+    "me",
+    "what",
+    "about",
+    "how",
+    "why",
+    "nice",
+    "perfect",
+    "cool",
+    "hi",
+    "hello",
+    "hey",
+    "retry",
+    "try",
+    "stop",
+    "wait",
+    "hmm",
+    "sounds",
+    "looks",
+    "code",
+    "file",
+    "function",
+    "method",
+    "bug",
+    "issue",
+    "problem",
+    "thing",
+    "stuff",
+    "work",
+    "implement",
+    "improve",
+    "better",
+    "clean",
+    "cleaner",
+    "cleanup",
+    "help",
+    "want",
+    "need",
+    "look",
+    "check",
+    "see",
+    "something",
+    "anything",
+    "there",
+    "here",
+    "does",
+    "doesn",
+    "don",
+    "did",
+    "would",
+    "could",
+    "my",
+    "our",
+    "your",
 ];
 
 /// A prompt's words must be this unlikely to meet in one file's path and
@@ -134,7 +208,13 @@ struct Candidate {
 
 /// The parts within `cap` tokens: while over, the first part in `order`
 /// with a shorter variant takes it (or is dropped after its last).
-fn fit(ws: &Workspace, tok: &dyn Tokenizer, cap: usize, parts: Vec<Candidate>, order: &[Inject]) -> Injection {
+fn fit(
+    ws: &Workspace,
+    tok: &dyn Tokenizer,
+    cap: usize,
+    parts: Vec<Candidate>,
+    order: &[Inject],
+) -> Injection {
     let parts: Vec<Candidate> = parts
         .into_iter()
         .map(|p| Candidate {
@@ -150,7 +230,11 @@ fn fit(ws: &Workspace, tok: &dyn Tokenizer, cap: usize, parts: Vec<Candidate>, o
         .collect();
     let mut chosen = vec![0usize; parts.len()];
     let render = |chosen: &[usize]| -> Vec<(usize, &str)> {
-        parts.iter().enumerate().filter_map(|(i, p)| p.variants.get(chosen[i]).map(|v| (i, v.as_str()))).collect()
+        parts
+            .iter()
+            .enumerate()
+            .filter_map(|(i, p)| p.variants.get(chosen[i]).map(|v| (i, v.as_str())))
+            .collect()
     };
     loop {
         let text = render(&chosen).iter().map(|(_, v)| *v).collect::<Vec<_>>().join("\n");
@@ -168,7 +252,11 @@ fn fit(ws: &Workspace, tok: &dyn Tokenizer, cap: usize, parts: Vec<Candidate>, o
                 } else {
                     render(&chosen)
                         .into_iter()
-                        .map(|(i, v)| InjectedPart { name: parts[i].name, tokens: tok.count(v), shortened: chosen[i] > 0 })
+                        .map(|(i, v)| InjectedPart {
+                            name: parts[i].name,
+                            tokens: tok.count(v),
+                            shortened: chosen[i] > 0,
+                        })
                         .collect()
                 };
                 return Injection { text, tokens, cap, parts };
@@ -207,7 +295,8 @@ fn folder(ws: &Workspace, cwd: &Path, tok: &dyn Tokenizer) -> crate::Result<Vec<
     }
     let Some(text) = text else { return Ok(Vec::new()) };
     let tokens = tok.count(&text);
-    let cut = |n: usize| format!("{}\n(cut: `ctx context` prints it all)\n", tok.truncate(&text, n).trim_end());
+    let cut =
+        |n: usize| format!("{}\n(cut: `ctx context` prints it all)\n", tok.truncate(&text, n).trim_end());
     Ok(vec![text.clone(), cut(tokens / 2), cut(tokens / 4)])
 }
 
@@ -229,26 +318,23 @@ fn file_lines(ws: &Workspace, prompt: &str, words: &[String]) -> crate::Result<V
     let config = &ws.config().hooks.user_prompt_submit;
     // The store's files and cached tags: no scan, no parse, no file read.
     let files = crate::index::stored(ws)?;
-    let names: Vec<FileNames> = files.iter().map(FileNames::of).collect();
-    let hits = relevant(&names, words, &identifiers(prompt), config.min_terms);
-    if hits.is_empty() {
-        return Ok(Vec::new());
-    }
-    // Rank orders them (paths and names only: the bodies are not read).
-    let contents = vec![String::new(); files.len()];
-    let options = RankOptions { lexical_only: false, history: false, top: None };
-    let ranked = rank::rank(&files, &contents, prompt, None, options);
-    let by_path: HashMap<&str, usize> = files.iter().enumerate().map(|(i, f)| (f.path.as_str(), i)).collect();
-    let ranked: Vec<(usize, f64)> = ranked
-        .iter()
-        .filter_map(|r| by_path.get(r.path.as_str()).filter(|i| hits.contains(i)).map(|&i| (i, r.score)))
-        .collect();
-    let best = ranked.first().map_or(0.0, |r| r.1);
-    Ok(ranked
+    let names: Vec<FileNames> = files.iter().map(|f| FileNames::of(f, words)).collect();
+    let mut hits: Vec<IndexedFile> = relevant(&names, words, &identifiers(prompt), config.min_terms)
         .into_iter()
-        .filter(|&(_, score)| score >= config.min_score * best)
+        .map(|i| files[i].clone())
+        .collect();
+    hits.sort_by(|a, b| a.path.cmp(&b.path));
+    // Rank orders them, lexically (paths and names: the bodies are not read).
+    let contents = vec![String::new(); hits.len()];
+    let options = RankOptions { lexical_only: true, history: false, top: None };
+    let ranked = rank::rank(&hits, &contents, prompt, None, options);
+    let best = ranked.first().map_or(0.0, |r| r.score);
+    let by_path: HashMap<&str, &IndexedFile> = hits.iter().map(|f| (f.path.as_str(), f)).collect();
+    Ok(ranked
+        .iter()
+        .filter(|r| r.score >= config.min_score * best)
         .take(config.files)
-        .map(|(i, _)| file_line(&files[i], words))
+        .map(|r| file_line(by_path[r.path.as_str()], words))
         .collect())
 }
 
@@ -275,7 +361,8 @@ fn file_line(file: &IndexedFile, words: &[String]) -> String {
     format!("- {path}: {}\n", names.join(", "))
 }
 
-/// A file's terms: of its path, and of the names it defines.
+/// The prompt's words a file holds: in its path, and in its path or the
+/// names it defines.
 struct FileNames {
     path: HashSet<String>,
     all: HashSet<String>,
@@ -284,11 +371,17 @@ struct FileNames {
 }
 
 impl FileNames {
-    fn of(file: &IndexedFile) -> FileNames {
-        let path: HashSet<String> = rank::terms(&file.path).into_iter().collect();
+    fn of(file: &IndexedFile, words: &[String]) -> FileNames {
+        let path: HashSet<String> =
+            rank::terms(&file.path).into_iter().filter(|t| words.contains(t)).collect();
         let mut all = path.clone();
+        // A term is a (stemmed, lowercased) piece of the name: a name that does
+        // not hold a word as it is holds no term equal to it (most names).
         for def in file.tags.defs.iter().filter(|d| d.kind.defines_name()) {
-            all.extend(rank::terms(&def.name));
+            let lower = def.name.to_lowercase();
+            if words.iter().any(|w| lower.contains(w.as_str())) {
+                all.extend(rank::terms(&def.name).into_iter().filter(|t| words.contains(t)));
+            }
         }
         let name = file.path.rsplit('/').next().unwrap_or(&file.path);
         let stem = rank::terms(name.split('.').next().unwrap_or(name)).into_iter().next();
@@ -308,9 +401,16 @@ impl FileNames {
 /// 2. or the prompt names it: its file name (`argparse` → `argparse.py`),
 ///    or an identifier it defines (`HTTPConnection`, `scan_string`), held
 ///    by at most two files.
-fn relevant(files: &[FileNames], words: &[String], identifiers: &[String], min_terms: usize) -> HashSet<usize> {
+fn relevant(
+    files: &[FileNames],
+    words: &[String],
+    identifiers: &[String],
+    min_terms: usize,
+) -> HashSet<usize> {
     let n = files.len() as f64;
-    let count = |w: &str, f: fn(&FileNames) -> &HashSet<String>| files.iter().filter(|x| f(x).contains(w)).count() as f64;
+    let count = |w: &str, f: fn(&FileNames) -> &HashSet<String>| {
+        files.iter().filter(|x| f(x).contains(w)).count() as f64
+    };
     let df: HashMap<&str, (f64, f64)> =
         words.iter().map(|w| (w.as_str(), (count(w, |f| &f.path), count(w, |f| &f.all)))).collect();
     let need = min_terms.min(words.len()).max(1);
@@ -324,7 +424,10 @@ fn relevant(files: &[FileNames], words: &[String], identifiers: &[String], min_t
                 c * if f.path.contains(*w) { in_paths } else { anywhere } / n
             });
             let rare = |w: &String| f.all.contains(w) && df.get(w.as_str()).is_some_and(|d| d.1 <= 2.0);
-            let named = f.stem.as_ref().is_some_and(|s| words.contains(s) && f.path.contains(s) && df[s.as_str()].0 <= 2.0);
+            let named = f
+                .stem
+                .as_ref()
+                .is_some_and(|s| words.contains(s) && f.path.contains(s) && df[s.as_str()].0 <= 2.0);
             (shared.len() >= need && chance <= MAX_CHANCE) || named || identifiers.iter().any(rare)
         })
         .map(|(i, _)| i)
@@ -339,7 +442,8 @@ fn identifiers(prompt: &str) -> Vec<String> {
         .filter(|w| w.len() >= 6)
         .filter(|w| {
             let inner = w.trim_matches('_');
-            inner.contains('_') || inner.chars().zip(inner.chars().skip(1)).any(|(a, b)| a.is_lowercase() && b.is_uppercase())
+            inner.contains('_')
+                || inner.chars().zip(inner.chars().skip(1)).any(|(a, b)| a.is_lowercase() && b.is_uppercase())
                 || inner.chars().filter(|c| c.is_uppercase()).count() > 1
         })
         // Whole, as rank's terms hold a compound word first (lowercased, stemmed).
@@ -371,18 +475,24 @@ fn record_lines(ws: &Workspace, words: &[String]) -> crate::Result<Vec<String>> 
 mod tests {
     use super::*;
 
-    fn names(path: &str, defs: &[&str]) -> FileNames {
-        let mut all: HashSet<String> = rank::terms(path).into_iter().collect();
-        let path_terms = all.clone();
-        for d in defs {
-            all.extend(rank::terms(d));
-        }
-        let name = path.rsplit('/').next().unwrap();
-        let stem = rank::terms(name.split('.').next().unwrap()).into_iter().next();
-        FileNames { path: path_terms, all, stem }
+    fn file(path: &str, defs: &[&str]) -> IndexedFile {
+        let defs = defs
+            .iter()
+            .map(|name| crate::tags::Def {
+                name: name.to_string(),
+                kind: crate::tags::Kind::Function,
+                line: 1,
+                end_line: 1,
+                signature: String::new(),
+                parent: None,
+            })
+            .collect();
+        let tags = crate::tags::FileTags { defs, ..Default::default() };
+        IndexedFile { path: path.into(), lang: "python".into(), size: 0, tags }
     }
 
-    fn repo() -> Vec<FileNames> {
+    fn repo() -> Vec<IndexedFile> {
+        let names = file;
         let mut files = vec![
             names("json/decoder.py", &["JSONDecoder", "scanstring", "JSONDecodeError"]),
             names("json/encoder.py", &["JSONEncoder", "encode_basestring"]),
@@ -401,7 +511,9 @@ mod tests {
         let files = repo();
         let hits = |prompt: &str| {
             let words = prompt_terms(prompt);
-            let mut hits: Vec<usize> = relevant(&files, &words, &identifiers(prompt), 2).into_iter().collect();
+            let names: Vec<FileNames> = files.iter().map(|f| FileNames::of(f, &words)).collect();
+            let mut hits: Vec<usize> =
+                relevant(&names, &words, &identifiers(prompt), 2).into_iter().collect();
             hits.sort();
             hits
         };
@@ -419,9 +531,16 @@ mod tests {
 
     #[test]
     fn chatter_and_slash_commands_have_no_words() {
-        for prompt in
-            ["yes", "continue", "ok, go ahead", "Thanks!", "/compact", "/review src/auth", "  ", "fix the bug in my code"]
-        {
+        for prompt in [
+            "yes",
+            "continue",
+            "ok, go ahead",
+            "Thanks!",
+            "/compact",
+            "/review src/auth",
+            "  ",
+            "fix the bug in my code",
+        ] {
             assert!(prompt_terms(prompt).is_empty(), "{prompt}");
         }
         assert_eq!(prompt_terms("yes, fix the json decoder"), ["json", "decoder"]);

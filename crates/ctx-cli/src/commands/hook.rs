@@ -53,7 +53,7 @@ pub fn run(env: &Env, args: &HookArgs) -> ExitCode {
         let timeout = |d| {
             let _ = send.send(Message::Timeout(d));
         };
-        let result = answer(kind, &cwd, root.as_deref(), &timeout);
+        let result = answer(kind, &cwd, root.as_deref(), started, &timeout);
         let _ = send.send(Message::Done(result));
     });
     let mut deadline = started + Duration::from_millis(ctx_core::HooksConfig::default().timeout_ms);
@@ -71,7 +71,9 @@ pub fn run(env: &Env, args: &HookArgs) -> ExitCode {
             }
             Ok(Message::Done(result)) => break result,
             Err(mpsc::RecvTimeoutError::Timeout) => late(deadline),
-            Err(mpsc::RecvTimeoutError::Disconnected) => break Err(anyhow::anyhow!("the hook's worker failed")),
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                break Err(anyhow::anyhow!("the hook's worker failed"));
+            }
         }
     };
     match result {
@@ -129,6 +131,7 @@ fn answer(
     event: Event,
     process_cwd: &Path,
     root: Option<&Path>,
+    started: Instant,
     timeout: &dyn Fn(Duration),
 ) -> anyhow::Result<Option<String>> {
     let mut input = Vec::new();
@@ -144,7 +147,9 @@ fn answer(
     timeout(Duration::from_millis(config.timeout_ms));
     let text = match event {
         Event::SessionStart => ctx_map::hook::session_start(&ws, cwd)?.text,
-        Event::UserPromptSubmit => ctx_map::hook::user_prompt(&ws, payload.prompt.as_deref().unwrap_or(""))?.text,
+        Event::UserPromptSubmit => {
+            ctx_map::hook::user_prompt(&ws, payload.prompt.as_deref().unwrap_or(""))?.text
+        }
         Event::PreCompact | Event::Stop | Event::SessionEnd => {
             let on = match event {
                 Event::PreCompact => config.ingest.pre_compact,
@@ -153,7 +158,10 @@ fn answer(
             };
             if on {
                 let path = payload.transcript_path.context("the payload has no transcript_path")?;
-                ws.ingest_transcript(&path)?;
+                // Half the time cap for new slices: a first read of a long
+                // transcript goes on at the next hook instead of timing out.
+                let until = started + Duration::from_millis(config.timeout_ms / 2);
+                ws.ingest_transcript(&path, Some(until))?;
             }
             String::new()
         }

@@ -27,11 +27,11 @@ pub use embed::{EmbedError, Embedder, HashedNgrams};
 pub use expand::{Timeline, TimelineSession};
 pub use ingest::{IngestError, IngestReport};
 pub use pack::{Pack, PackSection};
-pub use transcript::{TranscriptIngestReport, TranscriptRead};
 pub use search::{
     Expand, L0Row, LEXICAL_WINDOW, Retrieval, SearchMode, SearchOptions, SearchResponse, SearchScope,
     VECTOR_ENGINE,
 };
+pub use transcript::{TranscriptIngestReport, TranscriptRead};
 
 /// A record as L2 returns it: the contract's normalized record. Stable JSON.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

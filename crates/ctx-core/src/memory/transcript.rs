@@ -211,13 +211,19 @@ mod tests {
         // A byte changed in the middle (neither probed): still an append, by design.
         big[8_000] = b'!';
         let (_tmp, mut middle) = file_with(&big);
-        assert_eq!(start(&mut middle, 20_001, 1, Some(&cursor)).unwrap().unwrap().1, TranscriptRead::Appended);
+        assert_eq!(
+            start(&mut middle, 20_001, 1, Some(&cursor)).unwrap().unwrap().1,
+            TranscriptRead::Appended
+        );
         // Changed at the start, or just before the cursor: a rewrite.
         for at in [10, 14_999] {
             let mut changed = big.clone();
             changed[at] = b'#';
             let (_tmp, mut file) = file_with(&changed);
-            assert_eq!(start(&mut file, 20_001, 1, Some(&cursor)).unwrap().unwrap().1, TranscriptRead::Rewritten);
+            assert_eq!(
+                start(&mut file, 20_001, 1, Some(&cursor)).unwrap().unwrap().1,
+                TranscriptRead::Rewritten
+            );
         }
     }
 }
