@@ -9,6 +9,7 @@ mod build;
 mod cli;
 mod faults;
 mod frames;
+mod hooks;
 mod hostile;
 mod install;
 mod knowledge;

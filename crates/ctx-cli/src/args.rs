@@ -87,6 +87,10 @@ pub enum Command {
     /// Serve ctx's tools to an agent over MCP (stdio): context, map, rank, search, timeline, get,
     /// pack, frames, decisions, notes (see docs/mcp.md).
     Mcp,
+    /// Answer a Claude Code hook from its JSON on stdin: SessionStart and UserPromptSubmit
+    /// inject context, PreCompact, Stop and SessionEnd ingest the transcript's new lines.
+    /// Always exits 0 (docs/hooks.md).
+    Hook(HookArgs),
     /// Make an agent harness use ctx: its MCP server (`ctx mcp`) and, for Claude Code, its
     /// hooks, merged into the harness's config files, other entries kept (docs/harnesses.md).
     Install(InstallArgs),
@@ -621,4 +625,10 @@ pub(crate) fn parse_status(text: &str) -> Result<FrameStatus, String> {
 
 pub(crate) fn parse_rendering(text: &str) -> Result<Rendering, String> {
     Rendering::parse(text).ok_or_else(|| format!("{text:?}: the formats are xml, md, json (and prompt)"))
+}
+
+#[derive(Debug, Args)]
+pub struct HookArgs {
+    /// The hook event: SessionStart, UserPromptSubmit, PreCompact, Stop or SessionEnd (others do nothing).
+    pub event: String,
 }

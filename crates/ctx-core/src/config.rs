@@ -9,7 +9,7 @@
 
 use std::path::Path;
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
 use crate::secrets::SecretsConfig;
@@ -32,6 +32,7 @@ pub struct Config {
     pub memory: MemoryConfig,
     pub secrets: SecretsConfig,
     pub agents: AgentsConfig,
+    pub hooks: HooksConfig,
 }
 
 /// `[agents]`: the files whose ctx section `ctx init` and `ctx update` keep
@@ -48,6 +49,110 @@ pub struct AgentsConfig {
 impl Default for AgentsConfig {
     fn default() -> Self {
         AgentsConfig { files: vec!["AGENTS.md".into(), "CLAUDE.md".into()] }
+    }
+}
+
+/// `[hooks]`: what `ctx hook EVENT` injects into a Claude Code session and
+/// ingests from its transcript (docs/hooks.md).
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct HooksConfig {
+    /// Past this many milliseconds a hook gives up: nothing injected, exit 0. Default: 2000.
+    pub timeout_ms: u64,
+    pub session_start: SessionStartHook,
+    pub user_prompt_submit: UserPromptHook,
+    /// Which events ingest the session's transcript (all, by default).
+    pub ingest: IngestHooks,
+}
+
+impl Default for HooksConfig {
+    fn default() -> Self {
+        HooksConfig {
+            timeout_ms: 2000,
+            session_start: SessionStartHook::default(),
+            user_prompt_submit: UserPromptHook::default(),
+            ingest: IngestHooks::default(),
+        }
+    }
+}
+
+/// What a hook can inject.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Inject {
+    /// `.ctx/boot.md` (or a short version of it when the cap is tight).
+    Boot,
+    /// The context file of the folder the session works in (minimal tier).
+    Folder,
+    /// The L1 pack (pins, summary, manifest, last search, recent turns).
+    Pack,
+    /// The files `ctx rank` finds for the prompt.
+    Rank,
+    /// Session records `ctx search` finds for the prompt.
+    Memory,
+}
+
+/// `[hooks.session_start]`.
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct SessionStartHook {
+    /// Any of `boot`, `folder`, `pack`, in the order shown. Default: all three.
+    pub inject: Vec<Inject>,
+    /// The cap, in tokens. Default: 2000.
+    pub tokens: usize,
+}
+
+impl Default for SessionStartHook {
+    fn default() -> Self {
+        SessionStartHook { inject: vec![Inject::Boot, Inject::Folder, Inject::Pack], tokens: 2000 }
+    }
+}
+
+/// `[hooks.user_prompt_submit]`.
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct UserPromptHook {
+    /// Any of `rank`, `memory`, `pack` (the contract's per-turn pack,
+    /// `autoInject`), in the order shown. Default: rank, memory.
+    pub inject: Vec<Inject>,
+    /// The cap, in tokens. Default: 600.
+    pub tokens: usize,
+    /// Distinct words of the prompt a file's path and names, or a record's
+    /// summary, must share with it to be shown (fewer when the prompt has
+    /// fewer). Default: 2.
+    pub min_terms: usize,
+    /// Shown only what scores at least this share of the best. Default: 0.5.
+    pub min_score: f64,
+    /// At most this many files and this many records. Default: 5, 3.
+    pub files: usize,
+    pub records: usize,
+}
+
+impl Default for UserPromptHook {
+    fn default() -> Self {
+        UserPromptHook {
+            inject: vec![Inject::Rank, Inject::Memory],
+            tokens: 600,
+            min_terms: 2,
+            min_score: 0.5,
+            files: 5,
+            records: 3,
+        }
+    }
+}
+
+/// `[hooks.ingest]`: whether each event ingests the new lines of the transcript.
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct IngestHooks {
+    pub pre_compact: bool,
+    pub stop: bool,
+    pub session_end: bool,
+}
+
+impl Default for IngestHooks {
+    fn default() -> Self {
+        IngestHooks { pre_compact: true, stop: true, session_end: true }
     }
 }
 
@@ -168,6 +273,35 @@ impl Default for ScanConfig {
     }
 }
 
+impl HooksConfig {
+    /// What is wrong with these settings, if anything.
+    fn problem(&self) -> Option<String> {
+        let (start, prompt) = (&self.session_start, &self.user_prompt_submit);
+        let allowed = [
+            ("session_start", &start.inject, [Inject::Boot, Inject::Folder, Inject::Pack]),
+            ("user_prompt_submit", &prompt.inject, [Inject::Rank, Inject::Memory, Inject::Pack]),
+        ];
+        for (table, inject, allowed) in allowed {
+            for (i, item) in inject.iter().enumerate() {
+                if !allowed.contains(item) || inject[..i].contains(item) {
+                    let names = allowed.map(|a| format!("{a:?}").to_lowercase()).join(", ");
+                    return Some(format!(
+                        "[hooks.{table}] inject: {} is not one of {names}, or is listed twice",
+                        format!("{item:?}").to_lowercase()
+                    ));
+                }
+            }
+        }
+        if self.timeout_ms == 0 || start.tokens == 0 || prompt.tokens == 0 {
+            return Some("[hooks] timeout_ms and the tokens of each hook must be above 0".into());
+        }
+        if !(0.0..=1.0).contains(&prompt.min_score) {
+            return Some("[hooks.user_prompt_submit] min_score must be between 0 and 1".into());
+        }
+        None
+    }
+}
+
 impl Config {
     /// Parse a configuration file's text; `path` only names it in errors.
     pub fn parse(text: &str, path: &Path) -> Result<Config> {
@@ -203,6 +337,9 @@ impl Config {
                 path: path.to_path_buf(),
                 message: "[selection] min_sibling_score must be a number".into(),
             });
+        }
+        if let Some(message) = self.hooks.problem() {
+            return Err(Error::Config { path: path.to_path_buf(), message });
         }
         let files = &self.agents.files;
         for (i, file) in files.iter().enumerate() {
@@ -251,6 +388,27 @@ mod tests {
         let config = Config::parse("[build]\ntokenizer = \"estimate\"\n", Path::new("c.toml")).unwrap();
         assert_eq!(config.build.tokenizer, TokenizerKind::Estimate);
         assert!(Config::parse("[build]\ntokenizer = \"gpt2\"\n", Path::new("c.toml")).is_err());
+    }
+
+    #[test]
+    fn hooks_settings_are_checked() {
+        let path = Path::new("c.toml");
+        let text =
+            "[hooks.user_prompt_submit]\ninject = [\"pack\"]\ntokens = 300\n[hooks.ingest]\nstop = false\n";
+        let config = Config::parse(text, path).unwrap().checked(path).unwrap();
+        assert_eq!(config.hooks.user_prompt_submit.inject, [Inject::Pack]);
+        assert_eq!(config.hooks.user_prompt_submit.tokens, 300);
+        assert!(!config.hooks.ingest.stop && config.hooks.ingest.session_end);
+        for bad in [
+            "[hooks.session_start]\ninject = [\"rank\"]\n",
+            "[hooks.session_start]\ninject = [\"boot\", \"boot\"]\n",
+            "[hooks.user_prompt_submit]\nmin_score = 2.0\n",
+            "[hooks]\ntimeout_ms = 0\n",
+        ] {
+            let err = Config::parse(bad, path).unwrap().checked(path).unwrap_err().to_string();
+            assert!(err.contains("[hooks"), "{bad}: {err}");
+        }
+        assert!(Config::parse("[hooks.session_start]\ninject = [\"bogus\"]\n", path).is_err());
     }
 
     #[test]

@@ -77,6 +77,7 @@ pub use config::{
     AgentsConfig, BudgetConfig, BuildConfig, CacheConfig, Config, DEFAULT_CONFIG_TOML, ScanConfig,
     SelectionConfig,
 };
+pub use config::{HooksConfig, IngestHooks, Inject, SessionStartHook, UserPromptHook};
 pub use error::{Error, Result};
 pub use folders::{FileEntry, Folder, FolderEdit, Relation};
 pub use frames::{
@@ -89,6 +90,7 @@ pub use memory::{
     PackSection, Record, SearchMode, SearchOptions, SearchResponse, SearchScope, Timeline, TimelineSession,
     TimelineThread, VECTOR_ENGINE,
 };
+pub use memory::{TranscriptIngestReport, TranscriptRead};
 pub use records::{Decision, NewDecision};
 pub use scan::{FileKind, ScanIssue, ScanPhases, ScanReport, language, secret_by_content, secret_by_name};
 pub use secrets::{Detector, Finding, HiddenFile, SecretFinding, SecretsConfig, SecretsReport};

@@ -36,6 +36,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../migrations/0007_records_node_partial.sql"),
     include_str!("../migrations/0008_fts_automerge.sql"),
     include_str!("../migrations/0009_knowledge.sql"),
+    include_str!("../migrations/0010_transcript_cursors.sql"),
 ];
 
 /// The schema version this build of ctx writes and understands.

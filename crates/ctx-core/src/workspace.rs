@@ -26,6 +26,7 @@ use crate::store::{Store, kv_get};
 use crate::templates::Sources;
 
 mod session;
+mod transcript;
 
 /// The name of the workspace folder at the repository root.
 pub const CTX_DIR: &str = ".ctx";

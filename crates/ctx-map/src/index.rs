@@ -49,20 +49,20 @@ pub struct IndexStats {
 /// Called with (files done, files to parse) while parsing.
 pub type Progress<'a> = &'a (dyn Fn(usize, usize) + Sync);
 
-/// Scan `ws` and return the tags of every source file, sorted by path.
-pub fn index(ws: &mut Workspace, progress: Option<Progress>) -> Result<(Vec<IndexedFile>, IndexStats)> {
-    let mut stats = IndexStats::default();
-    let started = Instant::now();
-    ws.scan_files()?;
-    stats.scan_ms = started.elapsed().as_millis() as u64;
-
-    let started = Instant::now();
-    let sources: Vec<_> = ws
+/// The source files the store knows that the map reads (a grammar or a line scan).
+fn mapped_sources(ws: &Workspace) -> Result<Vec<ctx_core::SourceFile>> {
+    Ok(ws
         .source_files()?
         .into_iter()
         .filter(|f| f.lang.as_deref().is_some_and(|l| Lang::from_name(l).is_some() || fallback::supports(l)))
-        .collect();
-    // Decode the cached tags of the contents we have; count the entries nobody uses any more.
+        .collect())
+}
+
+type TagsCache = HashMap<([u8; 32], String), FileTags>;
+
+/// The cached tags of the contents of `sources`, decoded, and how many
+/// cached entries no source uses any more.
+fn cached_tags(ws: &Workspace, sources: &[ctx_core::SourceFile]) -> Result<(TagsCache, usize)> {
     let wanted: HashSet<([u8; 32], &str)> =
         sources.iter().map(|s| (s.hash, s.lang.as_deref().unwrap_or_default())).collect();
     let mut blobs: Vec<([u8; 32], String, Vec<u8>)> = Vec::new();
@@ -75,10 +75,40 @@ pub fn index(ws: &mut Workspace, progress: Option<Progress>) -> Result<(Vec<Inde
         }
     })?;
     // Decoding is most of a warm run's time: in parallel.
-    let mut cache: HashMap<([u8; 32], String), FileTags> = blobs
+    let cache = blobs
         .into_par_iter()
         .filter_map(|(hash, lang, data)| codec::decode(&data).map(|tags| ((hash, lang), tags)))
         .collect();
+    Ok((cache, unused))
+}
+
+/// The source files as the store knows them, with the cached tags of their
+/// contents: no scan, no parse, nothing written. For a caller that must
+/// answer in milliseconds (a hook); files whose content was never parsed
+/// (changed since the last `ctx map`, `ctx rank` or `ctx build`) are left out.
+pub fn stored(ws: &Workspace) -> Result<Vec<IndexedFile>> {
+    let sources = mapped_sources(ws)?;
+    let (cache, _) = cached_tags(ws, &sources)?;
+    Ok(sources
+        .into_iter()
+        .filter_map(|s| {
+            let lang = s.lang.unwrap_or_default();
+            let tags = cache.get(&(s.hash, lang.clone()))?.clone();
+            Some(IndexedFile { path: s.path, lang, size: s.size, tags })
+        })
+        .collect())
+}
+
+/// Scan `ws` and return the tags of every source file, sorted by path.
+pub fn index(ws: &mut Workspace, progress: Option<Progress>) -> Result<(Vec<IndexedFile>, IndexStats)> {
+    let mut stats = IndexStats::default();
+    let started = Instant::now();
+    ws.scan_files()?;
+    stats.scan_ms = started.elapsed().as_millis() as u64;
+
+    let started = Instant::now();
+    let sources = mapped_sources(ws)?;
+    let (mut cache, unused) = cached_tags(ws, &sources)?;
     let mut files: Vec<Option<IndexedFile>> = Vec::with_capacity(sources.len());
     let mut to_parse = Vec::new();
     // Where each cached entry went: a content two files share is decoded once, then copied.

@@ -7,6 +7,7 @@ mod error;
 pub mod fallback;
 pub mod graph;
 pub mod history;
+pub mod hook;
 pub mod index;
 pub mod lang;
 pub mod map;

@@ -4,6 +4,7 @@ mod build;
 mod cache;
 mod folder;
 mod frame;
+mod hook;
 mod init;
 mod install;
 mod log;
@@ -90,6 +91,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Install(args) => install::run(&env, &args, ctx_core::install::Action::Install),
         Command::Uninstall(args) => install::run(&env, &args, ctx_core::install::Action::Uninstall),
         Command::Mcp => crate::mcp::run(env),
+        Command::Hook(args) => return Ok(hook::run(&env, &args)),
     }?;
     Ok(ExitCode::SUCCESS)
 }

@@ -15,6 +15,7 @@ pub(crate) mod ingest;
 pub(crate) mod pack;
 pub(crate) mod rank;
 pub(crate) mod search;
+pub(crate) mod transcript;
 pub(crate) mod vectors;
 
 use rusqlite::{Connection, OptionalExtension};
@@ -31,6 +32,7 @@ pub use search::{
     Expand, L0Row, LEXICAL_WINDOW, Retrieval, SearchMode, SearchOptions, SearchResponse, SearchScope,
     VECTOR_ENGINE,
 };
+pub use transcript::{TranscriptIngestReport, TranscriptRead};
 
 /// A record as L2 returns it: the contract's normalized record. Stable JSON.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

@@ -1,0 +1,170 @@
+//! `ctx hook EVENT`: Claude Code's hooks (docs/hooks.md). The hook's JSON
+//! comes on stdin; SessionStart and UserPromptSubmit answer with
+//! `{"hookSpecificOutput": {"hookEventName", "additionalContext"}}` on
+//! stdout (nothing at all when there is nothing worth injecting), PreCompact,
+//! Stop and SessionEnd ingest the transcript's new lines and print nothing.
+//!
+//! A hook must never break the session: every failure (no `.ctx/`, a
+//! damaged store, a missing transcript, bad JSON, the time cap) is one line
+//! on stderr, no output, and exit 0. The work runs on a thread; past the
+//! time cap the process exits without waiting for it.
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use anyhow::Context as _;
+use ctx_core::Workspace;
+use serde::Deserialize;
+
+use super::Env;
+use crate::args::HookArgs;
+
+/// The hook's input fields ctx reads (Claude Code sends more; they are ignored).
+#[derive(Debug, Default, Deserialize)]
+struct Payload {
+    cwd: Option<PathBuf>,
+    transcript_path: Option<PathBuf>,
+    prompt: Option<String>,
+}
+
+/// Stdin larger than this is no hook payload.
+const MAX_PAYLOAD: u64 = 16 * 1024 * 1024;
+
+/// What the worker tells the waiting thread.
+enum Message {
+    /// The workspace's time cap, once its configuration is read.
+    Timeout(Duration),
+    /// The text to inject (`None`: nothing), or why there is none.
+    Done(anyhow::Result<Option<String>>),
+}
+
+pub fn run(env: &Env, args: &HookArgs) -> ExitCode {
+    let event = args.event.clone();
+    let Some(kind) = Event::parse(&event) else { return ExitCode::SUCCESS };
+    let started = Instant::now();
+    // One line for a panic too: the session's stderr is no place for a backtrace.
+    std::panic::set_hook(Box::new(|info| eprintln!("ctx hook: internal error: {info}")));
+    let (send, receive) = mpsc::channel();
+    let (cwd, root) = (env.cwd.clone(), env.root.clone());
+    std::thread::spawn(move || {
+        let timeout = |d| {
+            let _ = send.send(Message::Timeout(d));
+        };
+        let result = answer(kind, &cwd, root.as_deref(), started, &timeout);
+        let _ = send.send(Message::Done(result));
+    });
+    let mut deadline = started + Duration::from_millis(ctx_core::HooksConfig::default().timeout_ms);
+    let late = |deadline: Instant| -> ! {
+        let ms = deadline.duration_since(started).as_millis();
+        give_up(&format!("ctx hook {event}: gave up after {ms} ms ([hooks] timeout_ms); nothing injected"))
+    };
+    let result = loop {
+        match receive.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+            Ok(Message::Timeout(timeout)) => {
+                deadline = started + timeout;
+                if Instant::now() >= deadline {
+                    late(deadline)
+                }
+            }
+            Ok(Message::Done(result)) => break result,
+            Err(mpsc::RecvTimeoutError::Timeout) => late(deadline),
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                break Err(anyhow::anyhow!("the hook's worker failed"));
+            }
+        }
+    };
+    match result {
+        Ok(Some(text)) => {
+            let answer = serde_json::json!({
+                "hookSpecificOutput": { "hookEventName": event, "additionalContext": text }
+            });
+            let mut out = std::io::stdout().lock();
+            let _ = writeln!(out, "{answer}").and_then(|()| out.flush());
+        }
+        Ok(None) => {}
+        Err(err) => eprintln!("ctx hook {event}: {}", one_line(&err)),
+    }
+    ExitCode::SUCCESS
+}
+
+/// Exit 0 now, with `message` on stderr, whatever the worker is doing.
+fn give_up(message: &str) -> ! {
+    eprintln!("{message}");
+    let _ = std::io::stderr().flush();
+    std::process::exit(0)
+}
+
+/// An error and its causes on one line, control characters escaped.
+fn one_line(err: &anyhow::Error) -> String {
+    let text = err.chain().map(ToString::to_string).collect::<Vec<_>>().join(": ");
+    text.chars().flat_map(|c| if c.is_control() { c.escape_default().collect() } else { vec![c] }).collect()
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Event {
+    SessionStart,
+    UserPromptSubmit,
+    PreCompact,
+    Stop,
+    SessionEnd,
+}
+
+impl Event {
+    /// The events ctx answers; `None` for the others (they do nothing).
+    fn parse(name: &str) -> Option<Event> {
+        Some(match name {
+            "SessionStart" => Event::SessionStart,
+            "UserPromptSubmit" => Event::UserPromptSubmit,
+            "PreCompact" => Event::PreCompact,
+            "Stop" => Event::Stop,
+            "SessionEnd" => Event::SessionEnd,
+            _ => return None,
+        })
+    }
+}
+
+/// The worker: read the payload, open the workspace, do the event's work.
+fn answer(
+    event: Event,
+    process_cwd: &Path,
+    root: Option<&Path>,
+    started: Instant,
+    timeout: &dyn Fn(Duration),
+) -> anyhow::Result<Option<String>> {
+    let mut input = Vec::new();
+    std::io::stdin().take(MAX_PAYLOAD).read_to_end(&mut input).context("cannot read stdin")?;
+    let payload: Payload = serde_json::from_slice(&input).context("stdin is not a hook's JSON payload")?;
+    // The session's directory (it follows `cd`), else ours.
+    let cwd = payload.cwd.as_deref().filter(|c| c.is_dir()).unwrap_or(process_cwd);
+    let mut ws = match root {
+        Some(root) => Workspace::open(root)?,
+        None => Workspace::discover(cwd)?,
+    };
+    let config = ws.config().hooks.clone();
+    timeout(Duration::from_millis(config.timeout_ms));
+    let text = match event {
+        Event::SessionStart => ctx_map::hook::session_start(&ws, cwd)?.text,
+        Event::UserPromptSubmit => {
+            ctx_map::hook::user_prompt(&ws, payload.prompt.as_deref().unwrap_or(""))?.text
+        }
+        Event::PreCompact | Event::Stop | Event::SessionEnd => {
+            let on = match event {
+                Event::PreCompact => config.ingest.pre_compact,
+                Event::Stop => config.ingest.stop,
+                _ => config.ingest.session_end,
+            };
+            if on {
+                let path = payload.transcript_path.context("the payload has no transcript_path")?;
+                // Half the time cap for new slices: a first read of a long
+                // transcript goes on at the next hook instead of timing out.
+                let until = started + Duration::from_millis(config.timeout_ms / 2);
+                ws.ingest_transcript(&path, Some(until))?;
+            }
+            String::new()
+        }
+    };
+    Ok((!text.is_empty()).then_some(text))
+}

@@ -1,0 +1,548 @@
+//! What `ctx hook SessionStart` and `ctx hook UserPromptSubmit` inject into
+//! an agent's session (docs/hooks.md), assembled here so every front-end
+//! (the CLI, Python, a server) injects the same thing. Nothing here reads
+//! stdin or knows Claude Code's JSON: that is the CLI's.
+//!
+//! - **Session start**: `.ctx/boot.md`, the context of the folder the
+//!   session runs in (minimal tier), the L1 pack, in the configured order,
+//!   within `[hooks.session_start] tokens`. Over the cap, the boot text is
+//!   replaced by a short version and then dropped, then the folder's
+//!   context is cut (to half, a quarter, nothing), then the pack goes.
+//! - **Prompt**: the files `ctx rank` puts first for the prompt, and the
+//!   session records `ctx search` finds for it, within `[hooks.
+//!   user_prompt_submit] tokens`; only what is relevant (see [`relevant`]),
+//!   so most prompts inject nothing. Short replies ("yes", "continue") and
+//!   slash commands inject nothing. `pack` injects the L1 pack every turn.
+//!
+//! Every text is redacted (the store's texts already are; `.ctx/boot.md`
+//! is a file anyone may edit).
+
+use std::path::Path;
+
+use ctx_core::tokens::Tokenizer;
+use ctx_core::{Inject, SearchOptions, Tier, Workspace};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use serde::Serialize;
+
+use crate::index::IndexedFile;
+use crate::rank::{self, RankOptions};
+
+/// What a hook injects. Stable JSON.
+#[derive(Debug, Clone, Serialize)]
+pub struct Injection {
+    /// The text to inject; empty: inject nothing.
+    pub text: String,
+    /// Tokens of `text` (the workspace's tokenizer); never over `cap`.
+    pub tokens: usize,
+    pub cap: usize,
+    /// The parts injected, in order.
+    pub parts: Vec<InjectedPart>,
+}
+
+/// Stable JSON.
+#[derive(Debug, Clone, Serialize)]
+pub struct InjectedPart {
+    /// `boot`, `folder`, `pack`, `rank`, `memory`.
+    pub name: Inject,
+    pub tokens: usize,
+    /// Shortened to fit the cap.
+    pub shortened: bool,
+}
+
+/// What `.ctx/boot.md` says, in five lines: injected instead of it when the cap is tight.
+const SHORT_BOOT: &str = "## ctx: how to get context here\n\
+This repository keeps its context with ctx (`.ctx/boot.md` says it all).\n\
+- Before working in a folder, read `.ctx/context/<folder>.standard.md` (`src/auth` → `src--auth`, the root `_root`).\n\
+- `ctx rank --query \"<task>\"`: the files for a task, best first; `.ctx/map.md`: the stack, commands and key definitions.\n\
+- `ctx search <words>` → `ctx timeline <id>` → `ctx get <id>`: what past sessions did, cheapest first.\n";
+
+/// Words that say nothing about which code a prompt is about: replies
+/// ("yes", "continue") and the vocabulary of every task ("fix the bug in
+/// this function"). A prompt of only these (and stop words) injects nothing.
+const CHATTER: &[&str] = &[
+    "yes",
+    "yeah",
+    "yep",
+    "ok",
+    "okay",
+    "sure",
+    "thanks",
+    "thank",
+    "please",
+    "continue",
+    "go",
+    "ahead",
+    "proceed",
+    "next",
+    "done",
+    "good",
+    "great",
+    "fine",
+    "right",
+    "nope",
+    "agreed",
+    "lgtm",
+    "you",
+    "again",
+    "keep",
+    "going",
+    "let",
+    "lets",
+    "me",
+    "what",
+    "about",
+    "how",
+    "why",
+    "nice",
+    "perfect",
+    "cool",
+    "hi",
+    "hello",
+    "hey",
+    "retry",
+    "try",
+    "stop",
+    "wait",
+    "hmm",
+    "sounds",
+    "looks",
+    "code",
+    "file",
+    "function",
+    "method",
+    "bug",
+    "issue",
+    "problem",
+    "thing",
+    "stuff",
+    "work",
+    "implement",
+    "improve",
+    "better",
+    "clean",
+    "cleaner",
+    "cleanup",
+    "help",
+    "want",
+    "need",
+    "look",
+    "check",
+    "see",
+    "something",
+    "anything",
+    "there",
+    "here",
+    "does",
+    "doesn",
+    "don",
+    "did",
+    "would",
+    "could",
+    "my",
+    "our",
+    "your",
+];
+
+/// A prompt's words must be this unlikely to meet in one file's path and
+/// names by chance: the expected number of files holding them all, were
+/// words spread independently (see [`relevant`]).
+const MAX_CHANCE: f64 = 0.5;
+
+/// The injection of a session starting in `cwd` (inside the workspace).
+pub fn session_start(ws: &Workspace, cwd: &Path) -> crate::Result<Injection> {
+    let config = &ws.config().hooks.session_start;
+    let tok = ws.config().build.tokenizer.get();
+    let mut parts = Vec::new();
+    for &inject in &config.inject {
+        let variants = match inject {
+            Inject::Boot => boot(ws)?,
+            Inject::Folder => folder(ws, cwd, tok)?,
+            // The pack never takes more than half the cap: the rest is the folder's.
+            Inject::Pack => {
+                let tokens = ws.config().pack.tokens.min(config.tokens / 2).max(1);
+                vec![ws.pack(Some(tokens))?.text]
+            }
+            Inject::Rank | Inject::Memory => continue,
+        };
+        parts.push(Candidate { name: inject, variants });
+    }
+    Ok(fit(ws, tok, config.tokens, parts, &[Inject::Boot, Inject::Folder, Inject::Pack]))
+}
+
+/// The injection for the prompt `prompt`: empty unless something is relevant to it.
+pub fn user_prompt(ws: &Workspace, prompt: &str) -> crate::Result<Injection> {
+    let config = &ws.config().hooks.user_prompt_submit;
+    let tok = ws.config().build.tokenizer.get();
+    let words = prompt_terms(prompt);
+    let mut parts = Vec::new();
+    for &inject in &config.inject {
+        let lines = match inject {
+            Inject::Pack => {
+                parts.push(Candidate { name: inject, variants: vec![ws.pack(Some(config.tokens))?.text] });
+                continue;
+            }
+            _ if words.is_empty() => continue,
+            Inject::Rank => file_lines(ws, prompt, &words)?,
+            Inject::Memory => record_lines(ws, &words)?,
+            Inject::Boot | Inject::Folder => continue,
+        };
+        if lines.is_empty() {
+            continue;
+        }
+        let heading = match inject {
+            Inject::Rank => "## ctx: files for this prompt (ctx rank)\n",
+            _ => "## ctx: past sessions (ctx search; `ctx get <id>` for more)\n",
+        };
+        // Fewer and fewer lines, best first.
+        let variants = (1..=lines.len()).rev().map(|n| format!("{heading}{}", lines[..n].concat())).collect();
+        parts.push(Candidate { name: inject, variants });
+    }
+    Ok(fit(ws, tok, config.tokens, parts, &[Inject::Pack, Inject::Memory, Inject::Rank]))
+}
+
+/// A part and its texts, longest first; dropping it is the last step.
+struct Candidate {
+    name: Inject,
+    variants: Vec<String>,
+}
+
+/// The parts within `cap` tokens: while over, the first part in `order`
+/// with a shorter variant takes it (or is dropped after its last).
+fn fit(
+    ws: &Workspace,
+    tok: &dyn Tokenizer,
+    cap: usize,
+    parts: Vec<Candidate>,
+    order: &[Inject],
+) -> Injection {
+    let parts: Vec<Candidate> = parts
+        .into_iter()
+        .map(|p| Candidate {
+            name: p.name,
+            variants: p
+                .variants
+                .into_iter()
+                .map(|v| ws.detector().redact_in(".ctx/hook", &v).into_owned())
+                .filter(|v| !v.trim().is_empty())
+                .collect(),
+        })
+        .filter(|p| !p.variants.is_empty())
+        .collect();
+    let mut chosen = vec![0usize; parts.len()];
+    let render = |chosen: &[usize]| -> Vec<(usize, &str)> {
+        parts
+            .iter()
+            .enumerate()
+            .filter_map(|(i, p)| p.variants.get(chosen[i]).map(|v| (i, v.as_str())))
+            .collect()
+    };
+    loop {
+        let text = render(&chosen).iter().map(|(_, v)| *v).collect::<Vec<_>>().join("\n");
+        let tokens = tok.count(&text);
+        let shorter = order.iter().find_map(|name| {
+            parts.iter().position(|p| p.name == *name).filter(|&i| chosen[i] < parts[i].variants.len())
+        });
+        match shorter {
+            Some(i) if tokens > cap => chosen[i] += 1,
+            // Within the cap, or nothing left to shorten (then nothing at all).
+            _ => {
+                let (text, tokens) = if tokens > cap { (String::new(), 0) } else { (text, tokens) };
+                let parts = if text.is_empty() {
+                    Vec::new()
+                } else {
+                    render(&chosen)
+                        .into_iter()
+                        .map(|(i, v)| InjectedPart {
+                            name: parts[i].name,
+                            tokens: tok.count(v),
+                            shortened: chosen[i] > 0,
+                        })
+                        .collect()
+                };
+                return Injection { text, tokens, cap, parts };
+            }
+        }
+    }
+}
+
+/// `.ctx/boot.md` (when there is one), then the short version.
+fn boot(ws: &Workspace) -> crate::Result<Vec<String>> {
+    let path = ws.ctx_dir().join("boot.md");
+    let mut variants = Vec::new();
+    match std::fs::read_to_string(&path) {
+        Ok(text) => variants.push(text),
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => {}
+        Err(err) => return Err(ctx_core::Error::InvalidInput(format!("{}: {err}", path.display())).into()),
+    }
+    variants.push(SHORT_BOOT.to_string());
+    Ok(variants)
+}
+
+/// The minimal-tier context of the folder `cwd` is in (the nearest one the
+/// store knows), then cut to half and a quarter of its tokens.
+fn folder(ws: &Workspace, cwd: &Path, tok: &dyn Tokenizer) -> crate::Result<Vec<String>> {
+    let key = ws.resolve_path(cwd, ".").unwrap_or_else(|_| ".".into());
+    let mut text = None;
+    for key in std::iter::once(key.as_str()).chain(ctx_core::paths::ancestors(&key)) {
+        match ws.context_text(key, Tier::Minimal) {
+            Ok(found) => {
+                text = Some(found);
+                break;
+            }
+            Err(ctx_core::Error::UnknownFolder { .. }) => continue,
+            Err(err) => return Err(err.into()),
+        }
+    }
+    let Some(text) = text else { return Ok(Vec::new()) };
+    let tokens = tok.count(&text);
+    let cut =
+        |n: usize| format!("{}\n(cut: `ctx context` prints it all)\n", tok.truncate(&text, n).trim_end());
+    Ok(vec![text.clone(), cut(tokens / 2), cut(tokens / 4)])
+}
+
+/// The prompt's words that say something: rank's terms without chatter;
+/// none for a slash command.
+fn prompt_terms(prompt: &str) -> Vec<String> {
+    let prompt = prompt.trim();
+    if prompt.starts_with('/') {
+        return Vec::new();
+    }
+    // As rank's terms (stemmed), to compare with the prompt's.
+    let chatter: HashSet<String> = rank::terms(&CHATTER.join(" ")).into_iter().collect();
+    let mut seen = HashSet::default();
+    rank::terms(prompt).into_iter().filter(|t| !chatter.contains(t) && seen.insert(t.clone())).collect()
+}
+
+/// Lines of the files relevant to the prompt, in `ctx rank`'s order.
+fn file_lines(ws: &Workspace, prompt: &str, words: &[String]) -> crate::Result<Vec<String>> {
+    let config = &ws.config().hooks.user_prompt_submit;
+    // The store's files and cached tags: no scan, no parse, no file read.
+    let files = crate::index::stored(ws)?;
+    let names: Vec<FileNames> = files.iter().map(|f| FileNames::of(f, words)).collect();
+    let mut hits: Vec<IndexedFile> = relevant(&names, words, &identifiers(prompt), config.min_terms)
+        .into_iter()
+        .map(|i| files[i].clone())
+        .collect();
+    hits.sort_by(|a, b| a.path.cmp(&b.path));
+    // Rank orders them, lexically (paths and names: the bodies are not read).
+    let contents = vec![String::new(); hits.len()];
+    let options = RankOptions { lexical_only: true, history: false, top: None };
+    let ranked = rank::rank(&hits, &contents, prompt, None, options);
+    let best = ranked.first().map_or(0.0, |r| r.score);
+    let by_path: HashMap<&str, &IndexedFile> = hits.iter().map(|f| (f.path.as_str(), f)).collect();
+    Ok(ranked
+        .iter()
+        .filter(|r| r.score >= config.min_score * best)
+        .take(config.files)
+        .map(|r| file_line(by_path[r.path.as_str()], words))
+        .collect())
+}
+
+/// `- path: Name (l. 12), Other (l. 40)`: the definitions the prompt's words name.
+fn file_line(file: &IndexedFile, words: &[String]) -> String {
+    let mut defs: Vec<(usize, &crate::tags::Def)> = file
+        .tags
+        .defs
+        .iter()
+        .filter(|d| d.kind.defines_name())
+        .map(|d| (rank::terms(&d.name).iter().filter(|t| words.contains(t)).count(), d))
+        .filter(|(n, _)| *n > 0)
+        .collect();
+    defs.sort_by_key(|(n, d)| (std::cmp::Reverse(*n), d.line));
+    let path = ctx_core::paths::display_name(&file.path);
+    if defs.is_empty() {
+        return format!("- {path}\n");
+    }
+    let names: Vec<String> = defs
+        .iter()
+        .take(3)
+        .map(|(_, d)| format!("{} (l. {})", ctx_core::paths::display_name(&d.name), d.line))
+        .collect();
+    format!("- {path}: {}\n", names.join(", "))
+}
+
+/// The prompt's words a file holds: in its path, and in its path or the
+/// names it defines.
+struct FileNames {
+    path: HashSet<String>,
+    all: HashSet<String>,
+    /// The file's name without extension, as rank's terms.
+    stem: Option<String>,
+}
+
+impl FileNames {
+    fn of(file: &IndexedFile, words: &[String]) -> FileNames {
+        let path: HashSet<String> =
+            rank::terms(&file.path).into_iter().filter(|t| words.contains(t)).collect();
+        let mut all = path.clone();
+        // A term is a (stemmed, lowercased) piece of the name: a name that does
+        // not hold a word as it is holds no term equal to it (most names).
+        for def in file.tags.defs.iter().filter(|d| d.kind.defines_name()) {
+            let lower = def.name.to_lowercase();
+            if words.iter().any(|w| lower.contains(w.as_str())) {
+                all.extend(rank::terms(&def.name).into_iter().filter(|t| words.contains(t)));
+            }
+        }
+        let name = file.path.rsplit('/').next().unwrap_or(&file.path);
+        let stem = rank::terms(name.split('.').next().unwrap_or(name)).into_iter().next();
+        FileNames { path, all, stem }
+    }
+}
+
+/// The files the prompt's `words` are about: the words a file shares with
+/// the prompt, in its path or the names it defines, must be unlikely to meet
+/// there by chance. With `df(w)` the number of files holding `w` (in their
+/// path, for a word of this file's path: the stronger evidence), a file is
+/// relevant when
+///
+/// 1. it shares at least `min_terms` words with the prompt (fewer if the
+///    prompt has fewer) and `N · Π df(w)/N ≤` [`MAX_CHANCE`]: common words
+///    together (`write a test`) are no match, rare ones or several are;
+/// 2. or the prompt names it: its file name (`argparse` → `argparse.py`),
+///    or an identifier it defines (`HTTPConnection`, `scan_string`), held
+///    by at most two files.
+fn relevant(
+    files: &[FileNames],
+    words: &[String],
+    identifiers: &[String],
+    min_terms: usize,
+) -> HashSet<usize> {
+    let n = files.len() as f64;
+    let count = |w: &str, f: fn(&FileNames) -> &HashSet<String>| {
+        files.iter().filter(|x| f(x).contains(w)).count() as f64
+    };
+    let df: HashMap<&str, (f64, f64)> =
+        words.iter().map(|w| (w.as_str(), (count(w, |f| &f.path), count(w, |f| &f.all)))).collect();
+    let need = min_terms.min(words.len()).max(1);
+    files
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| {
+            let shared: Vec<&String> = words.iter().filter(|w| f.all.contains(*w)).collect();
+            let chance = shared.iter().fold(n, |c, w| {
+                let (in_paths, anywhere) = df[w.as_str()];
+                c * if f.path.contains(*w) { in_paths } else { anywhere } / n
+            });
+            let rare = |w: &String| f.all.contains(w) && df.get(w.as_str()).is_some_and(|d| d.1 <= 2.0);
+            let named = f
+                .stem
+                .as_ref()
+                .is_some_and(|s| words.contains(s) && f.path.contains(s) && df[s.as_str()].0 <= 2.0);
+            (shared.len() >= need && chance <= MAX_CHANCE) || named || identifiers.iter().any(rare)
+        })
+        .map(|(i, _)| i)
+        .collect()
+}
+
+/// The prompt's words that look like identifiers (`HTTPConnection`,
+/// `scan_string`), as rank's terms hold them whole.
+fn identifiers(prompt: &str) -> Vec<String> {
+    prompt
+        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|w| w.len() >= 6)
+        .filter(|w| {
+            let inner = w.trim_matches('_');
+            inner.contains('_')
+                || inner.chars().zip(inner.chars().skip(1)).any(|(a, b)| a.is_lowercase() && b.is_uppercase())
+                || inner.chars().filter(|c| c.is_uppercase()).count() > 1
+        })
+        // Whole, as rank's terms hold a compound word first (lowercased, stemmed).
+        .filter_map(|w| rank::terms(w).into_iter().next())
+        .collect()
+}
+
+/// Lines of the session records relevant to the prompt: lexical search
+/// hits whose summary shares at least `min_terms` words with it.
+fn record_lines(ws: &Workspace, words: &[String]) -> crate::Result<Vec<String>> {
+    let config = &ws.config().hooks.user_prompt_submit;
+    let options = SearchOptions { query: words.join(" "), k: config.records * 4, ..Default::default() };
+    let need = config.min_terms.min(words.len()).max(1);
+    let rows = ws.search(&options)?.results;
+    let best = rows.iter().filter_map(|r| r.score).fold(0.0, f64::max);
+    Ok(rows
+        .into_iter()
+        .filter(|r| r.score.is_none_or(|s| s >= config.min_score * best))
+        .filter(|r| {
+            let terms: HashSet<String> = rank::terms(&r.summary).into_iter().collect();
+            words.iter().filter(|w| terms.contains(*w)).count() >= need
+        })
+        .take(config.records)
+        .map(|r| format!("- {} [{}] {}\n", r.id, r.record_type, r.summary))
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn file(path: &str, defs: &[&str]) -> IndexedFile {
+        let defs = defs
+            .iter()
+            .map(|name| crate::tags::Def {
+                name: name.to_string(),
+                kind: crate::tags::Kind::Function,
+                line: 1,
+                end_line: 1,
+                signature: String::new(),
+                parent: None,
+            })
+            .collect();
+        let tags = crate::tags::FileTags { defs, ..Default::default() };
+        IndexedFile { path: path.into(), lang: "python".into(), size: 0, tags }
+    }
+
+    fn repo() -> Vec<IndexedFile> {
+        let names = file;
+        let mut files = vec![
+            names("json/decoder.py", &["JSONDecoder", "scanstring", "JSONDecodeError"]),
+            names("json/encoder.py", &["JSONEncoder", "encode_basestring"]),
+            names("http/client.py", &["HTTPConnection", "HTTPResponse"]),
+            names("argparse.py", &["ArgumentParser", "Namespace"]),
+        ];
+        // Many files with common words in their names.
+        for i in 0..40 {
+            files.push(names(&format!("pkg/test_mod{i}.py"), &["test_write", "setUp", "decoder_for_codec"]));
+        }
+        files
+    }
+
+    #[test]
+    fn files_match_on_specific_words_only() {
+        let files = repo();
+        let hits = |prompt: &str| {
+            let words = prompt_terms(prompt);
+            let names: Vec<FileNames> = files.iter().map(|f| FileNames::of(f, &words)).collect();
+            let mut hits: Vec<usize> =
+                relevant(&names, &words, &identifiers(prompt), 2).into_iter().collect();
+            hits.sort();
+            hits
+        };
+        assert_eq!(hits("the json decoder rejects trailing commas"), [0]);
+        assert_eq!(hits("HTTPConnection drops the connection on retry"), [2]);
+        assert_eq!(hits("what calls scanstring"), Vec::<usize>::new(), "a plain word alone names nothing");
+        assert_eq!(hits("who raises JSONDecodeError"), [0], "an identifier does");
+        assert_eq!(hits("argparse: allow abbreviations of options"), [3], "the prompt names the file");
+        // Common words together in many files: chance, not relevance.
+        assert!(hits("please write a test for the setup").is_empty());
+        assert!(hits("a recipe for banana bread").is_empty());
+        assert!(hits("codec").is_empty(), "a common word alone is no match");
+        assert_eq!(hits("the decoder"), [0], "the prompt names the file");
+    }
+
+    #[test]
+    fn chatter_and_slash_commands_have_no_words() {
+        for prompt in [
+            "yes",
+            "continue",
+            "ok, go ahead",
+            "Thanks!",
+            "/compact",
+            "/review src/auth",
+            "  ",
+            "fix the bug in my code",
+        ] {
+            assert!(prompt_terms(prompt).is_empty(), "{prompt}");
+        }
+        assert_eq!(prompt_terms("yes, fix the json decoder"), ["json", "decoder"]);
+    }
+}

@@ -1,0 +1,361 @@
+//! `ctx hook EVENT`: Claude Code's hook payloads on stdin, its JSON answer
+//! on stdout, the caps, silence on weak matches, exit 0 on every failure,
+//! and the incremental ingest of the transcript (docs/hooks.md).
+
+use std::io::Write;
+use std::path::Path;
+
+use serde_json::{Value, json};
+
+use crate::util::Repo;
+
+const FIXTURE: &str = r#"
+//- README.md
+# shop
+An online shop.
+//- src/auth/session_token.rs
+//! Session tokens: issue, refresh, revoke.
+pub struct SessionToken { pub expires_at: u64 }
+pub fn refresh_session_token(token: &SessionToken) -> SessionToken { SessionToken { expires_at: token.expires_at + 3600 } }
+pub fn revoke_session_token(token: SessionToken) {}
+//- src/auth/mod.rs
+pub mod session_token;
+//- src/billing/invoice.rs
+//! Invoices.
+pub struct Invoice { pub total_cents: u64 }
+pub fn render_invoice_pdf(invoice: &Invoice) -> Vec<u8> { Vec::new() }
+//- src/lib.rs
+pub mod auth;
+pub mod billing;
+"#;
+
+/// A hook's answer.
+struct Answer {
+    status: std::process::ExitStatus,
+    stdout: String,
+    stderr: String,
+}
+
+impl Answer {
+    /// The injected text, insisting on the JSON shape Claude Code reads.
+    fn context(&self, event: &str) -> String {
+        let value: Value = serde_json::from_str(&self.stdout)
+            .unwrap_or_else(|e| panic!("{e}: {:?} (stderr: {:?})", self.stdout, self.stderr));
+        assert_eq!(value["hookSpecificOutput"]["hookEventName"], event, "{value}");
+        assert_eq!(value.as_object().unwrap().len(), 1, "{value}");
+        value["hookSpecificOutput"]["additionalContext"].as_str().expect("additionalContext").to_string()
+    }
+
+    /// Exit 0, nothing on stdout.
+    fn assert_silent(&self, what: &str) {
+        assert!(self.status.success(), "{what}: {:?} {}", self.status, self.stderr);
+        assert_eq!(self.stdout, "", "{what}: injected something");
+    }
+}
+
+/// The payload Claude Code sends for `event` (the common fields, then the
+/// event's own), as its hooks reference documents them.
+fn payload(event: &str, cwd: &Path, transcript: &Path, extra: Value) -> Value {
+    let mut value = json!({
+        "session_id": "5f0c3a52-9a41-4c1e-8d52-1f7b2f4a9e10",
+        "transcript_path": transcript,
+        "cwd": cwd,
+        "permission_mode": "default",
+        "hook_event_name": event,
+    });
+    let own = match event {
+        "SessionStart" => json!({ "source": "startup" }),
+        "UserPromptSubmit" => json!({ "prompt": "" }),
+        "PreCompact" => json!({ "trigger": "auto", "custom_instructions": "" }),
+        "Stop" => json!({ "stop_hook_active": false }),
+        "SessionEnd" => json!({ "reason": "prompt_input_exit" }),
+        _ => json!({}),
+    };
+    for (key, v) in own.as_object().unwrap().iter().chain(extra.as_object().unwrap()) {
+        value[key] = v.clone();
+    }
+    value
+}
+
+/// Run `ctx hook EVENT` in `dir` with `stdin`.
+fn hook_in(dir: &Path, event: &str, stdin: &[u8]) -> Answer {
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin!("ctx"))
+        .args(["hook", event])
+        .current_dir(dir)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn ctx");
+    let mut input = child.stdin.take().unwrap();
+    let _ = input.write_all(stdin);
+    drop(input);
+    let out = child.wait_with_output().unwrap();
+    Answer {
+        status: out.status,
+        stdout: String::from_utf8(out.stdout).unwrap(),
+        stderr: String::from_utf8(out.stderr).unwrap(),
+    }
+}
+
+fn hook(repo: &Repo, event: &str, payload: &Value) -> Answer {
+    hook_in(repo.root(), event, payload.to_string().as_bytes())
+}
+
+fn tokens(text: &str) -> usize {
+    ctx_core::tokens::TokenizerKind::O200k.get().count(text)
+}
+
+/// A Claude Code transcript line of a person's prompt.
+fn line(uuid: &str, text: &str) -> String {
+    json!({
+        "type": "user",
+        "message": { "role": "user", "content": text },
+        "uuid": uuid,
+        "sessionId": "5f0c3a52-9a41-4c1e-8d52-1f7b2f4a9e10",
+        "timestamp": "2026-03-01T10:00:00.000Z",
+    })
+    .to_string()
+        + "\n"
+}
+
+fn records(repo: &Repo) -> u64 {
+    repo.json(&["status"])["records"].as_u64().unwrap()
+}
+
+#[test]
+fn session_start_injects_boot_the_folders_context_and_the_pack_within_the_cap() {
+    let repo = Repo::init(FIXTURE);
+    repo.ok(&["pin", "add", "Never log a session token"]);
+    repo.ok(&["folder", "describe", "src/auth", "--description", "Who may do what: sessions and tokens"]);
+    repo.ok(&["build"]);
+    let transcript = repo.path("t.jsonl");
+    for source in ["startup", "resume", "clear", "compact"] {
+        let answer = hook(
+            &repo,
+            "SessionStart",
+            &payload("SessionStart", &repo.path("src/auth"), &transcript, json!({ "source": source })),
+        );
+        assert!(answer.status.success() && answer.stderr.is_empty(), "{}", answer.stderr);
+        let text = answer.context("SessionStart");
+        assert!(text.contains("How to get context in this repository"), "boot.md:\n{text}");
+        assert!(text.contains("Who may do what: sessions and tokens"), "the folder's context:\n{text}");
+        assert!(
+            text.contains("<<<CONTEXTFS:BEGIN>>>") && text.contains("Never log a session token"),
+            "{text}"
+        );
+        assert!(tokens(&text) <= 2000, "{} tokens", tokens(&text));
+    }
+
+    // A tight cap: boot.md gives way to its short version or goes, the pack stays.
+    repo.write(".ctx/config.toml", "[hooks.session_start]\ntokens = 400\n");
+    let text =
+        hook(&repo, "SessionStart", &payload("SessionStart", &repo.path("src/auth"), &transcript, json!({})))
+            .context("SessionStart");
+    assert!(tokens(&text) <= 400, "{} tokens:\n{text}", tokens(&text));
+    assert!(!text.contains("How to get context in this repository"), "{text}");
+    assert!(text.contains("Never log a session token"), "the pack goes last:\n{text}");
+
+    // What is injected, and in which order, is configured.
+    repo.write(".ctx/config.toml", "[hooks.session_start]\ninject = [\"folder\"]\n");
+    let text = hook(&repo, "SessionStart", &payload("SessionStart", repo.root(), &transcript, json!({})))
+        .context("SessionStart");
+    assert!(
+        text.starts_with("# Context: /\n") || text.contains("# Context: /\n"),
+        "the root's context:\n{text}"
+    );
+    assert!(!text.contains("CONTEXTFS") && !text.contains("How to get context"), "{text}");
+}
+
+#[test]
+fn user_prompt_injects_relevant_files_and_records_within_the_cap() {
+    let repo = Repo::init(FIXTURE);
+    let transcript = repo.path("t.jsonl");
+    std::fs::write(
+        &transcript,
+        line("u1", "the session token refresh must keep the expiry in seconds")
+            + &line("u2", "ship the invoice pdf"),
+    )
+    .unwrap();
+    hook(&repo, "Stop", &payload("Stop", repo.root(), &transcript, json!({}))).assert_silent("Stop");
+    let ask = |prompt: &str| {
+        hook(
+            &repo,
+            "UserPromptSubmit",
+            &payload("UserPromptSubmit", repo.root(), &transcript, json!({ "prompt": prompt })),
+        )
+    };
+    let answer = ask("refreshing a session token loses its expiry");
+    let text = answer.context("UserPromptSubmit");
+    assert!(text.contains("src/auth/session_token.rs: refresh_session_token"), "{text}");
+    assert!(!text.contains("invoice"), "only what is relevant:\n{text}");
+    assert!(text.contains("the session token refresh must keep the expiry"), "the record:\n{text}");
+    assert!(tokens(&text) <= 600);
+
+    // A small cap: the records go first, then the files from the last.
+    repo.write(".ctx/config.toml", "[hooks.user_prompt_submit]\ntokens = 60\n");
+    let text = ask("refreshing a session token loses its expiry").context("UserPromptSubmit");
+    assert!(tokens(&text) <= 60, "{} tokens:\n{text}", tokens(&text));
+    assert!(text.contains("session_token.rs") && !text.contains("past sessions"), "{text}");
+
+    // The per-turn pack (the contract's autoInject) as a choice.
+    repo.ok(&["pin", "add", "Money is in cents"]);
+    repo.write(".ctx/config.toml", "[hooks.user_prompt_submit]\ninject = [\"pack\"]\ntokens = 300\n");
+    let text = ask("yes").context("UserPromptSubmit");
+    assert!(text.contains("<<<CONTEXTFS:BEGIN>>>") && text.contains("Money is in cents"), "{text}");
+    assert!(tokens(&text) <= 300);
+}
+
+#[test]
+fn user_prompt_injects_nothing_for_unrelated_or_trivial_prompts() {
+    let repo = Repo::init(FIXTURE);
+    let transcript = repo.path("t.jsonl");
+    std::fs::write(&transcript, line("u1", "the session token refresh must keep the expiry")).unwrap();
+    hook(&repo, "Stop", &payload("Stop", repo.root(), &transcript, json!({}))).assert_silent("Stop");
+    for prompt in [
+        "what is a good recipe for banana bread",
+        "write a poem about the sea",
+        "yes",
+        "continue",
+        "ok, go ahead",
+        "/compact",
+        "/review src/auth",
+        "",
+    ] {
+        let answer = hook(
+            &repo,
+            "UserPromptSubmit",
+            &payload("UserPromptSubmit", repo.root(), &transcript, json!({ "prompt": prompt })),
+        );
+        answer.assert_silent(prompt);
+        assert_eq!(answer.stderr, "", "{prompt}");
+    }
+}
+
+#[test]
+fn every_failure_exits_0_with_one_line_on_stderr_and_nothing_injected() {
+    let events = ["SessionStart", "UserPromptSubmit", "PreCompact", "Stop", "SessionEnd"];
+    let check = |answer: Answer, what: &str| {
+        answer.assert_silent(what);
+        assert_eq!(answer.stderr.lines().count(), 1, "{what}: {:?}", answer.stderr);
+    };
+    // No .ctx/ anywhere above.
+    let bare = tempfile::tempdir().unwrap();
+    for event in events {
+        let input =
+            payload(event, bare.path(), &bare.path().join("t.jsonl"), json!({ "prompt": "session token" }));
+        let answer = hook_in(bare.path(), event, input.to_string().as_bytes());
+        assert!(answer.stderr.contains("ctx hook"), "{}", answer.stderr);
+        check(answer, &format!("{event} without .ctx/"));
+    }
+
+    let repo = Repo::init(FIXTURE);
+    let transcript = repo.path("t.jsonl");
+    // Not JSON, or not an object; a payload without a transcript, or with one that is missing.
+    for event in events {
+        check(hook_in(repo.root(), event, b"{not json"), &format!("{event} on bad JSON"));
+        check(hook_in(repo.root(), event, b"[1, 2]"), &format!("{event} on a JSON array"));
+    }
+    for event in ["PreCompact", "Stop", "SessionEnd"] {
+        let mut input = payload(event, repo.root(), &transcript, json!({}));
+        check(hook(&repo, event, &input), &format!("{event}: missing transcript"));
+        input.as_object_mut().unwrap().remove("transcript_path");
+        check(hook(&repo, event, &input), &format!("{event}: no transcript_path"));
+    }
+    // A transcript that is not JSON lines at all.
+    std::fs::write(&transcript, b"\x00\x01binary\n").unwrap();
+    check(hook(&repo, "Stop", &payload("Stop", repo.root(), &transcript, json!({}))), "binary transcript");
+
+    // The time cap: past it, nothing, whatever the work was doing.
+    repo.write(".ctx/config.toml", "[hooks]\ntimeout_ms = 1\n");
+    let answer = hook(&repo, "SessionStart", &payload("SessionStart", repo.root(), &transcript, json!({})));
+    assert!(answer.stderr.contains("gave up after 1 ms"), "{}", answer.stderr);
+    check(answer, "timeout");
+    // A configuration that does not parse.
+    repo.write(".ctx/config.toml", "[hooks]\nbogus = 1\n");
+    check(
+        hook(&repo, "SessionStart", &payload("SessionStart", repo.root(), &transcript, json!({}))),
+        "bad config",
+    );
+    repo.remove(".ctx/config.toml");
+
+    // A damaged store: garbage where the database was.
+    std::fs::write(repo.path(".ctx/ctx.db"), vec![0xA5u8; 64 * 1024]).unwrap();
+    for event in events {
+        let input = payload(event, repo.root(), &transcript, json!({ "prompt": "session token refresh" }));
+        check(hook(&repo, event, &input), &format!("{event} on a damaged store"));
+    }
+
+    // Events ctx does not answer: nothing at all.
+    for event in ["Notification", "PreToolUse", "SubagentStop", "bogus"] {
+        let answer = hook(&repo, event, &payload(event, repo.root(), &transcript, json!({})));
+        answer.assert_silent(event);
+        assert_eq!(answer.stderr, "", "{event}");
+    }
+}
+
+#[test]
+fn transcripts_are_ingested_incrementally() {
+    let repo = Repo::init(FIXTURE);
+    let transcript = repo.path("session.jsonl");
+    std::fs::write(&transcript, line("u1", "first prompt") + &line("u2", "second prompt")).unwrap();
+    let stop = payload("Stop", repo.root(), &transcript, json!({}));
+    hook(&repo, "Stop", &stop).assert_silent("Stop");
+    assert_eq!(records(&repo), 2);
+    let cursor =
+        || repo.db().query_row("SELECT read_to FROM transcript_cursors", [], |r| r.get::<_, i64>(0)).unwrap();
+    let read_to = cursor();
+
+    // The same payload again: nothing new, nothing read.
+    hook(&repo, "Stop", &stop).assert_silent("Stop again");
+    assert_eq!((records(&repo), cursor()), (2, read_to));
+
+    // Appended lines, the last one half-written: the complete one only.
+    let third = line("u3", "third prompt");
+    let fourth = line("u4", "fourth prompt");
+    let mut file = std::fs::OpenOptions::new().append(true).open(&transcript).unwrap();
+    file.write_all(third.as_bytes()).unwrap();
+    file.write_all(&fourth.as_bytes()[..30]).unwrap();
+    hook(&repo, "PreCompact", &payload("PreCompact", repo.root(), &transcript, json!({})))
+        .assert_silent("PreCompact");
+    assert_eq!(records(&repo), 3);
+    assert_eq!(cursor(), read_to + third.len() as i64, "the half line waits");
+    file.write_all(&fourth.as_bytes()[30..]).unwrap();
+    hook(&repo, "SessionEnd", &payload("SessionEnd", repo.root(), &transcript, json!({})))
+        .assert_silent("SessionEnd");
+    assert_eq!(records(&repo), 4);
+    assert!(repo.ok(&["search", "fourth"]).contains("fourth prompt"));
+
+    // Rewritten (shorter, other lines): read again from the start, idempotently.
+    std::fs::write(&transcript, line("u1", "first prompt") + &line("u5", "after a rewrite")).unwrap();
+    hook(&repo, "Stop", &stop).assert_silent("Stop after a rewrite");
+    assert_eq!(records(&repo), 5);
+    assert!(repo.ok(&["search", "rewrite"]).contains("after a rewrite"));
+
+    // Ingest switched off for an event.
+    repo.write(".ctx/config.toml", "[hooks.ingest]\nstop = false\n");
+    let mut file = std::fs::OpenOptions::new().append(true).open(&transcript).unwrap();
+    file.write_all(line("u6", "not now").as_bytes()).unwrap();
+    hook(&repo, "Stop", &stop).assert_silent("Stop switched off");
+    assert_eq!(records(&repo), 5);
+    hook(&repo, "SessionEnd", &payload("SessionEnd", repo.root(), &transcript, json!({})))
+        .assert_silent("SessionEnd");
+    assert_eq!(records(&repo), 6);
+}
+
+#[test]
+fn the_workspace_is_the_payloads_cwd_and_injected_text_is_redacted() {
+    let repo = Repo::init(FIXTURE);
+    // boot.md is anyone's to edit: a secret pasted there is not injected.
+    let token = format!("gh{}_{}", "p", "aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5");
+    let boot = std::fs::read_to_string(repo.path(".ctx/boot.md")).unwrap();
+    repo.write(".ctx/boot.md", &format!("{boot}\nDeploy with GITHUB_TOKEN={token}\n"));
+    // Run from elsewhere: the payload's cwd finds the workspace.
+    let elsewhere = tempfile::tempdir().unwrap();
+    let input = payload("SessionStart", &repo.path("src/billing"), &repo.path("t.jsonl"), json!({}));
+    let answer = hook_in(elsewhere.path(), "SessionStart", input.to_string().as_bytes());
+    let text = answer.context("SessionStart");
+    assert!(!text.contains(&token), "{text}");
+    assert!(text.contains("[REDACTED:"), "{text}");
+    assert!(text.contains("# Context: /src/billing"), "the folder of the payload's cwd:\n{text}");
+}
