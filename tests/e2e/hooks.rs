@@ -344,6 +344,40 @@ fn transcripts_are_ingested_incrementally() {
 }
 
 #[test]
+fn stop_also_ingests_the_sessions_subagent_transcripts() {
+    let repo = Repo::init(FIXTURE);
+    // Claude Code 2.x: the session's transcript, and its subagents' in <session>/subagents/.
+    let fixture =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/transcripts/claude-code-2.1.39");
+    let session = "7d2e9b14-6a3f-4c85-b1d0-2f9e8c7a6b02";
+    let projects = repo.path("projects");
+    std::fs::create_dir_all(projects.join(session).join("subagents")).unwrap();
+    let transcript = projects.join(format!("{session}.jsonl"));
+    std::fs::copy(fixture.join(format!("{session}.jsonl")), &transcript).unwrap();
+    let stop = payload("Stop", repo.root(), &transcript, json!({}));
+    hook(&repo, "Stop", &stop).assert_silent("Stop");
+    let main_only = records(&repo);
+    assert_eq!(repo.json(&["search", "events", "--tag", "subagent"])["hits"], 0);
+
+    for entry in std::fs::read_dir(fixture.join(session).join("subagents")).unwrap() {
+        let path = entry.unwrap().path();
+        std::fs::copy(&path, projects.join(session).join("subagents").join(path.file_name().unwrap()))
+            .unwrap();
+    }
+    hook(&repo, "Stop", &stop).assert_silent("Stop with subagents");
+    assert!(records(&repo) > main_only);
+    assert!(repo.json(&["search", "events", "--tag", "subagent"])["hits"].as_u64().unwrap() > 0);
+    let cursors: i64 =
+        repo.db().query_row("SELECT count(*) FROM transcript_cursors", [], |r| r.get(0)).unwrap();
+    assert_eq!(cursors, 3, "one cursor per transcript");
+    // Replayed: nothing new.
+    let all = records(&repo);
+    hook(&repo, "SessionEnd", &payload("SessionEnd", repo.root(), &transcript, json!({})))
+        .assert_silent("SessionEnd");
+    assert_eq!(records(&repo), all);
+}
+
+#[test]
 fn the_workspace_is_the_payloads_cwd_and_injected_text_is_redacted() {
     let repo = Repo::init(FIXTURE);
     // boot.md is anyone's to edit: a secret pasted there is not injected.

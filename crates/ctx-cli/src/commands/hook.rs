@@ -97,6 +97,20 @@ fn give_up(message: &str) -> ! {
     std::process::exit(0)
 }
 
+/// The transcripts of a session's subagents: Claude Code 2.x writes them
+/// beside the session's own, in `<session>/subagents/agent-*.jsonl` (1.x kept
+/// them inline). Sorted, so they are read in the same order every time.
+fn subagent_transcripts(transcript: &Path) -> Vec<PathBuf> {
+    let folder = transcript.with_extension("").join("subagents");
+    let Ok(entries) = std::fs::read_dir(folder) else { return Vec::new() };
+    let mut paths: Vec<PathBuf> = entries
+        .filter_map(|entry| Some(entry.ok()?.path()))
+        .filter(|path| path.extension().is_some_and(|ext| ext == "jsonl") && path.is_file())
+        .collect();
+    paths.sort();
+    paths
+}
+
 /// An error and its causes on one line, control characters escaped.
 fn one_line(err: &anyhow::Error) -> String {
     let text = err.chain().map(ToString::to_string).collect::<Vec<_>>().join(": ");
@@ -162,6 +176,9 @@ fn answer(
                 // transcript goes on at the next hook instead of timing out.
                 let until = started + Duration::from_millis(config.timeout_ms / 2);
                 ws.ingest_transcript(&path, Some(until))?;
+                for subagent in subagent_transcripts(&path) {
+                    ws.ingest_transcript(&subagent, Some(until))?;
+                }
             }
             String::new()
         }
