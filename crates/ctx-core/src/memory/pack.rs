@@ -179,6 +179,10 @@ fn pins(conn: &Connection) -> Result<Vec<String>> {
 /// summary record: a compaction's, or a note; else a transcript's summary
 /// line whose leaf message is in that session), else the newest dated
 /// summary. A summary line of another session is never taken for this one's.
+/// Whether a record is a summary. Migration 0011 indexes the records this
+/// condition holds for: keep the two word for word the same.
+const SUMMARY: &str = "instr(' ' || tags || ' ', ' summary ') > 0";
+
 fn summary(conn: &Connection) -> Result<Vec<String>> {
     let latest: Option<String> = conn
         .query_row(
@@ -188,7 +192,6 @@ fn summary(conn: &Connection) -> Result<Vec<String>> {
             |row| row.get(0),
         )
         .optional()?;
-    const SUMMARY: &str = "instr(' ' || tags || ' ', ' summary ') > 0";
     let mut text: Option<String> = None;
     if let Some(session) = &latest {
         text = conn
@@ -309,4 +312,35 @@ pub(crate) fn sanitize_delimiter(text: &str, default: &'static str) -> String {
     let clean: String = text.chars().filter(|c| !c.is_control()).take(64).collect();
     let clean = clean.trim();
     if clean.is_empty() { default.to_string() } else { clean.to_string() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SUMMARY;
+    use crate::store::Store;
+
+    /// The summary lookups run at every session start: they must use the
+    /// partial indexes of migration 0011, not read every record's tags.
+    #[test]
+    fn summary_lookups_use_the_summary_indexes() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("ctx.db")).unwrap();
+        for (filter, index) in [
+            ("session_id = 'S1'", "records_summary_session"),
+            ("session_id IS NULL", "records_summary_session"),
+            ("pool = 'hot' AND ts <> 'n/a'", "records_summary_pool"),
+        ] {
+            let sql =
+                format!("EXPLAIN QUERY PLAN SELECT body FROM records WHERE {filter} AND {SUMMARY} LIMIT 1");
+            let plan: Vec<String> = store
+                .conn
+                .prepare(&sql)
+                .unwrap()
+                .query_map([], |row| row.get::<_, String>(3))
+                .unwrap()
+                .collect::<Result<_, _>>()
+                .unwrap();
+            assert!(plan.iter().any(|step| step.contains(index)), "{filter}: {plan:?}");
+        }
+    }
 }
