@@ -191,6 +191,11 @@ fn user_prompt_injects_relevant_files_and_records_within_the_cap() {
     assert!(!text.contains("invoice"), "only what is relevant:\n{text}");
     assert!(text.contains("the session token refresh must keep the expiry"), "the record:\n{text}");
     assert!(tokens(&text) <= 600);
+    // The hook's search is not the agent's: the pack's "last search" stays the agent's own.
+    assert!(!repo.ok(&["pack"]).contains("last search"), "{}", repo.ok(&["pack"]));
+    repo.ok(&["search", "invoice"]);
+    ask("refreshing a session token loses its expiry").context("UserPromptSubmit");
+    assert!(repo.ok(&["pack"]).contains("last search: \"invoice\""), "{}", repo.ok(&["pack"]));
 
     // A small cap: the records go first, then the files from the last.
     repo.write(".ctx/config.toml", "[hooks.user_prompt_submit]\ntokens = 60\n");

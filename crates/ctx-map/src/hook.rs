@@ -457,7 +457,8 @@ fn record_lines(ws: &Workspace, words: &[String]) -> crate::Result<Vec<String>> 
     let config = &ws.config().hooks.user_prompt_submit;
     let options = SearchOptions { query: words.join(" "), k: config.records * 4, ..Default::default() };
     let need = config.min_terms.min(words.len()).max(1);
-    let rows = ws.search(&options)?.results;
+    // Not the agent's search: the pack's "last search" stays the agent's.
+    let rows = ws.search_unrecorded(&options)?.results;
     let best = rows.iter().filter_map(|r| r.score).fold(0.0, f64::max);
     Ok(rows
         .into_iter()

@@ -125,7 +125,16 @@ impl Workspace {
         let embedder = self.builtin_embedder().ok_or_else(|| {
             "vector search is off ([memory] embedder = \"none\" in .ctx/config.toml)".to_string()
         });
-        self.search_using(options, embedder)
+        self.search_using(options, embedder, Remember::Yes)
+    }
+
+    /// [`Workspace::search`] that leaves the pack's RETRIEVAL_INDEX ("last
+    /// search") as it was: for searches nobody asked for, such as the
+    /// prompt hook's, which must not pass for the agent's own. Lexical
+    /// only: it embeds nothing and writes nothing.
+    pub fn search_unrecorded(&self, options: &SearchOptions) -> Result<SearchResponse> {
+        let lexical = SearchOptions { mode: memory::SearchMode::Lexical, ..options.clone() };
+        self.search_using(&lexical, Err("not asked".into()), Remember::No)
     }
 
     /// [`Workspace::search`] with the vector channel served by `embedder`.
@@ -134,7 +143,7 @@ impl Workspace {
     /// embedder that fails does not fail the search: the lexical channel
     /// serves it, and the `retrieval` says why.
     pub fn search_with(&self, options: &SearchOptions, embedder: &dyn Embedder) -> Result<SearchResponse> {
-        self.search_using(options, Ok(embedder))
+        self.search_using(options, Ok(embedder), Remember::Yes)
     }
 
     /// Embed, with `embedder`, every record that has no vector of its yet;
@@ -163,6 +172,7 @@ impl Workspace {
         &self,
         options: &SearchOptions,
         embedder: std::result::Result<&dyn Embedder, String>,
+        remember: Remember,
     ) -> Result<SearchResponse> {
         let channel = match embedder {
             _ if options.mode == memory::SearchMode::Lexical => {
@@ -183,6 +193,9 @@ impl Workspace {
         let tx = self.store.conn.unchecked_transaction()?;
         let response = memory::search::search(&tx, options, channel)?;
         tx.commit()?;
+        if remember == Remember::No {
+            return Ok(response);
+        }
         let rows =
             response.results.iter().map(|r| format!("{}  {}  {}", r.id, r.record_type, r.summary)).collect();
         memory::pack::remember_search(
@@ -295,6 +308,13 @@ impl Workspace {
         let cutoff = crate::time::iso(now.checked_sub(older_than).unwrap_or(std::time::UNIX_EPOCH));
         self.write(|conn| memory::expand::archive(conn, &cutoff))
     }
+}
+
+/// Whether a search is remembered as the pack's "last search".
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Remember {
+    Yes,
+    No,
 }
 
 /// The built-in embedder's sign bits of each record: only they are kept
