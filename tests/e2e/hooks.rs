@@ -126,10 +126,15 @@ fn records(repo: &Repo) -> u64 {
 #[test]
 fn session_start_injects_boot_the_folders_context_and_the_pack_within_the_cap() {
     let repo = Repo::init(FIXTURE);
+    let transcript = repo.path("t.jsonl");
+    // A fresh memory: no pack of "(none)"s, boot.md and the folder only.
+    let text = hook(&repo, "SessionStart", &payload("SessionStart", repo.root(), &transcript, json!({})))
+        .context("SessionStart");
+    assert!(text.contains("How to get context") && !text.contains("CONTEXTFS"), "{text}");
+
     repo.ok(&["pin", "add", "Never log a session token"]);
     repo.ok(&["folder", "describe", "src/auth", "--description", "Who may do what: sessions and tokens"]);
     repo.ok(&["build"]);
-    let transcript = repo.path("t.jsonl");
     for source in ["startup", "resume", "clear", "compact"] {
         let answer = hook(
             &repo,

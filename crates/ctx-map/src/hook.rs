@@ -160,13 +160,23 @@ pub fn session_start(ws: &Workspace, cwd: &Path) -> crate::Result<Injection> {
             // The pack never takes more than half the cap: the rest is the folder's.
             Inject::Pack => {
                 let tokens = ws.config().pack.tokens.min(config.tokens / 2).max(1);
-                vec![ws.pack(Some(tokens))?.text]
+                match pack(ws, tokens)? {
+                    Some(text) => vec![text],
+                    None => continue,
+                }
             }
             Inject::Rank | Inject::Memory => continue,
         };
         parts.push(Candidate { name: inject, variants });
     }
     Ok(fit(ws, tok, config.tokens, parts, &[Inject::Boot, Inject::Folder, Inject::Pack]))
+}
+
+/// The L1 pack within `tokens`; `None` when every section is empty (a
+/// fresh memory): a block of "(none)" tells the agent nothing.
+fn pack(ws: &Workspace, tokens: usize) -> crate::Result<Option<String>> {
+    let pack = ws.pack(Some(tokens))?;
+    Ok(pack.sections.iter().any(|section| section.items > 0).then_some(pack.text))
 }
 
 /// The injection for the prompt `prompt`: empty unless something is relevant to it.
@@ -178,7 +188,9 @@ pub fn user_prompt(ws: &Workspace, prompt: &str) -> crate::Result<Injection> {
     for &inject in &config.inject {
         let lines = match inject {
             Inject::Pack => {
-                parts.push(Candidate { name: inject, variants: vec![ws.pack(Some(config.tokens))?.text] });
+                if let Some(text) = pack(ws, config.tokens)? {
+                    parts.push(Candidate { name: inject, variants: vec![text] });
+                }
                 continue;
             }
             _ if words.is_empty() => continue,
