@@ -290,3 +290,24 @@ fn a_broken_file_is_refused_and_nothing_is_written() {
     let error: Value = serde_json::from_slice(&out.stderr).unwrap();
     assert_eq!(error["error"]["code"], "NOT_A_WORKSPACE");
 }
+
+#[test]
+fn install_warns_when_the_harness_could_not_start_the_command() {
+    let (repo, home) = project();
+    let binary = assert_cmd::cargo::cargo_bin!("ctx");
+    let warned = |args: &[&str], path: &std::ffi::OsStr| {
+        let out = repo.cmd(args).env("HOME", home.path()).env("PATH", path).output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stderr).unwrap().contains("not an executable on PATH")
+    };
+    let bin_dir = binary.parent().unwrap().as_os_str();
+    // `ctx` on PATH, or an absolute path to it: no warning.
+    assert!(!warned(&["install", "cursor"], bin_dir));
+    assert!(!warned(&["install", "cursor", "--command", binary.to_str().unwrap()], "/nowhere".as_ref()));
+    // Neither: the entry is written, and the user is told the harness will not find it.
+    assert!(warned(&["install", "cursor"], "/nowhere".as_ref()));
+    assert!(warned(&["install", "cursor", "--command", "/opt/missing/ctx"], bin_dir));
+    assert!(repo.path(".cursor/mcp.json").exists());
+    // Uninstalling needs no program.
+    assert!(!warned(&["uninstall", "cursor"], "/nowhere".as_ref()));
+}

@@ -24,10 +24,39 @@ pub fn run(env: &Env, args: &InstallArgs, action: Action) -> anyhow::Result<()> 
         ..InstallOptions::new(harness, scope, action)
     };
     let report = ctx_core::install::run(&options, &Places::from_env(root))?;
+    if action == Action::Install && !runnable(&args.command) {
+        output::warn(&format!(
+            "`{}` is not an executable on PATH, so {} will not be able to start it: put ctx on PATH \
+             (`cargo install --locked --path crates/ctx-cli`) or install again with `--command /absolute/path/to/ctx`",
+            args.command, args.harness
+        ));
+    }
     if env.json {
         return output::json(&report);
     }
     print_report(&report)
+}
+
+/// Whether `command` names an executable file: a path as it is, a bare
+/// name through PATH (as the harness will look for it).
+fn runnable(command: &str) -> bool {
+    use std::path::Path;
+    let executable = |path: &Path| {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            path.metadata().is_ok_and(|meta| meta.is_file() && meta.permissions().mode() & 0o111 != 0)
+        }
+        #[cfg(not(unix))]
+        {
+            path.is_file() || path.with_extension("exe").is_file()
+        }
+    };
+    if command.contains(std::path::MAIN_SEPARATOR) || command.contains('/') {
+        return executable(Path::new(command));
+    }
+    std::env::var_os("PATH")
+        .is_some_and(|paths| std::env::split_paths(&paths).any(|dir| executable(&dir.join(command))))
 }
 
 fn print_report(report: &InstallReport) -> anyhow::Result<()> {
