@@ -453,6 +453,16 @@ impl Workspace {
         to_py(py, &report)
     }
 
+    /// Ingest the lines of the transcript at `path` added since the last
+    /// call for it (a cursor per transcript, kept in the store): only
+    /// complete lines; a rewritten or truncated file is read again from the
+    /// start, adding nothing twice; an unchanged one costs a `stat`. What
+    /// `ctx hook Stop` does; for a harness of your own.
+    fn ingest_transcript<'py>(&self, py: Python<'py>, path: PathBuf) -> PyResult<Bound<'py, PyAny>> {
+        let report = self.with(py, |ws| ws.ingest_transcript(&path, None))?;
+        to_py(py, &report)
+    }
+
     /// The record with id `id` (`{id, ts, role, type, refs, text, tags, session_id}`).
     fn record<'py>(&self, py: Python<'py>, id: &str) -> PyResult<Bound<'py, PyAny>> {
         let record = self.with(py, |ws| ws.record(id))?;

@@ -184,3 +184,28 @@ def test_search_filters_by_type_tag_and_time(ws):
     assert main_thread["thread"] == "main"
     everything = ws.timeline(task, before=0, after=3, thread="all")
     assert any("src/hooks/queue.rs:18" in r["summary"] for r in everything["results"])
+
+
+def test_a_transcript_is_ingested_incrementally(ws, tmp_path):
+    path = tmp_path / "session.jsonl"
+    lines = TRANSCRIPT.read_text().splitlines(keepends=True)
+    path.write_text("".join(lines[:3]))
+    first = ws.ingest_transcript(path)
+    assert (first["read"], first["from"], first["pending"]) == ("new", 0, 0)
+    assert first["to"] == path.stat().st_size and first["ingest"]["claude_code_lines"] == 3
+    assert ws.ingest_transcript(str(path))["read"] == "unchanged"
+    # Appended, the last line half-written: the complete lines only, the rest waits.
+    rest = "".join(lines[3:])
+    with path.open("a") as f:
+        f.write(rest[:-20])
+    second = ws.ingest_transcript(path)
+    assert (second["read"], second["from"]) == ("appended", first["to"])
+    assert second["pending"] > 0 and second["ingest"]["lines"] == len(lines) - 4
+    with path.open("a") as f:
+        f.write(rest[-20:])
+    third = ws.ingest_transcript(path)
+    assert (third["ingest"]["lines"], third["pending"]) == (1, 0)
+    # Everything is there once: a whole ingest finds nothing new.
+    assert ws.ingest(path)["added"] == 0
+    with pytest.raises(ctxkit.CtxIOError):
+        ws.ingest_transcript(tmp_path / "missing.jsonl")

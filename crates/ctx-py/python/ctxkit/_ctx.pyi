@@ -5,7 +5,7 @@ from pathlib import Path
 from typing import Any, Optional, Union
 
 from ctxkit import Embedder
-from ctxkit.types import IngestReport, Record, UpdateReport
+from ctxkit.types import IngestReport, Record, TranscriptIngestReport, UpdateReport
 
 __version__: str
 SCHEMA_VERSION: int
@@ -98,6 +98,7 @@ class Workspace:
         session: Optional[str] = None,
     ) -> dict[str, Any]: ...
     def ingest(self, path: Union[str, PathLike[str]]) -> IngestReport: ...
+    def ingest_transcript(self, path: Union[str, PathLike[str]]) -> TranscriptIngestReport: ...
     def record(self, id: str) -> Record: ...
     def timeline(
         self,

@@ -69,6 +69,22 @@ class IngestReport(TypedDict):
     errors: List[IngestError]
 
 
+# What `Workspace.ingest_transcript()` did (docs/hooks.md): `from`..`to` is
+# the byte range of the complete lines read (equal: none), `pending` the
+# bytes of a last line not complete yet. (`from` is a keyword: hence this form.)
+TranscriptIngestReport = TypedDict(
+    "TranscriptIngestReport",
+    {
+        "path": str,
+        "read": Literal["new", "appended", "rewritten", "unchanged"],
+        "from": int,
+        "to": int,
+        "pending": int,
+        "ingest": IngestReport,
+    },
+)
+
+
 class Record(TypedDict):
     """A record (`Workspace.record()`): types and meta keys in docs/records.md."""
 
