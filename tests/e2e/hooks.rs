@@ -127,10 +127,14 @@ fn records(repo: &Repo) -> u64 {
 fn session_start_injects_boot_the_folders_context_and_the_pack_within_the_cap() {
     let repo = Repo::init(FIXTURE);
     let transcript = repo.path("t.jsonl");
-    // A fresh memory: no pack of "(none)"s, boot.md and the folder only.
+    // A fresh memory: no pack of "(none)"s. Claude Code has read ctx's
+    // section of CLAUDE.md (init wrote it): boot.md's five-line reminder only.
     let text = hook(&repo, "SessionStart", &payload("SessionStart", repo.root(), &transcript, json!({})))
         .context("SessionStart");
-    assert!(text.contains("How to get context") && !text.contains("CONTEXTFS"), "{text}");
+    assert!(text.contains("## ctx: how to get context here") && !text.contains("CONTEXTFS"), "{text}");
+    assert!(!text.contains("How to get context in this repository"), "{text}");
+    // Without that section, boot.md itself.
+    repo.remove("CLAUDE.md");
 
     repo.ok(&["pin", "add", "Never log a session token"]);
     repo.ok(&["folder", "describe", "src/auth", "--description", "Who may do what: sessions and tokens"]);
@@ -389,7 +393,8 @@ fn stop_also_ingests_the_sessions_subagent_transcripts() {
 
 #[test]
 fn the_workspace_is_the_payloads_cwd_and_injected_text_is_redacted() {
-    let repo = Repo::init(FIXTURE);
+    // No CLAUDE.md section: SessionStart injects boot.md itself.
+    let repo = Repo::init_without_agents(FIXTURE);
     // boot.md is anyone's to edit: a secret pasted there is not injected.
     let token = format!("gh{}_{}", "p", "aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5");
     let boot = std::fs::read_to_string(repo.path(".ctx/boot.md")).unwrap();

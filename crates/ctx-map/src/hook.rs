@@ -279,6 +279,12 @@ fn fit(
 
 /// `.ctx/boot.md` (when there is one), then the short version.
 fn boot(ws: &Workspace) -> crate::Result<Vec<String>> {
+    // Claude Code has read ctx's section of CLAUDE.md, which says what
+    // boot.md says: its five-line reminder is enough.
+    let claude_md = std::fs::read(ws.root().join("CLAUDE.md")).unwrap_or_default();
+    if ctx_core::agents::section::has_section(&claude_md) {
+        return Ok(vec![SHORT_BOOT.to_string()]);
+    }
     let path = ws.ctx_dir().join("boot.md");
     let mut variants = Vec::new();
     match std::fs::read_to_string(&path) {

@@ -173,6 +173,12 @@ pub fn splice(existing: Option<&[u8]>, section: Section<'_>, repair: bool) -> Re
     }
 }
 
+/// Whether `bytes` hold one whole, well-formed ctx section (of any version).
+pub fn has_section(bytes: &[u8]) -> bool {
+    let lines = split_lines(bytes);
+    matches!(pair(&scan(bytes, &lines).markers), Ok(Some(_)))
+}
+
 /// Whether `body` can be a section's body: no line of it would be read as a
 /// marker and it closes every code fence it opens. `Err` has the 1-based
 /// line of the body at fault and why.
@@ -669,6 +675,16 @@ mod tests {
         let file = "a\n<!-- BEGIN CTX MANAGED SECTION v1 -->\nb\n";
         let text = String::from_utf8(splice(Some(file.as_bytes()), V1, true).unwrap().bytes).unwrap();
         assert_eq!(text, format!("a\n{}b\n", region(1, V1.body, "\n")));
+    }
+
+    #[test]
+    fn has_section_finds_a_whole_section_only() {
+        let whole = format!("# Notes\n{}more\n", region(1, V1.body, "\n"));
+        assert!(has_section(whole.as_bytes()));
+        assert!(!has_section(b"# Notes\n"));
+        assert!(!has_section(b"a\n<!-- BEGIN CTX MANAGED SECTION v1 -->\nb\n"), "a lone BEGIN");
+        let fenced = format!("```\n{}```\n", region(1, V1.body, "\n"));
+        assert!(!has_section(fenced.as_bytes()), "markers in a code fence are text");
     }
 
     #[test]
