@@ -378,8 +378,15 @@ fn stop_also_ingests_the_sessions_subagent_transcripts() {
         std::fs::copy(&path, projects.join(session).join("subagents").join(path.file_name().unwrap()))
             .unwrap();
     }
+    // A background fork of Claude Code's (here: prompt suggestions) is plumbing: left alone.
+    std::fs::write(
+        projects.join(session).join("subagents").join("agent-aprompt_suggestion-0a1b2c.jsonl"),
+        line("f1", "suggest: zeppelin maintenance"),
+    )
+    .unwrap();
     hook(&repo, "Stop", &stop).assert_silent("Stop with subagents");
     assert!(records(&repo) > main_only);
+    assert_eq!(repo.json(&["search", "zeppelin"])["hits"], 0);
     assert!(repo.json(&["search", "events", "--tag", "subagent"])["hits"].as_u64().unwrap() > 0);
     let cursors: i64 =
         repo.db().query_row("SELECT count(*) FROM transcript_cursors", [], |r| r.get(0)).unwrap();

@@ -99,13 +99,16 @@ fn give_up(message: &str) -> ! {
 
 /// The transcripts of a session's subagents: Claude Code 2.x writes them
 /// beside the session's own, in `<session>/subagents/agent-*.jsonl` (1.x kept
-/// them inline). Sorted, so they are read in the same order every time.
+/// them inline), but its background forks (prompt suggestions and the
+/// like: see `is_background_fork`). Sorted, so they are read in the same
+/// order every time.
 fn subagent_transcripts(transcript: &Path) -> Vec<PathBuf> {
     let folder = transcript.with_extension("").join("subagents");
     let Ok(entries) = std::fs::read_dir(folder) else { return Vec::new() };
     let mut paths: Vec<PathBuf> = entries
         .filter_map(|entry| Some(entry.ok()?.path()))
         .filter(|path| path.extension().is_some_and(|ext| ext == "jsonl") && path.is_file())
+        .filter(|path| !ctx_core::memory::discover::is_background_fork(path))
         .collect();
     paths.sort();
     paths

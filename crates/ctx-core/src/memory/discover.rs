@@ -49,7 +49,8 @@ pub fn expand_inputs(inputs: &[PathBuf]) -> Result<Vec<PathBuf>> {
 }
 
 /// Every `*.jsonl` file at or below `dir`, sorted (a 2.x session's
-/// subagents are in `<session>/subagents/`).
+/// subagents are in `<session>/subagents/`), but Claude Code's background
+/// forks ([`is_background_fork`]).
 pub fn jsonl_files(dir: &Path) -> Result<Vec<PathBuf>> {
     let mut files = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
@@ -58,13 +59,31 @@ pub fn jsonl_files(dir: &Path) -> Result<Vec<PathBuf>> {
             let path = entry.map_err(|err| Error::io(&dir, err))?.path();
             if path.is_dir() {
                 stack.push(path);
-            } else if path.extension().is_some_and(|ext| ext == "jsonl") {
+            } else if path.extension().is_some_and(|ext| ext == "jsonl") && !is_background_fork(&path) {
                 files.push(path);
             }
         }
     }
     sort(&mut files);
     Ok(files)
+}
+
+/// Forks Claude Code (2.x) runs beside a session for its own upkeep, whose
+/// transcripts sit among the subagents' as `agent-a<label>-<hex>.jsonl`:
+/// each starts with a copy of the conversation and adds only its own
+/// plumbing (suggested next prompts, speculative turns, the session-memory
+/// and agent-summary notes). The compaction fork (`acompact-`) is kept: its
+/// answer is the summary. So are subagents (`agent-a<hex>.jsonl`) and forks
+/// this list does not know.
+pub fn is_background_fork(path: &Path) -> bool {
+    const UPKEEP: &[&str] = &["agent_summary", "prompt_suggestion", "session_memory", "speculation"];
+    let Some(name) = path.file_name().and_then(|name| name.to_str()) else { return false };
+    let Some(label) =
+        name.strip_prefix("agent-a").and_then(|rest| rest.rsplit_once('-')).map(|(label, _)| label)
+    else {
+        return false;
+    };
+    UPKEEP.contains(&label)
 }
 
 /// Sort paths by their text: a session's file (`<id>.jsonl`) before its folder's (`<id>/subagents/…`).
@@ -149,6 +168,30 @@ fn glob(pattern: &Path) -> Result<Vec<PathBuf>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn background_forks_are_told_from_subagents_and_compactions() {
+        for fork in ["agent-aprompt_suggestion-1a2b3c.jsonl", "agent-aspeculation-0f0f0f.jsonl"] {
+            assert!(is_background_fork(Path::new(fork)), "{fork}");
+        }
+        for kept in [
+            "agent-a1b2c3d.jsonl",
+            "agent-acompact-5e6f7a.jsonl",
+            "agent-aside_question-abcdef.jsonl",
+            "s.jsonl",
+        ] {
+            assert!(!is_background_fork(Path::new(kept)), "{kept}");
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let subagents = dir.path().join("s").join("subagents");
+        std::fs::create_dir_all(&subagents).unwrap();
+        for name in ["agent-a1b2c3d.jsonl", "agent-asession_memory-aaaaaa.jsonl"] {
+            std::fs::write(subagents.join(name), "{}\n").unwrap();
+        }
+        std::fs::write(dir.path().join("s.jsonl"), "{}\n").unwrap();
+        let found = jsonl_files(dir.path()).unwrap();
+        assert_eq!(found, [dir.path().join("s.jsonl"), subagents.join("agent-a1b2c3d.jsonl")]);
+    }
 
     #[test]
     fn claude_code_names_a_project_s_folder_by_its_path() {
