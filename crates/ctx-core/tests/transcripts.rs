@@ -96,8 +96,9 @@ fn claude_code_2_1_39_turns_are_told_apart_and_subagent_files_too() {
 fn codex_rollouts_are_a_format_of_their_own() {
     let (_dir, mut ws) = workspace();
     let report = ingest(&mut ws, &codex());
-    assert_eq!((report.lines, report.codex_lines, report.ctx_lines, report.empty), (24, 24, 0, 10));
-    // The instructions and environment Codex injects are not prompts; each
+    assert_eq!((report.lines, report.codex_lines, report.ctx_lines, report.empty), (24, 24, 0, 12));
+    // The instructions Codex gives the model (developer messages, AGENTS.md)
+    // are not recorded, its environment is `system`, not a prompt; each
     // message is recorded once (from its response item, not its event).
     assert_eq!(
         report.types,
@@ -105,13 +106,37 @@ fn codex_rollouts_are_a_format_of_their_own() {
             ("note", 1),
             ("query", 2),
             ("response", 2),
-            ("system", 3),
+            ("system", 1),
             ("tool_call", 3),
             ("tool_output", 3)
         ])
     );
     let again = ingest(&mut ws, &codex());
-    assert_eq!((again.added, again.duplicates), (0, 14));
+    assert_eq!((again.added, again.duplicates), (0, 12));
+}
+
+/// The line shapes of Codex 0.169 (checked against a rollout that version
+/// wrote here): new line types (`world_state`, `additional_tools`,
+/// `configuration_update`, `task_started`, `item_completed`, ...) are the
+/// rollout's and carry nothing to record, not malformed ctx lines.
+#[test]
+fn codex_0_169_rollouts_and_their_new_line_types() {
+    let (_dir, mut ws) = workspace();
+    let path = fixtures().join(
+        "codex-0.169/2026/11/20/rollout-2026-11-20T09-15-00-01a2b3c4-d5e6-7f80-9a1b-2c3d4e5f6a7b.jsonl",
+    );
+    let report = ingest(&mut ws, &path);
+    assert_eq!((report.lines, report.codex_lines, report.ctx_lines, report.empty), (16, 16, 0, 13));
+    assert_eq!(report.types, types(&[("query", 1), ("response", 1), ("system", 1)]));
+    let hits = ws.search(&SearchOptions {
+        query: "ledger".into(),
+        types: vec!["response".into()],
+        ..Default::default()
+    });
+    let answer = ws.record(&hits.unwrap().results[0].id).unwrap();
+    assert_eq!(answer.meta["version"], "0.169.0");
+    assert_eq!(answer.meta["model"], "gpt-6.1-sol");
+    assert_eq!(answer.meta["usage"]["output_tokens"], 64);
 }
 
 /// Every fixture ingested (Claude Code 1.0.98, then 2.1.39 with its subagents, then Codex).

@@ -20,7 +20,8 @@ use super::{
     usage, user_record,
 };
 
-/// The line types of a rollout.
+/// The line types of a rollout that ctx reads (newer versions add others,
+/// such as `world_state`: a line of any type is still the rollout's).
 const TYPES: [&str; 5] = ["session_meta", "response_item", "event_msg", "turn_context", "compacted"];
 
 /// What a rollout's earlier lines said.
@@ -50,10 +51,15 @@ impl Context {
     }
 }
 
-/// Whether a line is a rollout's.
+/// Whether a line is a rollout's: a known type with a `payload`, or any
+/// type with a `payload` and a `timestamp` and no `text` (a ctx record
+/// needs one), so the line types of a newer Codex are not taken for
+/// malformed ctx records.
 pub(super) fn is_codex(object: &Map<String, Value>) -> bool {
     object.get("payload").is_some_and(Value::is_object)
-        && string(object, "type").is_some_and(|kind| TYPES.contains(&kind))
+        && string(object, "type").is_some_and(|kind| {
+            TYPES.contains(&kind) || (string(object, "timestamp").is_some() && !object.contains_key("text"))
+        })
 }
 
 /// Add the records of one line (`text`, as read: its hash keys them).
@@ -106,29 +112,33 @@ pub(super) fn line(
     let call_key = |payload: &Map<String, Value>| {
         string(payload, "call_id").map(|call| format!("codex-tool:{session}:{call}"))
     };
-    if string(object, "type") == Some("compacted") {
-        let summary = string(payload, "message").unwrap_or_default();
-        return push(records, key(0), user_record(&UserText::Summary, summary, &base, &[]));
+    match string(object, "type").unwrap_or_default() {
+        "compacted" => {
+            let summary = string(payload, "message").unwrap_or_default();
+            return push(records, key(0), user_record(&UserText::Summary, summary, &base, &[]));
+        }
+        "response_item" => {}
+        // A line type of a newer Codex: nothing ctx reads.
+        _ => return Ok(()),
     }
-    // A response item.
     match string(payload, "type").unwrap_or_default() {
         "message" => {
             let role = string(payload, "role").unwrap_or("unknown");
             let Some(Value::Array(blocks)) = payload.get("content") else { return Ok(()) };
             for (index, block) in blocks.iter().enumerate() {
                 let text = block.get("text").and_then(Value::as_str).unwrap_or_default();
-                let new = match role {
-                    "assistant" => NewRecord {
+                let new = match (role, classify(text)) {
+                    ("assistant", _) => NewRecord {
                         record_type: "response".into(),
                         role: Some("assistant".into()),
                         text: text.to_string(),
                         ..base.clone()
                     },
-                    // The harness's own instructions to the model.
-                    "developer" | "system" => {
-                        user_record(&UserText::System("instructions"), text, &base, &[])
-                    }
-                    _ => user_record(&classify(text), text, &base, &[]),
+                    // The harness's own instructions to the model (its system
+                    // prompt, sandbox rules, a copy of AGENTS.md): the same
+                    // kilobytes every session, and ctx has their sources.
+                    ("developer" | "system", _) | (_, UserText::System("instructions")) => continue,
+                    (_, class) => user_record(&class, text, &base, &[]),
                 };
                 let answer = new.record_type == "response";
                 let before = records.len();
