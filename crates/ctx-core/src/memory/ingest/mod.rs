@@ -362,9 +362,12 @@ enum UserText {
 }
 
 /// How a harness marks text nobody typed: a prefix and what it is.
-const INJECTED: [(&str, UserText); 16] = [
+const INJECTED: [(&str, UserText); 18] = [
     ("<system-reminder>", UserText::System("system-reminder")),
+    // Claude Code 1.0.x writes what hooks add as user turns in these wrappers.
     ("<user-prompt-submit-hook>", UserText::System("hook")),
+    ("<session-start-hook>", UserText::System("hook")),
+    ("<post-tool-use-hook>", UserText::System("hook")),
     ("<task-notification>", UserText::System("task-notification")),
     ("<local-command-", UserText::System("command")),
     (
@@ -521,6 +524,19 @@ mod tests {
         line.resize(bytes - 2, b'x');
         line.extend_from_slice(b"\"}");
         line
+    }
+
+    #[test]
+    fn what_hooks_added_is_no_persons_prompt() {
+        // Claude Code 1.0.98 writes a SessionStart hook's context as a user turn (seen in a real session).
+        for text in [
+            "<session-start-hook>## ctx: how to get context here\n</session-start-hook>",
+            "<user-prompt-submit-hook>files</user-prompt-submit-hook>",
+            "<system-reminder>\nSessionStart hook additional context: …</system-reminder>",
+        ] {
+            assert!(matches!(classify(text), UserText::System(_)), "{text}");
+        }
+        assert_eq!(classify("fix the invoice total"), UserText::Query);
     }
 
     #[test]
