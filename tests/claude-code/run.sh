@@ -18,6 +18,8 @@ VERSION=${CLAUDE_CODE_VERSION:-2.1.39}
 PYTHON=${PYTHON:-python3}
 skip() { echo "skipped: $*" >&2; exit 0; }
 command -v node >/dev/null && command -v npm >/dev/null || skip "node and npm are needed to run Claude Code"
+node_major=$(node -p 'process.versions.node.split(".")[0]')
+((node_major >= 18)) || skip "Claude Code needs node 18 or later (this is $(node --version))"
 
 work=$(mktemp -d)
 server=""
