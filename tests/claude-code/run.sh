@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # ctx in the loop of the real Claude Code: `ctx init && ctx install
-# claude-code` in a scratch repository, then one `claude -p` session of the
+# claude-code` in a scratch repository, then two `claude -p` sessions of the
 # published @anthropic-ai/claude-code (npm), pointed at fake_api.py, a
 # stand-in for the Anthropic API that logs every request. Checks what Claude
 # Code sent the model: ctx's 14 MCP tools (Claude Code's own MCP client
-# started `ctx mcp`), the SessionStart and UserPromptSubmit injections, and
-# ctx's section of CLAUDE.md; then that the Stop/SessionEnd hooks ingested
-# the session's transcript into ctx's memory.
+# started `ctx mcp`), the SessionStart and UserPromptSubmit injections and
+# ctx's section of CLAUDE.md; that the second session started with the
+# first one's turns in its pack and that its "thanks" got nothing; and that
+# the hooks put both sessions in ctx's memory, typed prompts as the only
+# queries.
 #
 # Usage: tests/claude-code/run.sh [CTX]   (default target/debug/ctx)
 # Env:   CLAUDE_CODE_VERSION (default 2.1.39; 1.0.98 passes too)
@@ -23,7 +25,7 @@ node_major=$(node -p 'process.versions.node.split(".")[0]')
 
 work=$(mktemp -d)
 server=""
-trap '[[ -n $server ]] && kill $server 2>/dev/null; rm -rf "$work"' EXIT
+trap '[[ -n $server ]] && kill $server 2>/dev/null; [[ -n ${KEEP:-} ]] || rm -rf "$work"' EXIT
 cd "$work"
 npm pack --silent "@anthropic-ai/claude-code@$VERSION" >/dev/null 2>npm.err || skip "cannot fetch @anthropic-ai/claude-code@$VERSION from npm: $(tail -1 npm.err)"
 tar xzf anthropic-ai-claude-code-*.tgz
@@ -55,41 +57,63 @@ PY
 # Project MCP servers wait for the user's approval; a test approves them.
 printf '{"enableAllProjectMcpServers": true}\n' >.claude/settings.local.json
 
-HOME=$work/home ANTHROPIC_API_KEY=sk-ant-fake ANTHROPIC_BASE_URL=http://127.0.0.1:$port \
-  DISABLE_AUTOUPDATER=1 DISABLE_TELEMETRY=1 \
-  timeout 120 node "$claude" -p "the invoice total rounds the tax wrong, fix invoice_total" >"$work/answer.txt"
+# Two sessions, one after the other, as a person would run them.
+session() { # PROMPT REQUESTS_LOG
+  HOME=$work/home ANTHROPIC_API_KEY=sk-ant-fake ANTHROPIC_BASE_URL=http://127.0.0.1:$port \
+    DISABLE_AUTOUPDATER=1 DISABLE_TELEMETRY=1 \
+    timeout 120 node "$claude" -p "$1" >"$work/answer.txt"
+  [[ -s $work/answer.txt ]] || { echo "Claude Code printed no answer" >&2; exit 1; }
+  mv "$work/requests.jsonl" "$2"
+}
+session "the invoice total rounds the tax wrong, fix invoice_total" "$work/first.jsonl"
+session "thanks" "$work/second.jsonl"
 
-"$PYTHON" - "$work/requests.jsonl" "$work/answer.txt" <<'PY'
+"$PYTHON" - "$work/first.jsonl" "$work/second.jsonl" <<'PY'
 import json, sys
-requests = [json.loads(line) for line in open(sys.argv[1])]
-turns = [r["body"] for r in requests if r["path"].startswith("/v1/messages?") and r["body"].get("tools")]
-assert turns, f"Claude Code sent no request with tools: {[r['path'] for r in requests]}"
-body = turns[-1]
-tools = sorted(t["name"] for t in body["tools"] if t["name"].startswith("mcp__ctx__"))
-expected = sorted("mcp__ctx__" + name for name in [
-    "context", "map", "rank", "search", "timeline", "get", "pack", "frame_push", "frame_pop",
-    "frame_context", "task_prompt", "log_decision", "describe_folder", "remember"])
-assert tools == expected, f"ctx's MCP tools as Claude Code lists them: {tools}"
-texts = [block.get("text", "") for message in body["messages"] if message["role"] == "user"
-         for block in (message["content"] if isinstance(message["content"], list) else [{"text": message["content"]}])]
-def one(what, test):
+
+def last_turn(log):
+    """What Claude Code sent the model in a session's last request with tools: tool names, user texts."""
+    requests = [json.loads(line) for line in open(log)]
+    turns = [r["body"] for r in requests if r["path"].startswith("/v1/messages?") and r["body"].get("tools")]
+    assert turns, f"Claude Code sent no request with tools: {[r['path'] for r in requests]}"
+    body = turns[-1]
+    texts = [block.get("text", "") for message in body["messages"] if message["role"] == "user"
+             for block in (message["content"] if isinstance(message["content"], list) else [{"text": message["content"]}])]
+    return [t["name"] for t in body["tools"]], texts
+
+# 2.x wraps a hook's context in a system reminder, 1.0.x in <session-start-hook> and the like.
+def is_start(text): return "SessionStart hook additional context" in text or text.startswith("<session-start-hook>")
+def is_prompt(text): return "UserPromptSubmit hook additional context" in text or text.startswith("<user-prompt-submit-hook>")
+
+def one(texts, what, test):
     found = [t for t in texts if test(t)]
     assert found, f"{what}: not in what Claude Code sent:\n" + "\n---\n".join(t[:300] for t in texts)
     return found[0]
-# 2.x wraps a hook's context in a system reminder, 1.0.x in <session-start-hook> and the like.
-start = one("SessionStart's context",
-            lambda t: "SessionStart hook additional context" in t or t.startswith("<session-start-hook>"))
+
+tools, texts = last_turn(sys.argv[1])
+ours = sorted(name for name in tools if name.startswith("mcp__ctx__"))
+expected = sorted("mcp__ctx__" + name for name in [
+    "context", "map", "rank", "search", "timeline", "get", "pack", "frame_push", "frame_pop",
+    "frame_context", "task_prompt", "log_decision", "describe_folder", "remember"])
+assert ours == expected, f"ctx's MCP tools as Claude Code lists them: {ours}"
+start = one(texts, "SessionStart's context", is_start)
 assert "ctx: how to get context here" in start and "# Context: /" in start, start
-prompt = one("UserPromptSubmit's context",
-             lambda t: "UserPromptSubmit hook additional context" in t or t.startswith("<user-prompt-submit-hook>"))
+prompt = one(texts, "UserPromptSubmit's context", is_prompt)
 assert "billing/invoice.py: invoice_total" in prompt, prompt
-one("ctx's section of CLAUDE.md", lambda t: "BEGIN CTX MANAGED SECTION" in t)
-assert open(sys.argv[2]).read().strip(), "Claude Code printed no answer"
-print(f"Claude Code sent ctx's {len(tools)} tools, SessionStart's and UserPromptSubmit's context, CLAUDE.md's section")
+one(texts, "ctx's section of CLAUDE.md", lambda t: "BEGIN CTX MANAGED SECTION" in t)
+
+# The second session starts with the first one's turns in its pack, and "thanks" gets nothing.
+_, texts = last_turn(sys.argv[2])
+start = one(texts, "SessionStart's context", is_start)
+assert "the invoice total rounds the tax wrong" in start, f"the first session in the pack:\n{start}"
+assert not any(is_prompt(t) for t in texts), "a trivial prompt injects nothing"
+print(f"Claude Code sent ctx's {len(ours)} tools, both hooks' context and CLAUDE.md's section; "
+      "the next session started with the first in its pack; 'thanks' got nothing")
 PY
 
-# The Stop and SessionEnd hooks ingested the session.
-hits=$("$CTX" --json search invoice_total --type query)
-"$PYTHON" -c 'import json,sys; d=json.loads(sys.argv[1]); assert d["hits"] == 1, d; print("the session is in ctx memory:", d["results"][0]["summary"])' "$hits"
-"$CTX" --json search "files here" --type response | "$PYTHON" -c 'import json,sys; assert json.load(sys.stdin)["hits"] == 1, "the answer was not ingested"'
+# The hooks put both sessions in ctx's memory, the typed prompts as the only queries.
+"$CTX" --json search invoice_total --type query |
+  "$PYTHON" -c 'import json,sys; d=json.load(sys.stdin); assert d["hits"] == 1, d; print("in ctx memory:", d["results"][0]["summary"])'
+"$CTX" --json search "files here" --type response |
+  "$PYTHON" -c 'import json,sys; assert json.load(sys.stdin)["hits"] >= 1, "the answers were not ingested"'
 echo "ok: Claude Code $VERSION with ctx"

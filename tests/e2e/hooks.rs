@@ -358,6 +358,41 @@ fn transcripts_are_ingested_incrementally() {
 }
 
 #[test]
+fn session_start_catches_up_the_last_turns_an_earlier_session_wrote_after_its_last_hook() {
+    let repo = Repo::init(FIXTURE);
+    std::fs::create_dir_all(repo.path("projects")).unwrap();
+    let earlier = repo.path("projects/earlier.jsonl");
+    std::fs::write(&earlier, line("u1", "first prompt")).unwrap();
+    hook(&repo, "SessionEnd", &payload("SessionEnd", repo.root(), &earlier, json!({})))
+        .assert_silent("SessionEnd");
+    assert_eq!(records(&repo), 1);
+    // Claude Code exited before its last turn reached the transcript: no hook saw it.
+    std::fs::OpenOptions::new()
+        .append(true)
+        .open(&earlier)
+        .unwrap()
+        .write_all(line("u2", "the zeppelin turn nobody ingested").as_bytes())
+        .unwrap();
+    // The next session, in the same folder, catches up, and its pack shows that turn.
+    let next = repo.path("projects/next.jsonl");
+    let start = payload("SessionStart", repo.root(), &next, json!({ "source": "startup" }));
+    let answer = hook(&repo, "SessionStart", &start);
+    assert!(answer.stderr.is_empty(), "{}", answer.stderr);
+    assert_eq!(records(&repo), 2);
+    assert!(answer.context("SessionStart").contains("the zeppelin turn nobody ingested"));
+    // Switched off, it does not.
+    repo.write(".ctx/config.toml", "[hooks.ingest]\nsession_start = false\n");
+    std::fs::OpenOptions::new()
+        .append(true)
+        .open(&earlier)
+        .unwrap()
+        .write_all(line("u3", "later").as_bytes())
+        .unwrap();
+    hook(&repo, "SessionStart", &start).context("SessionStart");
+    assert_eq!(records(&repo), 2);
+}
+
+#[test]
 fn stop_also_ingests_the_sessions_subagent_transcripts() {
     let repo = Repo::init(FIXTURE);
     // Claude Code 2.x: the session's transcript, and its subagents' in <session>/subagents/.

@@ -148,11 +148,14 @@ pub struct IngestHooks {
     pub pre_compact: bool,
     pub stop: bool,
     pub session_end: bool,
+    /// At a session start, read what earlier sessions' transcripts (in the
+    /// same folder) gained after their last hook ran.
+    pub session_start: bool,
 }
 
 impl Default for IngestHooks {
     fn default() -> Self {
-        IngestHooks { pre_compact: true, stop: true, session_end: true }
+        IngestHooks { pre_compact: true, stop: true, session_end: true, session_start: true }
     }
 }
 

@@ -97,6 +97,17 @@ fn give_up(message: &str) -> ! {
     std::process::exit(0)
 }
 
+/// Read what the earlier sessions' transcripts beside `transcript` gained
+/// after their last hook, before the pack is made (so it shows their last
+/// turns). A failure here costs the catch-up, not the injection: one line
+/// on stderr.
+fn catch_up(ws: &mut Workspace, transcript: Option<&Path>, until: Instant) {
+    let Some(dir) = transcript.and_then(Path::parent).filter(|dir| dir.is_dir()) else { return };
+    if let Err(err) = ws.catch_up_transcripts(dir, Some(until)) {
+        eprintln!("ctx hook SessionStart: catching up {}: {}", dir.display(), one_line(&err.into()));
+    }
+}
+
 /// The transcripts of a session's subagents: Claude Code 2.x writes them
 /// beside the session's own, in `<session>/subagents/agent-*.jsonl` (1.x kept
 /// them inline), but its background forks (prompt suggestions and the
@@ -163,7 +174,13 @@ fn answer(
     let config = ws.config().hooks.clone();
     timeout(Duration::from_millis(config.timeout_ms));
     let text = match event {
-        Event::SessionStart => ctx_map::hook::session_start(&ws, cwd)?.text,
+        Event::SessionStart => {
+            if config.ingest.session_start {
+                let until = started + Duration::from_millis(config.timeout_ms / 4);
+                catch_up(&mut ws, payload.transcript_path.as_deref(), until);
+            }
+            ctx_map::hook::session_start(&ws, cwd)?.text
+        }
         Event::UserPromptSubmit => {
             ctx_map::hook::user_prompt(&ws, payload.prompt.as_deref().unwrap_or(""))?.text
         }

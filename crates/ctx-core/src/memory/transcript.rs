@@ -134,6 +134,25 @@ pub(crate) fn load(conn: &Connection, path: &str) -> rusqlite::Result<Option<Cur
     .optional()
 }
 
+/// The transcripts read before under the folder `dir` (a canonical path):
+/// each path with the size and mtime it had, most recently read first, at most `limit`.
+pub(crate) fn known_under(
+    conn: &Connection,
+    dir: &str,
+    limit: usize,
+) -> rusqlite::Result<Vec<(String, u64, i64)>> {
+    // Paths under `dir/`: from `dir/` up to `dir0` ('0' follows '/').
+    let (from, to) = (format!("{dir}/"), format!("{dir}0"));
+    let mut statement = conn.prepare(
+        "SELECT path, size, mtime_ns FROM transcript_cursors WHERE path >= ?1 AND path < ?2
+         ORDER BY read_at DESC LIMIT ?3",
+    )?;
+    let rows = statement.query_map(rusqlite::params![from, to, limit as i64], |row| {
+        Ok((row.get(0)?, row.get::<_, i64>(1)?.max(0) as u64, row.get(2)?))
+    })?;
+    rows.collect()
+}
+
 pub(crate) fn save(conn: &Connection, path: &str, cursor: &Cursor) -> rusqlite::Result<()> {
     conn.execute(
         "INSERT INTO transcript_cursors (path, read_to, size, mtime_ns, head_hash, tail_hash, read_at)

@@ -80,7 +80,38 @@ impl Workspace {
         }
         Ok(TranscriptIngestReport { path: key, read, from, to, pending: size - to, ingest })
     }
+
+    /// Ingest what was added, since their last read, to the transcripts
+    /// under `dir` that were read before (at most [`CATCH_UP_FILES`], the
+    /// most recently read first): the lines a harness wrote after its last
+    /// hook ran. Claude Code can end a session before the last turn reaches
+    /// its transcript; the next session start (a transcript in the same
+    /// folder) picks it up. Files unchanged since are one `stat` each;
+    /// files gone are skipped. The reports of the files read.
+    pub fn catch_up_transcripts(
+        &mut self,
+        dir: &Path,
+        until: Option<Instant>,
+    ) -> Result<Vec<TranscriptIngestReport>> {
+        let dir = std::fs::canonicalize(dir).map_err(|err| Error::io(dir, err))?;
+        let known = transcript::known_under(&self.store.conn, &dir.to_string_lossy(), CATCH_UP_FILES)?;
+        let mut reports = Vec::new();
+        for (path, size, mtime_ns) in known {
+            if until.is_some_and(|until| Instant::now() >= until) {
+                break;
+            }
+            let Ok(meta) = std::fs::metadata(&path) else { continue };
+            if meta.len() == size && meta.modified().map(crate::time::unix_nanos).unwrap_or(0) == mtime_ns {
+                continue;
+            }
+            reports.push(self.ingest_transcript(Path::new(&path), until)?);
+        }
+        Ok(reports)
+    }
 }
+
+/// How many of a folder's transcripts a catch-up looks at.
+pub const CATCH_UP_FILES: usize = 50;
 
 #[cfg(test)]
 mod tests {
@@ -122,6 +153,38 @@ mod tests {
         let r = ws.ingest_transcript(&path, None).unwrap();
         assert_eq!((r.read, r.from, r.ingest.lines, r.ingest.added), (TranscriptRead::Rewritten, 0, 2, 1));
         assert_eq!(ws.status().unwrap().records, 5);
+    }
+
+    #[test]
+    fn a_catch_up_reads_the_known_transcripts_of_a_folder_that_grew() {
+        let dir = tempfile::tempdir().unwrap();
+        let (mut ws, _) = Workspace::init(dir.path()).unwrap();
+        let projects = dir.path().join("projects");
+        let other = dir.path().join("projects-other");
+        std::fs::create_dir_all(&projects).unwrap();
+        std::fs::create_dir_all(&other).unwrap();
+        let (grew, same, unknown, elsewhere) = (
+            projects.join("a.jsonl"),
+            projects.join("b.jsonl"),
+            projects.join("c.jsonl"),
+            other.join("d.jsonl"),
+        );
+        for (path, uuid) in [(&grew, "a1"), (&same, "b1"), (&elsewhere, "d1")] {
+            std::fs::write(path, line(uuid, "a question")).unwrap();
+            ws.ingest_transcript(path, None).unwrap();
+        }
+        std::fs::write(&unknown, line("c1", "never read")).unwrap();
+        // The last turns, written after the session's last hook.
+        for path in [&grew, &elsewhere] {
+            let mut file = std::fs::OpenOptions::new().append(true).open(path).unwrap();
+            file.write_all(line(&format!("{}2", path.display()), "the last turn").as_bytes()).unwrap();
+        }
+        let reports = ws.catch_up_transcripts(&projects, None).unwrap();
+        let read: Vec<_> = reports.iter().map(|r| (r.path.clone(), r.ingest.added)).collect();
+        let grew = std::fs::canonicalize(&grew).unwrap().display().to_string();
+        assert_eq!(read, [(grew, 1)], "only the known transcript of this folder that grew");
+        assert!(ws.catch_up_transcripts(&projects, None).unwrap().is_empty(), "nothing new the second time");
+        assert_eq!(ws.status().unwrap().records, 4);
     }
 
     #[test]
