@@ -42,9 +42,12 @@ pub(crate) fn summarize(name: &str, lang: Option<&str>, bytes: &[u8]) -> Option<
     one_line(&raw)
 }
 
-/// Collapse whitespace, drop light markdown, and cut to [`MAX_SUMMARY_CHARS`].
+/// Collapse whitespace, drop inline markup (see [`inline_markup`]), and
+/// cut to [`MAX_SUMMARY_CHARS`].
 fn one_line(raw: &str) -> Option<String> {
-    let mut line = raw.split_whitespace().collect::<Vec<_>>().join(" ");
+    let raw = raw.split_whitespace().collect::<Vec<_>>().join(" ");
+    let unmarked = inline_markup().replace_all(&raw, "$text$doc$reftext$link$role");
+    let mut line = unmarked.split_whitespace().collect::<Vec<_>>().join(" ");
     line.retain(|c| c != '`' && c != '*');
     let line = line.trim();
     if line.is_empty() {
@@ -58,11 +61,51 @@ fn one_line(raw: &str) -> Option<String> {
     Some(format!("{}…", at_word.trim_end_matches([',', ';', ':', ' '])))
 }
 
+/// Inline markup whose text is kept and whose syntax goes: Markdown images
+/// (all of them) and links `[text](url)`, `[text][ref]`, rustdoc links `` [`Name`] ``, reST links `` `text <url>`_ `` and
+/// `` `text`_ ``, and reST roles `` :role:`text` `` (`:py:class:` and the like).
+fn inline_markup() -> &'static regex::Regex {
+    static RE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    RE.get_or_init(|| {
+        regex::Regex::new(
+            r"!\[[^\]]*\]\([^)]*\)|\[(?P<text>[^\]]+)\]\([^)]*\)|\[`(?P<doc>[^`\]]+)`\](?:\[[^\]]*\])?|\[(?P<reftext>[^\]]+)\]\[[^\]]*\]|`(?P<link>[^`<]+?)\s*(?:<[^>`]*>)?`__?|(?::[\w.-]+)+:`(?P<role>[^`]*)`",
+        )
+        .unwrap_or_else(|_| unreachable!("the pattern is a constant"))
+    })
+}
+
 /// The first paragraph of prose: not a heading (ATX, setext or reST), badge,
-/// HTML, table, directive, code fence or front matter. Falls back to the
-/// first heading's text.
+/// HTML, table, reST directive (with its options and content), field list,
+/// code fence or front matter. Falls back to the first heading's text.
 fn markdown_paragraph(text: &str) -> Option<String> {
-    let mut lines: Vec<&str> = text.lines().map(str::trim).collect();
+    prose_paragraph(text.lines())
+}
+
+/// [`markdown_paragraph`] over lines as written (their indentation tells a
+/// directive's content from the text after it). Docstrings and doc comments
+/// are read this way too: their authors write Markdown or reST.
+fn prose_paragraph<'a>(lines: impl Iterator<Item = &'a str>) -> Option<String> {
+    let raw: Vec<&str> = lines.collect();
+    let indent = |l: &str| l.len() - l.trim_start().len();
+    // Drop each directive (`.. name::`, `.. _target:`, a comment) with the
+    // lines indented below it.
+    let mut kept: Vec<&str> = Vec::with_capacity(raw.len());
+    let mut directive: Option<usize> = None;
+    for line in &raw {
+        if let Some(at) = directive {
+            if line.trim().is_empty() || indent(line) > at {
+                continue;
+            }
+            directive = None;
+        }
+        let explicit = line.trim_start();
+        if explicit == ".." || explicit.starts_with(".. ") {
+            directive = Some(indent(line));
+            continue;
+        }
+        kept.push(line);
+    }
+    let mut lines: Vec<&str> = kept.into_iter().map(str::trim).collect();
     if lines.first() == Some(&"---") {
         // YAML front matter.
         let end = lines.iter().skip(1).position(|l| *l == "---").map_or(lines.len(), |i| i + 2);
@@ -93,11 +136,12 @@ fn markdown_paragraph(text: &str) -> Option<String> {
             line.starts_with('#').then(|| line.trim_start_matches('#').trim())
         };
         let skip = title.is_some()
+            || is_field(line)
+            || is_link_definition(line)
             || line.starts_with('<')
             || line.starts_with("[!")
             || line.starts_with("![")
             || line.starts_with('|')
-            || line.starts_with("..")
             || is_underline(line);
         if line.is_empty() || skip {
             if !paragraph.is_empty() {
@@ -108,7 +152,27 @@ fn markdown_paragraph(text: &str) -> Option<String> {
         }
         paragraph.push(line);
     }
-    if paragraph.is_empty() { heading.map(str::to_string) } else { Some(paragraph.join(" ")) }
+    let paragraph = paragraph.join(" ");
+    match heading {
+        // "To use it in its simplest form:" introduces what follows; the title says more.
+        Some(heading) if paragraph.is_empty() || paragraph.ends_with(':') => Some(heading.to_string()),
+        _ if paragraph.is_empty() => None,
+        _ => Some(paragraph),
+    }
+}
+
+/// A Markdown link reference definition: `[label]: https://…`.
+fn is_link_definition(line: &str) -> bool {
+    line.strip_prefix('[')
+        .and_then(|rest| rest.split_once("]:"))
+        .is_some_and(|(label, _)| !label.contains('['))
+}
+
+/// A reST field or directive option: `:orphan:`, `:align: center`.
+fn is_field(line: &str) -> bool {
+    line.strip_prefix(':').and_then(|rest| rest.split_once(':')).is_some_and(|(name, _)| {
+        !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || "_- ".contains(c))
+    })
 }
 
 /// The first paragraph of a Python module docstring.
@@ -126,7 +190,7 @@ fn python_docstring(text: &str) -> Option<String> {
     let quote = ["\"\"\"", "'''", "\"", "'"].into_iter().find(|q| rest.starts_with(q))?;
     let body = &rest[quote.len()..];
     let body = body.split_once(quote).map_or(body, |(inside, _)| inside);
-    first_paragraph(body.lines().map(str::trim))
+    prose_paragraph(body.lines())
 }
 
 /// The first paragraph of a Rust file's inner doc comments (`//!` or `/*! */`),
@@ -134,12 +198,12 @@ fn python_docstring(text: &str) -> Option<String> {
 fn rust_inner_docs(text: &str) -> Option<String> {
     if let Some(block) = text.trim_start().strip_prefix("/*!") {
         let inside = block.split("*/").next()?;
-        return first_paragraph(inside.lines().map(|l| l.trim().trim_start_matches('*').trim()));
+        return prose_paragraph(inside.lines().map(|l| l.trim().trim_start_matches('*')));
     }
     let is_preamble =
         |l: &&str| l.is_empty() || l.starts_with("#![") || (l.starts_with("//") && !l.starts_with("//!"));
     let docs = text.lines().map(str::trim).skip_while(is_preamble).map_while(|l| l.strip_prefix("//!"));
-    first_paragraph(docs.map(str::trim))
+    prose_paragraph(docs)
 }
 
 /// The first paragraph of a JS/TS file's leading `/** */` or `//` comment,
@@ -174,13 +238,8 @@ fn js_leading_comment(text: &str) -> Option<String> {
         if lower.contains("copyright") || lower.contains("license") || lower.contains("eslint-") {
             continue;
         }
-        return first_paragraph(comment.into_iter());
+        return prose_paragraph(comment.into_iter());
     }
-}
-
-fn first_paragraph<'a>(lines: impl Iterator<Item = &'a str>) -> Option<String> {
-    let paragraph: Vec<&str> = lines.skip_while(|l| l.is_empty()).take_while(|l| !l.is_empty()).collect();
-    if paragraph.is_empty() { None } else { Some(paragraph.join(" ")) }
 }
 
 fn toml_description(text: &str, table: &[&str]) -> Option<String> {
@@ -245,6 +304,76 @@ mod tests {
         assert_eq!(sum("pyproject.toml", pyproject).as_deref(), Some("A package."));
         assert_eq!(sum("package.json", "{\"description\": \"A module.\"}").as_deref(), Some("A module."));
         assert_eq!(sum("Cargo.toml", "not toml ["), None);
+    }
+
+    /// Openings in the shapes real projects write (reST module headers, Sphinx
+    /// roles and directives, Markdown badges and links, doc-comment headings):
+    /// the summary is the first sentence of prose, without markup.
+    #[test]
+    fn markup_never_reaches_a_summary() {
+        let cases: &[(&str, &str, &str)] = &[
+            // A module docstring with a reST title and underline (requests' style).
+            (
+                "adapters.py",
+                "# -*- coding: utf-8 -*-\n\"\"\"\nshop.adapters\n~~~~~~~~~~~~~\n\nThis module holds the transport adapters.\n\"\"\"\n",
+                "This module holds the transport adapters.",
+            ),
+            // Overlined title, then a role and a reST link.
+            (
+                "m.py",
+                "\"\"\"\n=====\nTitle\n=====\n\nWraps :class:`Session` and :py:func:`shop.get`; see `the guide <https://x.invalid>`_.\n\"\"\"\n",
+                "Wraps Session and shop.get; see the guide.",
+            ),
+            // A docs page: directives with options, a field list, then prose.
+            (
+                "index.rst",
+                ":orphan:\n\n.. image:: logo.png\n   :align: center\n   :height: 200px\n\n.. _intro:\n\nWelcome\n=======\n\nShop is a toolkit for orders.\n",
+                "Shop is a toolkit for orders.",
+            ),
+            // A directive's indented content is not the paragraph.
+            (
+                "guide.rst",
+                ".. note::\n\n   This is a note, not the summary.\n\nThe real first sentence.\n",
+                "The real first sentence.",
+            ),
+            // Markdown: badges, a linked title, inline links and an image.
+            (
+                "README.md",
+                "# [Shop](https://x.invalid)\n\n[![CI](https://x.invalid/b.svg)](https://x.invalid)\n![logo](logo.png)\n\nA [fast](https://x.invalid/fast) shop ![icon](i.png) for **orders**.\n",
+                "A fast shop for orders.",
+            ),
+            // A Rust crate's docs under a heading.
+            (
+                "lib.rs",
+                "//! # shop\n//!\n//! Orders, carts and [`Invoice`]s.\n",
+                "Orders, carts and Invoices.",
+            ),
+            // A JSDoc block with a Markdown heading first.
+            (
+                "index.ts",
+                "/**\n * ## Shop\n *\n * Typed [client](./client.ts) for the shop API.\n */\n",
+                "Typed client for the shop API.",
+            ),
+            // An ellipsis is prose, not a directive.
+            ("notes.md", "...and then the shop opened.\n", "...and then the shop opened."),
+            // Link reference definitions and reference links.
+            (
+                "lib.rs",
+                "//! [![docs]][docs-rs]\n//!\n//! [docs]: https://img.invalid/badge.svg\n//! [docs-rs]: https://docs.invalid\n//!\n//! Define [commands][Command] and their [`Arg`]s.\n",
+                "Define commands and their Args.",
+            ),
+            // A paragraph that only introduces what follows gives way to the title.
+            (
+                "pdb.py",
+                "\"\"\"\nThe Shop Debugger\n=================\n\nTo use it in its simplest form:\n\n    >>> import shopdb\n\"\"\"\n",
+                "The Shop Debugger",
+            ),
+            // Generic types keep their brackets.
+            ("lib.rs", "//! Reads `Vec<u8>` buffers.\n", "Reads Vec<u8> buffers."),
+        ];
+        for (name, text, want) in cases {
+            assert_eq!(sum(name, text).as_deref(), Some(*want), "{name}: {text:?}");
+        }
     }
 
     #[test]
