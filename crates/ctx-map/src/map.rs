@@ -186,6 +186,21 @@ pub fn render(
         }
         head = render_structure(&structure);
     }
+    // Still over the whole budget: the structure's other parts go, the least
+    // telling first, then the title itself (nothing fits: the map is empty).
+    while tok.count(&head) > budget {
+        if !structure.key_files.is_empty() {
+            structure.key_files.clear();
+        } else if !structure.commands.is_empty() {
+            structure.commands.clear();
+        } else if !structure.stack.is_empty() {
+            structure.stack.clear();
+        } else {
+            head.clear();
+            break;
+        }
+        head = render_structure(&structure);
+    }
 
     // Definitions, best first; ties by path and line (a fixed order).
     // An impl block is shown only around its methods.
@@ -207,10 +222,8 @@ pub fn render(
     order.sort_by(best_first);
 
     // The longest prefix of that order that fits, then any later ones that still fit.
-    let fits = |chosen: &[(usize, usize, f64)]| {
-        let text = format!("{head}{}", render_symbols(files, ranking, chosen).0);
-        tok.count(&text) <= budget
-    };
+    let fits =
+        |chosen: &[(usize, usize, f64)]| tok.count(&compose(&head, files, ranking, chosen).0) <= budget;
     // Galloping first: every probe renders and counts its text, so stay near the answer.
     let (mut lo, mut hi) = (0, order.len());
     let mut step = 16;
@@ -234,8 +247,7 @@ pub fn render(
             chosen.pop();
         }
     }
-    let (symbols, shown) = render_symbols(files, ranking, &chosen);
-    let text = format!("{head}{symbols}");
+    let (text, shown) = compose(&head, files, ranking, &chosen);
     let tokens = tok.count(&text);
     RepoMap { text, tokens, budget, tokenizer: tok.name().to_string(), structure, files: shown, index }
 }
@@ -263,8 +275,22 @@ fn render_structure(s: &Structure) -> String {
         }
         out.push('\n');
     }
-    out.push_str("## Symbols (most referenced first)\n\n");
     out
+}
+
+/// The map's text: the structure, then the chosen definitions under their
+/// heading (no heading when there are none); and the files shown.
+fn compose(
+    head: &str,
+    files: &[IndexedFile],
+    ranking: &Ranking,
+    chosen: &[(usize, usize, f64)],
+) -> (String, Vec<MapFile>) {
+    if chosen.is_empty() {
+        return (head.to_string(), Vec::new());
+    }
+    let (symbols, shown) = render_symbols(files, ranking, chosen);
+    (format!("{head}## Symbols (most referenced first)\n\n{symbols}"), shown)
 }
 
 /// Names (paths, manifest entries) on one line, as [`display_name`] shows them.

@@ -131,6 +131,21 @@ fn budgets_are_filled_to_within_five_percent() {
 }
 
 #[test]
+fn a_small_budget_is_never_exceeded() {
+    let cache = tempfile::tempdir().unwrap();
+    let mut ws = open(this_repo(), cache.path());
+    for budget in [1, 4, 16, 32, 64, 100, 150] {
+        let map = run(&mut ws, &MapOptions { tokens: budget, ..MapOptions::default() });
+        let exact = ctx_core::tokens::Tokenizer::count(&ctx_core::tokens::O200k, &map.text);
+        assert!(exact <= budget, "{budget}: {exact} tokens:\n{}", map.text);
+        // No heading over nothing.
+        assert_eq!(map.text.contains("## Symbols"), !map.files.is_empty(), "{budget}:\n{}", map.text);
+    }
+    // Too small for even the title: an empty map, which the CLI says is empty.
+    assert!(run(&mut ws, &MapOptions { tokens: 1, ..MapOptions::default() }).text.is_empty());
+}
+
+#[test]
 fn the_map_is_the_same_for_any_number_of_threads() {
     let maps: Vec<String> = [1, 2, 3]
         .into_iter()

@@ -29,6 +29,12 @@ pub fn map(env: &Env, args: &MapArgs) -> anyhow::Result<()> {
     if args.write {
         ctx_map::map::write_map(&ws, &map)?;
     }
+    if map.text.is_empty() {
+        output::warn(&format!(
+            "a budget of {} tokens is too small for any map (not even its title)",
+            map.budget
+        ));
+    }
     if env.json || args.format == "json" {
         return output::json(&map);
     }
