@@ -192,47 +192,36 @@ fn summary(conn: &Connection) -> Result<Vec<String>> {
             |row| row.get(0),
         )
         .optional()?;
+    // The body the query (with `SUMMARY` in its `{SUMMARY}`) finds first, if any.
+    let first = |sql: &str, params: &[&dyn rusqlite::ToSql]| -> Result<Option<String>> {
+        Ok(conn.query_row(&sql.replace("{SUMMARY}", SUMMARY), params, |row| row.get(0)).optional()?)
+    };
     let mut text: Option<String> = None;
     if let Some(session) = &latest {
-        text = conn
-            .query_row(
-                &format!(
-                    "SELECT body FROM records WHERE session_id = ?1 AND {SUMMARY}
-                     ORDER BY (ts = 'n/a'), ts DESC, id DESC LIMIT 1"
-                ),
-                [session],
-                |row| row.get(0),
-            )
-            .optional()?;
+        text = first(
+            "SELECT body FROM records WHERE session_id = ?1 AND {SUMMARY}
+             ORDER BY (ts = 'n/a'), ts DESC, id DESC LIMIT 1",
+            &[session],
+        )?;
         if text.is_none() {
             // A Claude Code message's key is `cc:<session>:<uuid>:<block>` (see ingest/claude.rs).
-            text = conn
-                .query_row(
-                    &format!(
-                        "SELECT s.body FROM records s WHERE s.session_id IS NULL AND {SUMMARY}
-                           AND json_extract(s.meta, '$.leaf_uuid') IS NOT NULL
-                           AND EXISTS (SELECT 1 FROM records m
-                             WHERE m.dedup_key >= 'cc:' || ?1 || ':' || json_extract(s.meta, '$.leaf_uuid') || ':'
-                               AND m.dedup_key < 'cc:' || ?1 || ':' || json_extract(s.meta, '$.leaf_uuid') || ';')
-                         ORDER BY s.id DESC LIMIT 1"
-                    ),
-                    [session],
-                    |row| row.get(0),
-                )
-                .optional()?;
+            text = first(
+                "SELECT s.body FROM records s WHERE s.session_id IS NULL AND {SUMMARY}
+                   AND json_extract(s.meta, '$.leaf_uuid') IS NOT NULL
+                   AND EXISTS (SELECT 1 FROM records m
+                     WHERE m.dedup_key >= 'cc:' || ?1 || ':' || json_extract(s.meta, '$.leaf_uuid') || ':'
+                       AND m.dedup_key < 'cc:' || ?1 || ':' || json_extract(s.meta, '$.leaf_uuid') || ';')
+                 ORDER BY s.id DESC LIMIT 1",
+                &[session],
+            )?;
         }
     }
     if text.is_none() {
-        text = conn
-            .query_row(
-                &format!(
-                    "SELECT body FROM records WHERE pool = 'hot' AND {SUMMARY} AND ts <> 'n/a'
-                     ORDER BY ts DESC, id DESC LIMIT 1"
-                ),
-                [],
-                |row| row.get(0),
-            )
-            .optional()?;
+        text = first(
+            "SELECT body FROM records WHERE pool = 'hot' AND {SUMMARY} AND ts <> 'n/a'
+             ORDER BY ts DESC, id DESC LIMIT 1",
+            &[],
+        )?;
     }
     Ok(text
         .map(|t| t.lines().map(str::trim).filter(|l| !l.is_empty()).take(20).map(summarize).collect())
