@@ -105,6 +105,94 @@ pub fn is_within(key: &str, folder: &str) -> bool {
     folder == ROOT || key.strip_prefix(folder).is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
 }
 
+/// What a file is for, read from its path alone: the code itself, or what
+/// surrounds it. Maps, folder context and rankings show the code first and
+/// what surrounds it after (unless the task points there).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum PathRole {
+    /// The repository's own code (and anything not recognized below).
+    Source,
+    Test,
+    /// Data tests read: fixtures, snapshots, golden files, test data.
+    Fixture,
+    Example,
+    Bench,
+    Docs,
+    /// Someone else's code kept in this repository.
+    Vendored,
+}
+
+impl PathRole {
+    /// What a file or folder at `path` (repository-relative, `/`-separated) is
+    /// for. The most telling folder wins (a fixture under `tests/` is a
+    /// fixture); a file named as a test is a test anywhere.
+    pub fn of(path: &str) -> PathRole {
+        const FOLDERS: &[(PathRole, &[&str])] = &[
+            (
+                PathRole::Vendored,
+                &["vendor", "vendored", "_vendor", "third_party", "third-party", "node_modules"],
+            ),
+            (
+                PathRole::Fixture,
+                &[
+                    "fixtures",
+                    "fixture",
+                    "__fixtures__",
+                    "testdata",
+                    "test_data",
+                    "test-data",
+                    "snapshots",
+                    "__snapshots__",
+                    "golden",
+                    "__mocks__",
+                ],
+            ),
+            (
+                PathRole::Test,
+                &["tests", "test", "__tests__", "spec", "specs", "testing", "e2e", "integration-tests"],
+            ),
+            (
+                PathRole::Example,
+                &["examples", "example", "demo", "demos", "samples", "sample", "playground", "docs_src"],
+            ),
+            (PathRole::Bench, &["benches", "bench", "benchmarks", "benchmark"]),
+            (PathRole::Docs, &["docs", "doc", "documentation"]),
+        ];
+        let mut parts: Vec<&str> = path.split('/').filter(|p| !p.is_empty() && *p != ".").collect();
+        let file = parts.pop().unwrap_or_default();
+        for (role, names) in FOLDERS {
+            if parts.iter().any(|p| names.contains(&p.to_ascii_lowercase().as_str())) {
+                return *role;
+            }
+        }
+        if is_test_file(file) {
+            return PathRole::Test;
+        }
+        // A folder's own name says what it is (`tests`, `examples`).
+        match FOLDERS.iter().find(|(_, names)| names.contains(&file.to_ascii_lowercase().as_str())) {
+            Some((role, _)) => *role,
+            None => PathRole::Source,
+        }
+    }
+
+    /// Whether this is what surrounds the code rather than the code.
+    pub fn is_auxiliary(self) -> bool {
+        self != PathRole::Source
+    }
+}
+
+/// `test_x.py`, `x_test.py`, `x_test.go`, `x.test.ts`, `x.spec.js`, `conftest.py`, `tests.rs`.
+fn is_test_file(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    let stem = lower.split('.').next().unwrap_or(&lower);
+    stem.starts_with("test_")
+        || stem.ends_with("_test")
+        || stem.ends_with("_tests")
+        || matches!(stem, "conftest" | "tests" | "test")
+        || lower.contains(".test.")
+        || lower.contains(".spec.")
+}
+
 /// A name (a path, a file or folder name; any one-line text) as text for
 /// people and agents may show it: control characters become visible escapes
 /// (`\n`, `\r`, `\t`, `\x1b`, `\u{85}`), as do the characters that move
@@ -143,6 +231,33 @@ fn needs_escape(c: char) -> bool {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn a_path_says_what_its_file_is_for() {
+        let cases = [
+            ("src/flask/app.py", PathRole::Source),
+            ("src/lib.rs", PathRole::Source),
+            ("tests/test_basic.py", PathRole::Test),
+            ("src/utils/format.test.ts", PathRole::Test),
+            ("pkg/server_test.go", PathRole::Test),
+            ("test_cli.py", PathRole::Test),
+            ("packages/core/__tests__/index.ts", PathRole::Test),
+            ("tests/fixtures/app.py", PathRole::Fixture),
+            ("crates/x/tests/snapshots/a.snap", PathRole::Fixture),
+            ("examples/tutorial/flaskr/blog.py", PathRole::Example),
+            ("docs_src/first_steps/tutorial001.py", PathRole::Example),
+            ("benches/map.rs", PathRole::Bench),
+            ("docs/conf.py", PathRole::Docs),
+            ("src/_vendor/six.py", PathRole::Vendored),
+            ("tests", PathRole::Test),
+            ("src/contest.py", PathRole::Source),
+            ("src/latest.rs", PathRole::Source),
+        ];
+        for (path, role) in cases {
+            assert_eq!(PathRole::of(path), role, "{path}");
+        }
+        assert!(!PathRole::Source.is_auxiliary() && PathRole::Fixture.is_auxiliary());
+    }
 
     #[test]
     fn names_show_their_control_characters_as_escapes() {
