@@ -112,6 +112,26 @@ fn rank_puts_recently_changed_files_first_among_equals() {
 }
 
 #[test]
+fn rank_reads_the_history_again_when_head_moves() {
+    let repo = two_commits("");
+    let cache = tempfile::tempdir().unwrap();
+    let query = "the cache of parsed widgets is stale";
+    let similar = |path: &str| -> f64 {
+        let out = stdout(&ctx(&repo, &cache, &["--json", "rank", "--query", query]));
+        let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let file = json.as_array().unwrap().iter().find(|f| f["path"] == path).unwrap();
+        file["similar"].as_f64().unwrap()
+    };
+    // No past commit reads like the task yet (and the history is now cached under HEAD).
+    assert_eq!(similar("a.py"), 0.0);
+    repo.write("a.py", "def alpha():\n    return 1\n");
+    repo.git(&["commit", "--quiet", "-am", "Drop stale parsed widgets from the cache"]);
+    // A new HEAD: the cached history is stale and read again, with the new commit.
+    assert_eq!(similar("a.py"), 1.0);
+    assert_eq!(similar("b.py"), 0.0);
+}
+
+#[test]
 fn rank_in_a_subfolder_of_a_repository_reads_its_history_with_its_own_paths() {
     let repo = two_commits("pkg/");
     let cache = tempfile::tempdir().unwrap();

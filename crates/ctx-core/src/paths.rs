@@ -118,7 +118,8 @@ pub enum PathRole {
     Example,
     Bench,
     Docs,
-    /// Someone else's code kept in this repository.
+    /// Someone else's code kept in this repository, or a build's output
+    /// committed to it (`dist/`).
     Vendored,
 }
 
@@ -130,7 +131,7 @@ impl PathRole {
         const FOLDERS: &[(PathRole, &[&str])] = &[
             (
                 PathRole::Vendored,
-                &["vendor", "vendored", "_vendor", "third_party", "third-party", "node_modules"],
+                &["vendor", "vendored", "_vendor", "third_party", "third-party", "node_modules", "dist"],
             ),
             (
                 PathRole::Fixture,
@@ -249,6 +250,7 @@ mod tests {
             ("benches/map.rs", PathRole::Bench),
             ("docs/conf.py", PathRole::Docs),
             ("src/_vendor/six.py", PathRole::Vendored),
+            ("dist/esm/axios.js", PathRole::Vendored),
             ("tests", PathRole::Test),
             ("src/contest.py", PathRole::Source),
             ("src/latest.rs", PathRole::Source),

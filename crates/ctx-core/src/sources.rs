@@ -64,6 +64,17 @@ impl Workspace {
         Ok(())
     }
 
+    /// A value derived from something outside the store (the version
+    /// history at one HEAD), kept under `key` so it is computed once.
+    pub fn derived(&self, key: &str) -> Result<Option<String>> {
+        Ok(crate::store::kv_get(&self.store().conn, &format!("derived.{key}"))?)
+    }
+
+    /// Keep `value` under `key` (see [`Workspace::derived`]), replacing what was there.
+    pub fn save_derived(&mut self, key: &str, value: &str) -> Result<()> {
+        Ok(crate::store::kv_set(&self.store_mut().conn, &format!("derived.{key}"), value)?)
+    }
+
     /// Store freshly extracted tags, and drop entries no file's content has
     /// any more (or of another extractor version), in one transaction.
     pub fn save_tags(&mut self, version: u32, entries: &[([u8; 32], String, Vec<u8>)]) -> Result<()> {

@@ -1,13 +1,13 @@
-//! What the repository's version history says about its files: which of them
-//! changed lately.
+//! What the repository's version history says about its files: which of
+//! them changed lately, which change together, and which past changes were
+//! described like the task at hand.
 //!
-//! A task tends to touch what recent work touched. Read with `git log` from
-//! the workspace root (paths relative to it); outside a git repository, or
+//! A task tends to touch what recent work touched, and what earlier work
+//! described in the same words touched. Read with `git log` from the
+//! workspace root (paths relative to it); outside a git repository, or
 //! without `git`, there is no history and ranking goes on without it.
-//!
-//! Past commit messages were tried as one more field of a file's words and
-//! left out: on 371 release histories and this repository's own, they made
-//! the ranking worse at every K (`benches/rank_eval.py`; docs/benchmarks.md).
+//! [`History::cached`] keeps the log in the store under its HEAD, so `git
+//! log` runs once per HEAD, not on every call.
 
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -19,6 +19,8 @@ pub const MAX_COMMITS: usize = 500;
 /// A commit that changed more files than this says little about each (a
 /// reformat, a rename sweep, a vendored import): it does not count.
 const MAX_FILES_PER_COMMIT: usize = 60;
+/// Longest commit message kept, in bytes (the subject and what explains it).
+const MAX_MESSAGE: usize = 2000;
 
 /// The newest commits (merges left out) and the files each changed.
 #[derive(Debug, Clone, Default)]
@@ -27,8 +29,10 @@ pub struct History {
     pub commits: Vec<Commit>,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct Commit {
+    /// The commit message (cut to [`MAX_MESSAGE`] bytes).
+    pub message: String,
     /// Paths relative to the workspace root, with `/`.
     pub files: Vec<String>,
 }
@@ -38,29 +42,50 @@ impl History {
     /// commits reachable from HEAD, touching files under `root`); `None`
     /// outside a git repository, without `git`, or when it fails.
     pub fn read(root: &Path, max_commits: usize) -> Option<History> {
-        let output = Command::new("git")
-            .arg("-C")
-            .arg(root)
-            .args(["-c", "core.quotepath=off", "log", "--no-merges", "--relative", "--name-only"])
-            .arg(format!("--max-count={max_commits}"))
-            .args(["--format=%x1e", "HEAD", "--"])
-            .stdin(Stdio::null())
-            .stderr(Stdio::null())
-            .output()
-            .ok()?;
-        if !output.status.success() {
-            return None;
-        }
-        Some(History::parse(&String::from_utf8_lossy(&output.stdout)))
+        Some(History::parse(&log(root, max_commits)?))
     }
 
-    /// Parse `git log --name-only --format=%x1e` output: a separator, then each commit's files.
+    /// [`History::read`] for the workspace `ws`, from the store when HEAD is
+    /// where it was when the log was last read. A store that cannot be
+    /// written only costs the next call another `git log`.
+    pub fn cached(ws: &mut ctx_core::Workspace, max_commits: usize) -> Option<History> {
+        let root = ws.root().to_path_buf();
+        let head = git(&root, &["rev-parse", "HEAD"])?;
+        let stamp = format!("{}:{max_commits}\n", head.trim());
+        let key = "history";
+        if let Ok(Some(stored)) = ws.derived(key) {
+            if let Some(text) = stored.strip_prefix(&stamp) {
+                return Some(History::parse(text));
+            }
+        }
+        let text = log(&root, max_commits)?;
+        // Caching is an optimisation: a read-only store must not cost the answer.
+        let _ = ws.save_derived(key, &format!("{stamp}{text}"));
+        Some(History::parse(&text))
+    }
+
+    /// Parse `git log --name-only --format=%x1e%B%x1f` output: a separator,
+    /// each commit's message, another separator, then its files.
     fn parse(text: &str) -> History {
         let commits = text
             .split('\x1e')
             .skip(1)
-            .map(|names| Commit {
-                files: names.lines().map(str::trim).filter(|l| !l.is_empty()).map(str::to_string).collect(),
+            .map(|entry| {
+                let (message, names) = entry.split_once('\x1f').unwrap_or(("", entry));
+                let mut message = message.trim().to_string();
+                if message.len() > MAX_MESSAGE {
+                    let cut = (0..=MAX_MESSAGE).rev().find(|&i| message.is_char_boundary(i)).unwrap_or(0);
+                    message.truncate(cut);
+                }
+                Commit {
+                    message,
+                    files: names
+                        .lines()
+                        .map(str::trim)
+                        .filter(|l| !l.is_empty())
+                        .map(str::to_string)
+                        .collect(),
+                }
             })
             .collect();
         History { commits }
@@ -83,16 +108,50 @@ impl History {
     }
 }
 
+/// The raw log [`History::parse`] reads.
+fn log(root: &Path, max_commits: usize) -> Option<String> {
+    let count = format!("--max-count={max_commits}");
+    git(
+        root,
+        &[
+            "-c",
+            "core.quotepath=off",
+            "log",
+            "--no-merges",
+            "--relative",
+            "--name-only",
+            &count,
+            "--format=%x1e%B%x1f",
+            "HEAD",
+            "--",
+        ],
+    )
+}
+
+/// What `git -C root ARGS` prints, if it succeeds.
+fn git(root: &Path, args: &[&str]) -> Option<String> {
+    let output = Command::new("git")
+        .arg("-C")
+        .arg(root)
+        .args(args)
+        .stdin(Stdio::null())
+        .stderr(Stdio::null())
+        .output()
+        .ok()?;
+    output.status.success().then(|| String::from_utf8_lossy(&output.stdout).into_owned())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn parses_each_commits_files() {
-        let text = "\x1e\n\nsrc/pool.rs\nsrc/lib.rs\n\x1e\n\nREADME.md\n\x1e\n";
+        let text = "\x1eFix the pool\n\nIt leaked.\n\x1f\n\nsrc/pool.rs\nsrc/lib.rs\n\x1eDocs\x1f\n\nREADME.md\n\x1e\x1f\n";
         let history = History::parse(text);
         assert_eq!(history.commits.len(), 3);
         assert_eq!(history.commits[0].files, ["src/pool.rs", "src/lib.rs"]);
+        assert_eq!(history.commits[0].message, "Fix the pool\n\nIt leaked.");
         assert_eq!(history.commits[1].files, ["README.md"]);
         assert!(history.commits[2].files.is_empty());
         let by_file = history.commits_by_file();

@@ -769,7 +769,7 @@ fn map<'py>(
 }
 
 /// The source files of the folder `path`, most relevant to `query` first
-/// (`k`: only the first k), each `{path, score, lexical, graph, recency}`;
+/// (`k`: only the first k), each `{path, score, lexical, graph, recency, similar, named}`;
 /// `history=False` leaves the git history out.
 #[pyfunction]
 #[pyo3(signature = (query, path=PathBuf::from("."), *, k=None, history=true))]
