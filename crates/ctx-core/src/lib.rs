@@ -60,6 +60,7 @@ mod scan;
 pub mod secrets;
 mod sources;
 mod store;
+pub mod structure;
 mod templates;
 pub mod time;
 pub mod tokens;

@@ -12,8 +12,8 @@ pub mod index;
 pub mod lang;
 pub mod map;
 pub mod rank;
-pub mod structure;
 pub mod tags;
 
+pub use ctx_core::structure;
 pub use error::{Error, Result};
 pub use map::update;
