@@ -95,7 +95,7 @@ pub use memory::{TranscriptIngestReport, TranscriptRead};
 pub use records::{Decision, NewDecision};
 pub use scan::{FileKind, ScanIssue, ScanPhases, ScanReport, language, secret_by_content, secret_by_name};
 pub use secrets::{Detector, Finding, HiddenFile, SecretFinding, SecretsConfig, SecretsReport};
-pub use sources::{SourceFile, default_cache_dir};
+pub use sources::{Outline, OutlineDef, SourceFile, default_cache_dir};
 pub use store::{SCHEMA_VERSION, Store};
 pub use watch::{WatchCycle, WatchOptions};
 pub use workspace::{CONFIG_FILE, CTX_DIR, InitReport, Status, Workspace};

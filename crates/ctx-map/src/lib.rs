@@ -11,6 +11,7 @@ pub mod hook;
 pub mod index;
 pub mod lang;
 pub mod map;
+pub mod outline;
 pub mod rank;
 pub mod tags;
 

@@ -77,6 +77,10 @@ pub fn map(ws: &mut Workspace, options: &MapOptions, progress: Option<Progress>)
     let (files, stats) = index::index(ws, progress)?;
     let focus = focus(ws, &files, &options.focus, options.query.as_deref())?;
     let ranking = graph::rank(&files, &focus);
+    if options.focus.is_empty() && options.query.is_none() {
+        // The whole repository ranked with no focus: what the folder context files show.
+        crate::outline::save(ws, &files, &ranking)?;
+    }
     let paths: Vec<String> = ws.source_files()?.into_iter().map(|f| f.path).collect();
     let structure = structure::detect(ws.root(), &paths, TREE_DEPTH, ws.detector());
     let tok = ws.config().build.tokenizer.get();
