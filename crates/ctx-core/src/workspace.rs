@@ -384,7 +384,7 @@ impl Workspace {
         build::Site { root: &self.root, ctx_dir, config: &self.config.build, detector: self.detector() }
     }
 
-    /// Folders whose description and content nobody has written, deepest first.
+    /// Folders whose description and content nobody has written, the most important first.
     pub fn todo(&self) -> Result<Vec<TodoFolder>> {
         build::todo(&self.store.conn)
     }

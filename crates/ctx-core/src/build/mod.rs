@@ -32,6 +32,7 @@ use serde::Serialize;
 
 use crate::config::{BuildConfig, ScanConfig};
 use crate::error::{Error, Result};
+use crate::paths::PathRole;
 use crate::secrets::Detector;
 use crate::tokens::Tokenizer;
 use crate::{fsutil, structure, time};
@@ -717,10 +718,18 @@ pub struct TodoFolder {
     pub derived_from: String,
     pub files: usize,
     pub subfolders: Vec<String>,
+    /// How much of the repository depends on the folder's own files: the
+    /// share of the reference graph's rank they hold (0 to 1; 0 when the
+    /// map never indexed them).
+    pub importance: f64,
+    /// What the folder is for, from its path (`source`, `test`, `fixture`, …).
+    pub role: PathRole,
 }
 
-/// Folders nobody has described, deepest first (so a parent's describer can
-/// read its children's descriptions), then by path.
+/// Folders nobody has described, the most important first: the code (then
+/// docs, examples, benches, vendored code; tests and fixtures last), by how
+/// much of the repository depends on it; deepest first among equals (a
+/// parent's describer can read its children's descriptions), then by path.
 pub(crate) fn todo(conn: &Connection) -> Result<Vec<TodoFolder>> {
     let tx = conn.unchecked_transaction()?;
     let tree = Tree::load(&tx)?;
@@ -734,10 +743,24 @@ pub(crate) fn todo(conn: &Connection) -> Result<Vec<TodoFolder>> {
             derived_from: f.description_source.clone(),
             files: f.files.len(),
             subfolders: f.children.iter().map(|&c| tree.folders[c].path.clone()).collect(),
+            importance: f.files.iter().filter_map(|file| file.outline.as_ref()).map(|o| o.rank).sum(),
+            role: PathRole::of(&f.path),
         })
         .collect();
+    let last = |role: PathRole| match role {
+        PathRole::Source => 0,
+        PathRole::Docs => 1,
+        PathRole::Example => 2,
+        PathRole::Bench => 3,
+        PathRole::Vendored => 4,
+        PathRole::Test => 5,
+        PathRole::Fixture => 6,
+    };
     todo.sort_by(|a, b| {
-        crate::paths::depth(&b.path).cmp(&crate::paths::depth(&a.path)).then_with(|| a.path.cmp(&b.path))
+        (last(a.role).cmp(&last(b.role)))
+            .then(b.importance.total_cmp(&a.importance))
+            .then(crate::paths::depth(&b.path).cmp(&crate::paths::depth(&a.path)))
+            .then_with(|| a.path.cmp(&b.path))
     });
     Ok(todo)
 }
