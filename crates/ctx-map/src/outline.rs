@@ -132,8 +132,9 @@ pub fn one_line(signature: &str) -> String {
     {
         line = line.replace(from, to);
     }
-    // A stub's body (`-> T: ...`, an overload) goes with the colon.
-    let line = line.strip_suffix(": ...").unwrap_or(&line).trim_end_matches(['{', ':']).trim_end();
+    // A stub's body (`-> T: ...`, an overload) goes with its colon, an empty one (`{}`) with it.
+    let line = line.strip_suffix(": ...").or_else(|| line.strip_suffix("{}")).unwrap_or(&line);
+    let line = line.trim_end().trim_end_matches(['{', ':']).trim_end();
     match line.char_indices().nth(MAX_SIGNATURE_CHARS) {
         Some((cut, _)) => format!("{} …", line[..cut].trim_end()),
         None => line.to_string(),
@@ -240,6 +241,8 @@ mod tests {
             "def add_url_rule(self, rule: str, endpoint: str | None = None) -> None"
         );
         assert_eq!(one_line("pub fn get<T>(\n    &self,\n) -> T {"), "pub fn get<T>(&self) -> T");
+        assert_eq!(one_line("pub fn sign() {}"), "pub fn sign()");
+        assert_eq!(one_line("def get(self) -> int: ..."), "def get(self) -> int");
         let long = format!("fn f({})", "a: u8, ".repeat(40));
         assert!(
             one_line(&long).ends_with(" …") && one_line(&long).chars().count() <= MAX_SIGNATURE_CHARS + 2
