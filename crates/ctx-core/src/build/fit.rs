@@ -499,3 +499,19 @@ fn last_resort(text: &str, cap: usize, tok: &dyn Tokenizer) -> (String, usize) {
     let tokens = tok.count(&kept);
     (kept, tokens)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_file_keeps_its_best_definitions_before_any_keeps_more() {
+        let counts = [3, 0, 1, 4];
+        assert_eq!(definition_shares(&counts, 3, 5), [3, 0, 1, 4]);
+        assert_eq!(definition_shares(&counts, 3, 4), [3, 0, 1, 3]);
+        assert_eq!(definition_shares(&counts, 3, 2), [2, 0, 1, 2]);
+        assert_eq!(definition_shares(&counts, 3, 1), [2, 0, 1, 1]);
+        assert_eq!(definition_shares(&counts, 2, 0), [1, 0, 1, 0]);
+        assert_eq!(definition_shares(&counts, 0, 0), [0, 0, 0, 0]);
+    }
+}

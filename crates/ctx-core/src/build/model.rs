@@ -801,4 +801,16 @@ mod tests {
         assert_eq!(nest_headings("# A\n###### F\n", 3), "### A\n###### F");
         assert_eq!(nest_headings("  plain  ", 3), "plain");
     }
+
+    #[test]
+    fn first_sentences() {
+        assert_eq!(first_sentence("The engine. Owns the store."), "The engine.");
+        assert_eq!(first_sentence("Use e.g. Flask or i.e. That. Next."), "Use e.g. Flask or i.e. That.");
+        assert_eq!(
+            first_sentence("Written by J. Smith in v1.2 for you"),
+            "Written by J. Smith in v1.2 for you"
+        );
+        assert_eq!(first_sentence("What? Yes. And"), "What?");
+        assert_eq!(first_sentence("Ends with a dot."), "Ends with a dot.");
+    }
 }
