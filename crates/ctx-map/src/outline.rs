@@ -10,7 +10,7 @@
 //! A file's definitions are ordered: those other files reference first,
 //! then public before private, top level before members, then by graph
 //! score, then by line. Impl
-//! blocks, repeated overloads and, in the code itself (not its tests), test
+//! blocks, functions inside functions, repeated overloads and, in the code itself (not its tests), test
 //! functions and test modules are left out.
 
 use ctx_core::paths::PathRole;
@@ -80,7 +80,10 @@ fn outlines(files: &[IndexedFile], ranking: &Ranking, hashes: &HashMap<String, [
             let mut picked: Vec<(bool, bool, bool, f64, usize)> = Vec::new();
             let mut seen: HashSet<(Option<u32>, &str)> = HashSet::default();
             for (d, def) in defs.iter().enumerate() {
-                if !def.kind.defines_name() || (in_code && is_test(defs, def)) {
+                // A function's inner functions are its own business.
+                let nested =
+                    parent(defs, def).is_some_and(|p| matches!(p.kind, Kind::Function | Kind::Method));
+                if !def.kind.defines_name() || nested || (in_code && is_test(defs, def)) {
                     continue;
                 }
                 let used = users_of(i, &def.name).next().is_some();

@@ -1,8 +1,8 @@
 //! A file's one-line summary, taken from what its author wrote at its top:
 //! a README's first paragraph, a Python module docstring, Rust `//!` docs, a
 //! JS/TS leading doc comment, a manifest's `description`; for code without
-//! those, the docs of its main type (the first public class, struct, enum,
-//! trait or interface that has any). The build uses these
+//! those, the docs of its main type (the public class, struct, enum, trait
+//! or interface named like the file, or its only one). The build uses these
 //! to describe files and, for folders nobody has described, the folder.
 //!
 //! Extraction is cheap and only runs on files the scan reads anyway.
@@ -35,10 +35,10 @@ pub(crate) fn summarize(name: &str, lang: Option<&str>, bytes: &[u8]) -> Option<
         }
         ("package.json", _) => json_description(text),
         (_, Some("markdown" | "rst")) => markdown_paragraph(text),
-        (_, Some("python")) => python_docstring(text).or_else(|| python_class_docstring(text)),
-        (_, Some("rust")) => rust_inner_docs(text).or_else(|| rust_type_docs(text)),
+        (_, Some("python")) => python_docstring(text).or_else(|| python_class_docstring(name, text)),
+        (_, Some("rust")) => rust_inner_docs(text).or_else(|| rust_type_docs(name, text)),
         (_, Some("typescript" | "tsx" | "javascript")) => {
-            js_leading_comment(text).or_else(|| js_type_docs(text))
+            js_leading_comment(text).or_else(|| js_type_docs(name, text))
         }
         _ if lower.starts_with("readme") => markdown_paragraph(text),
         _ => None,
@@ -216,78 +216,106 @@ fn python_docstring(text: &str) -> Option<String> {
     prose_paragraph(body.lines())
 }
 
-/// The docstring of the first public top-level class that has one.
-fn python_class_docstring(text: &str) -> Option<String> {
+/// The docs of a file's main type, given its public top-level types (name,
+/// docs): the one named like the file (`user_agent.py`: `UserAgent`), or
+/// else its only one. A file of many types is summarized by none of them.
+fn main_type_docs(file: &str, types: Vec<(&str, Option<String>)>) -> Option<String> {
+    let plain = |name: &str| {
+        name.chars().filter(|c| !matches!(c, '_' | '-')).flat_map(char::to_lowercase).collect::<String>()
+    };
+    let stem = plain(file.split('.').next().unwrap_or(file));
+    let main = types.iter().position(|(name, _)| plain(name) == stem).or((types.len() == 1).then_some(0))?;
+    types.into_iter().nth(main)?.1
+}
+
+/// The name a type's declaration line gives after `keyword` (`class Shop(Base):` → `Shop`).
+fn declared_name<'a>(line: &'a str, keyword: &str) -> Option<&'a str> {
+    let rest = &line[line.find(keyword)? + keyword.len()..];
+    let name = rest.split(|c: char| !(c.is_alphanumeric() || c == '_')).next()?;
+    (!name.is_empty()).then_some(name)
+}
+
+/// The docstring of the module's main class (see [`main_type_docs`]).
+fn python_class_docstring(file: &str, text: &str) -> Option<String> {
+    let mut types = Vec::new();
     let mut offset = 0;
-    let mut in_class_header = false;
+    let mut header: Option<&str> = None;
     for line in text.split_inclusive('\n') {
         offset += line.len();
         if line.starts_with("class ") && !line.starts_with("class _") {
-            in_class_header = true;
+            header = declared_name(line, "class ");
         }
         // The header ends at its colon (the bases may take several lines).
-        if in_class_header && line.trim_end().ends_with(':') {
-            in_class_header = false;
-            if let Some(doc) = python_docstring(&text[offset..]) {
-                return Some(doc);
-            }
+        if let Some(name) = header.filter(|_| line.trim_end().ends_with(':')) {
+            types.push((name, python_docstring(&text[offset..])));
+            header = None;
         }
     }
-    None
+    main_type_docs(file, types)
 }
 
-/// The `///` docs of the first public top-level struct, enum or trait that has them.
-fn rust_type_docs(text: &str) -> Option<String> {
+/// The `///` docs of the file's main public struct, enum or trait (see [`main_type_docs`]).
+fn rust_type_docs(file: &str, text: &str) -> Option<String> {
+    let mut types = Vec::new();
     let mut docs: Vec<&str> = Vec::new();
     for line in text.lines() {
         if let Some(doc) = line.strip_prefix("///") {
             docs.push(doc);
-        } else if line.starts_with("#[") {
-            // Attributes between the docs and the item.
-        } else if ["pub struct ", "pub enum ", "pub trait "].iter().any(|p| line.starts_with(p))
-            && !docs.is_empty()
-        {
-            return prose_paragraph(docs.into_iter());
-        } else {
-            docs.clear();
+            continue;
         }
+        if line.starts_with("#[") {
+            continue; // attributes between the docs and the item
+        }
+        if let Some(keyword) =
+            ["pub struct ", "pub enum ", "pub trait "].into_iter().find(|k| line.starts_with(k))
+            && let Some(name) = declared_name(line, keyword)
+        {
+            types.push((name, prose_paragraph(docs.drain(..))));
+        }
+        docs.clear();
     }
-    None
+    main_type_docs(file, types)
 }
 
-/// The `/** */` docs of the first exported class or interface that has them.
-fn js_type_docs(text: &str) -> Option<String> {
+/// The `/** */` docs of the file's main exported class or interface (see [`main_type_docs`]).
+fn js_type_docs(file: &str, text: &str) -> Option<String> {
+    let mut types = Vec::new();
     let mut block: Option<Vec<&str>> = None;
     let mut docs: Vec<&str> = Vec::new();
     for line in text.lines() {
         let trimmed = line.trim();
         if let Some(lines) = &mut block {
-            if let Some(last) = trimmed.strip_suffix("*/") {
-                lines.push(last);
-                docs = block.take().unwrap_or_default();
-            } else {
-                lines.push(trimmed);
+            match trimmed.strip_suffix("*/") {
+                Some(last) => {
+                    lines.push(last);
+                    docs = block.take().unwrap_or_default();
+                }
+                None => lines.push(trimmed),
             }
-        } else if let Some(rest) = trimmed.strip_prefix("/**") {
+            continue;
+        }
+        if let Some(rest) = trimmed.strip_prefix("/**") {
             match rest.strip_suffix("*/") {
                 Some(one) => docs = vec![one],
                 None => block = Some(vec![rest]),
             }
-        } else if trimmed.starts_with('@') {
-            // Decorators between the docs and the class.
-        } else if ["export class ", "export default class ", "export abstract class ", "export interface "]
-            .iter()
-            .any(|p| line.starts_with(p))
-            && !docs.is_empty()
+            continue;
+        }
+        if trimmed.starts_with('@') || trimmed.is_empty() {
+            continue; // decorators between the docs and the class
+        }
+        let keywords =
+            ["export class ", "export default class ", "export abstract class ", "export interface "];
+        if let Some(keyword) = keywords.into_iter().find(|k| line.starts_with(k))
+            && let Some(name) = declared_name(line, keyword)
         {
             let lines =
                 docs.iter().map(|l| l.trim().trim_start_matches('*').trim()).filter(|l| !l.starts_with('@'));
-            return prose_paragraph(lines);
-        } else if !trimmed.is_empty() {
-            docs.clear();
+            types.push((name, prose_paragraph(lines)));
         }
+        docs.clear();
     }
-    None
+    main_type_docs(file, types)
 }
 
 /// The first paragraph of a Rust file's inner doc comments (`//!` or `/*! */`),
@@ -497,9 +525,9 @@ mod tests {
                 "<h1 align=\"center\">Shop</h1>\n\n[![CI](https://x.invalid/ci.svg)](https://x.invalid) [![PyPI](https://x.invalid/v.svg)](https://x.invalid)\n\n> **Orders for Rust**\n\nMore.\n",
                 "Orders for Rust",
             ),
-            // No module docstring: the main (first public) class's docstring.
+            // No module docstring: the main class's docstring (named like the file; private ones aside).
             (
-                "app.py",
+                "shop.py",
                 "from x import y\n\nclass _Hidden:\n    \"\"\"Not this one.\"\"\"\n\nclass Shop(\n    Base,\n):\n    \"\"\"The shop object implements a WSGI application.\n\n    More.\n    \"\"\"\n",
                 "The shop object implements a WSGI application.",
             ),
@@ -519,6 +547,11 @@ mod tests {
         for (name, text, want) in cases {
             assert_eq!(sum(name, text).as_deref(), Some(*want), "{name}: {text:?}");
         }
+        // A module of many types, none named like it, is summarized by none.
+        let many =
+            "class Request:\n    \"\"\"A request.\"\"\"\nclass Response:\n    \"\"\"A response.\"\"\"\n";
+        assert_eq!(sum("wrappers.py", many), None);
+        assert_eq!(sum("response.py", many).as_deref(), Some("A response."));
         // A module's own docstring comes before its class's.
         let both = "\"\"\"The module.\"\"\"\nclass Shop:\n    \"\"\"The class.\"\"\"\n";
         assert_eq!(sum("m.py", both).as_deref(), Some("The module."));
