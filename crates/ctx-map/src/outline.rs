@@ -52,11 +52,14 @@ pub fn save(ws: &mut Workspace, files: &[IndexedFile], ranking: &Ranking) -> Res
 /// The outline of every file of `files` the store knows (`hashes`: its
 /// content hash by path).
 fn outlines(files: &[IndexedFile], ranking: &Ranking, hashes: &HashMap<String, [u8; 32]>) -> Vec<Outline> {
-    // name -> files defining it, and name -> files using it.
+    // name -> the code's files defining it (a test's or an example's
+    // same-name definition does not make the code's ambiguous), and name ->
+    // files using it.
     let mut definers: HashMap<&str, HashSet<usize>> = HashMap::default();
     let mut users: HashMap<&str, Vec<usize>> = HashMap::default();
     for (i, file) in files.iter().enumerate() {
-        for def in file.tags.defs.iter().filter(|d| d.kind.defines_name()) {
+        let in_code = PathRole::of(&file.path) == PathRole::Source;
+        for def in file.tags.defs.iter().filter(|d| d.kind.defines_name() && in_code) {
             definers.entry(def.name.as_str()).or_default().insert(i);
         }
         for (name, _) in &file.tags.refs {
@@ -65,7 +68,7 @@ fn outlines(files: &[IndexedFile], ranking: &Ranking, hashes: &HashMap<String, [
     }
     // The files other than `i` that use `name`, when few files define it.
     let users_of = |i: usize, name: &str| {
-        let specific = definers.get(name).is_some_and(|d| d.len() <= MAX_DEFINERS);
+        let specific = definers.get(name).is_none_or(|d| d.len() <= MAX_DEFINERS);
         users.get(name).filter(|_| specific).into_iter().flatten().copied().filter(move |&u| u != i)
     };
     files
@@ -171,9 +174,10 @@ fn is_public_alone(lang: &str, defs: &[Def], def: &Def) -> bool {
     }
     let signature = def.signature.trim_start();
     match lang {
-        // Trait items and the methods of trait impls are as public as the trait.
+        // Trait items and the methods of trait impls are as public as the trait;
+        // `pub(crate)` is not public.
         "rust" => {
-            signature.starts_with("pub")
+            signature.starts_with("pub ")
                 || def.kind == Kind::Macro
                 || parent(defs, def).is_some_and(|p| p.kind == Kind::Trait || p.signature.contains(" for "))
         }

@@ -53,7 +53,9 @@ fn one_line(raw: &str) -> Option<String> {
     let unmarked = inline_markup().replace_all(&raw, "$text$doc$reftext$link$role$html");
     let mut line = unmarked.split_whitespace().collect::<Vec<_>>().join(" ");
     line.retain(|c| c != '`' && c != '*');
+    // reST's `::` that introduces a literal block reads as one colon.
     let line = line.trim();
+    let line = line.strip_suffix("::").map_or(line.to_string(), |l| format!("{l}:"));
     if line.is_empty() {
         return None;
     }
@@ -500,6 +502,12 @@ mod tests {
                 "adapters.py",
                 "\"\"\"pkg.adapters\n~~~~~~~~\n\nThis module contains the transport adapters that Requests-alikes use.\n\n:copyright: (c) 2012.\n\"\"\"\n",
                 "This module contains the transport adapters that Requests-alikes use.",
+            ),
+            // A literal block's `::` in a package docstring.
+            (
+                "__init__.py",
+                "\"\"\"Enables debugging support for a given application::\n\n    app = Debugged(app)\n\"\"\"\n",
+                "Enables debugging support for a given application:",
             ),
             // A docs page: `:orphan:`, an image whose options are indented deeper, a target, a title.
             (
