@@ -430,11 +430,12 @@ fn template_overrides_apply_and_broken_ones_change_nothing() {
 }
 
 #[test]
-fn folder_todo_lists_undescribed_folders_deepest_first() {
+fn folder_todo_lists_undescribed_folders_code_first_deepest_first_among_equals() {
     let repo = Repo::init_unbuilt(TREE);
     let todo = repo.json(&["folder", "todo"]);
     let paths: Vec<&str> = todo.as_array().unwrap().iter().map(|t| t["path"].as_str().unwrap()).collect();
-    assert_eq!(paths, ["src/auth/hooks", "src/auth", "src/db", "docs", "src", "."]);
+    // No file uses another's names: the code's folders weigh the same, deepest first; docs after them.
+    assert_eq!(paths, ["src/auth/hooks", "src/auth", "src/db", "src", ".", "docs"]);
     let root = todo.as_array().unwrap().iter().find(|t| t["path"] == ".").unwrap();
     assert_eq!(root["derived_from"], "README.md");
     assert_eq!(root["derived_description"], "A small web shop: catalogue, cart and checkout.");

@@ -8,6 +8,7 @@ mod agents;
 mod build;
 mod cli;
 mod faults;
+mod folder_context;
 mod frames;
 mod hooks;
 mod hostile;

@@ -108,7 +108,8 @@ pub fn is_within(key: &str, folder: &str) -> bool {
 /// What a file is for, read from its path alone: the code itself, or what
 /// surrounds it. Maps, folder context and rankings show the code first and
 /// what surrounds it after (unless the task points there).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum PathRole {
     /// The repository's own code (and anything not recognized below).
     Source,

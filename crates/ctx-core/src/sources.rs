@@ -1,13 +1,69 @@
 //! What the repository map reads from the store: the source files of the
-//! last scan and the tags cache (0003_map.sql); and workspaces kept in the
+//! last scan and the tags cache (0003_map.sql); what it writes for the
+//! build: each file's outline (0012_outlines.sql); and workspaces kept in the
 //! user's cache directory, for a map of a folder nobody ran `ctx init` in.
 
 use std::path::{Path, PathBuf};
 
-use rusqlite::{TransactionBehavior, params};
+use rusqlite::{Connection, TransactionBehavior, params};
+use rustc_hash::FxHashMap as HashMap;
+use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
+use crate::store::{kv_get, kv_set};
 use crate::workspace::Workspace;
+
+/// A source file's outline: what the folder context files show of its code.
+/// ctx-map makes it (it parses and ranks); the build shows it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Outline {
+    /// Repository-relative, with `/`.
+    pub path: String,
+    /// blake3 of the content it was made from.
+    pub hash: [u8; 32],
+    /// The file's PageRank over the reference graph (all files' sum to 1).
+    pub rank: f64,
+    /// How many other files use a name it defines.
+    pub referenced_by: u32,
+    /// Its definitions worth showing, most important first.
+    pub defs: Vec<OutlineDef>,
+}
+
+/// A definition of an outline.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct OutlineDef {
+    /// `class`, `function`, `method`, `struct`, … (the map's kinds).
+    pub kind: String,
+    pub name: String,
+    /// On one line, without its body.
+    pub signature: String,
+    /// 1-based.
+    pub line: u32,
+    /// The name of the definition it sits in (a method's class).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent: Option<String>,
+}
+
+/// The key of `kv` holding the digest of the outlines stored.
+const OUTLINES_DIGEST: &str = "outlines.digest";
+
+/// The stored outlines, by path.
+pub(crate) fn stored_outlines(conn: &Connection) -> Result<HashMap<String, Outline>> {
+    let mut stmt = conn.prepare("SELECT path, hash, rank, referenced_by, defs FROM file_outlines")?;
+    let mut rows = stmt.query([])?;
+    let mut out = HashMap::default();
+    while let Some(row) = rows.next()? {
+        let (path, hash): (String, Vec<u8>) = (row.get(0)?, row.get(1)?);
+        // A row that does not decode is no outline: the file is listed without one.
+        let defs = row.get_ref(4)?.as_str().ok().and_then(|text| serde_json::from_str(text).ok());
+        let (Ok(hash), Some(defs)) = (<[u8; 32]>::try_from(hash.as_slice()), defs) else { continue };
+        let outline =
+            Outline { path: path.clone(), hash, rank: row.get(2)?, referenced_by: row.get(3)?, defs };
+        out.insert(path, outline);
+    }
+    Ok(out)
+}
 
 /// A text file of the repository, as the last scan saw it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -94,6 +150,47 @@ impl Workspace {
         )?;
         tx.commit()?;
         Ok(())
+    }
+
+    /// Replace the stored outlines with `outlines` (every file's, of one
+    /// ranking), in one transaction. Nothing is written when they are the
+    /// ones stored already; returns whether anything was.
+    pub fn save_outlines(&mut self, outlines: &[Outline]) -> Result<bool> {
+        let mut hasher = blake3::Hasher::new();
+        let encoded: Vec<String> = outlines
+            .iter()
+            .map(|o| {
+                // Plain structs of strings and numbers always encode.
+                let defs = serde_json::to_string(&o.defs).unwrap_or_default();
+                hasher.update(o.path.as_bytes()).update(&o.hash).update(&o.rank.to_le_bytes());
+                hasher.update(&o.referenced_by.to_le_bytes()).update(defs.as_bytes()).update(b"\0");
+                defs
+            })
+            .collect();
+        let digest = hasher.finalize().to_hex().to_string();
+        if kv_get(&self.store().conn, OUTLINES_DIGEST)?.as_deref() == Some(digest.as_str()) {
+            return Ok(false);
+        }
+        let tx = self.store_mut().conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        tx.execute("DELETE FROM file_outlines", [])?;
+        {
+            let mut insert = tx.prepare_cached(
+                "INSERT OR REPLACE INTO file_outlines (path, hash, rank, referenced_by, defs)
+                 VALUES (?1, ?2, ?3, ?4, ?5)",
+            )?;
+            for (outline, defs) in outlines.iter().zip(&encoded) {
+                insert.execute(params![
+                    outline.path,
+                    &outline.hash[..],
+                    outline.rank,
+                    outline.referenced_by,
+                    defs
+                ])?;
+            }
+        }
+        kv_set(&tx, OUTLINES_DIGEST, &digest)?;
+        tx.commit()?;
+        Ok(true)
     }
 
     /// A workspace for `dir` whose database lives in `cache_root` (not in

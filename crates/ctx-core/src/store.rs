@@ -38,6 +38,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../migrations/0009_knowledge.sql"),
     include_str!("../migrations/0010_transcript_cursors.sql"),
     include_str!("../migrations/0011_summary_index.sql"),
+    include_str!("../migrations/0012_outlines.sql"),
 ];
 
 /// The schema version this build of ctx writes and understands.

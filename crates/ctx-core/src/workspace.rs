@@ -352,7 +352,9 @@ impl Workspace {
             ..options.clone()
         };
         let ctx_dir = self.ctx_dir();
-        build::build(&mut self.store.conn, &ctx_dir, &self.config.build, &options)
+        let detector = detector_of(&self.config.secrets, &self.detector);
+        let site = build::Site { root: &self.root, ctx_dir: &ctx_dir, config: &self.config.build, detector };
+        build::build(&mut self.store.conn, site, &options)
     }
 
     /// The context file of the folder at `path` at `tier`, rendered from the
@@ -360,7 +362,7 @@ impl Workspace {
     pub fn context(&self, path: &str, tier: Tier) -> Result<RenderedContext> {
         let key = self.key(path)?;
         let tx = self.store.conn.unchecked_transaction()?;
-        build::Inputs::load(&tx, &self.ctx_dir(), &self.config.build)?.context(&key, tier)
+        build::Inputs::load(&tx, self.build_site(&self.ctx_dir()))?.context(&key, tier)
     }
 
     /// The text of the context file of the folder at `path` at `tier`: the
@@ -368,24 +370,21 @@ impl Workspace {
     /// database like [`Workspace::context`]. Nothing is written.
     pub fn context_text(&self, path: &str, tier: Tier) -> Result<String> {
         let key = self.key(path)?;
-        build::context_text(&self.store.conn, &self.ctx_dir(), &self.config.build, &key, tier)
+        build::context_text(&self.store.conn, self.build_site(&self.ctx_dir()), &key, tier)
     }
 
     /// Compare `.ctx/context/` with the database (missing, stale, edited and
     /// orphaned files), and the database's files with the disk.
     pub fn validate(&self) -> Result<ValidateReport> {
-        let config = &self.config;
-        build::validate(
-            &self.store.conn,
-            &self.root,
-            &self.ctx_dir(),
-            &config.build,
-            &config.scan,
-            self.detector(),
-        )
+        build::validate(&self.store.conn, self.build_site(&self.ctx_dir()), &self.config.scan)
     }
 
-    /// Folders whose description and content nobody has written, deepest first.
+    /// Where a build of this workspace reads from, `.ctx/` being `ctx_dir`.
+    fn build_site<'a>(&'a self, ctx_dir: &'a Path) -> build::Site<'a> {
+        build::Site { root: &self.root, ctx_dir, config: &self.config.build, detector: self.detector() }
+    }
+
+    /// Folders whose description and content nobody has written, the most important first.
     pub fn todo(&self) -> Result<Vec<TodoFolder>> {
         build::todo(&self.store.conn)
     }

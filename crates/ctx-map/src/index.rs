@@ -101,11 +101,20 @@ pub fn stored(ws: &Workspace) -> Result<Vec<IndexedFile>> {
 
 /// Scan `ws` and return the tags of every source file, sorted by path.
 pub fn index(ws: &mut Workspace, progress: Option<Progress>) -> Result<(Vec<IndexedFile>, IndexStats)> {
-    let mut stats = IndexStats::default();
     let started = Instant::now();
     ws.scan_files()?;
-    stats.scan_ms = started.elapsed().as_millis() as u64;
+    let scan_ms = started.elapsed().as_millis() as u64;
+    let (files, stats) = index_scanned(ws, progress)?;
+    Ok((files, IndexStats { scan_ms, ..stats }))
+}
 
+/// The tags of every source file the store knows (as the last scan left
+/// it), sorted by path: cached ones decoded, the rest parsed and cached.
+pub fn index_scanned(
+    ws: &mut Workspace,
+    progress: Option<Progress>,
+) -> Result<(Vec<IndexedFile>, IndexStats)> {
+    let mut stats = IndexStats::default();
     let started = Instant::now();
     let sources = mapped_sources(ws)?;
     let (mut cache, unused) = cached_tags(ws, &sources)?;

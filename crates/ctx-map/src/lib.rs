@@ -11,9 +11,10 @@ pub mod hook;
 pub mod index;
 pub mod lang;
 pub mod map;
+pub mod outline;
 pub mod rank;
-pub mod structure;
 pub mod tags;
 
+pub use ctx_core::structure;
 pub use error::{Error, Result};
 pub use map::update;

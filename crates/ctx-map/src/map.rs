@@ -77,12 +77,12 @@ pub fn map(ws: &mut Workspace, options: &MapOptions, progress: Option<Progress>)
     let (files, stats) = index::index(ws, progress)?;
     let focus = focus(ws, &files, &options.focus, options.query.as_deref())?;
     let ranking = graph::rank(&files, &focus);
-    let paths: Vec<String> = ws.source_files()?.into_iter().map(|f| f.path).collect();
-    let mut structure = structure::detect(ws.root(), &paths, TREE_DEPTH);
-    // Commands are read from manifests now: a token in a script stays there.
-    for command in &mut structure.commands {
-        command.command = ws.detector().redact_in(&command.source, &command.command).into_owned();
+    if options.focus.is_empty() && options.query.is_none() {
+        // The whole repository ranked with no focus: what the folder context files show.
+        crate::outline::save(ws, &files, &ranking)?;
     }
+    let paths: Vec<String> = ws.source_files()?.into_iter().map(|f| f.path).collect();
+    let structure = structure::detect(ws.root(), &paths, TREE_DEPTH, ws.detector());
     let tok = ws.config().build.tokenizer.get();
     Ok(render(&files, &ranking, structure, options.tokens, tok, stats))
 }

@@ -174,7 +174,7 @@ impl Workspace {
         };
         let tiers = tiers.unwrap_or_default().iter().map(|t| parse_tier(t)).collect::<PyResult<_>>()?;
         let options = BuildOptions { folders: paths.unwrap_or_default(), mode, tiers };
-        let report = self.with(py, |ws| ws.build(&options))?;
+        let report = self.with(py, |ws| Ok(ctx_map::outline::build(ws, &options)))?.map_err(map_err)?;
         to_py(py, &report)
     }
 

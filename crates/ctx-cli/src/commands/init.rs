@@ -1,5 +1,5 @@
-//! `ctx init`: create `.ctx/`, write the agent files, scan, build the context
-//! files and write the map.
+//! `ctx init`: create `.ctx/`, write the agent files, scan, map, build the
+//! context files and write the map.
 
 use std::io::Write;
 
@@ -22,10 +22,20 @@ pub fn run(env: &Env, args: &InitArgs) -> anyhow::Result<()> {
     if let Some(scan) = &scan {
         super::scan::warn_issues(scan);
     }
-    let build = if args.no_scan || args.no_build { None } else { Some(ws.build(&BuildOptions::default())?) };
-    if let Some(agents) = agents.as_mut().filter(|_| !args.no_scan) {
-        let map = ctx_map::map::map(&mut ws, &ctx_map::map::MapOptions::default(), None)?;
-        agents.push(ctx_map::map::write_map(&ws, &map)?);
+    // The map before the build: mapping stores the outlines the context files show.
+    let map = match &agents {
+        Some(_) if !args.no_scan => {
+            Some(ctx_map::map::map(&mut ws, &ctx_map::map::MapOptions::default(), None)?)
+        }
+        _ => None,
+    };
+    let build = match map {
+        _ if args.no_scan || args.no_build => None,
+        Some(_) => Some(ws.build(&BuildOptions::default())?),
+        None => Some(ctx_map::outline::build(&mut ws, &BuildOptions::default())?),
+    };
+    if let (Some(agents), Some(map)) = (agents.as_mut(), &map) {
+        agents.push(ctx_map::map::write_map(&ws, map)?);
     }
     if env.json {
         return output::json(

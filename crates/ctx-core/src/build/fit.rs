@@ -52,6 +52,8 @@ pub(crate) fn fit(doc: ContextDoc, templates: &Templates, tok: &dyn Tokenizer) -
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Cut {
     Siblings,
+    /// Each file's definitions after its first, the least important first.
+    MoreDefinitions,
     FileSummaries,
     AncestorRationales,
     CurrentRationales,
@@ -60,8 +62,12 @@ enum Cut {
     CurrentContent,
     SubfolderDescriptions,
     AncestorDecisions,
+    /// Each file's most important definition.
+    Definitions,
     Files,
     CurrentDecisions,
+    /// The root's commands (its stack stays).
+    Commands,
     PinnedDecisions,
     Subfolders,
     Children,
@@ -70,8 +76,9 @@ enum Cut {
     Parent,
 }
 
-const CUTS: [Cut; 17] = [
+const CUTS: [Cut; 20] = [
     Cut::Siblings,
+    Cut::MoreDefinitions,
     Cut::FileSummaries,
     Cut::AncestorRationales,
     Cut::CurrentRationales,
@@ -80,8 +87,10 @@ const CUTS: [Cut; 17] = [
     Cut::CurrentContent,
     Cut::SubfolderDescriptions,
     Cut::AncestorDecisions,
+    Cut::Definitions,
     Cut::Files,
     Cut::CurrentDecisions,
+    Cut::Commands,
     Cut::PinnedDecisions,
     Cut::Subfolders,
     Cut::Children,
@@ -94,16 +103,19 @@ impl Cut {
     fn section(self) -> Section {
         match self {
             Cut::Siblings | Cut::Related | Cut::Children | Cut::Parent => Section::Navigation,
-            Cut::FileSummaries | Cut::Files | Cut::SubfolderDescriptions | Cut::Subfolders => {
-                Section::Contents
-            }
+            Cut::MoreDefinitions
+            | Cut::FileSummaries
+            | Cut::Definitions
+            | Cut::Files
+            | Cut::SubfolderDescriptions
+            | Cut::Subfolders => Section::Contents,
             Cut::AncestorRationales
             | Cut::AncestorDecisions
             | Cut::CurrentRationales
             | Cut::CurrentDecisions
             | Cut::PinnedDecisions => Section::Decisions,
             Cut::BootContent => Section::Boot,
-            Cut::CurrentContent => Section::Current,
+            Cut::CurrentContent | Cut::Commands => Section::Current,
             Cut::MiddleScopes | Cut::ScopeChain => Section::ScopeChain,
         }
     }
@@ -143,13 +155,16 @@ impl<'a> Fitter<'a> {
         };
         let size = CUTS.map(|cut| match cut {
             Cut::Siblings => doc.navigation.siblings.len(),
+            Cut::MoreDefinitions => doc.files.iter().map(|f| f.definitions.len().saturating_sub(1)).sum(),
             Cut::FileSummaries => doc.files.iter().filter(|f| !f.summary.is_empty()).count(),
             // The pinned decisions' rationales go with the ancestors': both are other folders' too.
             Cut::AncestorRationales => rationales(&ancestors) + rationales(&pinned),
             Cut::AncestorDecisions => entries(&ancestors),
             Cut::CurrentRationales => rationales(&current),
             Cut::Related => doc.navigation.related.len(),
+            Cut::Definitions => doc.files.iter().filter(|f| !f.definitions.is_empty()).count(),
             Cut::Files => doc.files.len(),
+            Cut::Commands => doc.project.as_ref().map_or(0, |p| p.commands.len()),
             Cut::BootContent => boot_ends.len(),
             Cut::SubfolderDescriptions => doc.subfolders.iter().filter(|s| !s.description.is_empty()).count(),
             Cut::CurrentContent => content_ends.len(),
@@ -273,6 +288,14 @@ impl<'a> Fitter<'a> {
                     }
                     summaries = summaries.saturating_sub(1);
                 }
+                let shares = definition_shares(
+                    &doc.files.iter().map(|f| f.definitions.len()).collect::<Vec<_>>(),
+                    self.keep[Cut::Definitions.index()],
+                    self.keep[Cut::MoreDefinitions.index()],
+                );
+                for (file, share) in doc.files.iter_mut().zip(shares) {
+                    file.definitions.truncate(share);
+                }
                 let mut descriptions = self.keep[Cut::SubfolderDescriptions.index()];
                 doc.subfolders = original.subfolders[..self.keep[Cut::Subfolders.index()]].to_vec();
                 for sub in doc.subfolders.iter_mut().filter(|s| !s.description.is_empty()) {
@@ -329,6 +352,9 @@ impl<'a> Fitter<'a> {
                 let keep = self.keep[Cut::CurrentContent.index()];
                 doc.current.content =
                     cut_text(&original.current.content, &self.content_ends, keep).unwrap_or_default();
+                if let (Some(project), Some(kept)) = (&original.project, &mut doc.project) {
+                    kept.commands = project.commands[..self.keep[Cut::Commands.index()]].to_vec();
+                }
             }
             Section::ScopeChain => {
                 let chain = &original.scope_chain;
@@ -360,6 +386,9 @@ impl<'a> Fitter<'a> {
             let gone = size - kept;
             notes.push(match cut {
                 Cut::Siblings => format!("{gone} of {size} sibling folders"),
+                Cut::MoreDefinitions => format!("{gone} of {size} further definitions of files"),
+                Cut::Definitions => format!("the definitions of {gone} of {size} files"),
+                Cut::Commands => format!("{gone} of {size} of the project's commands"),
                 Cut::FileSummaries => format!("the summaries of {gone} of {size} files"),
                 Cut::AncestorRationales => format!("the rationale of {gone} decisions of other folders"),
                 Cut::PinnedDecisions => format!("{gone} of {size} architectural or breaking decisions"),
@@ -382,6 +411,30 @@ impl<'a> Fitter<'a> {
         }
         notes
     }
+}
+
+/// How many definitions each file keeps (`counts`: how many it has): the
+/// first `first` files with any keep their first, then `more` are handed out
+/// one per file in turns, so every file keeps its best ones before any file
+/// keeps its fourth.
+fn definition_shares(counts: &[usize], first: usize, more: usize) -> Vec<usize> {
+    let mut shares = vec![0; counts.len()];
+    let with_any = counts.iter().enumerate().filter(|&(_, &n)| n > 0).map(|(j, _)| j);
+    for j in with_any.take(first) {
+        shares[j] = 1;
+    }
+    let mut left = more;
+    let mut round = 1;
+    while left > 0 && counts.iter().zip(&shares).any(|(&n, &s)| s == round && n > round) {
+        for (share, &n) in shares.iter_mut().zip(counts) {
+            if left > 0 && *share == round && n > round {
+                *share += 1;
+                left -= 1;
+            }
+        }
+        round += 1;
+    }
+    shares
 }
 
 /// The token ends of the project boot, which every file of a tree shares:
@@ -445,4 +498,20 @@ fn last_resort(text: &str, cap: usize, tok: &dyn Tokenizer) -> (String, usize) {
     let kept = cut(lo, part);
     let tokens = tok.count(&kept);
     (kept, tokens)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_file_keeps_its_best_definitions_before_any_keeps_more() {
+        let counts = [3, 0, 1, 4];
+        assert_eq!(definition_shares(&counts, 3, 5), [3, 0, 1, 4]);
+        assert_eq!(definition_shares(&counts, 3, 4), [3, 0, 1, 3]);
+        assert_eq!(definition_shares(&counts, 3, 2), [2, 0, 1, 2]);
+        assert_eq!(definition_shares(&counts, 3, 1), [2, 0, 1, 1]);
+        assert_eq!(definition_shares(&counts, 2, 0), [1, 0, 1, 0]);
+        assert_eq!(definition_shares(&counts, 0, 0), [0, 0, 0, 0]);
+    }
 }

@@ -32,9 +32,11 @@ use serde::Serialize;
 
 use crate::config::{BuildConfig, ScanConfig};
 use crate::error::{Error, Result};
+use crate::paths::PathRole;
+use crate::secrets::Detector;
 use crate::tokens::Tokenizer;
-use crate::{fsutil, time};
-use model::{ContextDoc, Tree, assemble};
+use crate::{fsutil, structure, time};
+use model::{ContextDoc, Project, Tree, assemble};
 pub use names::Tier;
 use render::Templates;
 
@@ -114,6 +116,17 @@ struct BuildRow {
     file_hash: String,
 }
 
+/// Where a build reads from besides the store: the repository (its
+/// manifests: the root's stack and commands), `.ctx/` (template overrides),
+/// the build's configuration, and the detector that redacts commands.
+#[derive(Clone, Copy)]
+pub(crate) struct Site<'a> {
+    pub root: &'a Path,
+    pub ctx_dir: &'a Path,
+    pub config: &'a BuildConfig,
+    pub detector: &'a Detector,
+}
+
 /// Everything a build or a render needs, read once.
 pub(crate) struct Inputs {
     tree: Tree,
@@ -123,10 +136,13 @@ pub(crate) struct Inputs {
 
 impl Inputs {
     /// Read the inputs; `conn` is in a transaction, so the tree is one moment's.
-    pub fn load(conn: &Connection, ctx_dir: &Path, config: &BuildConfig) -> Result<Inputs> {
-        let templates = Templates::load(&ctx_dir.join(crate::workspace::TEMPLATES_DIR))?;
-        let tree = Tree::load(conn)?;
-        Ok(Inputs { tree, templates, tokenizer: config.tokenizer.get() })
+    pub fn load(conn: &Connection, site: Site) -> Result<Inputs> {
+        let templates = Templates::load(&site.ctx_dir.join(crate::workspace::TEMPLATES_DIR))?;
+        let mut tree = Tree::load(conn)?;
+        // No tree below: the stack and commands are the context's, not the map's.
+        let found = structure::detect(site.root, &tree.readable_paths(), 0, site.detector);
+        tree.project = Project { stack: found.stack, commands: found.commands };
+        Ok(Inputs { tree, templates, tokenizer: site.config.tokenizer.get() })
     }
 
     /// The hash of every input of folder `i`'s context files.
@@ -172,22 +188,16 @@ impl Inputs {
 /// The text of folder `key`'s context file at `tier`: the file as the last
 /// build wrote it when that is current (built from today's inputs, bytes
 /// unedited), which needs no rendering; otherwise rendered now.
-pub(crate) fn context_text(
-    conn: &Connection,
-    ctx_dir: &Path,
-    config: &BuildConfig,
-    key: &str,
-    tier: Tier,
-) -> Result<String> {
+pub(crate) fn context_text(conn: &Connection, site: Site, key: &str, tier: Tier) -> Result<String> {
     // One read transaction: the tree and the builds rows are of the same moment.
     let tx = conn.unchecked_transaction()?;
     let conn = &*tx;
-    let inputs = Inputs::load(conn, ctx_dir, config)?;
+    let inputs = Inputs::load(conn, site)?;
     let i = inputs.folder_index(key)?;
     let source_hash = inputs.source_hash(i);
     let row = load_builds_where(conn, "WHERE folder_path = ?1 AND tier = ?2", &[&key, &tier.as_str()])?;
     if let Some(row) = row.first().filter(|row| row.source_hash == source_hash) {
-        let path = ctx_dir.join(CONTEXT_DIR).join(&row.file_name);
+        let path = site.ctx_dir.join(CONTEXT_DIR).join(&row.file_name);
         if let Ok(bytes) = std::fs::read(&path)
             && blake3::hash(&bytes).to_hex().as_str() == row.file_hash
             && let Ok(text) = String::from_utf8(bytes)
@@ -217,19 +227,15 @@ struct Written {
     tokens: usize,
 }
 
-pub(crate) fn build(
-    conn: &mut Connection,
-    ctx_dir: &Path,
-    config: &BuildConfig,
-    options: &BuildOptions,
-) -> Result<BuildReport> {
+pub(crate) fn build(conn: &mut Connection, site: Site, options: &BuildOptions) -> Result<BuildReport> {
+    let ctx_dir = site.ctx_dir;
     let started = Instant::now();
     // Read the inputs and the `builds` rows in one read transaction: one
     // moment's snapshot. No lock is held while rendering: other writers go on,
     // and `record` below only marks current what did not change meanwhile.
     let (inputs, rows) = {
         let tx = conn.transaction()?;
-        (Inputs::load(&tx, ctx_dir, config)?, load_builds(&tx)?)
+        (Inputs::load(&tx, site)?, load_builds(&tx)?)
     };
     let tree = &inputs.tree;
     if tree.folders.is_empty() {
@@ -639,17 +645,11 @@ pub struct FileProblem {
 
 /// Compare `.ctx/context/` with the database, and the database's files with
 /// the disk at `root` (walked with the `scan` rules).
-pub(crate) fn validate(
-    conn: &Connection,
-    root: &Path,
-    ctx_dir: &Path,
-    config: &BuildConfig,
-    scan: &ScanConfig,
-    detector: &crate::secrets::Detector,
-) -> Result<ValidateReport> {
+pub(crate) fn validate(conn: &Connection, site: Site, scan: &ScanConfig) -> Result<ValidateReport> {
     let tx = conn.unchecked_transaction()?;
     let conn = &*tx;
-    let inputs = Inputs::load(conn, ctx_dir, config)?;
+    let inputs = Inputs::load(conn, site)?;
+    let ctx_dir = site.ctx_dir;
     let tree = &inputs.tree;
     let context_dir = ctx_dir.join(CONTEXT_DIR);
     let rows = load_builds(conn)?;
@@ -696,7 +696,7 @@ pub(crate) fn validate(
     }
     report.orphaned = orphans(conn, &context_dir, &|key| tree.get(key).is_some())?.0;
     report.temp_files = leftover_temps(&context_dir)?;
-    let drift = crate::scan::drift(conn, root, scan, detector)?;
+    let drift = crate::scan::drift(conn, site.root, scan, site.detector)?;
     report.unscanned_files = drift.unscanned;
     report.vanished_files = drift.vanished;
     report.ok = report.missing.is_empty()
@@ -718,10 +718,18 @@ pub struct TodoFolder {
     pub derived_from: String,
     pub files: usize,
     pub subfolders: Vec<String>,
+    /// How much of the repository depends on the folder's own files: the
+    /// share of the reference graph's rank they hold (0 to 1; 0 when the
+    /// map never indexed them).
+    pub importance: f64,
+    /// What the folder is for, from its path (`source`, `test`, `fixture`, …).
+    pub role: PathRole,
 }
 
-/// Folders nobody has described, deepest first (so a parent's describer can
-/// read its children's descriptions), then by path.
+/// Folders nobody has described, the most important first: the code (then
+/// docs, examples, benches, vendored code; tests and fixtures last), by how
+/// much of the repository depends on it; deepest first among equals (a
+/// parent's describer can read its children's descriptions), then by path.
 pub(crate) fn todo(conn: &Connection) -> Result<Vec<TodoFolder>> {
     let tx = conn.unchecked_transaction()?;
     let tree = Tree::load(&tx)?;
@@ -735,10 +743,24 @@ pub(crate) fn todo(conn: &Connection) -> Result<Vec<TodoFolder>> {
             derived_from: f.description_source.clone(),
             files: f.files.len(),
             subfolders: f.children.iter().map(|&c| tree.folders[c].path.clone()).collect(),
+            importance: f.files.iter().filter_map(|file| file.outline.as_ref()).map(|o| o.rank).sum(),
+            role: PathRole::of(&f.path),
         })
         .collect();
+    let last = |role: PathRole| match role {
+        PathRole::Source => 0,
+        PathRole::Docs => 1,
+        PathRole::Example => 2,
+        PathRole::Bench => 3,
+        PathRole::Vendored => 4,
+        PathRole::Test => 5,
+        PathRole::Fixture => 6,
+    };
     todo.sort_by(|a, b| {
-        crate::paths::depth(&b.path).cmp(&crate::paths::depth(&a.path)).then_with(|| a.path.cmp(&b.path))
+        (last(a.role).cmp(&last(b.role)))
+            .then(b.importance.total_cmp(&a.importance))
+            .then(crate::paths::depth(&b.path).cmp(&crate::paths::depth(&a.path)))
+            .then_with(|| a.path.cmp(&b.path))
     });
     Ok(todo)
 }

@@ -13,10 +13,32 @@ use serde::Serialize;
 use super::names::Tier;
 use crate::error::Result;
 use crate::paths::{self, ROOT};
+use crate::sources::{Outline, OutlineDef, stored_outlines};
+use crate::structure::Command;
 
-/// Decisions per window: the focus folder's newest, and each ancestor scope's.
-const WINDOW_CURRENT: usize = 5;
-const WINDOW_ANCESTOR_SCOPE: usize = 2;
+/// How much a tier shows: larger tiers show more of the code and more of
+/// the folder's history, not just more room.
+struct Shown {
+    /// Definitions per file, most important first.
+    definitions: usize,
+    /// Decisions per window: the focus folder's newest, and each ancestor scope's.
+    current_decisions: usize,
+    ancestor_decisions: usize,
+    /// A file's summary: its first sentence, or all of it.
+    whole_summaries: bool,
+}
+
+fn shown(tier: Tier) -> Shown {
+    let (definitions, current_decisions, ancestor_decisions) = match tier {
+        // The minimal tier shows no decisions: only the pinned ones, in larger tiers.
+        Tier::Minimal => (1, 0, 0),
+        Tier::Standard => (3, 5, 2),
+        Tier::Full => (8, 12, 5),
+        Tier::Deep => (usize::MAX, usize::MAX, usize::MAX),
+    };
+    let whole_summaries = matches!(tier, Tier::Full | Tier::Deep);
+    Shown { definitions, current_decisions, ancestor_decisions, whole_summaries }
+}
 /// Tags whose decisions are shown from anywhere on the scope chain.
 const ALWAYS_SHOWN_TAGS: [&str; 2] = ["architectural", "breaking"];
 
@@ -31,6 +53,8 @@ const STANDARD_RATIONALE_CHARS: usize = 200;
 pub(crate) struct Tree {
     pub folders: Vec<FolderData>,
     pub index: HashMap<String, usize>,
+    /// The project's stack and commands, shown in the root's files (empty until set).
+    pub project: Project,
 }
 
 pub(crate) struct FolderData {
@@ -67,6 +91,8 @@ pub(crate) struct FileData {
     pub secret: bool,
     pub summary: Option<String>,
     pub hash: Option<Vec<u8>>,
+    /// Made by the map from this very content; `None`: never indexed, or changed since.
+    pub outline: Option<Outline>,
 }
 
 #[derive(Clone)]
@@ -123,6 +149,7 @@ impl Tree {
             }
         }
 
+        let mut outlines = stored_outlines(conn)?;
         let mut stmt = conn.prepare(
             "SELECT folder_id, path, size, kind, lang, secret IS NOT NULL, summary, hash FROM files ORDER BY path",
         )?;
@@ -130,6 +157,8 @@ impl Tree {
         while let Some(row) = rows.next()? {
             let Some(&folder) = ids.get(&row.get::<_, i64>(0)?) else { continue };
             let path = row.get_ref(1)?.as_str().unwrap_or_default();
+            let hash: Option<Vec<u8>> = row.get(7)?;
+            let outline = outlines.remove(path).filter(|o| hash.as_deref() == Some(&o.hash[..]));
             folders[folder].files.push(FileData {
                 name: paths::name(path).to_string(),
                 size: row.get::<_, i64>(2)? as u64,
@@ -137,7 +166,8 @@ impl Tree {
                 lang: row.get(4)?,
                 secret: row.get(5)?,
                 summary: row.get(6)?,
-                hash: row.get(7)?,
+                hash,
+                outline,
             });
         }
 
@@ -173,7 +203,7 @@ impl Tree {
             });
         }
 
-        let mut tree = Tree { folders, index };
+        let mut tree = Tree { folders, index, project: Project::default() };
         tree.compute_digests();
         let described: Vec<(String, String)> = (0..tree.folders.len()).map(|i| tree.describe(i)).collect();
         for (folder, (text, source)) in tree.folders.iter_mut().zip(described) {
@@ -210,6 +240,17 @@ impl Tree {
 
     pub fn get(&self, key: &str) -> Option<usize> {
         self.index.get(key).copied()
+    }
+
+    /// The paths of the files whose content may be read and shown (text, no secret).
+    pub fn readable_paths(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        for folder in &self.folders {
+            for file in folder.files.iter().filter(|f| f.kind == "text" && !f.secret) {
+                out.push(paths::join(&folder.path, &file.name));
+            }
+        }
+        out
     }
 
     /// The ancestors of folder `i`, root first.
@@ -368,6 +409,8 @@ pub struct ContextDoc {
     /// The root and every ancestor scope (every ancestor in the deep tier), root first.
     pub scope_chain: Vec<ScopeEntry>,
     pub current: Current,
+    /// The project's stack and commands: the root's files only, when any are known.
+    pub project: Option<Project>,
     pub files: Vec<FileLine>,
     pub subfolders: Vec<SubfolderLine>,
     pub decisions: Vec<DecisionGroup>,
@@ -392,6 +435,14 @@ pub struct ScopeEntry {
     pub content: String,
 }
 
+/// What the project is built with, and the commands that build, test and
+/// lint it, from its manifests ([`crate::structure`]).
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Project {
+    pub stack: Vec<String>,
+    pub commands: Vec<Command>,
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct Current {
     pub description: String,
@@ -413,6 +464,9 @@ pub struct FileLine {
     pub detailed: bool,
     /// Looks like a secret: listed by name, its content never shown.
     pub secret: bool,
+    /// Its most important definitions, most important first (as many as the
+    /// tier shows); empty when the map never indexed this content.
+    pub definitions: Vec<OutlineDef>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -474,6 +528,7 @@ pub(crate) fn assemble(tree: &Tree, i: usize, tier: Tier) -> ContextDoc {
     let root = ancestors.first().copied();
     let deep = tier == Tier::Deep;
     let minimal = tier == Tier::Minimal;
+    let shown = shown(tier);
 
     // The root's one-line description heads the scope chain; its long
     // context is the project boot.
@@ -506,14 +561,26 @@ pub(crate) fn assemble(tree: &Tree, i: usize, tier: Tier) -> ContextDoc {
         .iter()
         .map(|f| FileLine {
             name: f.name.clone(),
-            summary: if minimal || f.secret { String::new() } else { f.summary.clone().unwrap_or_default() },
+            summary: match f.summary.as_deref() {
+                Some(summary) if !minimal && !f.secret && shown.whole_summaries => summary.to_string(),
+                Some(summary) if !minimal && !f.secret => first_sentence(summary).to_string(),
+                _ => String::new(),
+            },
             lang: f.lang.clone(),
             kind: f.kind.clone(),
             size: f.size,
             detailed: matches!(tier, Tier::Full | Tier::Deep),
             secret: f.secret,
+            definitions: f
+                .outline
+                .iter()
+                .flat_map(|o| o.defs.iter().take(shown.definitions).cloned())
+                .collect(),
         })
         .collect();
+    let project = (folder.parent.is_none()
+        && (!tree.project.stack.is_empty() || !tree.project.commands.is_empty()))
+    .then(|| tree.project.clone());
     let subfolders = folder
         .children
         .iter()
@@ -525,7 +592,7 @@ pub(crate) fn assemble(tree: &Tree, i: usize, tier: Tier) -> ContextDoc {
             files_below: tree.folders[c].files_below,
         })
         .collect();
-    let decisions = if minimal { Vec::new() } else { window_decisions(tree, i, &ancestors, tier) };
+    let decisions = if minimal { Vec::new() } else { window_decisions(tree, i, &ancestors, tier, &shown) };
     let nav_link = |j: usize, note: &str| NavLink {
         path: tree.folders[j].path.clone(),
         title: display_path(&tree.folders[j].path),
@@ -563,6 +630,7 @@ pub(crate) fn assemble(tree: &Tree, i: usize, tier: Tier) -> ContextDoc {
         boot,
         scope_chain,
         current,
+        project,
         files,
         subfolders,
         decisions,
@@ -571,10 +639,17 @@ pub(crate) fn assemble(tree: &Tree, i: usize, tier: Tier) -> ContextDoc {
     }
 }
 
-/// The decisions a tier shows: the focus folder's newest five, each ancestor
-/// scope's newest two, and every architectural or breaking one on the chain.
-/// The deep tier shows every decision on the chain.
-fn window_decisions(tree: &Tree, i: usize, ancestors: &[usize], tier: Tier) -> Vec<DecisionGroup> {
+/// The decisions a tier shows: the focus folder's newest few, each ancestor
+/// scope's newest few (more as the tier grows, see [`shown`]), and every
+/// architectural or breaking one on the chain. The deep tier shows every
+/// decision on the chain.
+fn window_decisions(
+    tree: &Tree,
+    i: usize,
+    ancestors: &[usize],
+    tier: Tier,
+    shown: &Shown,
+) -> Vec<DecisionGroup> {
     let deep = tier == Tier::Deep;
     let line = |folder: usize, d: &DecisionData| DecisionLine {
         id: d.id.clone(),
@@ -597,14 +672,16 @@ fn window_decisions(tree: &Tree, i: usize, ancestors: &[usize], tier: Tier) -> V
             groups.push(DecisionGroup { label, is_current: folder == i, is_pinned: false, entries });
         }
     };
-    let current_take = if deep { usize::MAX } else { WINDOW_CURRENT };
-    group(format!("This folder ({})", display_path(&tree.folders[i].path)), i, current_take);
+    group(format!("This folder ({})", display_path(&tree.folders[i].path)), i, shown.current_decisions);
     for &a in ancestors.iter().rev() {
         let f = &tree.folders[a];
         let is_chain_scope = f.is_scope || f.parent.is_none();
         if deep || is_chain_scope {
-            let take = if deep { usize::MAX } else { WINDOW_ANCESTOR_SCOPE };
-            group(format!("{} ({})", scope_label(tree, i, a), display_path(&f.path)), a, take);
+            group(
+                format!("{} ({})", scope_label(tree, i, a), display_path(&f.path)),
+                a,
+                shown.ancestor_decisions,
+            );
         }
     }
     if !deep {
@@ -681,6 +758,27 @@ fn nest_headings(markdown: &str, top: usize) -> String {
     out
 }
 
+/// The first sentence of `text`: up to a `.`, `!` or `?` followed by a
+/// space and a capital letter, unless what ends there is an abbreviation
+/// (`e.g.`, `Dr.`) or an initial.
+pub(crate) fn first_sentence(text: &str) -> &str {
+    const ABBREVIATIONS: [&str; 8] = ["e.g", "i.e", "etc", "vs", "cf", "Mr", "Dr", "Inc"];
+    let bytes = text.as_bytes();
+    for (at, c) in text.char_indices() {
+        if !matches!(c, '.' | '!' | '?') || bytes.get(at + 1) != Some(&b' ') {
+            continue;
+        }
+        let next_is_capital = text[at + 2..].chars().next().is_some_and(char::is_uppercase);
+        let word = text[..at].rsplit([' ', '(']).next().unwrap_or_default();
+        let abbreviation =
+            ABBREVIATIONS.iter().any(|a| word.eq_ignore_ascii_case(a)) || word.chars().count() == 1;
+        if next_is_capital && !abbreviation {
+            return &text[..=at];
+        }
+    }
+    text
+}
+
 pub(crate) fn clip_chars(text: &str, max: usize) -> String {
     match text.char_indices().nth(max) {
         Some((cut, _)) => format!("{}…", text[..cut].trim_end()),
@@ -702,5 +800,17 @@ mod tests {
         assert_eq!(nest_headings("### Already small\n", 3), "### Already small");
         assert_eq!(nest_headings("# A\n###### F\n", 3), "### A\n###### F");
         assert_eq!(nest_headings("  plain  ", 3), "plain");
+    }
+
+    #[test]
+    fn first_sentences() {
+        assert_eq!(first_sentence("The engine. Owns the store."), "The engine.");
+        assert_eq!(first_sentence("Use e.g. Flask or i.e. That. Next."), "Use e.g. Flask or i.e. That.");
+        assert_eq!(
+            first_sentence("Written by J. Smith in v1.2 for you"),
+            "Written by J. Smith in v1.2 for you"
+        );
+        assert_eq!(first_sentence("What? Yes. And"), "What?");
+        assert_eq!(first_sentence("Ends with a dot."), "Ends with a dot.");
     }
 }

@@ -47,8 +47,8 @@ use crate::{fsutil, time};
 /// change its mtime, so the next scan re-reads it instead of trusting the stat.
 const RACY_WINDOW_NS: i64 = 1_000_000_000;
 
-/// Bumped when classification rules change, so stored rows get re-inspected.
-const SCAN_RULES_VERSION: u32 = 3;
+/// Bumped when classification or summary rules change, so stored rows get re-inspected.
+const SCAN_RULES_VERSION: u32 = 4;
 
 /// What a scan did. Stable JSON (fields are only ever added).
 #[derive(Debug, Clone, Default, Serialize)]

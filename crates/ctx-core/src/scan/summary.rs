@@ -1,6 +1,8 @@
 //! A file's one-line summary, taken from what its author wrote at its top:
 //! a README's first paragraph, a Python module docstring, Rust `//!` docs, a
-//! JS/TS leading doc comment, a manifest's `description`. The build uses these
+//! JS/TS leading doc comment, a manifest's `description`; for code without
+//! those, the docs of its main type (the public class, struct, enum, trait
+//! or interface named like the file, or its only one). The build uses these
 //! to describe files and, for folders nobody has described, the folder.
 //!
 //! Extraction is cheap and only runs on files the scan reads anyway.
@@ -33,9 +35,11 @@ pub(crate) fn summarize(name: &str, lang: Option<&str>, bytes: &[u8]) -> Option<
         }
         ("package.json", _) => json_description(text),
         (_, Some("markdown" | "rst")) => markdown_paragraph(text),
-        (_, Some("python")) => python_docstring(text),
-        (_, Some("rust")) => rust_inner_docs(text),
-        (_, Some("typescript" | "tsx" | "javascript")) => js_leading_comment(text),
+        (_, Some("python")) => python_docstring(text).or_else(|| python_class_docstring(name, text)),
+        (_, Some("rust")) => rust_inner_docs(text).or_else(|| rust_type_docs(name, text)),
+        (_, Some("typescript" | "tsx" | "javascript")) => {
+            js_leading_comment(text).or_else(|| js_type_docs(name, text))
+        }
         _ if lower.starts_with("readme") => markdown_paragraph(text),
         _ => None,
     }?;
@@ -46,10 +50,12 @@ pub(crate) fn summarize(name: &str, lang: Option<&str>, bytes: &[u8]) -> Option<
 /// cut to [`MAX_SUMMARY_CHARS`].
 fn one_line(raw: &str) -> Option<String> {
     let raw = raw.split_whitespace().collect::<Vec<_>>().join(" ");
-    let unmarked = inline_markup().replace_all(&raw, "$text$doc$reftext$link$role");
+    let unmarked = inline_markup().replace_all(&raw, "$text$doc$reftext$link$role$html");
     let mut line = unmarked.split_whitespace().collect::<Vec<_>>().join(" ");
     line.retain(|c| c != '`' && c != '*');
+    // reST's `::` that introduces a literal block reads as one colon.
     let line = line.trim();
+    let line = line.strip_suffix("::").map_or(line.to_string(), |l| format!("{l}:"));
     if line.is_empty() {
         return None;
     }
@@ -63,12 +69,13 @@ fn one_line(raw: &str) -> Option<String> {
 
 /// Inline markup whose text is kept and whose syntax goes: Markdown images
 /// (all of them) and links `[text](url)`, `[text][ref]`, rustdoc links `` [`Name`] ``, reST links `` `text <url>`_ `` and
-/// `` `text`_ ``, and reST roles `` :role:`text` `` (`:py:class:` and the like).
+/// `` `text`_ ``, reST roles `` :role:`text` `` (`:py:class:` and the like),
+/// and inline HTML tags (`<b>`, `<a href=…>`; not `Vec<u8>`).
 fn inline_markup() -> &'static regex::Regex {
     static RE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
     RE.get_or_init(|| {
         regex::Regex::new(
-            r"!\[[^\]]*\]\([^)]*\)|\[(?P<text>[^\]]+)\]\([^)]*\)|\[`(?P<doc>[^`\]]+)`\](?:\[[^\]]*\])?|\[(?P<reftext>[^\]]+)\]\[[^\]]*\]|`(?P<link>[^`<]+?)\s*(?:<[^>`]*>)?`__?|(?::[\w.-]+)+:`(?P<role>[^`]*)`",
+            r"!\[[^\]]*\]\([^)]*\)|\[(?P<text>[^\]]+)\]\([^)]*\)|\[`(?P<doc>[^`\]]+)`\](?:\[[^\]]*\])?|\[(?P<reftext>[^\]]+)\]\[[^\]]*\]|`(?P<link>[^`<]+?)\s*(?:<[^>`]*>)?`__?|(?::[\w.-]+)+:`(?P<role>[^`]*)`|</?(?:a|b|i|em|strong|code|img|br|span|sup|sub|kbd|small)\b[^>]*>(?P<html>)",
         )
         .unwrap_or_else(|_| unreachable!("the pattern is a constant"))
     })
@@ -118,7 +125,8 @@ fn prose_paragraph<'a>(lines: impl Iterator<Item = &'a str>) -> Option<String> {
     let mut in_fence = false;
     let mut i = 0;
     while i < lines.len() {
-        let line = lines[i];
+        // A Markdown quote is read for its text.
+        let line = lines[i].strip_prefix('>').map_or(lines[i], str::trim);
         i += 1;
         if line.starts_with("```") || line.starts_with("~~~") {
             in_fence = !in_fence;
@@ -129,7 +137,11 @@ fn prose_paragraph<'a>(lines: impl Iterator<Item = &'a str>) -> Option<String> {
         }
         // A line underlined by the next one is a title (setext markdown, reST).
         let titled = lines.get(i).is_some_and(|next| is_underline(next));
-        let title = if titled {
+        // HTML is skipped, but for a title or paragraph on one line (a README's centred header).
+        let html = html_element(line);
+        let title = if let Some((true, text)) = html {
+            Some(text)
+        } else if titled {
             i += 1;
             Some(line)
         } else {
@@ -138,7 +150,7 @@ fn prose_paragraph<'a>(lines: impl Iterator<Item = &'a str>) -> Option<String> {
         let skip = title.is_some()
             || is_field(line)
             || is_link_definition(line)
-            || line.starts_with('<')
+            || (line.starts_with('<') && html.is_none())
             || line.starts_with("[!")
             || line.starts_with("![")
             || line.starts_with('|')
@@ -150,7 +162,7 @@ fn prose_paragraph<'a>(lines: impl Iterator<Item = &'a str>) -> Option<String> {
             heading = heading.or(title.filter(|t| !t.is_empty()));
             continue;
         }
-        paragraph.push(line);
+        paragraph.push(html.map_or(line, |(_, text)| text));
     }
     let paragraph = paragraph.join(" ");
     match heading {
@@ -159,6 +171,19 @@ fn prose_paragraph<'a>(lines: impl Iterator<Item = &'a str>) -> Option<String> {
         _ if paragraph.is_empty() => None,
         _ => Some(paragraph),
     }
+}
+
+/// An HTML heading or paragraph on one line with some text in it: whether
+/// it is a heading, and what it holds (inline tags are dropped later).
+fn html_element(line: &str) -> Option<(bool, &str)> {
+    let tag = line.strip_prefix('<')?.split(|c: char| !c.is_ascii_alphanumeric()).next()?;
+    let heading = matches!(tag, "h1" | "h2" | "h3" | "h4" | "h5" | "h6");
+    if !heading && tag != "p" {
+        return None;
+    }
+    let inner = line[line.find('>')? + 1..].strip_suffix(&format!("</{tag}>"))?.trim();
+    let only_markup = inner.is_empty() || (inner.starts_with('<') && inner.ends_with('>'));
+    (!only_markup).then_some((heading, inner))
 }
 
 /// A Markdown link reference definition: `[label]: https://…`.
@@ -191,6 +216,108 @@ fn python_docstring(text: &str) -> Option<String> {
     let body = &rest[quote.len()..];
     let body = body.split_once(quote).map_or(body, |(inside, _)| inside);
     prose_paragraph(body.lines())
+}
+
+/// The docs of a file's main type, given its public top-level types (name,
+/// docs): the one named like the file (`user_agent.py`: `UserAgent`), or
+/// else its only one. A file of many types is summarized by none of them.
+fn main_type_docs(file: &str, types: Vec<(&str, Option<String>)>) -> Option<String> {
+    let plain = |name: &str| {
+        name.chars().filter(|c| !matches!(c, '_' | '-')).flat_map(char::to_lowercase).collect::<String>()
+    };
+    let stem = plain(file.split('.').next().unwrap_or(file));
+    let main = types.iter().position(|(name, _)| plain(name) == stem).or((types.len() == 1).then_some(0))?;
+    types.into_iter().nth(main)?.1
+}
+
+/// The name a type's declaration line gives after `keyword` (`class Shop(Base):` → `Shop`).
+fn declared_name<'a>(line: &'a str, keyword: &str) -> Option<&'a str> {
+    let rest = &line[line.find(keyword)? + keyword.len()..];
+    let name = rest.split(|c: char| !(c.is_alphanumeric() || c == '_')).next()?;
+    (!name.is_empty()).then_some(name)
+}
+
+/// The docstring of the module's main class (see [`main_type_docs`]).
+fn python_class_docstring(file: &str, text: &str) -> Option<String> {
+    let mut types = Vec::new();
+    let mut offset = 0;
+    let mut header: Option<&str> = None;
+    for line in text.split_inclusive('\n') {
+        offset += line.len();
+        if line.starts_with("class ") && !line.starts_with("class _") {
+            header = declared_name(line, "class ");
+        }
+        // The header ends at its colon (the bases may take several lines).
+        if let Some(name) = header.filter(|_| line.trim_end().ends_with(':')) {
+            types.push((name, python_docstring(&text[offset..])));
+            header = None;
+        }
+    }
+    main_type_docs(file, types)
+}
+
+/// The `///` docs of the file's main public struct, enum or trait (see [`main_type_docs`]).
+fn rust_type_docs(file: &str, text: &str) -> Option<String> {
+    let mut types = Vec::new();
+    let mut docs: Vec<&str> = Vec::new();
+    for line in text.lines() {
+        if let Some(doc) = line.strip_prefix("///") {
+            docs.push(doc);
+            continue;
+        }
+        if line.starts_with("#[") {
+            continue; // attributes between the docs and the item
+        }
+        if let Some(keyword) =
+            ["pub struct ", "pub enum ", "pub trait "].into_iter().find(|k| line.starts_with(k))
+            && let Some(name) = declared_name(line, keyword)
+        {
+            types.push((name, prose_paragraph(docs.drain(..))));
+        }
+        docs.clear();
+    }
+    main_type_docs(file, types)
+}
+
+/// The `/** */` docs of the file's main exported class or interface (see [`main_type_docs`]).
+fn js_type_docs(file: &str, text: &str) -> Option<String> {
+    let mut types = Vec::new();
+    let mut block: Option<Vec<&str>> = None;
+    let mut docs: Vec<&str> = Vec::new();
+    for line in text.lines() {
+        let trimmed = line.trim();
+        if let Some(lines) = &mut block {
+            match trimmed.strip_suffix("*/") {
+                Some(last) => {
+                    lines.push(last);
+                    docs = block.take().unwrap_or_default();
+                }
+                None => lines.push(trimmed),
+            }
+            continue;
+        }
+        if let Some(rest) = trimmed.strip_prefix("/**") {
+            match rest.strip_suffix("*/") {
+                Some(one) => docs = vec![one],
+                None => block = Some(vec![rest]),
+            }
+            continue;
+        }
+        if trimmed.starts_with('@') || trimmed.is_empty() {
+            continue; // decorators between the docs and the class
+        }
+        let keywords =
+            ["export class ", "export default class ", "export abstract class ", "export interface "];
+        if let Some(keyword) = keywords.into_iter().find(|k| line.starts_with(k))
+            && let Some(name) = declared_name(line, keyword)
+        {
+            let lines =
+                docs.iter().map(|l| l.trim().trim_start_matches('*').trim()).filter(|l| !l.starts_with('@'));
+            types.push((name, prose_paragraph(lines)));
+        }
+        docs.clear();
+    }
+    main_type_docs(file, types)
 }
 
 /// The first paragraph of a Rust file's inner doc comments (`//!` or `/*! */`),
@@ -370,10 +497,72 @@ mod tests {
             ),
             // Generic types keep their brackets.
             ("lib.rs", "//! Reads `Vec<u8>` buffers.\n", "Reads Vec<u8> buffers."),
+            // A reST module header right after the quotes, its underline shorter than the title.
+            (
+                "adapters.py",
+                "\"\"\"pkg.adapters\n~~~~~~~~\n\nThis module contains the transport adapters that Requests-alikes use.\n\n:copyright: (c) 2012.\n\"\"\"\n",
+                "This module contains the transport adapters that Requests-alikes use.",
+            ),
+            // A literal block's `::` in a package docstring.
+            (
+                "__init__.py",
+                "\"\"\"Enables debugging support for a given application::\n\n    app = Debugged(app)\n\"\"\"\n",
+                "Enables debugging support for a given application:",
+            ),
+            // A docs page: `:orphan:`, an image whose options are indented deeper, a target, a title.
+            (
+                "page.rst",
+                ":orphan:\n\n.. image:: https://x.invalid/logo.png\n    :align: center\n    :height: 200px\n    :alt: the logo\n\n.. _api:\n\nAPI\n===\n\n.. module:: shop\n\nThis part of the documentation covers all the interfaces of Shop.\n",
+                "This part of the documentation covers all the interfaces of Shop.",
+            ),
+            // reST substitution badges and a raw HTML block.
+            (
+                "README.rst",
+                ".. |pypi| image:: https://img.invalid/pypi.svg\n   :target: https://pypi.invalid\n.. |ci| image:: https://img.invalid/ci.svg\n\n|pypi| |ci|\n\n.. raw:: html\n\n   <p align=\"center\">logo</p>\n\nShop ships orders.\n",
+                "Shop ships orders.",
+            ),
+            // A README with a centred HTML header: the one-line paragraph is the summary.
+            (
+                "README.md",
+                "<br><br>\n<div align=\"center\">\n   <a href=\"https://x.invalid\"><img src=\"logo.svg\" /></a><br>\n</div>\n\n<p align=\"center\">Promise based <b>HTTP client</b> for the browser</p>\n\n<p align=\"center\">\n    <a href=\"https://x.invalid\"><b>Website</b></a>\n</p>\n",
+                "Promise based HTTP client for the browser",
+            ),
+            // An HTML title, badges on one line, a quoted tagline.
+            (
+                "README.md",
+                "<h1 align=\"center\">Shop</h1>\n\n[![CI](https://x.invalid/ci.svg)](https://x.invalid) [![PyPI](https://x.invalid/v.svg)](https://x.invalid)\n\n> **Orders for Rust**\n\nMore.\n",
+                "Orders for Rust",
+            ),
+            // No module docstring: the main class's docstring (named like the file; private ones aside).
+            (
+                "shop.py",
+                "from x import y\n\nclass _Hidden:\n    \"\"\"Not this one.\"\"\"\n\nclass Shop(\n    Base,\n):\n    \"\"\"The shop object implements a WSGI application.\n\n    More.\n    \"\"\"\n",
+                "The shop object implements a WSGI application.",
+            ),
+            // No `//!` docs: the first public type's `///` docs.
+            (
+                "pool.rs",
+                "use std::sync::Arc;\n\n/// A pool of [`Conn`]s.\n#[derive(Debug)]\npub struct Pool {\n    inner: Arc<()>,\n}\n",
+                "A pool of Conns.",
+            ),
+            // No leading comment: the exported class's JSDoc.
+            (
+                "client.ts",
+                "import { x } from './x';\n\n/**\n * Create a new instance of the client.\n * @param config the defaults\n */\nexport class Client {}\n",
+                "Create a new instance of the client.",
+            ),
         ];
         for (name, text, want) in cases {
             assert_eq!(sum(name, text).as_deref(), Some(*want), "{name}: {text:?}");
         }
+        // A module of many types, none named like it, is summarized by none.
+        let many =
+            "class Request:\n    \"\"\"A request.\"\"\"\nclass Response:\n    \"\"\"A response.\"\"\"\n";
+        assert_eq!(sum("wrappers.py", many), None);
+        assert_eq!(sum("response.py", many).as_deref(), Some("A response."));
+        // A module's own docstring comes before its class's.
+        let both = "\"\"\"The module.\"\"\"\nclass Shop:\n    \"\"\"The class.\"\"\"\n";
+        assert_eq!(sum("m.py", both).as_deref(), Some("The module."));
     }
 
     #[test]

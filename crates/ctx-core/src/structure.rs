@@ -1,12 +1,15 @@
-//! The structural layer above the symbols: what the project is built with,
-//! the commands that build, test and lint it (found in its manifests), its
-//! key files and a depth-limited tree. Needs no parsing, so it is there even
-//! when no file has a grammar.
+//! What the project is built with, the commands that build, test and lint it
+//! (found in its manifests), its key files and a depth-limited tree. Pure
+//! (paths in, manifests read, facts out): the repository map shows it above
+//! its symbols, and the root's context files show the stack and commands.
+//! Needs no parsing, so it is there even when no file has a grammar.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use serde::Serialize;
+
+use crate::secrets::Detector;
 
 /// Facts about the project. Stable JSON.
 #[derive(Debug, Clone, Default, Serialize)]
@@ -76,14 +79,16 @@ const ENTRY_POINTS: &[&str] = &[
 
 /// Learn the structure of the project at `root` (canonical) from its files'
 /// paths (repository-relative), reading only manifests, never outside `root`.
-pub fn detect(root: &Path, paths: &[String], tree_depth: usize) -> Structure {
+/// Commands are read from manifests as they are now, not from the store: a
+/// token in a script is redacted here, by `detector`.
+pub fn detect(root: &Path, paths: &[String], tree_depth: usize, detector: &Detector) -> Structure {
     let mut stack: BTreeMap<usize, String> = BTreeMap::new();
     let mut note = |order: usize, what: &str, file: &str| {
         stack.entry(order).or_insert_with(|| format!("{what} ({file})"));
     };
     let mut commands: Vec<Command> = Vec::new();
     let mut key_files: BTreeSet<String> = BTreeSet::new();
-    let read = |rel: &str| ctx_core::read_within(root, rel).ok().and_then(|b| String::from_utf8(b).ok());
+    let read = |rel: &str| crate::read_within(root, rel).ok().and_then(|b| String::from_utf8(b).ok());
 
     // Manifests at the root and one level down (a monorepo's packages).
     for path in paths.iter().filter(|p| p.matches('/').count() <= 1) {
@@ -116,7 +121,7 @@ pub fn detect(root: &Path, paths: &[String], tree_depth: usize) -> Structure {
             "package.json" => {
                 note(2, "Node.js", path);
                 if let Some(text) = read(path) {
-                    node_facts(&text, path, top, &mut commands, &mut note);
+                    node_facts(root, &text, path, top, &mut commands, &mut note);
                 }
                 if top {
                     key_files.insert(path.clone());
@@ -179,6 +184,11 @@ pub fn detect(root: &Path, paths: &[String], tree_depth: usize) -> Structure {
     // The same command found twice (a workspace's manifests) is listed once.
     let mut seen = BTreeSet::new();
     commands.retain(|c| seen.insert(c.command.clone()));
+    for command in &mut commands {
+        if let std::borrow::Cow::Owned(redacted) = detector.redact_in(&command.source, &command.command) {
+            command.command = redacted;
+        }
+    }
     Structure {
         stack: stack.into_values().collect(),
         commands,
@@ -231,6 +241,7 @@ fn python_tools(
 }
 
 fn node_facts(
+    root: &Path,
     text: &str,
     path: &str,
     top: bool,
@@ -263,7 +274,7 @@ fn node_facts(
     if !top {
         return;
     }
-    let runner = if Path::new(path).with_file_name("pnpm-lock.yaml").exists() { "pnpm" } else { "npm run" };
+    let runner = if root.join(path).with_file_name("pnpm-lock.yaml").exists() { "pnpm" } else { "npm run" };
     if let Some(scripts) = json.get("scripts").and_then(|s| s.as_object()) {
         for name in scripts.keys() {
             if let Some(purpose) = purpose_of(name) {
@@ -343,7 +354,7 @@ mod tests {
         ]
         .map(String::from)
         .to_vec();
-        let s = detect(root, &paths, 2);
+        let s = detect(root, &paths, 2, Detector::builtin());
         assert_eq!(
             s.stack,
             [

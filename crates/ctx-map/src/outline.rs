@@ -1,0 +1,258 @@
+//! Outlines: what the folder context files show of each source file's code.
+//!
+//! ctx-core owns the store and the context files but cannot parse or rank;
+//! this is where the map hands over what it knows. Whenever it ranks the
+//! whole repository with no focus (`ctx map`, the map of `ctx init` and
+//! `ctx update`, and [`build`] before every `ctx build`), each file's outline
+//! is stored: its most important definitions with one-line signatures, its
+//! PageRank and how many other files use its names.
+//!
+//! A file's definitions are ordered: those other files reference first,
+//! then public before private, top level before members, then by graph
+//! score, then by line. Impl
+//! blocks, functions inside functions, repeated overloads and, in the code itself (not its tests), test
+//! functions and test modules are left out.
+
+use ctx_core::paths::PathRole;
+use ctx_core::{BuildOptions, BuildReport, Outline, OutlineDef, Workspace};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+
+use crate::error::Result;
+use crate::graph::{self, Focus, Ranking};
+use crate::index::{self, IndexedFile};
+use crate::tags::{Def, Kind};
+
+/// Most definitions stored per file (the deep tier's share).
+pub const MAX_DEFS: usize = 24;
+/// Longest one-line signature kept, in characters.
+const MAX_SIGNATURE_CHARS: usize = 160;
+/// A name defined in more files than this tells nothing of who uses whom.
+const MAX_DEFINERS: usize = 3;
+
+/// Bring every file's outline up to date, then build the context files:
+/// what `ctx build` runs. Indexing reads the store as the last scan left it
+/// (no scan: a build shows what was scanned) and parses only new contents.
+pub fn build(ws: &mut Workspace, options: &BuildOptions) -> Result<BuildReport> {
+    let (files, _) = index::index_scanned(ws, None)?;
+    save(ws, &files, &graph::rank(&files, &Focus::default()))?;
+    Ok(ws.build(options)?)
+}
+
+/// Store the outlines of `files` ranked with no focus. Outlines are derived
+/// data: a store that cannot be written keeps the ones it has.
+pub fn save(ws: &mut Workspace, files: &[IndexedFile], ranking: &Ranking) -> Result<()> {
+    let hashes: HashMap<String, [u8; 32]> =
+        ws.source_files()?.into_iter().map(|f| (f.path, f.hash)).collect();
+    match ws.save_outlines(&outlines(files, ranking, &hashes)) {
+        Ok(_) | Err(ctx_core::Error::ReadOnly { .. }) => Ok(()),
+        Err(err) => Err(err.into()),
+    }
+}
+
+/// The outline of every file of `files` the store knows (`hashes`: its
+/// content hash by path).
+fn outlines(files: &[IndexedFile], ranking: &Ranking, hashes: &HashMap<String, [u8; 32]>) -> Vec<Outline> {
+    // name -> the code's files defining it (a test's or an example's
+    // same-name definition does not make the code's ambiguous), and name ->
+    // files using it.
+    let mut definers: HashMap<&str, HashSet<usize>> = HashMap::default();
+    let mut users: HashMap<&str, Vec<usize>> = HashMap::default();
+    for (i, file) in files.iter().enumerate() {
+        let in_code = PathRole::of(&file.path) == PathRole::Source;
+        for def in file.tags.defs.iter().filter(|d| d.kind.defines_name() && in_code) {
+            definers.entry(def.name.as_str()).or_default().insert(i);
+        }
+        for (name, _) in &file.tags.refs {
+            users.entry(name.as_str()).or_default().push(i);
+        }
+    }
+    // The files other than `i` that use `name`, when few files define it.
+    let users_of = |i: usize, name: &str| {
+        let specific = definers.get(name).is_none_or(|d| d.len() <= MAX_DEFINERS);
+        users.get(name).filter(|_| specific).into_iter().flatten().copied().filter(move |&u| u != i)
+    };
+    files
+        .iter()
+        .enumerate()
+        .filter_map(|(i, file)| {
+            let hash = *hashes.get(&file.path)?;
+            let defs = &file.tags.defs;
+            let in_code = PathRole::of(&file.path) == PathRole::Source;
+            let mut referenced_by: HashSet<usize> = HashSet::default();
+            // (used elsewhere, public, top level, score, index)
+            let mut picked: Vec<(bool, bool, bool, f64, usize)> = Vec::new();
+            let mut seen: HashSet<(Option<u32>, &str)> = HashSet::default();
+            for (d, def) in defs.iter().enumerate() {
+                // A function's inner functions are its own business.
+                let nested =
+                    parent(defs, def).is_some_and(|p| matches!(p.kind, Kind::Function | Kind::Method));
+                if !def.kind.defines_name() || nested || (in_code && is_test(defs, def)) {
+                    continue;
+                }
+                let used = users_of(i, &def.name).next().is_some();
+                referenced_by.extend(users_of(i, &def.name));
+                // One entry per overload set.
+                if seen.insert((def.parent, def.name.as_str())) {
+                    let score = ranking.def_rank.get(i).and_then(|s| s.get(d)).copied().unwrap_or(0.0);
+                    picked.push((used, is_public(&file.lang, defs, def), def.parent.is_none(), score, d));
+                }
+            }
+            picked.sort_by(|a, b| {
+                (b.0, b.1, b.2).cmp(&(a.0, a.1, a.2)).then(b.3.total_cmp(&a.3)).then(a.4.cmp(&b.4))
+            });
+            let defs = picked.into_iter().take(MAX_DEFS).map(|(.., d)| outline_def(defs, &defs[d])).collect();
+            Some(Outline {
+                path: file.path.clone(),
+                hash,
+                rank: ranking.file_rank.get(i).copied().unwrap_or(0.0),
+                referenced_by: referenced_by.len() as u32,
+                defs,
+            })
+        })
+        .collect()
+}
+
+fn outline_def(defs: &[Def], def: &Def) -> OutlineDef {
+    // The map's kinds are lowercase words in JSON (`class`, `function`).
+    let kind = serde_json::to_value(def.kind).ok().and_then(|v| v.as_str().map(str::to_string));
+    OutlineDef {
+        kind: kind.unwrap_or_default(),
+        name: def.name.clone(),
+        signature: one_line(&def.signature),
+        line: def.line,
+        parent: parent(defs, def).map(|p| p.name.clone()),
+    }
+}
+
+fn parent<'a>(defs: &'a [Def], def: &Def) -> Option<&'a Def> {
+    def.parent.and_then(|p| defs.get(p as usize))
+}
+
+/// A signature of any number of lines on one: whitespace collapsed, no
+/// space inside brackets, no `:` or `{` that opens the body, cut at
+/// [`MAX_SIGNATURE_CHARS`].
+pub fn one_line(signature: &str) -> String {
+    let mut line = signature.split_whitespace().collect::<Vec<_>>().join(" ");
+    for (from, to) in
+        [("( ", "("), ("[ ", "["), (", )", ")"), (",)", ")"), (" )", ")"), (", ]", "]"), (" ]", "]")]
+    {
+        line = line.replace(from, to);
+    }
+    // A stub's body (`-> T: ...`, an overload) goes with its colon, an empty one (`{}`) with it.
+    let line = line.strip_suffix(": ...").or_else(|| line.strip_suffix("{}")).unwrap_or(&line);
+    let line = line.trim_end().trim_end_matches(['{', ':']).trim_end();
+    match line.char_indices().nth(MAX_SIGNATURE_CHARS) {
+        Some((cut, _)) => format!("{} …", line[..cut].trim_end()),
+        None => line.to_string(),
+    }
+}
+
+/// A test function, test class or test module, or something inside one.
+fn is_test(defs: &[Def], def: &Def) -> bool {
+    let named_test = |d: &Def| match d.kind {
+        Kind::Module => matches!(d.name.as_str(), "tests" | "test"),
+        Kind::Class => d.name.starts_with("Test"),
+        Kind::Function | Kind::Method => d.name.starts_with("test_") || d.name == "test",
+        _ => false,
+    };
+    std::iter::successors(Some(def), |d| parent(defs, d)).any(named_test)
+}
+
+/// Whether `def` is part of its file's public face, as its language says
+/// (a member of a private class is private).
+fn is_public(lang: &str, defs: &[Def], def: &Def) -> bool {
+    // An impl block names no visibility: its methods' own `pub` decides.
+    is_public_alone(lang, defs, def)
+        && parent(defs, def).is_none_or(|p| p.kind == Kind::Impl || is_public(lang, defs, p))
+}
+
+fn is_public_alone(lang: &str, defs: &[Def], def: &Def) -> bool {
+    let name = def.name.as_str();
+    let dunder = name.len() > 4 && name.starts_with("__") && name.ends_with("__");
+    if name.starts_with('_') && !dunder || name.starts_with('#') {
+        return false;
+    }
+    let signature = def.signature.trim_start();
+    match lang {
+        // Trait items and the methods of trait impls are as public as the trait;
+        // `pub(crate)` is not public.
+        "rust" => {
+            signature.starts_with("pub ")
+                || def.kind == Kind::Macro
+                || parent(defs, def).is_some_and(|p| p.kind == Kind::Trait || p.signature.contains(" for "))
+        }
+        "typescript" | "tsx" | "javascript" => {
+            !(signature.starts_with("private ") || signature.starts_with("protected "))
+        }
+        _ => true,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lang::Lang;
+    use crate::tags;
+
+    fn indexed(path: &str, lang: Lang, source: &str) -> IndexedFile {
+        IndexedFile {
+            path: path.into(),
+            lang: lang.name().into(),
+            size: source.len() as u64,
+            tags: tags::extract(lang, source).unwrap(),
+        }
+    }
+
+    fn names(outline: &Outline) -> Vec<&str> {
+        outline.defs.iter().map(|d| d.name.as_str()).collect()
+    }
+
+    #[test]
+    fn used_names_lead_public_before_private_and_no_tests_in_code() {
+        let files = [
+            indexed(
+                "src/pkg/core.rs",
+                Lang::Rust,
+                "fn helper() {}\npub fn alpha() {}\npub struct Pool;\nimpl Pool {\n    pub fn get(&self) {}\n}\n\
+                 #[cfg(test)]\nmod tests {\n    #[test]\n    fn checks() {}\n}\n",
+            ),
+            indexed(
+                "src/pkg/app.py",
+                Lang::Python,
+                "from core import Pool\ndef test_x():\n    pass\ndef _hidden():\n    pass\nclass App:\n    def run(self,\n            x):\n        Pool()\n",
+            ),
+            indexed("tests/test_app.py", Lang::Python, "def test_app():\n    App().run(1)\n"),
+        ];
+        let hashes = files.iter().map(|f| (f.path.clone(), [0; 32])).collect();
+        let outlines = outlines(&files, &graph::rank(&files, &Focus::default()), &hashes);
+        let by_path = |p: &str| outlines.iter().find(|o| o.path == p).unwrap();
+        let core = by_path("src/pkg/core.rs");
+        // Pool is used elsewhere; then public before private; the test module and its function never.
+        assert_eq!(names(core), ["Pool", "alpha", "get", "helper"]);
+        assert_eq!(core.referenced_by, 1);
+        assert_eq!(core.defs[2].parent.as_deref(), Some("Pool"));
+        let app = by_path("src/pkg/app.py");
+        assert_eq!(names(app), ["App", "run", "_hidden"]);
+        assert_eq!(app.defs[1].signature, "def run(self, x)");
+        assert_eq!(app.defs[0].kind, "class");
+        // In a test file, its tests are what it holds.
+        assert_eq!(names(by_path("tests/test_app.py")), ["test_app"]);
+    }
+
+    #[test]
+    fn signatures_on_one_line() {
+        assert_eq!(
+            one_line(
+                "def add_url_rule(\n    self,\n    rule: str,\n    endpoint: str | None = None,\n) -> None:"
+            ),
+            "def add_url_rule(self, rule: str, endpoint: str | None = None) -> None"
+        );
+        assert_eq!(one_line("pub fn get<T>(\n    &self,\n) -> T {"), "pub fn get<T>(&self) -> T");
+        assert_eq!(one_line("pub fn sign() {}"), "pub fn sign()");
+        assert_eq!(one_line("def get(self) -> int: ..."), "def get(self) -> int");
+        let long = format!("fn f({})", "a: u8, ".repeat(40));
+        assert!(
+            one_line(&long).ends_with(" …") && one_line(&long).chars().count() <= MAX_SIGNATURE_CHARS + 2
+        );
+    }
+}

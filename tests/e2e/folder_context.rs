@@ -1,0 +1,265 @@
+//! Folder context that shows the code (issue 17, item 2): each file's most
+//! important definitions, the root's stack and commands, tiers that differ
+//! in substance, and `ctx folder todo` by importance.
+
+use serde_json::Value;
+
+use crate::util::Repo;
+
+/// A package whose modules have no docstrings, in three languages, and tests
+/// that use it. (Written file by file: fixture strings lose their indentation.)
+const SHOP: &[(&str, &str)] = &[
+    (
+        "pyproject.toml",
+        r#"[project]
+name = "shop"
+[tool.pytest.ini_options]
+testpaths = ["tests"]
+[tool.ruff]
+line-length = 100
+"#,
+    ),
+    (
+        "package.json",
+        r#"{"name": "shop-web", "devDependencies": {"typescript": "5"}, "scripts": {"test": "vitest", "lint": "eslint ."}}
+"#,
+    ),
+    (
+        "src/shop/app.py",
+        r#"from shop.globals import request_context
+
+
+class Shop(Base):
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def add_route(self, rule: str,
+                  endpoint: str | None = None) -> None:
+        request_context().routes.append(rule)
+
+
+def _private_helper():
+    return 1
+
+
+def test_looks_like_a_test():
+    assert True
+"#,
+    ),
+    (
+        "src/shop/globals.py",
+        r#"def request_context():
+    return _stack[-1]
+
+
+def current_session():
+    return request_context().session
+"#,
+    ),
+    (
+        "src/shop/pool.rs",
+        r#"pub struct ConnectionPool {
+    size: usize,
+}
+
+impl ConnectionPool {
+    pub fn checkout(&self) -> Connection {
+        Connection
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn checkout_works() {}
+}
+"#,
+    ),
+    (
+        "src/shop/client.ts",
+        r#"export interface RequestOptions {
+  timeout?: number;
+}
+
+export function createClient(options: RequestOptions): Client {
+  return new Client(options);
+}
+"#,
+    ),
+    (
+        "tests/test_app.py",
+        r#"from shop.app import Shop
+from shop.globals import current_session
+
+
+def test_shop():
+    Shop("x").add_route("/")
+    current_session()
+"#,
+    ),
+];
+
+/// A repository holding [`SHOP`].
+fn shop() -> Repo {
+    let repo = Repo::new();
+    for (path, text) in SHOP {
+        repo.write(path, text);
+    }
+    repo
+}
+
+/// The `--json` context of `folder` at `tier`.
+fn context(repo: &Repo, folder: &str, tier: &str) -> Value {
+    repo.json(&["context", folder, "--tier", tier])
+}
+
+/// The names of the definitions each file of a context lists, by file name.
+fn definitions(doc: &Value) -> Vec<(String, Vec<String>)> {
+    doc["doc"]["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            let names = f["definitions"].as_array().unwrap().iter();
+            (
+                f["name"].as_str().unwrap().to_string(),
+                names.map(|d| d["name"].as_str().unwrap().to_string()).collect(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn undocumented_modules_list_their_definitions_in_the_standard_context() {
+    let repo = shop();
+    // Scanned, never indexed: today's listing, names alone.
+    repo.ok(&["init", "--no-agents", "--no-build"]);
+    let before = repo.ok(&["context", "src/shop"]);
+    assert!(before.contains("- `app.py`\n") && !before.contains("class Shop"), "{before}");
+
+    repo.ok(&["build"]);
+    let text = std::fs::read_to_string(repo.path(".ctx/context/src--shop.standard.md")).unwrap();
+    for shown in [
+        "- `app.py`\n  - `class Shop(Base)`\n",
+        "  - `def add_route(self, rule: str, endpoint: str | None = None) -> None` in `Shop`\n",
+        "- `globals.py`\n  - `def request_context()`\n  - `def current_session()`\n",
+        "- `pool.rs`\n  - `pub struct ConnectionPool`\n  - `pub fn checkout(&self) -> Connection` in `ConnectionPool`\n",
+        // (`export` or not, as the map's signatures have it)
+        "function createClient(options: RequestOptions): Client`\n",
+        "interface RequestOptions`\n",
+    ] {
+        assert!(text.contains(shown), "missing {shown:?} in:\n{text}");
+    }
+    // Test functions and test modules are not what the code holds; private helpers come last.
+    for hidden in ["test_looks_like_a_test", "checkout_works", "mod tests", "_private_helper"] {
+        assert!(!text.contains(hidden), "{hidden} shown in:\n{text}");
+    }
+    // The tests' own folder lists its tests.
+    assert!(repo.ok(&["context", "tests"]).contains("`def test_shop()`"));
+
+    // A file changed since it was indexed shows no outline it no longer has, until the next build.
+    repo.write("src/shop/globals.py", "def renamed_context():\n    return 1\n");
+    repo.ok(&["scan"]);
+    let changed = definitions(&context(&repo, "src/shop", "standard"));
+    assert_eq!(changed.iter().find(|(f, _)| f == "globals.py").unwrap().1, Vec::<String>::new());
+    repo.ok(&["build"]);
+    let rebuilt = definitions(&context(&repo, "src/shop", "standard"));
+    assert_eq!(rebuilt.iter().find(|(f, _)| f == "globals.py").unwrap().1, ["renamed_context"]);
+}
+
+#[test]
+fn the_root_context_shows_the_stack_and_commands() {
+    let repo = shop();
+    repo.ok(&["init"]);
+    let root = std::fs::read_to_string(repo.path(".ctx/context/_root.standard.md")).unwrap();
+    assert!(
+        root.contains("Stack: Python (pyproject.toml), Node.js (package.json), TypeScript (package.json), pytest (pyproject.toml), Ruff (pyproject.toml)"),
+        "{root}"
+    );
+    for command in
+        ["- test: `pytest`", "- lint: `ruff check`", "- test: `npm run test`", "- lint: `npm run lint`"]
+    {
+        assert!(root.contains(command), "missing {command} in:\n{root}");
+    }
+    // Even the smallest tier has them; other folders do not.
+    assert!(repo.ok(&["context", ".", "--tier", "minimal"]).contains("- test: `pytest`"));
+    let shop = repo.ok(&["context", "src/shop"]);
+    assert!(!shop.contains("Commands:") && !shop.contains("Stack:"), "{shop}");
+}
+
+#[test]
+fn tiers_differ_in_definitions_and_decisions() {
+    let mut api = String::new();
+    for i in 0..12 {
+        api.push_str(&format!("def endpoint_{i:02}(request):\n    return {i}\n\n\n"));
+    }
+    let repo = Repo::new();
+    repo.write("src/big/api.py", &api);
+    repo.ok(&["init"]);
+    for i in 0..14 {
+        repo.ok(&["log", "src/big", "--title", &format!("Decision {i:02}")]);
+    }
+    repo.ok(&["build"]);
+    let shown: Vec<(usize, usize)> = ["minimal", "standard", "full", "deep"]
+        .iter()
+        .map(|tier| {
+            let doc = context(&repo, "src/big", tier);
+            let defs = definitions(&doc).iter().map(|(_, d)| d.len()).sum();
+            let decisions = doc["doc"]["decisions"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|g| g["entries"].as_array().unwrap().len())
+                .sum();
+            (defs, decisions)
+        })
+        .collect();
+    assert_eq!(shown, [(1, 0), (3, 5), (8, 12), (12, 14)]);
+    // And the files say so.
+    let count = |tier: &str| {
+        let text = std::fs::read_to_string(repo.path(&format!(".ctx/context/src--big.{tier}.md"))).unwrap();
+        text.matches("`def endpoint_").count()
+    };
+    assert!(
+        count("minimal") < count("standard")
+            && count("standard") < count("full")
+            && count("full") < count("deep")
+    );
+}
+
+#[test]
+fn folder_todo_puts_the_code_others_depend_on_first_and_fixtures_and_tests_last() {
+    let repo = Repo::new();
+    for (path, text) in [
+        (
+            "src/pkg/json/provider.py",
+            "def dumps(value):\n    return str(value)\n\n\ndef loads(text):\n    return text\n",
+        ),
+        (
+            "src/pkg/app.py",
+            "from pkg.json.provider import dumps, loads\n\n\ndef respond(value):\n    return dumps(loads(value))\n",
+        ),
+        ("src/pkg/util/deep/er/helpers.py", "def rarely_used_helper():\n    return 1\n"),
+        ("tests/fixtures/x/sample.py", "def fixture_app():\n    return respond(dumps(1))\n"),
+        ("tests/fixtures/x/nested/more.py", "def more_fixture():\n    return loads(\"x\")\n"),
+        ("tests/test_app.py", "def test_respond():\n    respond(loads(\"1\"))\n"),
+    ] {
+        repo.write(path, text);
+    }
+    repo.ok(&["init"]);
+    let todo = repo.json(&["folder", "todo"]);
+    let paths: Vec<&str> = todo.as_array().unwrap().iter().map(|t| t["path"].as_str().unwrap()).collect();
+    let at =
+        |path: &str| paths.iter().position(|p| *p == path).unwrap_or_else(|| panic!("{path} in {paths:?}"));
+    // What most of the repository uses comes first, over deeper folders of code.
+    assert_eq!(paths[0], "src/pkg/json", "{paths:?}");
+    assert!(at("src/pkg/json") < at("src/pkg/util/deep/er"), "{paths:?}");
+    // Tests, then fixtures, last, however deep.
+    assert!(at("src/pkg/util/deep/er") < at("tests"), "{paths:?}");
+    assert!(at("tests") < at("tests/fixtures/x") && at("tests") < at("tests/fixtures/x/nested"), "{paths:?}");
+    let json = &todo.as_array().unwrap()[0];
+    assert_eq!(json["role"], "source");
+    assert!(json["importance"].as_f64().unwrap() > 0.0, "{json}");
+    let fixture = todo.as_array().unwrap().iter().find(|t| t["path"] == "tests/fixtures/x").unwrap();
+    assert_eq!(fixture["role"], "fixture");
+}
