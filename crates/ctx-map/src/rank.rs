@@ -354,11 +354,14 @@ const GENERIC_STEMS: &[&str] = &[
     "constants",
     "errors",
     "error",
+    "src",
+    "source",
 ];
 
-/// Per file, whether the task names it: its file name without extension is a
-/// word of the query, or two or three consecutive words run together
-/// (`observable map` names `observablemap.ts`, `reload` names `reload.rs`).
+/// Per file, whether the task names it: its file name without extension (its
+/// folder's name for an `index.ts`, `mod.rs`, `__init__.py`) is a word of the
+/// query, or two or three consecutive words run together (`observable map`
+/// names `observablemap.ts`, `reload` names `reload.rs` and `reload/mod.rs`).
 /// Files sharing a name share the credit.
 fn named_in_query(files: &[IndexedFile], query: &str) -> Vec<f64> {
     let words: Vec<String> = query
@@ -379,8 +382,13 @@ fn named_in_query(files: &[IndexedFile], query: &str) -> Vec<f64> {
     let stems: Vec<Option<String>> = files
         .iter()
         .map(|f| {
-            let name = f.path.rsplit('/').next().unwrap_or(&f.path);
-            let bare = name.split('.').next().unwrap_or(name);
+            let mut parts = f.path.rsplit('/');
+            let name = parts.next().unwrap_or(&f.path);
+            let mut bare = name.split('.').next().unwrap_or(name);
+            // `format/index.ts`, `pager/mod.rs`, `json/__init__.py` are named by their folder.
+            if GENERIC_STEMS.contains(&bare.to_lowercase().as_str()) {
+                bare = parts.next().unwrap_or(bare);
+            }
             if bare.len() < 3 || GENERIC_STEMS.contains(&bare.to_lowercase().as_str()) {
                 return None;
             }
@@ -477,12 +485,15 @@ mod tests {
             "tests/reload.rs",
             "src/mod.rs",
             "src/x.rs",
+            "src/format/index.ts",
         ]);
         let named = named_in_query(&files, "fix: observable map init in the `reload` layer; mod x");
         // Two files named `reload` share the credit; generic and very short names get none.
         let half = 1.0 / 2f64.sqrt();
-        assert_eq!(named, [1.0, half, half, 0.0, 0.0]);
-        assert_eq!(named_in_query(&files, "Reloading observables"), [0.0, half, half, 0.0, 0.0]);
+        assert_eq!(named, [1.0, half, half, 0.0, 0.0, 0.0]);
+        assert_eq!(named_in_query(&files, "Reloading observables"), [0.0, half, half, 0.0, 0.0, 0.0]);
+        // An index file is named by its folder.
+        assert_eq!(named_in_query(&files, "format drops the sign"), [0.0, 0.0, 0.0, 0.0, 0.0, 1.0]);
     }
 
     fn commit(message: &str, files: &[&str]) -> crate::history::Commit {
