@@ -46,8 +46,8 @@ impl History {
     }
 
     /// [`History::read`] for the workspace `ws`, from the store when HEAD is
-    /// where it was when the log was last read. A store that cannot be
-    /// written only costs the next call another `git log`.
+    /// where it was when the log was last read, with secrets redacted. A
+    /// store that cannot be written only costs the next call another `git log`.
     pub fn cached(ws: &mut ctx_core::Workspace, max_commits: usize) -> Option<History> {
         let root = ws.root().to_path_buf();
         let head = git(&root, &["rev-parse", "HEAD"])?;
@@ -58,7 +58,8 @@ impl History {
                 return Some(History::parse(text));
             }
         }
-        let text = log(&root, max_commits)?;
+        // Messages and paths may hold a token: never one in the store.
+        let text = ws.detector().redact(&log(&root, max_commits)?).into_owned();
         // Caching is an optimisation: a read-only store must not cost the answer.
         let _ = ws.save_derived(key, &format!("{stamp}{text}"));
         Some(History::parse(&text))
