@@ -46,7 +46,7 @@ pub struct OutlineDef {
 }
 
 /// The key of `kv` holding the digest of the outlines stored.
-const OUTLINES_DIGEST: &str = "outlines.digest";
+pub(crate) const OUTLINES_DIGEST: &str = "outlines.digest";
 
 /// The stored outlines, by path.
 pub(crate) fn stored_outlines(conn: &Connection) -> Result<HashMap<String, Outline>> {

@@ -44,7 +44,10 @@ pub(crate) fn scrub_if_needed(conn: &mut Connection, detector: &Detector) -> Res
     for (table, keys, columns, rows) in TEXT_COLUMNS {
         changed += scrub_table(&tx, detector, table, keys, columns, rows)?;
     }
+    // What is derived from the files and the history is derived again, under the new rules.
     tx.execute("DELETE FROM file_tags", [])?;
+    tx.execute("DELETE FROM file_outlines", [])?;
+    tx.execute("DELETE FROM kv WHERE key LIKE 'derived.%' OR key = ?1", [crate::sources::OUTLINES_DIGEST])?;
     tx.execute("DELETE FROM context_cache", [])?;
     if changed > 0 {
         // Merge the full-text index, so the deleted terms leave its pages.
