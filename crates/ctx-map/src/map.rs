@@ -189,6 +189,10 @@ pub struct Plan {
     pub heading: &'static str,
 }
 
+/// In a plan's order, a file shown by its path alone: it defines nothing to show
+/// (re-exports, module declarations), yet the task points there.
+const PATH_ONLY: usize = usize::MAX;
+
 /// Weight of a file that only surrounds the code (tests, examples, fixtures,
 /// benches, docs, vendored code) when the task does not point there: in the
 /// overview, and in a task map (where rank has already weighed the task's words).
@@ -264,9 +268,11 @@ fn plan_task(indexed: &Indexed, focus: &Focus, query: Option<&str>, limit: usize
         defs.sort_by(|&a, &b| {
             named(file, b).cmp(&named(file, a)).then(score[b].total_cmp(&score[a])).then(a.cmp(&b))
         });
-        for (k, d) in defs.into_iter().enumerate() {
-            let entry = (f, d, key[f] / (k + 1) as f64);
-            if k == 0 && position < LEAD_FILES { order.push(entry) } else { rest.push(entry) }
+        if position < LEAD_FILES {
+            order.push((f, defs.first().copied().unwrap_or(PATH_ONLY), key[f]));
+        }
+        for (k, d) in defs.into_iter().enumerate().skip(usize::from(position < LEAD_FILES)) {
+            rest.push((f, d, key[f] / (k + 1) as f64));
         }
     }
     sort_best_first(files, &mut rest, limit);
@@ -275,9 +281,12 @@ fn plan_task(indexed: &Indexed, focus: &Focus, query: Option<&str>, limit: usize
 }
 
 /// Each file's weight: [`PathRole::is_auxiliary`] files get `factor` unless the
-/// task points there (a focus or named file of the same role under the same top folder).
+/// task points there: a focus or named file of the same role under the same
+/// top folder, or a word of the query that names the role (`tests`, `example`).
 fn demotion(files: &[IndexedFile], focus: &Focus, factor: f64) -> Vec<f64> {
     let top = |path: &str| path.split('/').next().unwrap_or(path).to_string();
+    let named_roles: HashSet<PathRole> =
+        focus.names.iter().map(|w| PathRole::of(&w.to_lowercase())).collect();
     let pointed: HashSet<(PathRole, String)> = focus
         .files
         .iter()
@@ -289,7 +298,8 @@ fn demotion(files: &[IndexedFile], focus: &Focus, factor: f64) -> Vec<f64> {
         .iter()
         .map(|f| {
             let role = PathRole::of(&f.path);
-            if !role.is_auxiliary() || pointed.contains(&(role, top(&f.path))) { 1.0 } else { factor }
+            let pointed = named_roles.contains(&role) || pointed.contains(&(role, top(&f.path)));
+            if !role.is_auxiliary() || pointed { 1.0 } else { factor }
         })
         .collect()
 }
@@ -469,6 +479,7 @@ fn render_symbols(
         let file = &files[f];
         let tags = &file.tags;
         // Each chosen definition with its enclosing ones, in line order, once.
+        defs.retain(|&(d, _)| d != PATH_ONLY);
         let mut lines: Vec<usize> = Vec::new();
         for &(d, _) in &defs {
             let mut at = Some(d);
@@ -479,7 +490,8 @@ fn render_symbols(
         }
         lines.sort_by_key(|&i| (tags.defs[i].line, i));
         lines.dedup();
-        let _ = writeln!(out, "{}:", display_name(&file.path));
+        let none = if defs.is_empty() { " (no definitions)" } else { "" };
+        let _ = writeln!(out, "{}:{none}", display_name(&file.path));
         for i in lines {
             let def = &tags.defs[i];
             let depth = std::iter::successors(def.parent, |&p| tags.defs[p as usize].parent).count();
