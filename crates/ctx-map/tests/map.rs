@@ -514,3 +514,32 @@ fn a_definition_in_tests_does_not_take_the_packages_references() {
     // Test functions do not fill the default map.
     assert!(!map.text.contains("def test_"), "{}", map.text);
 }
+
+#[test]
+fn the_budget_holds_from_64_to_8192_tokens_for_every_map() {
+    let client = tree(CLIENT);
+    let shop = tree(SHOP);
+    let repos: [(&Path, &[&str], &str); 3] = [
+        (client.path(), &["src/reqlib/sessions.py"], "fix Session.resolve_redirects dropping the timeout"),
+        (shop.path(), &["shop/checkout.py"], "test: the cart total in checkout"),
+        (this_repo(), &["crates/ctx-map/src/map.rs"], "map budget fitting for a query"),
+    ];
+    for (root, focus, query) in repos {
+        let cache = tempfile::tempdir().unwrap();
+        let mut ws = open(root, cache.path());
+        let focus: Vec<String> = focus.iter().map(|f| f.to_string()).collect();
+        for budget in [64, 100, 128, 256, 512, 1024, 2048, 4096, 8192] {
+            let options = [
+                MapOptions { tokens: budget, ..MapOptions::default() },
+                MapOptions { tokens: budget, query: Some(query.into()), ..MapOptions::default() },
+                MapOptions { tokens: budget, focus: focus.clone(), ..MapOptions::default() },
+            ];
+            for options in options {
+                let map = run(&mut ws, &options);
+                let exact = ctx_core::tokens::Tokenizer::count(&ctx_core::tokens::O200k, &map.text);
+                assert_eq!(map.tokens, exact);
+                assert!(exact <= budget, "{}: {budget}: {exact} tokens:\n{}", root.display(), map.text);
+            }
+        }
+    }
+}
