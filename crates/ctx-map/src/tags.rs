@@ -323,8 +323,8 @@ fn signature(source: &str, node: Node, kind: Kind, overloads: usize) -> String {
         // A signature without a body (an overload, a trait's method): all of it.
         None if callable => node.end_byte(),
         None => {
-            let line = source[start..].lines().next().unwrap_or("").trim_end();
-            return cut(line, MAX_SIGNATURE_LINE);
+            let line = source[start..].lines().next().unwrap_or("");
+            return cut(line.trim_end().trim_end_matches('{').trim_end(), MAX_SIGNATURE_LINE);
         }
     };
     // The header's text without its comments.
