@@ -1,7 +1,9 @@
 ; Definitions. A function inside a class body is reported as a method by the code.
 (class_definition name: (identifier) @name) @definition.class
 (function_definition name: (identifier) @name) @definition.function
-(module (expression_statement (assignment left: (identifier) @name) @definition.constant))
+; A module's constants, less type variables (`T = t.TypeVar("T")`): they only alias types.
+(module (expression_statement (assignment left: (identifier) @name right: (_) @value) @definition.constant)
+  (#not-match? @value "^((typing|t|typing_extensions|te)[.])?(TypeVar|ParamSpec|TypeVarTuple)[(]"))
 
 ; References.
 (call function: (identifier) @name) @reference.call

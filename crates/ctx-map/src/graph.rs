@@ -4,14 +4,18 @@
 //! file that defines it, weighted so that specific names count more than
 //! common ones: long `snake_case`/`camelCase` names ×10, names the query
 //! mentions ×10, private `_names` ×0.1, names defined in more than five files
-//! ×0.1, a name defined in k files split k ways, and the square root of the
-//! number of references. References from
+//! ×0.1, and the square root of the number of references. A name defined in
+//! several files is split among them by [`affinity`]: the package's own
+//! definition over a look-alike in tests or examples, a near definer over a
+//! far one. References from
 //! focus files count ×50. Files are ranked by PageRank personalized toward
 //! the focus files, the files the query names and the files that define
-//! names the query mentions; each file's rank then flows along its edges to
+//! names the query mentions (without any, toward every file, tests and
+//! examples less); each file's rank then flows along its edges to
 //! the definitions it references. Everything is computed in a fixed order,
 //! so the ranking is the same on every run and for any number of threads.
 
+use ctx_core::paths::PathRole;
 use petgraph::graph::{DiGraph, NodeIndex};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
@@ -64,8 +68,49 @@ fn name_weight(name: &str, definers: usize, focus: &Focus) -> f64 {
     if definers > 5 {
         weight *= 0.1;
     }
-    // A name defined in several files is ambiguous: each definer gets its share.
-    weight / definers.max(1) as f64
+    weight
+}
+
+/// Share of the personalization of a file that surrounds the code (tests,
+/// examples, ...) when nothing else personalizes: the map's overview.
+const AUXILIARY_PERSONAL: f64 = 0.1;
+
+/// Where a file sits, for [`affinity`].
+struct Place<'a> {
+    role: PathRole,
+    /// The folder, `""` at the root.
+    dir: &'a str,
+    /// The first component of the path.
+    top: &'a str,
+    /// A test module (`test_app.py`, `app.test.ts`): nothing outside imports it.
+    test_module: bool,
+}
+
+impl<'a> Place<'a> {
+    fn of(path: &'a str) -> Place<'a> {
+        let (dir, name) = path.rsplit_once('/').unwrap_or(("", path));
+        // A bare file name's role is that of its name alone (`test_x.py`, `x.spec.ts`).
+        let test_module = PathRole::of(name) == PathRole::Test;
+        Place { role: PathRole::of(path), dir, top: path.split('/').next().unwrap_or(path), test_module }
+    }
+}
+
+/// How likely a reference in `from` means the definition in `to`, relative
+/// to the name's other definers: a test module's names are its own; tests,
+/// examples and the like are not imported from outside their tree; a definer
+/// in the same package or folder is likelier than a far one (×4 for each
+/// leading folder in common, up to three).
+fn affinity(from: &Place, to: &Place, same_file: bool) -> f64 {
+    let common = from.dir.split('/').zip(to.dir.split('/')).take_while(|(a, b)| a == b).count();
+    let mut affinity = f64::from(1u32 << (2 * common.min(3)));
+    if !same_file {
+        if to.test_module {
+            affinity *= 0.01;
+        } else if to.role.is_auxiliary() && (from.role != to.role || from.top != to.top) {
+            affinity *= 0.02;
+        }
+    }
+    affinity
 }
 
 /// Rank `files` toward `focus`.
@@ -83,8 +128,11 @@ pub fn rank(files: &[IndexedFile], focus: &Focus) -> Ranking {
     }
     let focus_files: HashSet<usize> = focus.files.iter().copied().collect();
 
+    let places: Vec<Place> = files.iter().map(|f| Place::of(&f.path)).collect();
+
     // Edges (from, to, name, weight), in a fixed order.
     let mut edges: Vec<(usize, usize, &str, f64)> = Vec::new();
+    let mut shares: Vec<f64> = Vec::new();
     for (from, file) in files.iter().enumerate() {
         for (name, count) in &file.tags.refs {
             let Some(targets) = definers.get(name.as_str()).filter(|t| t.len() <= MAX_DEFINERS) else {
@@ -94,8 +142,13 @@ pub fn rank(files: &[IndexedFile], focus: &Focus) -> Ranking {
             if focus_files.contains(&from) {
                 weight *= 50.0;
             }
-            for &to in targets.iter().filter(|&&to| to != from) {
-                edges.push((from, to, name.as_str(), weight));
+            // A name defined in several files: each definer gets its share (a use
+            // of a name the file defines itself is mostly of its own).
+            shares.clear();
+            shares.extend(targets.iter().map(|&to| affinity(&places[from], &places[to], to == from)));
+            let total: f64 = shares.iter().sum();
+            for (&to, share) in targets.iter().zip(&shares).filter(|&(&to, _)| to != from) {
+                edges.push((from, to, name.as_str(), weight * share / total));
             }
         }
     }
@@ -157,7 +210,11 @@ pub fn rank(files: &[IndexedFile], focus: &Focus) -> Ranking {
     if total > 0.0 {
         personal.iter_mut().for_each(|p| *p /= total);
     } else if n > 0 {
-        personal.iter_mut().for_each(|p| *p = 1.0 / n as f64);
+        for (p, place) in personal.iter_mut().zip(&places) {
+            *p = if place.role.is_auxiliary() { AUXILIARY_PERSONAL } else { 1.0 };
+        }
+        let total: f64 = personal.iter().sum();
+        personal.iter_mut().for_each(|p| *p /= total);
     }
 
     // Power iteration; a file without outgoing edges gives its rank back to the personalization.

@@ -12,6 +12,7 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use serde::Serialize;
 
 use crate::error::{Error, Result};
+use crate::history::History;
 use crate::lang::Lang;
 use crate::tags::{self, FileTags, TAGS_VERSION};
 use crate::{codec, fallback};
@@ -97,6 +98,35 @@ pub fn stored(ws: &Workspace) -> Result<Vec<IndexedFile>> {
             Some(IndexedFile { path: s.path, lang, size: s.size, tags })
         })
         .collect())
+}
+
+/// The index with what ranking for a task also reads: every file's text and
+/// the repository's history.
+pub struct Indexed {
+    /// Sorted by path.
+    pub files: Vec<IndexedFile>,
+    pub stats: IndexStats,
+    /// `contents[i]` is `files[i]`'s text (empty if unreadable).
+    pub contents: Vec<String>,
+    /// The recent commits, if asked for and there is a history.
+    pub history: Option<History>,
+}
+
+/// [`index`], then every file's text; `git log` runs meanwhile when `history` is asked for.
+pub fn index_with_contents(ws: &mut Workspace, progress: Option<Progress>, history: bool) -> Result<Indexed> {
+    let root = ws.root().to_path_buf();
+    // From the store unless HEAD moved: `git log` runs once per HEAD.
+    let history = history.then(|| History::cached(ws, crate::history::MAX_COMMITS)).flatten();
+    let (files, stats) = index(ws, progress)?;
+    let contents: Vec<String> = files
+        .par_iter()
+        .map(|f| {
+            ctx_core::read_within(&root, &f.path)
+                .map(|b| String::from_utf8_lossy(&b).into_owned())
+                .unwrap_or_default()
+        })
+        .collect();
+    Ok(Indexed { files, stats, contents, history })
 }
 
 /// Scan `ws` and return the tags of every source file, sorted by path.

@@ -4,7 +4,7 @@
 
 use std::fmt::Write;
 
-use ctx_core::paths::display_name;
+use ctx_core::paths::{PathRole, display_name};
 use ctx_core::tokens::Tokenizer;
 use ctx_core::{FileRole, FileUpdate, UpdateOptions, UpdateReport, UpdateStatus, Workspace};
 use rustc_hash::FxHashSet as HashSet;
@@ -12,8 +12,10 @@ use serde::Serialize;
 
 use crate::error::{Error, Result};
 use crate::graph::{self, Focus, Ranking};
-use crate::index::{self, IndexStats, IndexedFile, Progress};
+use crate::index::{self, IndexStats, Indexed, IndexedFile, Progress};
+use crate::rank::{self, RankOptions};
 use crate::structure::{self, Structure};
+use crate::tags::Kind;
 
 /// The default budget, in tokens.
 pub const DEFAULT_TOKENS: usize = 1500;
@@ -74,17 +76,28 @@ pub struct MapDef {
 /// Index `ws` and render its map.
 pub fn map(ws: &mut Workspace, options: &MapOptions, progress: Option<Progress>) -> Result<RepoMap> {
     ctx_core::limits::positive("--tokens", options.tokens)?;
-    let (files, stats) = index::index(ws, progress)?;
-    let focus = focus(ws, &files, &options.focus, options.query.as_deref())?;
-    let ranking = graph::rank(&files, &focus);
-    if options.focus.is_empty() && options.query.is_none() {
+    let query = options.query.as_deref().filter(|q| !q.trim().is_empty());
+    // Ranking for a query reads what `ctx rank` reads: every file's text and the history.
+    let indexed = match query {
+        Some(_) => index::index_with_contents(ws, progress, true)?,
+        None => {
+            let (files, stats) = index::index(ws, progress)?;
+            Indexed { files, stats, contents: Vec::new(), history: None }
+        }
+    };
+    let focus = focus(ws, &indexed.files, &options.focus, query)?;
+    let plan = if query.is_some() || !focus.files.is_empty() {
+        plan_task(&indexed, &focus, query, options.tokens)
+    } else {
+        let ranking = graph::rank(&indexed.files, &focus);
         // The whole repository ranked with no focus: what the folder context files show.
-        crate::outline::save(ws, &files, &ranking)?;
-    }
+        crate::outline::save(ws, &indexed.files, &ranking)?;
+        plan_overview(&indexed.files, ranking, &focus, options.tokens)
+    };
     let paths: Vec<String> = ws.source_files()?.into_iter().map(|f| f.path).collect();
     let structure = structure::detect(ws.root(), &paths, TREE_DEPTH, ws.detector());
     let tok = ws.config().build.tokenizer.get();
-    Ok(render(&files, &ranking, structure, options.tokens, tok, stats))
+    Ok(render(&indexed.files, &plan, structure, options.tokens, tok, indexed.stats))
 }
 
 /// Where `ctx init`, `ctx update` and `ctx map --write` keep the map, in `.ctx/`.
@@ -164,11 +177,173 @@ pub fn focus(
     Ok(out)
 }
 
+/// What a map shows: definitions in the order they are given room, and each file's rank.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    /// (file, definition, score), best first.
+    pub order: Vec<(usize, usize, f64)>,
+    /// Each file's rank, as the map's JSON reports it.
+    pub file_rank: Vec<f64>,
+    /// What the order follows, for the heading.
+    pub heading: &'static str,
+}
+
+/// In a plan's order, a file shown by its path alone: it defines nothing to show
+/// (re-exports, module declarations), yet the task points there.
+const PATH_ONLY: usize = usize::MAX;
+
+/// Weight of a file that only surrounds the code (tests, examples, fixtures,
+/// benches, docs, vendored code) when the task does not point there: in the
+/// overview, and in a task map (where rank has already weighed the task's words).
+const AUXILIARY: f64 = 0.1;
+const TASK_AUXILIARY: f64 = 0.4;
+/// Share of the graph (the task's neighbours) in a task map's file order, next to rank's score.
+const NEIGHBOURS: f64 = 0.1;
+/// How many of rank's best files seed the graph of a task map.
+const SEEDS: usize = 20;
+/// How many files of a task map each get a line before any gets a second.
+const LEAD_FILES: usize = 10;
+
+/// The map without a task: definitions by how much of the repository refers to them.
+fn plan_overview(files: &[IndexedFile], ranking: Ranking, focus: &Focus, limit: usize) -> Plan {
+    let weight = demotion(files, focus, AUXILIARY);
+    let mut order: Vec<(usize, usize, f64)> = files
+        .iter()
+        .enumerate()
+        .flat_map(|(f, file)| {
+            let (score, weight) = (&ranking.def_rank[f], weight[f]);
+            shown_defs(file, weight < 1.0, focus).map(move |d| (f, d, score[d] * weight))
+        })
+        .collect();
+    sort_best_first(files, &mut order, limit);
+    Plan { order, file_rank: ranking.file_rank, heading: "most referenced first" }
+}
+
+/// The map for a task: files in `ctx rank`'s order (focus files first), then
+/// their neighbours in the graph personalized by rank's scores; the first
+/// [`LEAD_FILES`] files get a line each before any gets a second; within a
+/// file, the definitions the task names first, then the most referenced.
+fn plan_task(indexed: &Indexed, focus: &Focus, query: Option<&str>, limit: usize) -> Plan {
+    let files = &indexed.files;
+    let n = files.len();
+    let mut task = vec![0.0; n];
+    if let Some(query) = query {
+        let ranked =
+            rank::rank(files, &indexed.contents, query, indexed.history.as_ref(), RankOptions::default());
+        for r in ranked {
+            if let Ok(i) = files.binary_search_by(|f| f.path.as_str().cmp(&r.path)) {
+                task[i] = r.score;
+            }
+        }
+    }
+    let max_task = task.iter().copied().fold(0.0, f64::max);
+    let mut best: Vec<usize> = (0..n).filter(|&i| task[i] > 0.0).collect();
+    best.sort_by(|&a, &b| task[b].total_cmp(&task[a]).then(a.cmp(&b)));
+    let seeds = best.iter().take(SEEDS).map(|&i| (i, task[i] / max_task)).collect();
+    let ranking = graph::rank(files, &Focus { seeds, ..focus.clone() });
+    let max_rank = ranking.file_rank.iter().copied().fold(0.0, f64::max);
+    let weight = demotion(files, focus, TASK_AUXILIARY);
+    let mut key: Vec<f64> = (0..n)
+        .map(|i| {
+            let task = if max_task > 0.0 { task[i] / max_task } else { 0.0 };
+            let graph = if max_rank > 0.0 { ranking.file_rank[i] / max_rank } else { 0.0 };
+            (task + NEIGHBOURS * graph) * weight[i]
+        })
+        .collect();
+    // Focus files lead, in the order given (every other key is at most 1 + NEIGHBOURS).
+    for (k, &i) in focus.files.iter().enumerate() {
+        key[i] = 2.0 - k as f64 * 1e-6;
+    }
+    let mut by_key: Vec<usize> = (0..n).collect();
+    by_key.sort_by(|&a, &b| key[b].total_cmp(&key[a]).then(a.cmp(&b)));
+
+    let named = |file: &IndexedFile, d: usize| focus.names.contains(&file.tags.defs[d].name);
+    let (mut order, mut rest) = (Vec::new(), Vec::new());
+    for (position, &f) in by_key.iter().enumerate() {
+        let file = &files[f];
+        let score = &ranking.def_rank[f];
+        let mut defs: Vec<usize> = shown_defs(file, weight[f] < 1.0, focus).collect();
+        defs.sort_by(|&a, &b| {
+            named(file, b).cmp(&named(file, a)).then(score[b].total_cmp(&score[a])).then(a.cmp(&b))
+        });
+        if position < LEAD_FILES {
+            order.push((f, defs.first().copied().unwrap_or(PATH_ONLY), key[f]));
+        }
+        for (k, d) in defs.into_iter().enumerate().skip(usize::from(position < LEAD_FILES)) {
+            rest.push((f, d, key[f] / (k + 1) as f64));
+        }
+    }
+    sort_best_first(files, &mut rest, limit);
+    order.extend(rest);
+    Plan { order, file_rank: key, heading: "most relevant to the task first" }
+}
+
+/// Each file's weight: [`PathRole::is_auxiliary`] files get `factor` unless the
+/// task points there: a focus or named file of the same role under the same
+/// top folder, or a word of the query that names the role (`tests`, `example`).
+fn demotion(files: &[IndexedFile], focus: &Focus, factor: f64) -> Vec<f64> {
+    let top = |path: &str| path.split('/').next().unwrap_or(path).to_string();
+    let named_roles: HashSet<PathRole> =
+        focus.names.iter().map(|w| PathRole::of(&w.to_lowercase())).collect();
+    let pointed: HashSet<(PathRole, String)> = focus
+        .files
+        .iter()
+        .chain(&focus.named_files)
+        .filter_map(|&i| files.get(i))
+        .map(|f| (PathRole::of(&f.path), top(&f.path)))
+        .collect();
+    files
+        .iter()
+        .map(|f| {
+            let role = PathRole::of(&f.path);
+            let pointed = named_roles.contains(&role) || pointed.contains(&(role, top(&f.path)));
+            if !role.is_auxiliary() || pointed { 1.0 } else { factor }
+        })
+        .collect()
+}
+
+/// The definitions of `file` a map may show: those that define a name, less
+/// tests (`test…` functions of test files, anything in a Rust `mod tests`)
+/// when the file is `demoted`, or anywhere unless the task names them.
+fn shown_defs<'a>(
+    file: &'a IndexedFile,
+    demoted: bool,
+    focus: &'a Focus,
+) -> impl Iterator<Item = usize> + 'a {
+    let defs = &file.tags.defs;
+    let test_file = PathRole::of(&file.path) == PathRole::Test;
+    let in_test_module = move |d: usize| {
+        std::iter::successors(Some(d), |&i| defs[i].parent.map(|p| p as usize))
+            .any(|i| defs[i].kind == Kind::Module && matches!(defs[i].name.as_str(), "tests" | "test"))
+    };
+    (0..defs.len()).filter(move |&d| {
+        let def = &defs[d];
+        let test_function = test_file
+            && matches!(def.kind, Kind::Function | Kind::Method)
+            && def.name.to_ascii_lowercase().starts_with("test");
+        def.kind.defines_name()
+            && (focus.names.contains(&def.name) || !((demoted && test_function) || in_test_module(d)))
+    })
+}
+
+/// Sort `order` best first (ties by path and line: a fixed order), keeping at
+/// most `limit`: each definition costs at least a token, so no more than the budget can fit.
+fn sort_best_first(files: &[IndexedFile], order: &mut Vec<(usize, usize, f64)>, limit: usize) {
+    let best_first = |a: &(usize, usize, f64), b: &(usize, usize, f64)| {
+        b.2.total_cmp(&a.2).then_with(|| files[a.0].path.cmp(&files[b.0].path)).then(a.1.cmp(&b.1))
+    };
+    if order.len() > limit {
+        order.select_nth_unstable_by(limit, best_first);
+        order.truncate(limit);
+    }
+    order.sort_by(best_first);
+}
+
 /// The map of `files` within `budget` tokens: the structural layer, then as
-/// many of the best definitions as fit.
+/// many of the plan's definitions as fit, in its order.
 pub fn render(
     files: &[IndexedFile],
-    ranking: &Ranking,
+    plan: &Plan,
     mut structure: Structure,
     budget: usize,
     tok: &dyn Tokenizer,
@@ -202,28 +377,9 @@ pub fn render(
         head = render_structure(&structure);
     }
 
-    // Definitions, best first; ties by path and line (a fixed order).
-    // An impl block is shown only around its methods.
-    let mut order: Vec<(usize, usize, f64)> = ranking
-        .def_rank
-        .iter()
-        .enumerate()
-        .flat_map(|(f, scores)| scores.iter().enumerate().map(move |(d, &score)| (f, d, score)))
-        .filter(|&(f, d, _)| files[f].tags.defs[d].kind.defines_name())
-        .collect();
-    let best_first = |a: &(usize, usize, f64), b: &(usize, usize, f64)| {
-        b.2.total_cmp(&a.2).then_with(|| files[a.0].path.cmp(&files[b.0].path)).then(a.1.cmp(&b.1))
-    };
-    // Each definition costs at least a token: no more than `budget` of them can fit.
-    if order.len() > budget {
-        order.select_nth_unstable_by(budget, best_first);
-        order.truncate(budget);
-    }
-    order.sort_by(best_first);
-
+    let order = &plan.order;
     // The longest prefix of that order that fits, then any later ones that still fit.
-    let fits =
-        |chosen: &[(usize, usize, f64)]| tok.count(&compose(&head, files, ranking, chosen).0) <= budget;
+    let fits = |chosen: &[(usize, usize, f64)]| tok.count(&compose(&head, files, plan, chosen).0) <= budget;
     // Galloping first: every probe renders and counts its text, so stay near the answer.
     let (mut lo, mut hi) = (0, order.len());
     let mut step = 16;
@@ -247,7 +403,7 @@ pub fn render(
             chosen.pop();
         }
     }
-    let (text, shown) = compose(&head, files, ranking, &chosen);
+    let (text, shown) = compose(&head, files, plan, &chosen);
     let tokens = tok.count(&text);
     RepoMap { text, tokens, budget, tokenizer: tok.name().to_string(), structure, files: shown, index }
 }
@@ -283,14 +439,14 @@ fn render_structure(s: &Structure) -> String {
 fn compose(
     head: &str,
     files: &[IndexedFile],
-    ranking: &Ranking,
+    plan: &Plan,
     chosen: &[(usize, usize, f64)],
 ) -> (String, Vec<MapFile>) {
     if chosen.is_empty() {
         return (head.to_string(), Vec::new());
     }
-    let (symbols, shown) = render_symbols(files, ranking, chosen);
-    (format!("{head}## Symbols (most referenced first)\n\n{symbols}"), shown)
+    let (symbols, shown) = render_symbols(files, &plan.file_rank, chosen);
+    (format!("{head}## Symbols ({})\n\n{symbols}", plan.heading), shown)
 }
 
 /// Names (paths, manifest entries) on one line, as [`display_name`] shows them.
@@ -302,7 +458,7 @@ fn shown_list(names: &[String]) -> String {
 /// each under its path, with the definitions that enclose them.
 fn render_symbols(
     files: &[IndexedFile],
-    ranking: &Ranking,
+    file_rank: &[f64],
     chosen: &[(usize, usize, f64)],
 ) -> (String, Vec<MapFile>) {
     // Files in the order of their best definition.
@@ -321,6 +477,7 @@ fn render_symbols(
         let file = &files[f];
         let tags = &file.tags;
         // Each chosen definition with its enclosing ones, in line order, once.
+        defs.retain(|&(d, _)| d != PATH_ONLY);
         let mut lines: Vec<usize> = Vec::new();
         for &(d, _) in &defs {
             let mut at = Some(d);
@@ -331,7 +488,8 @@ fn render_symbols(
         }
         lines.sort_by_key(|&i| (tags.defs[i].line, i));
         lines.dedup();
-        let _ = writeln!(out, "{}:", display_name(&file.path));
+        let none = if defs.is_empty() { " (no definitions)" } else { "" };
+        let _ = writeln!(out, "{}:{none}", display_name(&file.path));
         for i in lines {
             let def = &tags.defs[i];
             let depth = std::iter::successors(def.parent, |&p| tags.defs[p as usize].parent).count();
@@ -350,7 +508,7 @@ fn render_symbols(
         defs.sort_by_key(|&(d, _)| tags.defs[d].line);
         shown.push(MapFile {
             path: file.path.clone(),
-            rank: ranking.file_rank[f],
+            rank: file_rank[f],
             definitions: defs
                 .into_iter()
                 .map(|(d, score)| {

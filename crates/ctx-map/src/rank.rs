@@ -434,17 +434,8 @@ pub fn rank_workspace(
     if let Some(top) = options.top {
         ctx_core::limits::count("-k", top, ctx_core::limits::MAX_K)?;
     }
-    let root = ws.root().to_path_buf();
-    let history = options.history.then(|| History::cached(ws, crate::history::MAX_COMMITS)).flatten();
-    let (files, stats) = crate::index::index(ws, progress)?;
-    let contents: Vec<String> = files
-        .par_iter()
-        .map(|f| {
-            ctx_core::read_within(&root, &f.path)
-                .map(|b| String::from_utf8_lossy(&b).into_owned())
-                .unwrap_or_default()
-        })
-        .collect();
+    let indexed = crate::index::index_with_contents(ws, progress, options.history)?;
+    let crate::index::Indexed { files, stats, contents, history } = indexed;
     let mut ranked = rank(&files, &contents, query, history.as_ref(), options);
     ranked.truncate(options.top.unwrap_or(usize::MAX));
     Ok((ranked, stats))

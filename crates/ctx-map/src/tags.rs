@@ -16,11 +16,9 @@ use tree_sitter::{Node, Parser, QueryCursor, StreamingIterator};
 use crate::lang::Lang;
 
 /// Bumped when what extraction yields changes: cached tags are re-parsed.
-pub const TAGS_VERSION: u32 = 4;
+pub const TAGS_VERSION: u32 = 5;
 
-/// Most lines of a signature.
-const MAX_SIGNATURE_LINES: usize = 4;
-/// Longest signature line kept, in characters.
+/// Longest first line kept of a definition without a body (a constant), in characters.
 const MAX_SIGNATURE_LINE: usize = 160;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -123,6 +121,9 @@ pub fn extract(lang: Lang, source: &str) -> Result<FileTags, String> {
         name: String,
         name_range: (usize, usize),
         kind: Kind,
+        /// The first declaration of its overload set (else the node itself), and how many follow it.
+        first: Node<'t>,
+        overloads: usize,
     }
     let mut raw: Vec<RawDef> = Vec::new();
     let mut refs: Vec<((usize, usize), String)> = Vec::new();
@@ -149,7 +150,14 @@ pub fn extract(lang: Lang, source: &str) -> Result<FileTags, String> {
         }
         let range = (name_node.start_byte(), name_node.end_byte());
         match kind.and_then(Kind::parse) {
-            Some(kind) => raw.push(RawDef { node, name: text.to_string(), name_range: range, kind }),
+            Some(kind) => raw.push(RawDef {
+                node,
+                name: text.to_string(),
+                name_range: range,
+                kind,
+                first: node,
+                overloads: 0,
+            }),
             None if kind.is_none() => refs.push((range, text.to_string())),
             None => {}
         }
@@ -160,8 +168,26 @@ pub fn extract(lang: Lang, source: &str) -> Result<FileTags, String> {
         a.node.start_byte().cmp(&b.node.start_byte()).then(b.node.end_byte().cmp(&a.node.end_byte()))
     });
     raw.dedup_by(|b, a| a.node.id() == b.node.id() && a.name == b.name);
+    let def_names: rustc_hash::FxHashSet<(usize, usize)> =
+        raw.iter().filter(|d| d.kind.defines_name()).map(|d| d.name_range).collect();
 
-    let lines: Vec<&str> = source.lines().collect();
+    // One entry per overload set: its declarations merge into the member that
+    // follows them (whose node holds what the set contains).
+    let mut merged: Vec<RawDef> = Vec::with_capacity(raw.len());
+    for mut def in raw {
+        if let Some(last) = merged.last()
+            && last.name == def.name
+            && last.kind == def.kind
+            && last.node.end_byte() <= def.node.start_byte()
+            && is_overload(last.node, bytes)
+        {
+            def.first = last.first;
+            def.overloads = last.overloads + 1;
+            merged.pop();
+        }
+        merged.push(def);
+    }
+    let raw = merged;
     // Parents by containment: a stack of the definitions still open.
     let mut defs: Vec<Def> = Vec::with_capacity(raw.len());
     let mut open: Vec<usize> = Vec::new();
@@ -182,17 +208,15 @@ pub fn extract(lang: Lang, source: &str) -> Result<FileTags, String> {
         defs.push(Def {
             name: def.name.clone(),
             kind,
-            line: def.node.start_position().row as u32 + 1,
+            line: def.first.start_position().row as u32 + 1,
             end_line: def.node.end_position().row as u32 + 1,
-            signature: signature(&lines, def.node),
+            signature: signature(source, def.first, kind, def.overloads),
             parent: parent.map(|p| p as u32),
         });
         open.push(defs.len() - 1);
     }
 
     // References, less the names of definitions (a query may capture those as uses too).
-    let def_names: rustc_hash::FxHashSet<(usize, usize)> =
-        raw.iter().filter(|d| d.kind.defines_name()).map(|d| d.name_range).collect();
     let mut counts: HashMap<String, u32> = HashMap::default();
     refs.sort();
     refs.dedup();
@@ -206,61 +230,190 @@ pub fn extract(lang: Lang, source: &str) -> Result<FileTags, String> {
     Ok(FileTags { defs, refs, syntax_errors: root.has_error() })
 }
 
-/// The lines (of `source`, split into lines) of `node` before its body (at most [`MAX_SIGNATURE_LINES`]),
-/// each cut to [`MAX_SIGNATURE_LINE`] characters, without a trailing `{`.
-fn signature(source: &[&str], node: Node) -> String {
-    // `const x = …` is a declarator inside a declaration (inside an export): show all of it.
-    let mut node = node;
-    if node.kind() == "variable_declarator" {
-        while let Some(parent) = node.parent() {
-            if !matches!(parent.kind(), "lexical_declaration" | "variable_declaration" | "export_statement") {
-                break;
-            }
-            node = parent;
-        }
-    }
-    let start = node.start_position().row;
-    let body = node.child_by_field_name("body");
-    let mut last = match body {
-        Some(body) if body.start_position().row > start => {
-            let row = body.start_position().row;
-            // `) -> T {` puts the end of the signature on the body's first line.
-            let line = source.get(row).copied().unwrap_or("");
-            let before = line.get(..body.start_position().column).unwrap_or("");
-            if before.trim().is_empty() { row - 1 } else { row }
-        }
-        _ => start,
-    };
-    last = last.min(start + MAX_SIGNATURE_LINES - 1).min(node.end_position().row);
-    let lines: &[&str] = source.get(start..=last).unwrap_or_default();
-    let mut out = Vec::with_capacity(lines.len());
-    for (i, line) in lines.iter().enumerate() {
-        // The first line starts at the node (a definition may follow other code on its line).
-        let line = if i == 0 { line.get(node.start_position().column..).unwrap_or(line) } else { line };
-        let mut line = line.trim_end().to_string();
-        if i + 1 == lines.len() {
-            line = line.trim_end_matches('{').trim_end().to_string();
-        }
-        if line.chars().count() > MAX_SIGNATURE_LINE {
-            line = line.chars().take(MAX_SIGNATURE_LINE).collect::<String>() + " …";
-        }
-        out.push(line);
-    }
-    // Continuation lines keep their indentation relative to the first.
-    let indent = source.get(start).map_or(0, |l| leading(l));
-    out.iter()
-        .enumerate()
-        .map(
-            |(i, l)| {
-                if i == 0 { l.clone() } else { l.get(indent.min(leading(l))..).unwrap_or(l).to_string() }
-            },
-        )
-        .collect::<Vec<_>>()
-        .join("\n")
+/// The decorators a signature keeps: those that change what a definition is
+/// or how it is called (matched by their last name: `@functools.cached_property`).
+const KEPT_DECORATORS: &[&str] = &[
+    "property",
+    "cached_property",
+    "staticmethod",
+    "classmethod",
+    "abstractmethod",
+    "overload",
+    "setter",
+    "getter",
+    "deleter",
+    "dataclass",
+    "contextmanager",
+    "asynccontextmanager",
+];
+
+/// The name a decorator calls, last part: `@app.route("/")` → `route`.
+fn decorator_name(text: &str) -> &str {
+    let text = text.trim_start_matches('@').trim();
+    let callee = text.split('(').next().unwrap_or(text).trim();
+    callee.rsplit('.').next().unwrap_or(callee)
 }
 
-fn leading(line: &str) -> usize {
-    line.len() - line.trim_start().len()
+/// The Python decorators of `node` (a definition inside a `decorated_definition`).
+fn decorators<'t>(node: Node<'t>, bytes: &'t [u8]) -> Vec<&'t str> {
+    let Some(parent) = node.parent().filter(|p| p.kind() == "decorated_definition") else {
+        return Vec::new();
+    };
+    let mut cursor = parent.walk();
+    parent
+        .named_children(&mut cursor)
+        .filter(|c| c.kind() == "decorator")
+        .filter_map(|c| c.utf8_text(bytes).ok())
+        .map(str::trim)
+        .collect()
+}
+
+/// Whether `node` declares one overload of a set whose next member follows it:
+/// a TypeScript signature without a body, a Python `@overload` definition.
+fn is_overload(node: Node, bytes: &[u8]) -> bool {
+    matches!(node.kind(), "function_signature" | "method_signature")
+        || decorators(node, bytes).iter().any(|d| decorator_name(d) == "overload")
+}
+
+/// The body of a definition: its own, or that of the function it assigns
+/// (`const f = (x) => {…}`, `exports.f = function (x) {…}`, `{ f: (x) => … }`).
+fn body_of(node: Node) -> Option<Node> {
+    node.child_by_field_name("body").or_else(|| {
+        ["value", "right"]
+            .iter()
+            .filter_map(|field| node.child_by_field_name(field))
+            .find(|v| matches!(v.kind(), "arrow_function" | "function_expression" | "function"))
+            .and_then(|v| v.child_by_field_name("body"))
+    })
+}
+
+/// Longest signature line a long parameter list is wrapped to, in characters.
+const WRAP: usize = 100;
+/// Longest signature kept, in characters (minified code aside, never reached).
+const MAX_SIGNATURE: usize = 1000;
+
+/// How `node` (a definition of kind `kind`) is called or declared, without
+/// its body: from its first token (with `export`, and the declaration around
+/// a `const f = …`) to its body, the whole parameter list and return type,
+/// comments out, joined onto as few lines as fit [`WRAP`] (never broken inside
+/// a line of the source); the decorators of [`KEPT_DECORATORS`] on lines
+/// before it (but `@overload` when `overloads` says how many more there are).
+/// A definition without a body (a constant, a type alias) shows its first
+/// line, cut to [`MAX_SIGNATURE_LINE`] characters.
+fn signature(source: &str, node: Node, kind: Kind, overloads: usize) -> String {
+    let bytes = source.as_bytes();
+    let body = body_of(node);
+    // `const x = …` is a declarator inside a declaration (inside an export): show all of it.
+    let mut outer = node;
+    while let Some(parent) = outer.parent() {
+        let wraps = match parent.kind() {
+            "lexical_declaration" | "variable_declaration" => outer.kind() == "variable_declarator",
+            "export_statement" => true,
+            _ => false,
+        };
+        if !wraps {
+            break;
+        }
+        outer = parent;
+    }
+    let start = outer.start_byte();
+    let callable = matches!(kind, Kind::Function | Kind::Method);
+    let end = match body {
+        Some(body) => body.start_byte(),
+        // A signature without a body (an overload, a trait's method): all of it.
+        None if callable => node.end_byte(),
+        None => {
+            let line = source[start..].lines().next().unwrap_or("");
+            return cut(line.trim_end().trim_end_matches('{').trim_end(), MAX_SIGNATURE_LINE);
+        }
+    };
+    // The header's text without its comments.
+    let mut comments = Vec::new();
+    collect_comments(outer, start, end, &mut comments);
+    let mut text = String::with_capacity(end - start);
+    let mut at = start;
+    for (from, to) in comments {
+        text.push_str(source.get(at..from).unwrap_or(""));
+        at = to;
+    }
+    text.push_str(source.get(at..end).unwrap_or(""));
+    let header = text.trim_end().trim_end_matches(['{', ';']).trim_end();
+    let mut header = join_lines(header);
+    header.truncate(header.char_indices().nth(MAX_SIGNATURE).map_or(header.len(), |(i, _)| i));
+    if overloads > 0 {
+        header.push_str(&format!(" (+{overloads} overloads)"));
+    }
+    let mut out: Vec<String> = decorators(node, bytes)
+        .into_iter()
+        .filter(|d| KEPT_DECORATORS.contains(&decorator_name(d)))
+        .filter(|d| overloads == 0 || decorator_name(d) != "overload")
+        .map(|d| cut(d, MAX_SIGNATURE_LINE))
+        .collect();
+    out.push(header);
+    out.join("\n")
+}
+
+/// The byte ranges of the comments in `node` that lie within `start..end`.
+fn collect_comments(node: Node, start: usize, end: usize, out: &mut Vec<(usize, usize)>) {
+    let mut cursor = node.walk();
+    for child in node.children(&mut cursor) {
+        if child.start_byte() >= end || child.end_byte() <= start {
+            continue;
+        }
+        if child.kind().contains("comment") {
+            out.push((child.start_byte().max(start), child.end_byte().min(end)));
+        } else {
+            collect_comments(child, start, end, out);
+        }
+    }
+}
+
+/// The lines of a header joined: no space after an opening bracket or before
+/// a closing one (whose trailing comma goes), one space elsewhere; then
+/// wrapped at those spaces to [`WRAP`] characters, continuation lines indented.
+fn join_lines(header: &str) -> String {
+    // Pieces are never broken: a line of the source, or lines glued at brackets.
+    let mut pieces: Vec<String> = Vec::new();
+    let mut glue = false;
+    for line in header.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        match pieces.last_mut() {
+            Some(last) if glue || line.starts_with([')', ']', '>', '}']) => {
+                if line.starts_with([')', ']', '>', '}']) && last.ends_with(',') {
+                    last.pop();
+                }
+                last.push_str(line);
+            }
+            _ => pieces.push(line.to_string()),
+        }
+        glue = line.ends_with(['(', '[', '<', '{']);
+    }
+    let mut out = String::new();
+    let mut width = 0;
+    for piece in pieces {
+        let len = piece.chars().count();
+        if width == 0 {
+            out.push_str(&piece);
+            width = len;
+        } else if width + 1 + len <= WRAP {
+            out.push(' ');
+            out.push_str(&piece);
+            width += 1 + len;
+        } else {
+            out.push_str("\n    ");
+            out.push_str(&piece);
+            width = 4 + len;
+        }
+    }
+    out.trim_end_matches(',').to_string()
+}
+
+/// `line` cut to `max` characters, marked ` …` when cut.
+fn cut(line: &str, max: usize) -> String {
+    if line.chars().count() > max {
+        line.chars().take(max).collect::<String>() + " …"
+    } else {
+        line.to_string()
+    }
 }
 
 #[cfg(test)]
@@ -304,7 +457,7 @@ mod tests {
                 ("LIMIT".into(), Kind::Constant, 6, None),
             ]
         );
-        assert_eq!(tags.defs[1].signature, "def run(self,\n        until=None):");
+        assert_eq!(tags.defs[1].signature, "def run(self, until=None):");
         assert!(tags.refs.iter().any(|(n, _)| n == "Base"));
         assert!(tags.refs.iter().any(|(n, _)| n == "helper"));
     }

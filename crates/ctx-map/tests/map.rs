@@ -69,17 +69,17 @@ fn a_focus_files_neighbours_rise() {
     let dir = tree(SHOP);
     let cache = tempfile::tempdir().unwrap();
     let mut ws = open(dir.path(), cache.path());
-    let rank_of =
-        |map: &RepoMap, path: &str| map.files.iter().find(|f| f.path == path).map_or(0.0, |f| f.rank);
     let plain = run(&mut ws, &MapOptions { tokens: 4000, ..MapOptions::default() });
     let focused = run(
         &mut ws,
         &MapOptions { tokens: 4000, focus: vec!["shop/checkout.py".into()], ..MapOptions::default() },
     );
-    // checkout.py uses Cart (cart.py); admin.py is no neighbour.
-    assert!(rank_of(&focused, "shop/cart.py") > rank_of(&plain, "shop/cart.py"));
     let position = |map: &RepoMap, path: &str| map.files.iter().position(|f| f.path == path).unwrap();
-    assert!(position(&focused, "shop/cart.py") < position(&focused, "shop/admin.py"));
+    // checkout.py uses Cart (cart.py), which follows it; admin.py is no neighbour.
+    assert_eq!(position(&focused, "shop/checkout.py"), 0, "{}", focused.text);
+    assert_eq!(position(&focused, "shop/cart.py"), 1, "{}", focused.text);
+    assert!(position(&focused, "shop/admin.py") > 1, "{}", focused.text);
+    assert_eq!(plain.files[0].path, "shop/models.py", "without focus, the most referenced first");
     let err = ctx_map::map::map(
         &mut ws,
         &MapOptions { focus: vec!["nope.py".into()], ..MapOptions::default() },
@@ -176,4 +176,370 @@ fn files_with_the_same_content_are_parsed_once_and_all_shown() {
     let second = run(&mut ws, &MapOptions::default());
     assert_eq!((second.index.parsed, second.index.cached), (0, 3), "{:?}", second.index);
     assert!(second.text.contains("a/util.py:") && second.text.contains("b/util.py:"), "{}", second.text);
+}
+
+/// An HTTP client package: a session class with many methods, helpers every
+/// module uses, and tests that define look-alikes of the package's names.
+const CLIENT: &[(&str, &str)] = &[
+    ("README.md", "# reqlib\n\nHTTP for people.\n"),
+    ("pyproject.toml", "[project]\nname = \"reqlib\"\n"),
+    (
+        "src/reqlib/utils.py",
+        r#""""Helpers every module uses."""
+
+def to_native_string(value, encoding="ascii"):
+    return value.decode(encoding)
+
+def requote_uri(uri):
+    return uri
+
+def get_netrc_auth(url, raise_errors=False):
+    return None
+
+def should_bypass_proxies(url, no_proxy):
+    return False
+
+def merge_setting(request_setting, session_setting, dict_class=dict):
+    return request_setting or session_setting
+"#,
+    ),
+    (
+        "src/reqlib/exceptions.py",
+        r#""""The exceptions reqlib raises."""
+
+class RequestException(IOError):
+    def __init__(self, *args, request=None, response=None):
+        self.request = request
+        self.response = response
+
+class HTTPError(RequestException):
+    """An HTTP error occurred."""
+
+class ConnectionError(RequestException):
+    """A connection error occurred."""
+
+class ProxyError(ConnectionError):
+    """A proxy error occurred."""
+
+class SSLError(ConnectionError):
+    """An SSL error occurred."""
+
+class Timeout(RequestException):
+    """The request timed out."""
+
+class ConnectTimeout(ConnectionError, Timeout):
+    """The request timed out while trying to connect to the remote server."""
+
+class ReadTimeout(Timeout):
+    """The server did not send any data in the allotted amount of time."""
+
+class TooManyRedirects(RequestException):
+    """Too many redirects."""
+
+class InvalidURL(RequestException, ValueError):
+    """The URL provided was somehow invalid."""
+
+class InvalidHeader(RequestException, ValueError):
+    """The header value provided was somehow invalid."""
+
+class ContentDecodingError(RequestException):
+    """Failed to decode response content."""
+"#,
+    ),
+    (
+        "src/reqlib/cookies.py",
+        r#""""Cookie jars that behave like dicts."""
+from .exceptions import InvalidHeader
+
+class RequestsCookieJar:
+    def get(self, name, default=None, domain=None, path=None):
+        return default
+
+    def set(self, name, value, **kwargs):
+        pass
+
+    def update(self, other):
+        pass
+
+def extract_cookies_to_jar(jar: RequestsCookieJar, request, response):
+    pass
+
+def get_cookie_header(jar: RequestsCookieJar, request):
+    return None
+
+def cookiejar_from_dict(cookie_dict, cookiejar=None, overwrite=True) -> RequestsCookieJar:
+    return RequestsCookieJar()
+
+def merge_cookies(cookiejar: RequestsCookieJar, cookies) -> RequestsCookieJar:
+    if not isinstance(cookies, dict):
+        raise InvalidHeader("cookies must be a dict")
+    return cookiejar_from_dict(cookies, cookiejar=cookiejar)
+"#,
+    ),
+    (
+        "src/reqlib/models.py",
+        r#"from .utils import to_native_string, requote_uri
+from .cookies import get_cookie_header, cookiejar_from_dict, RequestsCookieJar
+from .exceptions import HTTPError, InvalidURL, InvalidHeader, ContentDecodingError, RequestException
+
+class Request:
+    def __init__(self, method=None, url=None, headers=None):
+        self.method = to_native_string(method)
+        self.url = requote_uri(url)
+
+    def prepare(self):
+        return PreparedRequest()
+
+class PreparedRequest:
+    def prepare_url(self, url, params):
+        self.url = requote_uri(url)
+
+    def prepare_headers(self, headers):
+        self.headers = {to_native_string(k): v for k, v in headers.items()}
+
+class Response:
+    def json(self, **kwargs):
+        return {}
+
+    def raise_for_status(self):
+        raise HTTPError(self)
+
+    def iter_content(self, chunk_size=1):
+        raise ContentDecodingError(chunk_size)
+"#,
+    ),
+    (
+        "src/reqlib/adapters.py",
+        r#"from .models import Response, PreparedRequest
+from .utils import get_netrc_auth, should_bypass_proxies, to_native_string
+from .exceptions import ConnectTimeout, ReadTimeout, ProxyError, SSLError, ConnectionError, InvalidURL
+from .cookies import extract_cookies_to_jar
+
+class HTTPAdapter:
+    def send(self, request: PreparedRequest, stream=False, timeout=None) -> Response:
+        if should_bypass_proxies(request.url, None):
+            get_netrc_auth(request.url)
+        return self.build_response(request, to_native_string(request.method))
+
+    def build_response(self, req, resp) -> Response:
+        extract_cookies_to_jar(resp.cookies, req, resp)
+        return Response()
+
+    def cert_verify(self, conn, url, verify, cert):
+        if not url:
+            raise InvalidURL(url)
+        raise SSLError(url)
+
+    def proxy_manager_for(self, proxy, **proxy_kwargs):
+        raise ProxyError(proxy)
+
+    def close(self):
+        raise ConnectionError("closed")
+
+    def get_connection(self, url, proxies=None):
+        raise ConnectTimeout(url)
+
+    def read(self, conn):
+        raise ReadTimeout(conn)
+"#,
+    ),
+    (
+        "src/reqlib/sessions.py",
+        r#"from .adapters import HTTPAdapter
+from .models import Request, PreparedRequest, Response
+from .utils import merge_setting, requote_uri, to_native_string
+from .cookies import RequestsCookieJar, cookiejar_from_dict, merge_cookies, extract_cookies_to_jar, get_cookie_header
+from .exceptions import TooManyRedirects, InvalidHeader, HTTPError
+
+class SessionRedirectMixin:
+    def get_redirect_target(self, resp: Response):
+        return to_native_string(resp.headers["location"])
+
+    def should_strip_auth(self, old_url, new_url):
+        return requote_uri(old_url) != requote_uri(new_url)
+
+    def resolve_redirects(self, resp: Response, req: PreparedRequest, stream=False, timeout=None):
+        url = self.get_redirect_target(resp)
+        return self.send(req)
+
+    def rebuild_auth(self, prepared_request: PreparedRequest, response: Response):
+        pass
+
+class Session(SessionRedirectMixin):
+    def __init__(self):
+        self.adapters = {"https://": HTTPAdapter()}
+
+    def request(self, method, url, params=None, data=None, headers=None, cookies=None) -> Response:
+        jar = merge_cookies(cookiejar_from_dict({}), cookies)
+        req = Request(method=method, url=url, headers=merge_setting(headers, {}))
+        return self.send(req.prepare())
+
+    def send(self, request: PreparedRequest, **kwargs) -> Response:
+        return self.adapters["https://"].send(request)
+"#,
+    ),
+    (
+        "src/reqlib/api.py",
+        r#"from .sessions import Session
+from .models import Response
+
+def request(method, url, **kwargs) -> Response:
+    return Session().request(method=method, url=url, **kwargs)
+
+def get(url, params=None, **kwargs) -> Response:
+    return request("get", url, params=params, **kwargs)
+
+def post(url, data=None, json=None, **kwargs) -> Response:
+    return request("post", url, data=data, json=json, **kwargs)
+"#,
+    ),
+    (
+        "src/reqlib/__init__.py",
+        "from .api import get, post, request\nfrom .sessions import Session\nfrom .models import Request, Response\n",
+    ),
+    (
+        "tests/test_sessions.py",
+        r#"from reqlib import Session, Request, Response
+from reqlib.utils import to_native_string
+
+class Session(Session):
+    """A session that records what it sends."""
+
+    def send(self, request, **kwargs):
+        self.sent.append(request)
+        return Response()
+
+def test_session_sends_prepared_requests():
+    session = Session()
+    session.request("get", "https://example.invalid")
+    assert to_native_string(b"x") == "x"
+
+def test_request_keeps_its_method():
+    assert Request(method="GET").method == "GET"
+"#,
+    ),
+    (
+        "tests/test_utils.py",
+        r#"from reqlib.utils import requote_uri, merge_setting
+
+def requote_uri(uri):
+    return uri
+
+def test_requote_uri_keeps_plain_urls():
+    assert requote_uri("https://example.invalid") == "https://example.invalid"
+
+def test_merge_setting_prefers_the_request():
+    assert merge_setting(1, 2) == 1
+"#,
+    ),
+];
+
+/// The definitions a map shows, as `path: name` lines, in the map's order.
+fn shown(map: &RepoMap) -> Vec<String> {
+    map.files
+        .iter()
+        .flat_map(|f| f.definitions.iter().map(move |d| format!("{}: {}", f.path, d.name)))
+        .collect()
+}
+
+#[test]
+fn a_query_naming_an_identifier_puts_its_definition_in_a_small_map() {
+    let dir = tree(CLIENT);
+    let cache = tempfile::tempdir().unwrap();
+    let mut ws = open(dir.path(), cache.path());
+    let plain = run(&mut ws, &MapOptions { tokens: 512, ..MapOptions::default() });
+    let wanted = "src/reqlib/sessions.py: resolve_redirects".to_string();
+    assert!(!shown(&plain).contains(&wanted), "the fixture must not show it unasked:\n{}", plain.text);
+    let query = "fix Session.resolve_redirects dropping the timeout";
+    let asked = run(&mut ws, &MapOptions { tokens: 512, query: Some(query.into()), ..MapOptions::default() });
+    assert!(asked.tokens <= 512);
+    assert_eq!(asked.files[0].path, "src/reqlib/sessions.py", "{}", asked.text);
+    // The definitions the task names come first in their file (shown in line order), signature and all.
+    let mut by_score: Vec<_> = asked.files[0].definitions.iter().collect();
+    by_score.sort_by(|a, b| b.score.total_cmp(&a.score));
+    let best: Vec<&str> = by_score.iter().take(2).map(|d| d.name.as_str()).collect();
+    assert_eq!(best, ["Session", "resolve_redirects"], "{:?}", asked.files[0]);
+    assert!(
+        asked.text.contains(
+            "def resolve_redirects(self, resp: Response, req: PreparedRequest, stream=False, timeout=None):"
+        ),
+        "{}",
+        asked.text
+    );
+    // A qualified name (`reqlib.utils.merge_setting`) names its last part.
+    let asked = run(
+        &mut ws,
+        &MapOptions {
+            tokens: 512,
+            query: Some("reqlib.utils.merge_setting ignores None".into()),
+            ..MapOptions::default()
+        },
+    );
+    assert_eq!(asked.files[0].path, "src/reqlib/utils.py", "{}", asked.text);
+    assert!(shown(&asked).contains(&"src/reqlib/utils.py: merge_setting".to_string()), "{}", asked.text);
+}
+
+#[test]
+fn a_focus_files_definitions_lead_the_map() {
+    let dir = tree(CLIENT);
+    let cache = tempfile::tempdir().unwrap();
+    let mut ws = open(dir.path(), cache.path());
+    for focus in ["src/reqlib/api.py", "src/reqlib/adapters.py"] {
+        let map =
+            run(&mut ws, &MapOptions { tokens: 400, focus: vec![focus.into()], ..MapOptions::default() });
+        assert_eq!(map.files[0].path, focus, "{}", map.text);
+        assert!(map.files.len() > 1, "its neighbours follow:\n{}", map.text);
+    }
+}
+
+#[test]
+fn a_definition_in_tests_does_not_take_the_packages_references() {
+    let dir = tree(CLIENT);
+    let cache = tempfile::tempdir().unwrap();
+    let mut ws = open(dir.path(), cache.path());
+    let map = run(&mut ws, &MapOptions { tokens: 8192, ..MapOptions::default() });
+    let score = |path: &str, name: &str| {
+        map.files
+            .iter()
+            .filter(|f| f.path == path)
+            .flat_map(|f| &f.definitions)
+            .find(|d| d.name == name)
+            .map_or(0.0, |d| d.score)
+    };
+    // `api.py` and `__init__.py` use `Session`: the package's, not the test's subclass.
+    let package = score("src/reqlib/sessions.py", "Session");
+    assert!(package > 0.0, "{}", map.text);
+    assert!(score("tests/test_sessions.py", "Session") < package / 10.0, "{}", map.text);
+    assert!(score("tests/test_utils.py", "requote_uri") < score("src/reqlib/utils.py", "requote_uri") / 10.0);
+    // Test functions do not fill the default map.
+    assert!(!map.text.contains("def test_"), "{}", map.text);
+}
+
+#[test]
+fn the_budget_holds_from_64_to_8192_tokens_for_every_map() {
+    let client = tree(CLIENT);
+    let shop = tree(SHOP);
+    let repos: [(&Path, &[&str], &str); 3] = [
+        (client.path(), &["src/reqlib/sessions.py"], "fix Session.resolve_redirects dropping the timeout"),
+        (shop.path(), &["shop/checkout.py"], "test: the cart total in checkout"),
+        (this_repo(), &["crates/ctx-map/src/map.rs"], "map budget fitting for a query"),
+    ];
+    for (root, focus, query) in repos {
+        let cache = tempfile::tempdir().unwrap();
+        let mut ws = open(root, cache.path());
+        let focus: Vec<String> = focus.iter().map(|f| f.to_string()).collect();
+        for budget in [64, 100, 128, 256, 512, 1024, 2048, 4096, 8192] {
+            let options = [
+                MapOptions { tokens: budget, ..MapOptions::default() },
+                MapOptions { tokens: budget, query: Some(query.into()), ..MapOptions::default() },
+                MapOptions { tokens: budget, focus: focus.clone(), ..MapOptions::default() },
+            ];
+            for options in options {
+                let map = run(&mut ws, &options);
+                let exact = ctx_core::tokens::Tokenizer::count(&ctx_core::tokens::O200k, &map.text);
+                assert_eq!(map.tokens, exact);
+                assert!(exact <= budget, "{}: {budget}: {exact} tokens:\n{}", root.display(), map.text);
+            }
+        }
+    }
 }

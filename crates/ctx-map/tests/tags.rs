@@ -161,3 +161,129 @@ fn tsx() {
 fn javascript() {
     insta::assert_snapshot!(describe(&extract(Lang::JavaScript, JAVASCRIPT).unwrap()));
 }
+
+/// Signatures as a map shows them: whole parameter lists, the decorators that
+/// change what a definition is, no bodies, one entry per overload set.
+fn signatures(lang: Lang, source: &str) -> String {
+    extract(lang, source)
+        .unwrap()
+        .defs
+        .iter()
+        .map(|d| format!("{} {:?} {}\n{}\n", d.line, d.kind, d.name, d.signature))
+        .collect()
+}
+
+const PYTHON_SIGNATURES: &str = r#"import typing as t
+from typing import overload
+
+T_route = t.TypeVar("T_route", bound=t.Callable[..., t.Any])
+P = t.ParamSpec("P")
+DEFAULT_METHODS = frozenset(["GET", "HEAD"])
+
+class Scaffold:
+    @property
+    def has_static_folder(self) -> bool:
+        return self.static_folder is not None
+
+    @staticmethod
+    def _endpoint_from_view_func(view_func: t.Callable[..., t.Any]) -> str:
+        return view_func.__name__
+
+    @classmethod
+    def from_config(cls, config: dict[str, t.Any]) -> "Scaffold": return cls()
+
+    @setupmethod
+    def add_url_rule(
+        self,
+        rule: str,
+        endpoint: str | None = None,  # defaults to the view's name
+        view_func: ft.RouteCallable | None = None,
+        provide_automatic_options: bool | None = None,
+        **options: t.Any,
+    ) -> None:
+        """Register a rule for routing incoming requests."""
+        raise NotImplementedError
+
+    @overload
+    def get(self, key: str) -> str: ...
+    @overload
+    def get(self, key: str, default: T) -> str | T: ...
+    def get(self, key, default=None):
+        return default
+
+@t.overload
+def load(path: str) -> bytes: ...
+@t.overload
+def load(path: str, text: t.Literal[True]) -> str: ...
+def load(path, text=False):
+    return open(path).read()
+
+def ping(): return 1
+"#;
+
+const RUST_SIGNATURES: &str = r#"impl<B> Router<B>
+where
+    B: HttpBody + Send + 'static,
+{
+    pub fn route_service<T>(
+        mut self,
+        path: &str,
+        service: T, // the service to call
+    ) -> Self
+    where
+        T: Service<Request<B>, Error = Infallible> + Clone + Send + 'static,
+    {
+        self
+    }
+
+    pub fn layer<L>(self, layer: L) -> Router<B> where L: Layer<Route<B>> { self }
+}
+
+pub struct Config { pub name: String, pub verbose: bool }
+
+pub async fn serve_with_graceful_shutdown<L, M, S, F>(listener: L, make_service: M, signal: F, config: Config) -> io::Result<()> {
+    Ok(())
+}
+"#;
+
+const TYPESCRIPT_SIGNATURES: &str = r#"export function parse(date: string): Date;
+export function parse(date: string, format: string): Date;
+export function parse(date: string, format?: string): Date {
+  return new Date(date);
+}
+
+export class Router { route(p: string) { return handler } }
+
+export class Client {
+  request(config: Config): Promise<Response>;
+  request(url: string, config?: Config): Promise<Response>;
+  request(
+    urlOrConfig: string | Config,
+    config: Config = {},
+  ): Promise<Response> {
+    return send(urlOrConfig, config);
+  }
+}
+
+export const createRouter = <TRoutes extends Routes>(
+  routes: TRoutes,
+  options?: RouterOptions,
+): Router<TRoutes> => {
+  return new Router(routes);
+};
+"#;
+
+#[test]
+fn python_signatures() {
+    insta::assert_snapshot!(signatures(Lang::Python, PYTHON_SIGNATURES));
+}
+
+#[test]
+fn rust_signatures() {
+    insta::assert_snapshot!(signatures(Lang::Rust, RUST_SIGNATURES));
+}
+
+#[test]
+fn typescript_signatures() {
+    insta::assert_snapshot!(signatures(Lang::TypeScript, TYPESCRIPT_SIGNATURES));
+}
