@@ -97,69 +97,167 @@ pub struct RankedFile {
     pub named: f64,
 }
 
-const STOP_WORDS: &[&str] = &[
-    "a", "an", "and", "are", "as", "at", "be", "by", "do", "for", "from", "has", "have", "if", "in", "into",
-    "is", "it", "its", "not", "of", "on", "or", "so", "that", "the", "this", "to", "was", "we", "when",
-    "with", "add", "fix", "use", "make", "new", "update", "change", "remove", "support", "allow", "instead",
-    "should", "can", "now", "also", "more", "some", "all", "but", "then", "than", "which", "will", "been",
-    "no",
-];
+/// Words too common to tell files apart (a `match`: it runs on every word of every file).
+fn is_stop_word(word: &str) -> bool {
+    matches!(
+        word,
+        "a" | "an"
+            | "and"
+            | "are"
+            | "as"
+            | "at"
+            | "be"
+            | "by"
+            | "do"
+            | "for"
+            | "from"
+            | "has"
+            | "have"
+            | "if"
+            | "in"
+            | "into"
+            | "is"
+            | "it"
+            | "its"
+            | "not"
+            | "of"
+            | "on"
+            | "or"
+            | "so"
+            | "that"
+            | "the"
+            | "this"
+            | "to"
+            | "was"
+            | "we"
+            | "when"
+            | "with"
+            | "add"
+            | "fix"
+            | "use"
+            | "make"
+            | "new"
+            | "update"
+            | "change"
+            | "remove"
+            | "support"
+            | "allow"
+            | "instead"
+            | "should"
+            | "can"
+            | "now"
+            | "also"
+            | "more"
+            | "some"
+            | "all"
+            | "but"
+            | "then"
+            | "than"
+            | "which"
+            | "will"
+            | "been"
+            | "no"
+    )
+}
 
 /// The terms of `text`: words and identifiers, split, lowercased, stemmed, without stop words.
 pub fn terms(text: &str) -> Vec<String> {
     let mut out = Vec::new();
+    visit_terms(text, |term| out.push(term.to_string()));
+    out
+}
+
+/// Call `f` with each of [`terms`]`(text)`, in order, without allocating for
+/// the common word: ranking runs this over every file's whole text.
+fn visit_terms(text: &str, mut f: impl FnMut(&str)) {
+    // Reused for every word: the parts of an identifier, and a lowercased one.
+    let (mut parts, mut lower) = (Vec::new(), String::new());
     for word in text.split(|c: char| !(c.is_alphanumeric() || c == '_')) {
         if word.is_empty() || word.len() > 64 {
             continue;
         }
-        let parts = split_identifier(word);
+        // A plain lowercase word is its own only part.
+        if word.bytes().all(|b| b.is_ascii_lowercase()) {
+            if keeps(word) {
+                f(stem_of(word));
+            }
+            continue;
+        }
+        identifier_parts(word, &mut parts);
         if parts.len() > 1 {
-            push_term(&mut out, &word.to_lowercase());
-        }
-        for part in parts {
-            push_term(&mut out, &part);
-        }
-    }
-    out
-}
-
-fn push_term(out: &mut Vec<String>, word: &str) {
-    if word.len() < 2 || word.chars().all(|c| c.is_ascii_digit()) || STOP_WORDS.contains(&word) {
-        return;
-    }
-    out.push(stem(word));
-}
-
-/// `parseHTTPHeader_value` → `parse`, `http`, `header`, `value` (lowercase).
-fn split_identifier(word: &str) -> Vec<String> {
-    let mut parts = Vec::new();
-    for piece in word.split('_').filter(|p| !p.is_empty()) {
-        let chars: Vec<char> = piece.chars().collect();
-        let mut start = 0;
-        for i in 1..chars.len() {
-            let (prev, cur) = (chars[i - 1], chars[i]);
-            let next_lower = chars.get(i + 1).is_some_and(|c| c.is_lowercase());
-            let boundary = (prev.is_lowercase() && cur.is_uppercase())
-                || (prev.is_uppercase() && cur.is_uppercase() && next_lower)
-                || (prev.is_alphabetic() != cur.is_alphabetic());
-            if boundary {
-                parts.push(chars[start..i].iter().collect::<String>().to_lowercase());
-                start = i;
+            lowercase_into(&mut lower, word);
+            if keeps(&lower) {
+                f(stem_of(&lower));
             }
         }
-        parts.push(chars[start..].iter().collect::<String>().to_lowercase());
+        for &(start, end) in &parts {
+            lowercase_into(&mut lower, &word[start..end]);
+            if keeps(&lower) {
+                f(stem_of(&lower));
+            }
+        }
     }
-    parts
+}
+
+/// Whether a lowercase word is a term: not too short, not a number, no stop word.
+fn keeps(word: &str) -> bool {
+    !(word.len() < 2 || word.chars().all(|c| c.is_ascii_digit()) || is_stop_word(word))
+}
+
+/// `parseHTTPHeader_value` → the byte ranges of `parse`, `HTTP`, `Header`,
+/// `value` in `out` (cleared first).
+fn identifier_parts(word: &str, out: &mut Vec<(usize, usize)>) {
+    out.clear();
+    let mut offset = 0;
+    for piece in word.split('_') {
+        let base = offset;
+        offset += piece.len() + 1;
+        if piece.is_empty() {
+            continue;
+        }
+        let mut start = base;
+        let mut chars = piece.char_indices().peekable();
+        let mut prev: Option<char> = None;
+        while let Some((i, cur)) = chars.next() {
+            if let Some(prev) = prev {
+                let next_lower = chars.peek().is_some_and(|&(_, c)| c.is_lowercase());
+                let boundary = (prev.is_lowercase() && cur.is_uppercase())
+                    || (prev.is_uppercase() && cur.is_uppercase() && next_lower)
+                    || (prev.is_alphabetic() != cur.is_alphabetic());
+                if boundary {
+                    out.push((start, base + i));
+                    start = base + i;
+                }
+            }
+            prev = Some(cur);
+        }
+        out.push((start, base + piece.len()));
+    }
+}
+
+/// `text` lowercased into `buf` (cleared first).
+fn lowercase_into(buf: &mut String, text: &str) {
+    buf.clear();
+    if text.is_ascii() {
+        buf.push_str(text);
+        buf.make_ascii_lowercase();
+    } else {
+        buf.push_str(&text.to_lowercase());
+    }
 }
 
 /// A light suffix stemmer: `channels` → `channel`; `parse`, `parsed`, `parsing` → `pars`.
 fn stem(word: &str) -> String {
+    stem_of(word).to_string()
+}
+
+fn stem_of(word: &str) -> &str {
     for suffix in ["ing", "ed", "es", "s", "e"] {
         if word.len() > suffix.len() + 3 && word.ends_with(suffix) && !word.ends_with("ss") {
-            return word[..word.len() - suffix.len()].to_string();
+            return &word[..word.len() - suffix.len()];
         }
     }
-    word.to_string()
+    word
 }
 
 /// Rank `files` for `query`; `contents[i]` is file `i`'s text (or empty if
@@ -177,6 +275,11 @@ pub fn rank(
     };
     // Term frequencies of the query's terms only: per file, body / path / defined names.
     let wanted: HashSet<&str> = query_terms.iter().map(String::as_str).collect();
+    // Most words start with a letter no query term starts with: skip hashing them.
+    let mut first_bytes = [false; 256];
+    for &b in query_terms.iter().filter_map(|t| t.as_bytes().first()) {
+        first_bytes[usize::from(b)] = true;
+    }
     let stats: Vec<(HashMap<String, f64>, f64)> = files
         .par_iter()
         .zip(contents.par_iter())
@@ -184,12 +287,14 @@ pub fn rank(
             let mut tf: HashMap<String, f64> = HashMap::default();
             let mut length = 0.0;
             let mut count = |text: &str, weight: f64, length: &mut f64| {
-                for term in terms(text) {
+                visit_terms(text, |term| {
                     *length += weight;
-                    if wanted.contains(term.as_str()) {
-                        *tf.entry(term).or_default() += weight;
+                    if term.as_bytes().first().is_some_and(|&b| first_bytes[usize::from(b)])
+                        && wanted.contains(term)
+                    {
+                        *tf.entry(term.to_string()).or_default() += weight;
                     }
-                }
+                });
             };
             count(text, 1.0, &mut length);
             count(&file.path, PATH_WEIGHT, &mut length);
@@ -451,6 +556,9 @@ mod tests {
             terms("Fix parseHTTPHeader in the mpsc_channel"),
             ["parsehttpheader", "pars", "http", "header", "mpsc_channel", "mpsc", "channel"]
         );
+        // Plain lowercase words (the fast path) get the same treatment.
+        assert_eq!(terms("the parsing of x values and mpsc"), ["pars", "valu", "mpsc"]);
+        assert_eq!(terms("Parsing the X Values"), terms("parsing the x values"));
         assert_eq!(stem("channels"), "channel");
         assert_eq!([stem("parse"), stem("parsed"), stem("parsing"), stem("parses")], ["pars"; 4]);
         assert_eq!(stem("class"), "class");
