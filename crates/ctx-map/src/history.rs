@@ -53,10 +53,10 @@ impl History {
         let head = git(&root, &["rev-parse", "HEAD"])?;
         let stamp = format!("{}:{max_commits}\n", head.trim());
         let key = "history";
-        if let Ok(Some(stored)) = ws.derived(key) {
-            if let Some(text) = stored.strip_prefix(&stamp) {
-                return Some(History::parse(text));
-            }
+        if let Ok(Some(stored)) = ws.derived(key)
+            && let Some(text) = stored.strip_prefix(&stamp)
+        {
+            return Some(History::parse(text));
         }
         // Messages and paths may hold a token: never one in the store.
         let text = ws.detector().redact(&log(&root, max_commits)?).into_owned();
