@@ -209,7 +209,8 @@ fn methods(budgets: &[usize]) -> Vec<Method> {
     methods
 }
 
-/// The workspace of the scratch clone at `dir`, configured as the user's at `root`.
+/// The workspace of the scratch clone at `dir`, configured as the user's at
+/// `root`, indexed.
 fn scratch_workspace(root: &Path, dir: &Path) -> Result<Workspace> {
     let ctx_dir = dir.join(ctx_core::CTX_DIR);
     std::fs::create_dir_all(&ctx_dir)
@@ -218,7 +219,11 @@ fn scratch_workspace(root: &Path, dir: &Path) -> Result<Workspace> {
     if let Ok(text) = ctx_core::read_within(root, &config) {
         ctx_core::write_atomic(&dir.join(&config), &text)?;
     }
-    Ok(Workspace::open(dir)?)
+    let mut ws = Workspace::open(dir)?;
+    // Parse the whole tree once, untimed: each case's times are then those
+    // of a warm run after a change, as a user sees them.
+    crate::index::index(&mut ws, None)?;
+    Ok(ws)
 }
 
 /// Run every method on the checked-out parent of `commit`.
