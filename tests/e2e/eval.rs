@@ -193,7 +193,6 @@ fn eval_takes_its_cases_from_the_history_and_reports_consistent_figures() {
             / 4.0;
         assert!((f("mrr") - mrr).abs() < 1e-9, "{m}");
     }
-    assert_eq!(report["methods"][0]["r_at_1"].as_f64().unwrap() > 0.0, true);
 
     // Without --cases, the figures alone; --commits takes the newest.
     let short = repo.json(&["eval", "--commits", "2"]);
