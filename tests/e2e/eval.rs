@@ -285,3 +285,18 @@ fn eval_refuses_what_has_no_history() {
     let err: Value = serde_json::from_str(&origin.fail(&["--json", "eval", "--commits", "10001"])).unwrap();
     assert_eq!(err["error"]["code"], "INVALID_INPUT");
 }
+
+#[test]
+fn eval_skips_a_commit_whose_parent_cannot_be_checked_out() {
+    let repo = scripted();
+    // A blob every case's parent holds, gone (as a partial clone's never fetched).
+    let blob = repo.git(&["rev-parse", "HEAD~1:README.md"]).trim().to_string();
+    repo.remove(&format!(".git/objects/{}/{}", &blob[..2], &blob[2..]));
+    let out = repo.run(&["--json", "eval"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["skipped"].as_array().unwrap().len(), 4, "{report}");
+    assert!(report["skipped"][0]["reason"].as_str().unwrap().starts_with("git checkout:"), "{report}");
+    assert_eq!(report["methods"][0]["n"], 0);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("4 eligible commits skipped"));
+}

@@ -104,11 +104,20 @@ pub struct EvalReport {
     pub head: String,
     /// Non-merge commits read to find the cases.
     pub commits_read: usize,
+    /// Eligible commits whose parent could not be checked out (not cases).
+    pub skipped: Vec<SkippedCommit>,
     /// One row per method: rank, bm25, then the map at each budget.
     pub methods: Vec<MethodSummary>,
     /// Every case, newest first (the CLI shows them with `--cases`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub cases: Vec<Case>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct SkippedCommit {
+    pub sha: String,
+    /// git's error.
+    pub reason: String,
 }
 
 /// A method's figures over all cases.
@@ -174,11 +183,17 @@ pub fn eval(root: &Path, options: &EvalOptions, progress: Option<Progress>) -> R
     let mut ws: Option<Workspace> = None;
     let total = pending.len();
     let mut cases = Vec::with_capacity(total);
+    let mut skipped = Vec::new();
     for (done, commit) in pending.into_iter().enumerate() {
         if let Some(progress) = progress {
             progress(done, total);
         }
-        git(&clone, &["checkout", "--detach", "--force", "--quiet", &commit.parent])?;
+        // A parent whose files the object store lacks (a partial clone's
+        // blobs never fetched) cannot be a case; the others still can.
+        if let Err(err) = git(&clone, &["checkout", "--detach", "--force", "--quiet", &commit.parent]) {
+            skipped.push(SkippedCommit { sha: commit.sha, reason: err.to_string() });
+            continue;
+        }
         let ws = match &mut ws {
             Some(ws) => ws,
             None => ws.insert(scratch_workspace(root, &clone.join(&repo.prefix))?),
@@ -194,6 +209,7 @@ pub fn eval(root: &Path, options: &EvalOptions, progress: Option<Progress>) -> R
         root: root.display().to_string(),
         head: repo.head,
         commits_read,
+        skipped,
         methods: summarize(&cases, &methods),
         cases,
     })

@@ -32,11 +32,18 @@ pub fn run(env: &Env, args: &EvalArgs) -> anyhow::Result<()> {
         bar.finish_and_clear();
     }
     let mut report = report?;
-    if report.cases.is_empty() {
+    if report.cases.is_empty() && report.skipped.is_empty() {
         output::warn(&format!(
             "no eligible commit among the {} read (non-merge, modifying 1 to {} source files)",
             report.commits_read,
             ctx_map::eval::MAX_CHANGED
+        ));
+    }
+    if let Some(first) = report.skipped.first() {
+        output::warn(&format!(
+            "{} eligible commits skipped, their parent could not be checked out (the first: {})",
+            report.skipped.len(),
+            first.reason
         ));
     }
     if !args.cases {
