@@ -96,7 +96,7 @@ def aider(args):
     from aider.repomap import RepoMap
 
     budgets = [int(t) for t in args.tokens.split(",")]
-    cases = json.load(open(args.cases))["cases"]
+    cases = json.load(open(args.cases)).get("cases", [])  # absent when there are none
     scratch = tempfile.mkdtemp(prefix="ctx-history-eval-aider-")
     try:
         clone = os.path.join(scratch, "repo")
