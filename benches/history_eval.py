@@ -184,14 +184,14 @@ def report(args):
     methods = []
     for _, ranks in repos:
         methods += [m for m in ranks if m not in methods]
-    print(f"{'repository':24} {'method':10} {'n':>4} {'R@1':>5} {'R@5':>5} {'R@10':>5} {'MRR':>5} {'ms/case':>8}")
+    print(f"{'repository':30} {'method':10} {'n':>4} {'R@1':>5} {'R@5':>5} {'R@10':>5} {'MRR':>5} {'ms/case':>8}")
 
     def block(label, groups):
         for method in methods:
             rows = [row for ranks in groups for row in ranks.get(method, [])]
             if rows:
                 n, f, ms = figures(rows)
-                print(f"{label:24} {method:10} {n:4} " + " ".join(f"{x:5.2f}" for x in f) + f" {ms:8.0f}")
+                print(f"{label:30} {method:10} {n:4} " + " ".join(f"{x:5.2f}" for x in f) + f" {ms:8.0f}")
 
     for name, ranks in repos:
         block(name + (" (held-out)" if name in held_out else ""), [ranks])
