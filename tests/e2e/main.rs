@@ -6,7 +6,9 @@ mod util;
 
 mod agents;
 mod build;
+
 mod cli;
+mod eval;
 mod faults;
 mod folder_context;
 mod frames;

@@ -54,6 +54,10 @@ pub enum Command {
     Map(MapArgs),
     /// Print the repository's source files, most relevant to a task first (works without `ctx init`).
     Rank(RankArgs),
+    /// How well `ctx rank` and `ctx map --query` find the files past commits modified, from
+    /// their messages, next to plain BM25: R@1/5/10 and MRR on the repository's own git history
+    /// (needs git, not `ctx init`; the work tree is never touched).
+    Eval(EvalArgs),
     /// The work tree: push and pop frames of work, and the context an agent working on one reads.
     #[command(subcommand)]
     Frame(FrameCommand),
@@ -271,6 +275,21 @@ pub struct RankArgs {
     /// Leave the version history (git log) out of the ranking.
     #[arg(long)]
     pub no_history: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct EvalArgs {
+    /// How many of the newest eligible commits (non-merge, modifying 1 to 3 source files; at most 10000).
+    #[arg(long, default_value_t = ctx_map::eval::DEFAULT_COMMITS, value_name = "N",
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+    pub commits: usize,
+    /// The map's budgets, in tokens, comma-separated (e.g. 1024,4096).
+    #[arg(long, value_delimiter = ',', default_values_t = [ctx_map::eval::DEFAULT_TOKENS], value_name = "N,...",
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+    pub tokens: Vec<usize>,
+    /// Also show each case: the commit, the files it modified, where each method ranked them.
+    #[arg(long)]
+    pub cases: bool,
 }
 
 #[derive(Debug, Args)]

@@ -28,6 +28,14 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     })
 }
 
+/// Whether process `pid` has ended (so what it left behind is garbage).
+/// Known where `/proc` tells (Linux); elsewhere, never. This process never has.
+pub fn process_is_gone(pid: u32) -> bool {
+    pid != std::process::id()
+        && Path::new("/proc/self").exists()
+        && !Path::new("/proc").join(pid.to_string()).exists()
+}
+
 /// Remove the file at `path`; one that is already gone is no error.
 pub fn remove_if_exists(path: &Path) -> Result<()> {
     match std::fs::remove_file(path) {

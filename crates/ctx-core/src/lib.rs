@@ -84,7 +84,7 @@ pub use folders::{FileEntry, Folder, FolderEdit, Relation};
 pub use frames::{
     Attempt, Frame, FrameDetail, FrameLine, FrameStatus, FrameTree, NewAttempt, NewFrame, NewTask, TaskFilter,
 };
-pub use fsutil::{open_within, read_within, write_atomic};
+pub use fsutil::{open_within, process_is_gone, read_within, write_atomic};
 pub use knowledge::KnowledgeReport;
 pub use memory::{
     EmbedError, Embedder, HashedNgrams, IngestError, IngestReport, L0Row, LEXICAL_WINDOW, NewRecord, Pack,

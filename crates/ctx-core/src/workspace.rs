@@ -116,12 +116,18 @@ impl Workspace {
 
     /// Open the workspace whose `.ctx/` is in `start` or its nearest ancestor.
     pub fn discover(start: &Path) -> Result<Workspace> {
+        let root = Workspace::find_root(start)?;
+        Workspace::open(&root)
+    }
+
+    /// The root [`Workspace::discover`] opens: `start` (canonical) or its
+    /// nearest ancestor holding `.ctx/`.
+    pub fn find_root(start: &Path) -> Result<PathBuf> {
         let start = canonical_dir(start)?;
-        let root = start
-            .ancestors()
-            .find(|dir| dir.join(CTX_DIR).is_dir())
-            .ok_or_else(|| Error::NotAWorkspace { start: start.clone() })?;
-        Workspace::open(root)
+        match start.ancestors().find(|dir| dir.join(CTX_DIR).is_dir()) {
+            Some(root) => Ok(root.to_path_buf()),
+            None => Err(Error::NotAWorkspace { start }),
+        }
     }
 
     /// Open the workspace at `root`, which must hold a `.ctx/` folder. The

@@ -50,13 +50,14 @@ pub struct IndexStats {
 /// Called with (files done, files to parse) while parsing.
 pub type Progress<'a> = &'a (dyn Fn(usize, usize) + Sync);
 
-/// The source files the store knows that the map reads (a grammar or a line scan).
-fn mapped_sources(ws: &Workspace) -> Result<Vec<ctx_core::SourceFile>> {
-    Ok(ws
-        .source_files()?
-        .into_iter()
-        .filter(|f| f.lang.as_deref().is_some_and(|l| Lang::from_name(l).is_some() || fallback::supports(l)))
-        .collect())
+/// Whether the map reads files of language `lang` (the scan's name): a grammar or a line scan.
+pub fn is_mapped(lang: &str) -> bool {
+    Lang::from_name(lang).is_some() || fallback::supports(lang)
+}
+
+/// The source files the store knows that the map reads.
+pub(crate) fn mapped_sources(ws: &Workspace) -> Result<Vec<ctx_core::SourceFile>> {
+    Ok(ws.source_files()?.into_iter().filter(|f| f.lang.as_deref().is_some_and(is_mapped)).collect())
 }
 
 type TagsCache = HashMap<([u8; 32], String), FileTags>;

@@ -4,6 +4,7 @@
 
 mod codec;
 mod error;
+pub mod eval;
 pub mod fallback;
 pub mod graph;
 pub mod history;

@@ -796,6 +796,8 @@ fn map_err(err: ctx_map::Error) -> PyErr {
         ctx_map::Error::Core(err) => to_py_err(err),
         ctx_map::Error::InvalidInput(message) => invalid(message),
         ctx_map::Error::Tags(message) => PyRuntimeError::new_err(format!("[TAGS_ERROR] {message}")),
+        // `ctx eval`'s git errors: no Python call reaches them today.
+        err => PyRuntimeError::new_err(format!("[{}] {err}", err.code())),
     }
 }
 

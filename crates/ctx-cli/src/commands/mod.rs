@@ -2,6 +2,7 @@
 
 mod build;
 mod cache;
+mod eval;
 mod folder;
 mod frame;
 mod hook;
@@ -76,6 +77,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Watch(args) => build::watch(&env, &args),
         Command::Map(args) => map::map(&env, &args),
         Command::Rank(args) => map::rank(&env, &args),
+        Command::Eval(args) => eval::run(&env, &args),
         Command::Frame(command) => frame::run(&env, command),
         Command::Task(command) => task::run(&env, command),
         Command::Cache(command) => cache::run(&env, command),

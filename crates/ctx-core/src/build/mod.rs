@@ -482,11 +482,7 @@ const LEFTOVER_AGE: Duration = Duration::from_secs(60 * 60);
 /// [`temp_path`]) is gone. Known where `/proc` tells (Linux); elsewhere, never.
 fn writer_is_gone(name: &str) -> bool {
     let pid = name.strip_prefix(TEMP_PREFIX).and_then(|rest| rest.split('-').next());
-    match pid.and_then(|pid| pid.parse::<u32>().ok()) {
-        Some(pid) if pid == std::process::id() => false,
-        Some(pid) => Path::new("/proc/self").exists() && !Path::new("/proc").join(pid.to_string()).exists(),
-        None => true,
-    }
+    pid.and_then(|pid| pid.parse::<u32>().ok()).is_none_or(fsutil::process_is_gone)
 }
 
 /// The temp files interrupted builds left in the context folder (their
