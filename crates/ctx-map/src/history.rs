@@ -131,10 +131,15 @@ fn log(root: &Path, max_commits: usize) -> Option<String> {
 
 /// What `git -C root ARGS` prints, if it succeeds.
 fn git(root: &Path, args: &[&str]) -> Option<String> {
+    // `-C root` names the repository: a `GIT_DIR` from the caller (a git hook, `ctx eval`'s
+    // parent process) must not point git at another one.
     let output = Command::new("git")
         .arg("-C")
         .arg(root)
         .args(args)
+        .env_remove("GIT_DIR")
+        .env_remove("GIT_WORK_TREE")
+        .env_remove("GIT_INDEX_FILE")
         .stdin(Stdio::null())
         .stderr(Stdio::null())
         .output()
