@@ -34,18 +34,56 @@ const MAX_DEFINERS: usize = 3;
 /// (no scan: a build shows what was scanned) and parses only new contents.
 pub fn build(ws: &mut Workspace, options: &BuildOptions) -> Result<BuildReport> {
     let (files, _) = index::index_scanned(ws, None)?;
-    save(ws, &files, &graph::rank(&files, &Focus::default()))?;
+    let inputs = Inputs::of(ws, &files)?;
+    if !inputs.stored(ws) {
+        inputs.save(ws, &files, &graph::rank(&files, &Focus::default()))?;
+    }
     Ok(ws.build(options)?)
 }
 
-/// Store the outlines of `files` ranked with no focus. Outlines are derived
-/// data: a store that cannot be written keeps the ones it has.
+/// Store the outlines of `files` ranked with no focus, unless the files'
+/// contents are those they were last made from. Outlines are derived data:
+/// a store that cannot be written keeps the ones it has.
 pub fn save(ws: &mut Workspace, files: &[IndexedFile], ranking: &Ranking) -> Result<()> {
-    let hashes: HashMap<String, [u8; 32]> =
-        ws.source_files()?.into_iter().map(|f| (f.path, f.hash)).collect();
-    match ws.save_outlines(&outlines(files, ranking, &hashes)) {
-        Ok(_) | Err(ctx_core::Error::ReadOnly { .. }) => Ok(()),
-        Err(err) => Err(err.into()),
+    let inputs = Inputs::of(ws, files)?;
+    if inputs.stored(ws) { Ok(()) } else { inputs.save(ws, files, ranking) }
+}
+
+/// What outlines follow from: every file's path and content (its tags, and
+/// so the unfocused ranking, follow from those), under this extractor.
+struct Inputs {
+    hashes: HashMap<String, [u8; 32]>,
+    digest: String,
+}
+
+/// Where the digest of the inputs of the stored outlines is kept ([`Workspace::derived`]).
+const INPUTS_KEY: &str = "outline-inputs";
+
+impl Inputs {
+    fn of(ws: &Workspace, files: &[IndexedFile]) -> Result<Inputs> {
+        let hashes: HashMap<String, [u8; 32]> =
+            ws.source_files()?.into_iter().map(|f| (f.path, f.hash)).collect();
+        let mut hasher = blake3::Hasher::new();
+        hasher.update(&crate::tags::TAGS_VERSION.to_le_bytes());
+        for file in files {
+            hasher.update(file.path.as_bytes()).update(b"\0");
+            hasher.update(hashes.get(&file.path).map_or(&[0; 32], |h| h));
+        }
+        Ok(Inputs { hashes, digest: hasher.finalize().to_hex().to_string() })
+    }
+
+    /// Whether the stored outlines were made from these inputs.
+    fn stored(&self, ws: &Workspace) -> bool {
+        ws.derived(INPUTS_KEY).ok().flatten().as_deref() == Some(self.digest.as_str())
+    }
+
+    fn save(&self, ws: &mut Workspace, files: &[IndexedFile], ranking: &Ranking) -> Result<()> {
+        match ws.save_outlines(&outlines(files, ranking, &self.hashes)) {
+            // Remembering the inputs only saves the next run some work.
+            Ok(_) => Ok(ws.save_derived(INPUTS_KEY, &self.digest).unwrap_or(())),
+            Err(ctx_core::Error::ReadOnly { .. }) => Ok(()),
+            Err(err) => Err(err.into()),
+        }
     }
 }
 
