@@ -79,8 +79,11 @@ impl Inputs {
 
     fn save(&self, ws: &mut Workspace, files: &[IndexedFile], ranking: &Ranking) -> Result<()> {
         match ws.save_outlines(&outlines(files, ranking, &self.hashes)) {
-            // Remembering the inputs only saves the next run some work.
-            Ok(_) => Ok(ws.save_derived(INPUTS_KEY, &self.digest).unwrap_or(())),
+            Ok(_) => {
+                // Remembering the inputs only saves the next run some work.
+                let _ = ws.save_derived(INPUTS_KEY, &self.digest);
+                Ok(())
+            }
             Err(ctx_core::Error::ReadOnly { .. }) => Ok(()),
             Err(err) => Err(err.into()),
         }
