@@ -172,12 +172,12 @@ pub fn terms(text: &str) -> Vec<String> {
 fn visit_terms(text: &str, mut f: impl FnMut(&str)) {
     // Reused for every word: the parts of an identifier, and a lowercased one.
     let (mut parts, mut lower) = (Vec::new(), String::new());
-    for word in text.split(|c: char| !(c.is_alphanumeric() || c == '_')) {
-        if word.is_empty() || word.len() > 64 {
+    for (word, plain) in words(text) {
+        if word.len() > 64 {
             continue;
         }
         // A plain lowercase word is its own only part.
-        if word.bytes().all(|b| b.is_ascii_lowercase()) {
+        if plain {
             if keeps(word) {
                 f(stem_of(word));
             }
@@ -197,6 +197,74 @@ fn visit_terms(text: &str, mut f: impl FnMut(&str)) {
             }
         }
     }
+}
+
+/// The words of `text` (runs of alphanumeric characters and `_`), each with
+/// whether it is plain (ASCII lowercase letters only). ASCII is read byte by
+/// byte through a table; only other characters are decoded.
+fn words(text: &str) -> impl Iterator<Item = (&str, bool)> {
+    /// Per ASCII byte: 0 not in a word, 1 in a word, 2 a lowercase letter.
+    const ASCII: [u8; 128] = {
+        let mut table = [0u8; 128];
+        let mut b = 0;
+        while b < 128 {
+            let c = b as u8;
+            table[b] = if c.is_ascii_lowercase() {
+                2
+            } else if c.is_ascii_alphanumeric() || c == b'_' {
+                1
+            } else {
+                0
+            };
+            b += 1;
+        }
+        table
+    };
+    // The character at `i` when it is not ASCII, with its length (1 for a broken one).
+    let wide = |i: usize| -> (bool, usize) {
+        match text.get(i..).and_then(|t| t.chars().next()) {
+            Some(c) => (c.is_alphanumeric(), c.len_utf8()),
+            None => (false, 1),
+        }
+    };
+    let bytes = text.as_bytes();
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        loop {
+            let b = *bytes.get(at)?;
+            if b < 0x80 {
+                if ASCII[usize::from(b)] != 0 {
+                    break;
+                }
+                at += 1;
+            } else {
+                let (in_word, len) = wide(at);
+                if in_word {
+                    break;
+                }
+                at += len;
+            }
+        }
+        let (start, mut plain) = (at, true);
+        while let Some(&b) = bytes.get(at) {
+            if b < 0x80 {
+                let class = ASCII[usize::from(b)];
+                if class == 0 {
+                    break;
+                }
+                plain &= class == 2;
+                at += 1;
+            } else {
+                let (in_word, len) = wide(at);
+                if !in_word {
+                    break;
+                }
+                plain = false;
+                at += len;
+            }
+        }
+        Some((text.get(start..at).unwrap_or_default(), plain))
+    })
 }
 
 /// Whether a lowercase word is a term: not too short, not a number, no stop word.
@@ -556,6 +624,12 @@ mod tests {
             terms("Fix parseHTTPHeader in the mpsc_channel"),
             ["parsehttpheader", "pars", "http", "header", "mpsc_channel", "mpsc", "channel"]
         );
+        // Words split as `str::split` on non-alphanumeric characters would, Unicode included.
+        let text = "naïve_Ünïcode façade, 日本語テキスト x_y;\t«quoted» ÉTÉ 42 — __init__ é";
+        let split: Vec<&str> =
+            text.split(|c: char| !(c.is_alphanumeric() || c == '_')).filter(|w| !w.is_empty()).collect();
+        assert_eq!(words(text).map(|(w, _)| w).collect::<Vec<_>>(), split);
+        assert_eq!(words("abc aBc a_b").map(|(_, plain)| plain).collect::<Vec<_>>(), [true, false, false]);
         // Plain lowercase words (the fast path) get the same treatment.
         assert_eq!(terms("the parsing of x values and mpsc"), ["pars", "valu", "mpsc"]);
         assert_eq!(terms("Parsing the X Values"), terms("parsing the x values"));
