@@ -26,21 +26,24 @@
 //! the output and the [`AssemblyReport`].
 
 pub(crate) mod cache;
+mod choose;
+mod inputs;
 mod render;
 pub(crate) mod select;
 
-use rusqlite::Connection;
 use serde::{Deserialize, Serialize};
 
 use crate::budget::{Budget, BudgetSources};
 use crate::error::{Error, Result};
-use crate::frames::{self, Attempt, FrameRow, FrameStatus};
 use crate::templates::Templates;
 use crate::tokens::Tokenizer;
 pub use cache::CacheReport;
+pub(crate) use inputs::{FrameInput, Inputs};
+
+use choose::{Chosen, choose_ancestors, choose_siblings, fit_item, lowest};
 pub(crate) use render::templates_of;
 
-use render::{DocView, FULL_SCALE, Item, Renderer, SectionView, TruncationView};
+use render::{DocView, Renderer, SectionView, TruncationView};
 
 /// How an assembled context is written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -156,122 +159,6 @@ pub struct SubframeCounts {
     pub omitted: usize,
 }
 
-/// One frame as assembly sees it.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct FrameInput {
-    pub id: String,
-    pub seq: i64,
-    pub frame_type: String,
-    pub title: String,
-    pub goal: String,
-    pub status: FrameStatus,
-    pub summary: String,
-    pub artifacts: Vec<String>,
-    pub criteria: Vec<String>,
-    /// When it ended, or else last changed: milliseconds since the epoch.
-    pub changed_ms: i64,
-}
-
-impl FrameInput {
-    fn from_row(row: FrameRow, artifacts: Vec<String>) -> FrameInput {
-        let changed = row.ended_at.as_deref().unwrap_or(&row.updated_at);
-        FrameInput {
-            id: row.id(),
-            seq: row.seq,
-            changed_ms: parse_ms(changed),
-            frame_type: row.frame_type,
-            title: row.title,
-            goal: row.goal,
-            status: row.status,
-            summary: row.summary,
-            artifacts,
-            criteria: row.criteria,
-        }
-    }
-}
-
-fn parse_ms(iso: &str) -> i64 {
-    humantime::parse_rfc3339_weak(iso.trim_end_matches('Z'))
-        .map(|t| crate::time::unix_nanos(t) / 1_000_000)
-        .unwrap_or(0)
-}
-
-/// Everything one assembly reads.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct Inputs {
-    pub focus: FrameInput,
-    /// Titles of the focus frame's decisions, newest first.
-    pub decisions: Vec<String>,
-    /// Oldest first.
-    pub attempts: Vec<Attempt>,
-    /// Root first, parent last.
-    pub ancestors: Vec<FrameInput>,
-    /// The other children of the parent (of the top level, for a top-level frame), oldest first.
-    pub siblings: Vec<FrameInput>,
-    /// The focus frame's completed and failed children, most recent first.
-    pub children: Vec<FrameInput>,
-    pub now_ms: i64,
-}
-
-impl Inputs {
-    /// Read the inputs of frame `focus` (inside the caller's read transaction).
-    pub fn load(conn: &Connection, focus: &FrameRow, now_ms: i64) -> Result<Inputs> {
-        // The chain's artifacts and its frames: two queries, however deep.
-        let sql = format!(
-            "{} SELECT a.node_id, a.path FROM frame_artifacts a JOIN chain ON chain.id = a.node_id
-             ORDER BY a.added_at, a.path",
-            frames::ANCESTOR_CHAIN
-        );
-        let mut artifacts = frames::artifacts_by_node(conn, &sql, [focus.node_id])?;
-        let ancestors = frames::ancestors(conn, focus)?
-            .into_iter()
-            .map(|row| {
-                let artifacts = artifacts.remove(&row.node_id).unwrap_or_default();
-                FrameInput::from_row(row, artifacts)
-            })
-            .collect();
-
-        artifacts.extend(frames::artifacts_by_node(
-            conn,
-            "SELECT a.node_id, a.path FROM frame_artifacts a JOIN nodes n ON n.id = a.node_id
-             WHERE n.parent_id IS ?1 AND n.kind = 'frame' AND n.id <> ?2 ORDER BY a.added_at, a.path",
-            rusqlite::params![focus.parent_id, focus.node_id],
-        )?);
-        let sql = format!(
-            "SELECT {} FROM nodes n LEFT JOIN nodes p ON p.id = n.parent_id
-             WHERE n.parent_id IS ?1 AND n.kind = 'frame' AND n.id <> ?2 ORDER BY n.seq",
-            frames::FRAME_COLUMNS
-        );
-        let siblings = conn
-            .prepare_cached(&sql)?
-            .query_map(rusqlite::params![focus.parent_id, focus.node_id], FrameRow::read)?
-            .map(|row| {
-                let row = row?;
-                let artifacts = artifacts.remove(&row.node_id).unwrap_or_default();
-                Ok(FrameInput::from_row(row, artifacts))
-            })
-            .collect::<Result<Vec<_>>>()?;
-
-        let sql = format!(
-            "SELECT {} FROM nodes n LEFT JOIN nodes p ON p.id = n.parent_id
-             WHERE n.parent_id = ?1 AND n.kind = 'frame' AND n.status IN ('completed', 'failed')",
-            frames::FRAME_COLUMNS
-        );
-        let mut children = conn
-            .prepare_cached(&sql)?
-            .query_map([focus.node_id], FrameRow::read)?
-            .map(|row| Ok(FrameInput::from_row(row?, Vec::new())))
-            .collect::<Result<Vec<_>>>()?;
-        children.sort_by(|a, b| b.changed_ms.cmp(&a.changed_ms).then(b.seq.cmp(&a.seq)));
-
-        let decisions =
-            crate::records::decisions_of(conn, Some(focus.node_id))?.into_iter().map(|d| d.title).collect();
-        let attempts = frames::attempts(conn, focus.node_id)?;
-        let focus = FrameInput::from_row(focus.clone(), frames::artifacts(conn, focus.node_id)?);
-        Ok(Inputs { focus, decisions, attempts, ancestors, siblings, children, now_ms })
-    }
-}
-
 /// What an assembly is made with besides its inputs.
 pub(crate) struct Settings<'a> {
     pub budget: Budget,
@@ -280,18 +167,6 @@ pub(crate) struct Settings<'a> {
     pub tok: &'a dyn Tokenizer,
     pub templates: &'a Templates,
 }
-
-/// An item chosen for a section, with what it is worth when room runs out.
-#[derive(Debug, Clone)]
-struct Chosen {
-    item: Item,
-    score: f64,
-    /// Where it is shown among its section's items (lowest first).
-    order: (i64, i64),
-}
-
-/// After this many items in a row did not fit, a section is full.
-const MAX_MISSES: usize = 16;
 
 /// Assemble the context of `inputs.focus` in `rendering`: the text and its report.
 pub(crate) fn assemble(
@@ -440,155 +315,10 @@ pub(crate) fn assemble(
     )))
 }
 
-/// The parent (always, cut to fit the ancestors budget), and the other
-/// ancestors by score, each that fits what is left; the prompt shows the
-/// epic (the parent) alone.
-fn choose_ancestors(
-    inputs: &Inputs,
-    renderer: &Renderer<'_>,
-    budget: Budget,
-) -> Result<(Option<Chosen>, Vec<Chosen>, AncestorCounts)> {
-    let mut counts = AncestorCounts { total: inputs.ancestors.len(), ..Default::default() };
-    let Some((last, rest)) = inputs.ancestors.split_last() else { return Ok((None, Vec::new(), counts)) };
-    let item = fit_item(budget.ancestors, |scale| renderer.ancestor(last, scale))?.ok_or_else(|| {
-        too_small(format!("the ancestors budget ({} tokens) cannot hold the parent frame", budget.ancestors))
-    })?;
-    let mut room = budget.ancestors - item.tokens;
-    let parent = Chosen { item, score: f64::INFINITY, order: (rest.len() as i64, 0) };
-    let mut ancestors = Vec::new();
-    if renderer.rendering != Rendering::Prompt {
-        let n = inputs.ancestors.len();
-        let mut scored: Vec<(f64, usize)> = rest
-            .iter()
-            .enumerate()
-            .map(|(i, a)| (select::ancestor_score(a, n - i, i == 0, inputs.now_ms), i))
-            .collect();
-        scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-        // Shown root first.
-        let candidates = scored.iter().map(|&(score, i)| (score, (i as i64, 0), &rest[i]));
-        ancestors = fill(candidates, &mut room, |a| renderer.ancestor(a, FULL_SCALE))?;
-    }
-    counts.included = ancestors.len() + 1;
-    counts.omitted = counts.total - counts.included;
-    Ok((Some(parent), ancestors, counts))
-}
-
-/// The siblings to show, and (for the prompt) the remaining tasks.
-///
-/// Frame context: completed and failed siblings scored by relevance,
-/// filtered below the minimum score, chosen by score within the siblings
-/// budget, shown most recent first. The prompt: every completed task of the
-/// epic, most recent first, in two thirds of the budget; the others as
-/// titles in what is left.
-fn choose_siblings(
-    inputs: &Inputs,
-    renderer: &Renderer<'_>,
-    settings: &Settings<'_>,
-) -> Result<(Vec<Chosen>, Vec<Chosen>, SiblingCounts)> {
-    let budget = settings.budget;
-    let mut counts = SiblingCounts::default();
-    if renderer.rendering == Rendering::Prompt {
-        // A task without an epic has no tasks "in this epic".
-        let in_epic = if inputs.ancestors.is_empty() { &[][..] } else { &inputs.siblings[..] };
-        let (mut completed, open): (Vec<&FrameInput>, Vec<&FrameInput>) =
-            in_epic.iter().partition(|s| s.status == FrameStatus::Completed);
-        completed.sort_by(|a, b| b.changed_ms.cmp(&a.changed_ms).then(b.seq.cmp(&a.seq)));
-        counts.candidates = completed.len();
-        let mut room = budget.siblings * 2 / 3;
-        let candidates = completed.iter().enumerate().map(|(i, s)| (-(i as f64), (i as i64, 0), *s));
-        let siblings = fill(candidates, &mut room, |s| renderer.sibling(s, FULL_SCALE))?;
-        let mut room = budget.siblings - siblings.iter().map(|c| c.item.tokens).sum::<usize>();
-        let candidates = open.iter().enumerate().map(|(i, s)| (-(i as f64), (i as i64, 0), *s));
-        let remaining = fill(candidates, &mut room, |s| renderer.remaining(s, FULL_SCALE))?;
-        counts.included = siblings.len();
-        counts.omitted = completed.len() - siblings.len();
-        counts.remaining_included = remaining.len();
-        counts.remaining_omitted = open.len() - remaining.len();
-        return Ok((siblings, remaining, counts));
-    }
-    let focus = select::Focus::new(&inputs.focus);
-    let mut scored: Vec<(f64, &FrameInput)> = inputs
-        .siblings
-        .iter()
-        .filter(|s| matches!(s.status, FrameStatus::Completed | FrameStatus::Failed))
-        .map(|s| (select::sibling_score(s, &focus, inputs.now_ms), s))
-        .collect();
-    counts.candidates = scored.len();
-    scored.retain(|(score, _)| *score >= settings.min_sibling_score);
-    counts.filtered = counts.candidates - scored.len();
-    scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(b.1.changed_ms.cmp(&a.1.changed_ms)));
-    let mut room = budget.siblings;
-    // Shown most recent first.
-    let candidates = scored.iter().map(|&(score, s)| (score, (-s.changed_ms, -s.seq), s));
-    let siblings = fill(candidates, &mut room, |s| renderer.sibling(s, FULL_SCALE))?;
-    counts.included = siblings.len();
-    counts.omitted = scored.len() - siblings.len();
-    Ok((siblings, Vec::new(), counts))
-}
-
 fn too_small(message: String) -> Error {
     Error::ContextTooLarge(format!(
         "{message}; raise the budget (CTX_TOKEN_BUDGET_* or [budget] in .ctx/config.toml)"
     ))
-}
-
-/// The index of the lowest-scored item.
-fn lowest(chosen: &[Chosen]) -> Option<usize> {
-    chosen.iter().enumerate().min_by(|a, b| a.1.score.total_cmp(&b.1.score)).map(|(i, _)| i)
-}
-
-/// Choose from `candidates` (score, display order, frame), best first, each
-/// whose rendering fits the `room` left; stop when room runs out or
-/// [`MAX_MISSES`] in a row did not fit.
-fn fill<'f>(
-    candidates: impl Iterator<Item = (f64, (i64, i64), &'f FrameInput)>,
-    room: &mut usize,
-    render: impl Fn(&FrameInput) -> Result<Item>,
-) -> Result<Vec<Chosen>> {
-    /// No frame renders in fewer tokens than this.
-    const MIN_ITEM_TOKENS: usize = 4;
-    let mut chosen = Vec::new();
-    let mut misses = 0;
-    for (score, order, frame) in candidates {
-        if *room < MIN_ITEM_TOKENS || misses >= MAX_MISSES {
-            break;
-        }
-        let item = render(frame)?;
-        if item.tokens <= *room {
-            *room -= item.tokens;
-            chosen.push(Chosen { item, score, order });
-            misses = 0;
-        } else {
-            misses += 1;
-        }
-    }
-    Ok(chosen)
-}
-
-/// The item `render` makes at the largest scale whose tokens are at most
-/// `max`; `None` when even the smallest does not fit.
-fn fit_item(max: usize, render: impl Fn(usize) -> Result<Item>) -> Result<Option<Item>> {
-    let full = render(FULL_SCALE)?;
-    if full.tokens <= max {
-        return Ok(Some(full));
-    }
-    let smallest = render(0)?;
-    if smallest.tokens > max {
-        return Ok(None);
-    }
-    let (mut fits, mut too_big) = (0, FULL_SCALE);
-    let mut best = smallest;
-    while too_big - fits > 1 {
-        let mid = (fits + too_big) / 2;
-        let item = render(mid)?;
-        if item.tokens <= max {
-            fits = mid;
-            best = item;
-        } else {
-            too_big = mid;
-        }
-    }
-    Ok(Some(best))
 }
 
 #[cfg(test)]
@@ -600,6 +330,7 @@ mod tests {
     use std::path::Path;
 
     use super::*;
+    use crate::frames::{Attempt, FrameStatus};
     use crate::tokens::{CharEstimate, O200k};
 
     const HOUR: i64 = 3_600_000;
