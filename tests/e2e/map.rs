@@ -79,6 +79,23 @@ fn rank_puts_the_file_a_task_names_first() {
     assert_eq!(ctx(&repo, &cache, &["rank", "--query", "  "]).status.code(), Some(1));
 }
 
+#[test]
+fn rank_reads_the_words_of_a_changed_file_again_and_only_its() {
+    let repo = Repo::with_files(TREE);
+    let cache = tempfile::tempdir().unwrap();
+    let top = |query: &str| stdout(&ctx(&repo, &cache, &["rank", "--query", query, "-k", "1"]));
+    assert_eq!(top("record latency"), "src/metrics.rs\n");
+    assert_eq!(top("acquire timeout"), "src/pool.rs\n");
+    // Its words are stored by content: a new content is read, the others are not.
+    repo.write("src/metrics.rs", "pub fn record(ms: u64) {}\n// quasar flux, the acquire timeout's cousin\n");
+    assert_eq!(top("quasar flux"), "src/metrics.rs\n");
+    assert_eq!(top("record latency"), "src/metrics.rs\n", "by its name still, and by no other word");
+    let json: serde_json::Value =
+        serde_json::from_str(&stdout(&ctx(&repo, &cache, &["--json", "rank", "--query", "latency"])))
+            .unwrap();
+    assert!(json.as_array().unwrap().iter().all(|f| f["lexical"] == 0.0), "no file says latency now: {json}");
+}
+
 /// A git repository with `{dir}a.py` committed, then `{dir}b.py`: two files
 /// whose code says nothing of a task about a frobnicator.
 fn two_commits(dir: &str) -> Repo {

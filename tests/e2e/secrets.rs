@@ -381,6 +381,15 @@ fn no_planted_secret_reaches_any_output_file_or_the_database() {
         }
     }
     assert!(leaks.is_empty(), "{} leaks:\n{}", leaks.len(), leaks.join("\n"));
+    // Nor as the words ranking stores (lowercased, split at `_`, `-`...): the longest word of each.
+    let database = std::fs::read(repo.path(".ctx/ctx.db")).unwrap();
+    for planted in &secrets.planted {
+        let word = planted.value.split(|c: char| !c.is_ascii_alphanumeric()).max_by_key(|w| w.len()).unwrap();
+        if word.len() >= 16 && contains(&database, word.to_lowercase().as_bytes()) {
+            leaks.push(format!("{} as the word {word}", planted.format));
+        }
+    }
+    assert!(leaks.is_empty(), "{} leaks:\n{}", leaks.len(), leaks.join("\n"));
 
     // And the text around them is still there: redacted, not dropped.
     let map = std::fs::read_to_string(repo.path(".ctx/map.md")).unwrap();

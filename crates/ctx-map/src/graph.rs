@@ -78,8 +78,9 @@ const AUXILIARY_PERSONAL: f64 = 0.1;
 /// Where a file sits, for [`affinity`].
 struct Place<'a> {
     role: PathRole,
-    /// The folder, `""` at the root.
-    dir: &'a str,
+    /// Ids of the file's first three folders, each with the folders above
+    /// it (`a`, `a/b`, `a/b/c`); 0 past the last. Equal ids, equal paths.
+    folders: [u32; 3],
     /// The first component of the path.
     top: &'a str,
     /// A test module (`test_app.py`, `app.test.ts`): nothing outside imports it.
@@ -87,11 +88,18 @@ struct Place<'a> {
 }
 
 impl<'a> Place<'a> {
-    fn of(path: &'a str) -> Place<'a> {
+    fn of(path: &'a str, folder_ids: &mut HashMap<&'a str, u32>) -> Place<'a> {
         let (dir, name) = path.rsplit_once('/').unwrap_or(("", path));
         // A bare file name's role is that of its name alone (`test_x.py`, `x.spec.ts`).
         let test_module = PathRole::of(name) == PathRole::Test;
-        Place { role: PathRole::of(path), dir, top: path.split('/').next().unwrap_or(path), test_module }
+        let mut folders = [0; 3];
+        // The root is a folder of its own: two files there share it.
+        let ends = dir.match_indices('/').map(|(i, _)| i).chain(std::iter::once(dir.len()));
+        for (slot, end) in folders.iter_mut().zip(ends) {
+            let next = folder_ids.len() as u32 + 1;
+            *slot = *folder_ids.entry(&dir[..end]).or_insert(next);
+        }
+        Place { role: PathRole::of(path), folders, top: path.split('/').next().unwrap_or(path), test_module }
     }
 }
 
@@ -101,8 +109,8 @@ impl<'a> Place<'a> {
 /// in the same package or folder is likelier than a far one (×4 for each
 /// leading folder in common, up to three).
 fn affinity(from: &Place, to: &Place, same_file: bool) -> f64 {
-    let common = from.dir.split('/').zip(to.dir.split('/')).take_while(|(a, b)| a == b).count();
-    let mut affinity = f64::from(1u32 << (2 * common.min(3)));
+    let common = from.folders.iter().zip(&to.folders).take_while(|(a, b)| a == b && **a != 0).count();
+    let mut affinity = f64::from(1u32 << (2 * common));
     if !same_file {
         if to.test_module {
             affinity *= 0.01;
@@ -128,7 +136,8 @@ pub fn rank(files: &[IndexedFile], focus: &Focus) -> Ranking {
     }
     let focus_files: HashSet<usize> = focus.files.iter().copied().collect();
 
-    let places: Vec<Place> = files.iter().map(|f| Place::of(&f.path)).collect();
+    let mut folder_ids = HashMap::default();
+    let places: Vec<Place> = files.iter().map(|f| Place::of(&f.path, &mut folder_ids)).collect();
 
     // Edges (from, to, name, weight), in a fixed order.
     let mut edges: Vec<(usize, usize, &str, f64)> = Vec::new();
@@ -250,4 +259,35 @@ pub fn rank(files: &[IndexedFile], focus: &Focus) -> Ranking {
         })
         .collect();
     Ranking { file_rank: rank, def_rank }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nearness_counts_the_leading_folders_two_paths_share() {
+        let paths = [
+            "a.rs",
+            "b.rs",
+            "src/a.rs",
+            "src/x/a.rs",
+            "src/x/y/z/a.rs",
+            "src/x/y/w/a.rs",
+            "srcx/a.rs",
+            "x/a.rs",
+        ];
+        let mut ids = HashMap::default();
+        let places: Vec<Place> = paths.iter().map(|p| Place::of(p, &mut ids)).collect();
+        for (i, from) in paths.iter().enumerate() {
+            for (j, to) in paths.iter().enumerate() {
+                // As the folders' names compare: the root shares itself, at most three count.
+                let dir = |p: &str| p.rsplit_once('/').map_or("", |(d, _)| d).to_string();
+                let (a, b) = (dir(from), dir(to));
+                let common = a.split('/').zip(b.split('/')).take_while(|(x, y)| x == y).count().min(3);
+                let expected = f64::from(1u32 << (2 * common));
+                assert_eq!(affinity(&places[i], &places[j], true), expected, "{from} {to}");
+            }
+        }
+    }
 }

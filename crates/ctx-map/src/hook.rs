@@ -26,6 +26,7 @@ use serde::Serialize;
 
 use crate::index::IndexedFile;
 use crate::rank::{self, RankOptions};
+use crate::terms::FileTerms;
 
 /// What a hook injects. Stable JSON.
 #[derive(Debug, Clone, Serialize)]
@@ -343,9 +344,9 @@ fn file_lines(ws: &Workspace, prompt: &str, words: &[String]) -> crate::Result<V
         .collect();
     hits.sort_by(|a, b| a.path.cmp(&b.path));
     // Rank orders them, lexically (paths and names: the bodies are not read).
-    let contents = vec![String::new(); hits.len()];
+    let tables: Vec<FileTerms> = hits.iter().map(|f| FileTerms::of("", f.defined_names())).collect();
     let options = RankOptions { lexical_only: true, history: false, top: None };
-    let ranked = rank::rank(&hits, &contents, prompt, None, options);
+    let ranked = rank::rank(&hits, &tables, prompt, None, options);
     let best = ranked.first().map_or(0.0, |r| r.score);
     let by_path: HashMap<&str, &IndexedFile> = hits.iter().map(|f| (f.path.as_str(), f)).collect();
     Ok(ranked
@@ -507,7 +508,7 @@ mod tests {
             })
             .collect();
         let tags = crate::tags::FileTags { defs, ..Default::default() };
-        IndexedFile { path: path.into(), lang: "python".into(), size: 0, tags }
+        IndexedFile { path: path.into(), lang: "python".into(), size: 0, hash: [0; 32], tags }
     }
 
     fn repo() -> Vec<IndexedFile> {

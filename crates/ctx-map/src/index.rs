@@ -15,6 +15,7 @@ use crate::error::{Error, Result};
 use crate::history::History;
 use crate::lang::Lang;
 use crate::tags::{self, FileTags, TAGS_VERSION};
+use crate::terms::{FileTerms, TERMS_VERSION};
 use crate::{codec, fallback};
 
 /// A source file and its tags.
@@ -24,7 +25,16 @@ pub struct IndexedFile {
     pub path: String,
     pub lang: String,
     pub size: u64,
+    /// The blake3 hash of the content the tags were made from.
+    pub hash: [u8; 32],
     pub tags: FileTags,
+}
+
+impl IndexedFile {
+    /// The names the file defines (functions, types, constants...: what another file can use).
+    pub fn defined_names(&self) -> impl Iterator<Item = &str> {
+        self.tags.defs.iter().filter(|d| d.kind.defines_name()).map(|d| d.name.as_str())
+    }
 }
 
 /// What indexing did. Stable JSON.
@@ -96,38 +106,91 @@ pub fn stored(ws: &Workspace) -> Result<Vec<IndexedFile>> {
         .filter_map(|s| {
             let lang = s.lang.unwrap_or_default();
             let tags = cache.get(&(s.hash, lang.clone()))?.clone();
-            Some(IndexedFile { path: s.path, lang, size: s.size, tags })
+            Some(IndexedFile { path: s.path, lang, size: s.size, hash: s.hash, tags })
         })
         .collect())
 }
 
-/// The index with what ranking for a task also reads: every file's text and
-/// the repository's history.
+/// The index with what ranking for a task also reads: every file's terms
+/// and the repository's history.
 pub struct Indexed {
     /// Sorted by path.
     pub files: Vec<IndexedFile>,
     pub stats: IndexStats,
-    /// `contents[i]` is `files[i]`'s text (empty if unreadable).
-    pub contents: Vec<String>,
+    /// `terms[i]` is the table of `files[i]`'s text and names (empty if unreadable).
+    pub terms: Vec<FileTerms>,
     /// The recent commits, if asked for and there is a history.
     pub history: Option<History>,
 }
 
-/// [`index`], then every file's text; `git log` runs meanwhile when `history` is asked for.
-pub fn index_with_contents(ws: &mut Workspace, progress: Option<Progress>, history: bool) -> Result<Indexed> {
-    let root = ws.root().to_path_buf();
+/// [`index`], then every file's terms; the history too when asked for.
+pub fn index_with_terms(ws: &mut Workspace, progress: Option<Progress>, history: bool) -> Result<Indexed> {
     // From the store unless HEAD moved: `git log` runs once per HEAD.
     let history = history.then(|| History::cached(ws, crate::history::MAX_COMMITS)).flatten();
     let (files, stats) = index(ws, progress)?;
-    let contents: Vec<String> = files
+    let terms = file_terms(ws, &files)?;
+    Ok(Indexed { files, stats, terms, history })
+}
+
+/// The version stored term tables are made with: they hold the defined
+/// names too, which come from the tags.
+const STORED_TERMS_VERSION: u32 = TERMS_VERSION << 16 | TAGS_VERSION;
+
+/// The term table of each of `files`: stored ones by content hash, the
+/// rest made from the text (secrets redacted, as in the tags) and the
+/// defined names, and stored.
+fn file_terms(ws: &mut Workspace, files: &[IndexedFile]) -> Result<Vec<FileTerms>> {
+    let wanted: HashSet<[u8; 32]> = files.iter().map(|f| f.hash).collect();
+    let mut stored: HashMap<[u8; 32], FileTerms> = HashMap::default();
+    let mut unused = 0;
+    ws.for_each_cached_terms(STORED_TERMS_VERSION, |hash, data| {
+        if !wanted.contains(&hash) {
+            unused += 1;
+        } else if let Some(table) = FileTerms::from_bytes(data) {
+            stored.insert(hash, table);
+        }
+    })?;
+    let root = ws.root().to_path_buf();
+    let detector = ws.detector();
+    let mut missing: Vec<usize> =
+        (0..files.len()).filter(|&i| !stored.contains_key(&files[i].hash)).collect();
+    // A content two files share is read once.
+    let mut seen = HashSet::default();
+    missing.retain(|&i| seen.insert(files[i].hash));
+    let made: Vec<(usize, [u8; 32], FileTerms)> = missing
         .par_iter()
-        .map(|f| {
-            ctx_core::read_within(&root, &f.path)
-                .map(|b| String::from_utf8_lossy(&b).into_owned())
-                .unwrap_or_default()
+        .filter_map(|&i| {
+            let path = &files[i].path;
+            // Never through a link out of the workspace the file may have become since the scan.
+            let bytes = ctx_core::read_within(&root, path).ok()?;
+            let text = String::from_utf8_lossy(&bytes);
+            let table = FileTerms::of(&detector.redact_in(path, &text), files[i].defined_names());
+            // The content read may be newer than the scan's: stored under its own hash.
+            Some((i, *blake3::hash(&bytes).as_bytes(), table))
         })
         .collect();
-    Ok(Indexed { files, stats, contents, history })
+    if !made.is_empty() || unused > 0 {
+        let fresh: Vec<([u8; 32], Vec<u8>)> =
+            made.iter().map(|(_, hash, table)| (*hash, table.as_bytes().to_vec())).collect();
+        ws.save_terms(STORED_TERMS_VERSION, &fresh)?;
+    }
+    for (i, _, table) in made {
+        stored.insert(files[i].hash, table);
+    }
+    // Moved out, not copied: a content two files share is copied for the second.
+    let mut taken: HashMap<[u8; 32], usize> = HashMap::default();
+    let mut tables: Vec<FileTerms> = Vec::with_capacity(files.len());
+    for file in files {
+        let table = match stored.remove(&file.hash) {
+            Some(table) => {
+                taken.insert(file.hash, tables.len());
+                table
+            }
+            None => taken.get(&file.hash).map(|&at| tables[at].clone()).unwrap_or_default(),
+        };
+        tables.push(table);
+    }
+    Ok(tables)
 }
 
 /// Scan `ws` and return the tags of every source file, sorted by path.
@@ -166,7 +229,13 @@ pub fn index_scanned(
         match tags {
             Some(tags) => {
                 stats.cached += 1;
-                files.push(Some(IndexedFile { path: source.path.clone(), lang, size: source.size, tags }));
+                files.push(Some(IndexedFile {
+                    path: source.path.clone(),
+                    lang,
+                    size: source.size,
+                    hash: source.hash,
+                    tags,
+                }));
             }
             None => {
                 to_parse.push((files.len(), source));
@@ -207,7 +276,8 @@ pub fn index_scanned(
                 // The content read may be newer than the scan's: cache it under its own hash.
                 let hash = *blake3::hash(&bytes).as_bytes();
                 tags.map(|tags| {
-                    (hash, IndexedFile { path: source.path.clone(), lang, size: bytes.len() as u64, tags })
+                    let size = bytes.len() as u64;
+                    (hash, IndexedFile { path: source.path.clone(), lang, size, hash, tags })
                 })
             });
             if let Some(progress) = progress {

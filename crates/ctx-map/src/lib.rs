@@ -15,6 +15,7 @@ pub mod map;
 pub mod outline;
 pub mod rank;
 pub mod tags;
+pub mod terms;
 
 pub use ctx_core::structure;
 pub use error::{Error, Result};

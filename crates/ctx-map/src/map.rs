@@ -79,10 +79,10 @@ pub fn map(ws: &mut Workspace, options: &MapOptions, progress: Option<Progress>)
     let query = options.query.as_deref().filter(|q| !q.trim().is_empty());
     // Ranking for a query reads what `ctx rank` reads: every file's text and the history.
     let indexed = match query {
-        Some(_) => index::index_with_contents(ws, progress, true)?,
+        Some(_) => index::index_with_terms(ws, progress, true)?,
         None => {
             let (files, stats) = index::index(ws, progress)?;
-            Indexed { files, stats, contents: Vec::new(), history: None }
+            Indexed { files, stats, terms: Vec::new(), history: None }
         }
     };
     let focus = focus(ws, &indexed.files, &options.focus, query)?;
@@ -229,7 +229,7 @@ fn plan_task(indexed: &Indexed, focus: &Focus, query: Option<&str>, limit: usize
     let mut task = vec![0.0; n];
     if let Some(query) = query {
         let ranked =
-            rank::rank(files, &indexed.contents, query, indexed.history.as_ref(), RankOptions::default());
+            rank::rank(files, &indexed.terms, query, indexed.history.as_ref(), RankOptions::default());
         for r in ranked {
             if let Ok(i) = files.binary_search_by(|f| f.path.as_str().cmp(&r.path)) {
                 task[i] = r.score;

@@ -240,6 +240,7 @@ mod tests {
             path: path.into(),
             lang: lang.name().into(),
             size: source.len() as u64,
+            hash: *blake3::hash(source.as_bytes()).as_bytes(),
             tags: tags::extract(lang, source).unwrap(),
         }
     }

@@ -21,9 +21,9 @@
 //! lower ranks for examples, docs and fixtures, files that changed together
 //! with the best matches (co-change), more or fewer similar commits.
 //!
-//! Terms are lowercased, identifiers split at `_` and case changes (and kept
-//! whole), a light suffix stemmer applied, and stop words dropped, the same
-//! way for the task and the files.
+//! Terms are [`crate::terms`]': split identifiers, lowercased, stemmed, the
+//! same for the task and the files; a file's body terms come from its stored
+//! table, so a warm ranking reads no file.
 
 use rayon::prelude::*;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
@@ -34,6 +34,8 @@ use ctx_core::paths::PathRole;
 use crate::graph::{self, Focus};
 use crate::history::History;
 use crate::index::IndexedFile;
+pub use crate::terms::terms;
+use crate::terms::{FileTerms, stem, visit_terms};
 
 /// BM25 parameters.
 const K1: f64 = 1.2;
@@ -97,242 +99,12 @@ pub struct RankedFile {
     pub named: f64,
 }
 
-/// Words too common to tell files apart (a `match`: it runs on every word of every file).
-fn is_stop_word(word: &str) -> bool {
-    matches!(
-        word,
-        "a" | "an"
-            | "and"
-            | "are"
-            | "as"
-            | "at"
-            | "be"
-            | "by"
-            | "do"
-            | "for"
-            | "from"
-            | "has"
-            | "have"
-            | "if"
-            | "in"
-            | "into"
-            | "is"
-            | "it"
-            | "its"
-            | "not"
-            | "of"
-            | "on"
-            | "or"
-            | "so"
-            | "that"
-            | "the"
-            | "this"
-            | "to"
-            | "was"
-            | "we"
-            | "when"
-            | "with"
-            | "add"
-            | "fix"
-            | "use"
-            | "make"
-            | "new"
-            | "update"
-            | "change"
-            | "remove"
-            | "support"
-            | "allow"
-            | "instead"
-            | "should"
-            | "can"
-            | "now"
-            | "also"
-            | "more"
-            | "some"
-            | "all"
-            | "but"
-            | "then"
-            | "than"
-            | "which"
-            | "will"
-            | "been"
-            | "no"
-    )
-}
-
-/// The terms of `text`: words and identifiers, split, lowercased, stemmed, without stop words.
-pub fn terms(text: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    visit_terms(text, |term| out.push(term.to_string()));
-    out
-}
-
-/// Call `f` with each of [`terms`]`(text)`, in order, without allocating for
-/// the common word: ranking runs this over every file's whole text.
-fn visit_terms(text: &str, mut f: impl FnMut(&str)) {
-    // Reused for every word: the parts of an identifier, and a lowercased one.
-    let (mut parts, mut lower) = (Vec::new(), String::new());
-    for (word, plain) in words(text) {
-        if word.len() > 64 {
-            continue;
-        }
-        // A plain lowercase word is its own only part.
-        if plain {
-            if keeps(word) {
-                f(stem_of(word));
-            }
-            continue;
-        }
-        identifier_parts(word, &mut parts);
-        if parts.len() > 1 {
-            lowercase_into(&mut lower, word);
-            if keeps(&lower) {
-                f(stem_of(&lower));
-            }
-        }
-        for &(start, end) in &parts {
-            lowercase_into(&mut lower, &word[start..end]);
-            if keeps(&lower) {
-                f(stem_of(&lower));
-            }
-        }
-    }
-}
-
-/// The words of `text` (runs of alphanumeric characters and `_`), each with
-/// whether it is plain (ASCII lowercase letters only). ASCII is read byte by
-/// byte through a table; only other characters are decoded.
-fn words(text: &str) -> impl Iterator<Item = (&str, bool)> {
-    /// Per ASCII byte: 0 not in a word, 1 in a word, 2 a lowercase letter.
-    const ASCII: [u8; 128] = {
-        let mut table = [0u8; 128];
-        let mut b = 0;
-        while b < 128 {
-            let c = b as u8;
-            table[b] = if c.is_ascii_lowercase() {
-                2
-            } else if c.is_ascii_alphanumeric() || c == b'_' {
-                1
-            } else {
-                0
-            };
-            b += 1;
-        }
-        table
-    };
-    // The character at `i` when it is not ASCII, with its length (1 for a broken one).
-    let wide = |i: usize| -> (bool, usize) {
-        match text.get(i..).and_then(|t| t.chars().next()) {
-            Some(c) => (c.is_alphanumeric(), c.len_utf8()),
-            None => (false, 1),
-        }
-    };
-    let bytes = text.as_bytes();
-    let mut at = 0;
-    std::iter::from_fn(move || {
-        loop {
-            let b = *bytes.get(at)?;
-            if b < 0x80 {
-                if ASCII[usize::from(b)] != 0 {
-                    break;
-                }
-                at += 1;
-            } else {
-                let (in_word, len) = wide(at);
-                if in_word {
-                    break;
-                }
-                at += len;
-            }
-        }
-        let (start, mut plain) = (at, true);
-        while let Some(&b) = bytes.get(at) {
-            if b < 0x80 {
-                let class = ASCII[usize::from(b)];
-                if class == 0 {
-                    break;
-                }
-                plain &= class == 2;
-                at += 1;
-            } else {
-                let (in_word, len) = wide(at);
-                if !in_word {
-                    break;
-                }
-                plain = false;
-                at += len;
-            }
-        }
-        Some((text.get(start..at).unwrap_or_default(), plain))
-    })
-}
-
-/// Whether a lowercase word is a term: not too short, not a number, no stop word.
-fn keeps(word: &str) -> bool {
-    !(word.len() < 2 || word.chars().all(|c| c.is_ascii_digit()) || is_stop_word(word))
-}
-
-/// `parseHTTPHeader_value` → the byte ranges of `parse`, `HTTP`, `Header`,
-/// `value` in `out` (cleared first).
-fn identifier_parts(word: &str, out: &mut Vec<(usize, usize)>) {
-    out.clear();
-    let mut offset = 0;
-    for piece in word.split('_') {
-        let base = offset;
-        offset += piece.len() + 1;
-        if piece.is_empty() {
-            continue;
-        }
-        let mut start = base;
-        let mut chars = piece.char_indices().peekable();
-        let mut prev: Option<char> = None;
-        while let Some((i, cur)) = chars.next() {
-            if let Some(prev) = prev {
-                let next_lower = chars.peek().is_some_and(|&(_, c)| c.is_lowercase());
-                let boundary = (prev.is_lowercase() && cur.is_uppercase())
-                    || (prev.is_uppercase() && cur.is_uppercase() && next_lower)
-                    || (prev.is_alphabetic() != cur.is_alphabetic());
-                if boundary {
-                    out.push((start, base + i));
-                    start = base + i;
-                }
-            }
-            prev = Some(cur);
-        }
-        out.push((start, base + piece.len()));
-    }
-}
-
-/// `text` lowercased into `buf` (cleared first).
-fn lowercase_into(buf: &mut String, text: &str) {
-    buf.clear();
-    if text.is_ascii() {
-        buf.push_str(text);
-        buf.make_ascii_lowercase();
-    } else {
-        buf.push_str(&text.to_lowercase());
-    }
-}
-
-/// A light suffix stemmer: `channels` → `channel`; `parse`, `parsed`, `parsing` → `pars`.
-fn stem(word: &str) -> String {
-    stem_of(word).to_string()
-}
-
-fn stem_of(word: &str) -> &str {
-    for suffix in ["ing", "ed", "es", "s", "e"] {
-        if word.len() > suffix.len() + 3 && word.ends_with(suffix) && !word.ends_with("ss") {
-            return &word[..word.len() - suffix.len()];
-        }
-    }
-    word
-}
-
-/// Rank `files` for `query`; `contents[i]` is file `i`'s text (or empty if
-/// unreadable), `history` the repository's recent commits, if known.
+/// Rank `files` for `query`; `tables[i]` is the term table of file `i`'s
+/// text and names (empty if unreadable), `history` the repository's recent
+/// commits, if known.
 pub fn rank(
     files: &[IndexedFile],
-    contents: &[String],
+    tables: &[FileTerms],
     query: &str,
     history: Option<&History>,
     options: RankOptions,
@@ -341,34 +113,31 @@ pub fn rank(
         let mut seen = HashSet::default();
         terms(query).into_iter().filter(|t| seen.insert(t.clone())).collect()
     };
-    // Term frequencies of the query's terms only: per file, body / path / defined names.
     let wanted: HashSet<&str> = query_terms.iter().map(String::as_str).collect();
-    // Most words start with a letter no query term starts with: skip hashing them.
-    let mut first_bytes = [false; 256];
-    for &b in query_terms.iter().filter_map(|t| t.as_bytes().first()) {
-        first_bytes[usize::from(b)] = true;
-    }
+    // Frequencies of the query's terms only, per file: in its text and the
+    // names it defines (its table), and in its path (tokenized here: short).
+    let empty = FileTerms::default();
     let stats: Vec<(HashMap<String, f64>, f64)> = files
         .par_iter()
-        .zip(contents.par_iter())
-        .map(|(file, text)| {
+        .enumerate()
+        .map(|(i, file)| {
+            let table = tables.get(i).unwrap_or(&empty);
             let mut tf: HashMap<String, f64> = HashMap::default();
-            let mut length = 0.0;
-            let mut count = |text: &str, weight: f64, length: &mut f64| {
-                visit_terms(text, |term| {
-                    *length += weight;
-                    if term.as_bytes().first().is_some_and(|&b| first_bytes[usize::from(b)])
-                        && wanted.contains(term)
-                    {
-                        *tf.entry(term.to_string()).or_default() += weight;
-                    }
-                });
-            };
-            count(text, 1.0, &mut length);
-            count(&file.path, PATH_WEIGHT, &mut length);
-            for def in file.tags.defs.iter().filter(|d| d.kind.defines_name()) {
-                count(&def.name, NAME_WEIGHT, &mut length);
+            for term in &query_terms {
+                let count = table.count(term);
+                let weighted = f64::from(count.body) + NAME_WEIGHT * f64::from(count.names);
+                if weighted > 0.0 {
+                    tf.insert(term.clone(), weighted);
+                }
             }
+            let totals = table.totals();
+            let mut length = f64::from(totals.body) + NAME_WEIGHT * f64::from(totals.names);
+            visit_terms(&file.path, |term| {
+                length += PATH_WEIGHT;
+                if wanted.contains(term) {
+                    *tf.entry(term.to_string()).or_default() += PATH_WEIGHT;
+                }
+            });
             (tf, length)
         })
         .collect();
@@ -607,9 +376,9 @@ pub fn rank_workspace(
     if let Some(top) = options.top {
         ctx_core::limits::count("-k", top, ctx_core::limits::MAX_K)?;
     }
-    let indexed = crate::index::index_with_contents(ws, progress, options.history)?;
-    let crate::index::Indexed { files, stats, contents, history } = indexed;
-    let mut ranked = rank(&files, &contents, query, history.as_ref(), options);
+    let indexed = crate::index::index_with_terms(ws, progress, options.history)?;
+    let crate::index::Indexed { files, stats, terms, history } = indexed;
+    let mut ranked = rank(&files, &terms, query, history.as_ref(), options);
     ranked.truncate(options.top.unwrap_or(usize::MAX));
     Ok((ranked, stats))
 }
@@ -618,26 +387,6 @@ pub fn rank_workspace(
 mod tests {
     use super::*;
 
-    #[test]
-    fn terms_split_identifiers_and_drop_noise() {
-        assert_eq!(
-            terms("Fix parseHTTPHeader in the mpsc_channel"),
-            ["parsehttpheader", "pars", "http", "header", "mpsc_channel", "mpsc", "channel"]
-        );
-        // Words split as `str::split` on non-alphanumeric characters would, Unicode included.
-        let text = "naïve_Ünïcode façade, 日本語テキスト x_y;\t«quoted» ÉTÉ 42 — __init__ é";
-        let split: Vec<&str> =
-            text.split(|c: char| !(c.is_alphanumeric() || c == '_')).filter(|w| !w.is_empty()).collect();
-        assert_eq!(words(text).map(|(w, _)| w).collect::<Vec<_>>(), split);
-        assert_eq!(words("abc aBc a_b").map(|(_, plain)| plain).collect::<Vec<_>>(), [true, false, false]);
-        // Plain lowercase words (the fast path) get the same treatment.
-        assert_eq!(terms("the parsing of x values and mpsc"), ["pars", "valu", "mpsc"]);
-        assert_eq!(terms("Parsing the X Values"), terms("parsing the x values"));
-        assert_eq!(stem("channels"), "channel");
-        assert_eq!([stem("parse"), stem("parsed"), stem("parsing"), stem("parses")], ["pars"; 4]);
-        assert_eq!(stem("class"), "class");
-    }
-
     fn files(paths: &[&str]) -> Vec<IndexedFile> {
         paths
             .iter()
@@ -645,6 +394,7 @@ mod tests {
                 path: p.to_string(),
                 lang: "rust".into(),
                 size: 0,
+                hash: [0; 32],
                 tags: Default::default(),
             })
             .collect()
@@ -680,7 +430,7 @@ mod tests {
     fn past_commits_described_like_the_task_vote_for_their_files() {
         let files = files(&["src/pager.rs", "src/printer.rs", "src/theme.rs", "tests/integration.rs"]);
         // Nothing in the files' words tells them apart; only the history does.
-        let contents = vec!["fn run() {}".to_string(); 4];
+        let tables = vec![FileTerms::of("fn run() {}", []); 4];
         let history = History {
             commits: vec![
                 // Newest first: recency alone would put the theme's files first.
@@ -690,26 +440,21 @@ mod tests {
             ],
         };
         let task = "LESS variable ignored";
-        let ranked = rank(&files, &contents, task, Some(&history), RankOptions::default());
+        let ranked = rank(&files, &tables, task, Some(&history), RankOptions::default());
         assert_eq!(ranked[0].path, "src/pager.rs", "{ranked:?}");
         assert_eq!(ranked[0].similar, 1.0);
         assert!(ranked.iter().filter(|r| r.path != "src/pager.rs").all(|r| r.similar == 0.0), "{ranked:?}");
         // Without the history, nothing says which: every file scores the same.
-        let flat = rank(
-            &files,
-            &contents,
-            task,
-            Some(&history),
-            RankOptions { history: false, ..Default::default() },
-        );
+        let flat =
+            rank(&files, &tables, task, Some(&history), RankOptions { history: false, ..Default::default() });
         assert!(flat.iter().all(|r| r.score == flat[0].score && r.similar == 0.0), "{flat:?}");
     }
 
     #[test]
     fn tests_rise_only_when_the_task_speaks_of_tests() {
         let files = files(&["src/parser.rs", "tests/parser.rs"]);
-        let contents = vec!["fn parse_value() {}".to_string(); 2];
-        let top = |task: &str| rank(&files, &contents, task, None, RankOptions::default())[0].path.clone();
+        let tables = vec![FileTerms::of("fn parse_value() {}", []); 2];
+        let top = |task: &str| rank(&files, &tables, task, None, RankOptions::default())[0].path.clone();
         assert_eq!(top("parse_value drops the sign"), "src/parser.rs");
         assert_eq!(top("test(parser): parse_value drops the sign"), "tests/parser.rs");
     }

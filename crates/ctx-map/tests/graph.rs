@@ -12,6 +12,7 @@ fn files(sources: &[(&str, &str)]) -> Vec<IndexedFile> {
             path: path.to_string(),
             lang: "python".into(),
             size: text.len() as u64,
+            hash: [0; 32],
             tags: extract(Lang::Python, text).unwrap(),
         })
         .collect();
