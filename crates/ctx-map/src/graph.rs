@@ -7,8 +7,7 @@
 //! ×0.1, and the square root of the number of references. A name defined in
 //! several files is split among them by [`affinity`]: the package's own
 //! definition over a look-alike in tests or examples, a near definer over a
-//! far one. References from
-//! focus files count ×50. Files are ranked by PageRank personalized toward
+//! far one. Files are ranked by PageRank personalized toward
 //! the focus files, the files the query names and the files that define
 //! names the query mentions (without any, toward every file, tests and
 //! examples less); each file's rank then flows along its edges to
@@ -51,7 +50,7 @@ const TOLERANCE: f64 = 1e-8;
 const MAX_DEFINERS: usize = 40;
 
 /// How much a reference to `name` says about the relation of two files.
-fn name_weight(name: &str, definers: usize, focus: &Focus) -> f64 {
+fn name_weight(name: &str, definers: usize, mentioned: &HashSet<String>) -> f64 {
     let mut weight = 1.0;
     let specific = name.chars().count() >= 8
         && (name.contains('_')
@@ -59,7 +58,7 @@ fn name_weight(name: &str, definers: usize, focus: &Focus) -> f64 {
     if specific {
         weight *= 10.0;
     }
-    if focus.names.contains(name) {
+    if mentioned.contains(name) {
         weight *= 10.0;
     }
     if name.starts_with('_') {
@@ -121,144 +120,173 @@ fn affinity(from: &Place, to: &Place, same_file: bool) -> f64 {
     affinity
 }
 
-/// Rank `files` toward `focus`.
-pub fn rank(files: &[IndexedFile], focus: &Focus) -> Ranking {
-    let n = files.len();
-    // name -> files defining it, in file order.
-    let mut definers: HashMap<&str, Vec<usize>> = HashMap::default();
-    for (i, file) in files.iter().enumerate() {
-        for def in file.tags.defs.iter().filter(|d| d.kind.defines_name()) {
-            let list = definers.entry(def.name.as_str()).or_default();
-            if list.last() != Some(&i) {
-                list.push(i);
-            }
-        }
-    }
-    let focus_files: HashSet<usize> = focus.files.iter().copied().collect();
+/// The identifiers a task mentions: its words of three characters or more,
+/// as written (`url_for`, `Session`).
+pub fn query_names(query: &str) -> HashSet<String> {
+    query
+        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|w| w.len() >= 3)
+        .map(str::to_string)
+        .collect()
+}
 
-    let mut folder_ids = HashMap::default();
-    let places: Vec<Place> = files.iter().map(|f| Place::of(&f.path, &mut folder_ids)).collect();
+/// The reference graph of a repository, weighted for the names a task
+/// mentions: built once, ranked toward as many personalizations as needed.
+pub struct Graph<'a> {
+    files: &'a [IndexedFile],
+    /// name -> files defining it, in file order.
+    definers: HashMap<&'a str, Vec<usize>>,
+    places: Vec<Place<'a>>,
+    /// (from, to, name, weight), grouped by `from`.
+    edges: Vec<(usize, usize, &'a str, f64)>,
+    out_weight: Vec<f64>,
+    /// One edge per pair of files, weighted by its share of the source's out-weight.
+    links: DiGraph<(), f64>,
+}
 
-    // Edges (from, to, name, weight), in a fixed order.
-    let mut edges: Vec<(usize, usize, &str, f64)> = Vec::new();
-    let mut shares: Vec<f64> = Vec::new();
-    for (from, file) in files.iter().enumerate() {
-        for (name, count) in &file.tags.refs {
-            let Some(targets) = definers.get(name.as_str()).filter(|t| t.len() <= MAX_DEFINERS) else {
-                continue;
-            };
-            let mut weight = name_weight(name, targets.len(), focus) * f64::from(*count).sqrt();
-            if focus_files.contains(&from) {
-                weight *= 50.0;
-            }
-            // A name defined in several files: each definer gets its share (a use
-            // of a name the file defines itself is mostly of its own).
-            shares.clear();
-            shares.extend(targets.iter().map(|&to| affinity(&places[from], &places[to], to == from)));
-            let total: f64 = shares.iter().sum();
-            for (&to, share) in targets.iter().zip(&shares).filter(|&(&to, _)| to != from) {
-                edges.push((from, to, name.as_str(), weight * share / total));
+impl<'a> Graph<'a> {
+    /// The graph of `files`, references to the `mentioned` names weighing more.
+    pub fn new(files: &'a [IndexedFile], mentioned: &HashSet<String>) -> Graph<'a> {
+        let n = files.len();
+        let mut definers: HashMap<&str, Vec<usize>> = HashMap::default();
+        for (i, file) in files.iter().enumerate() {
+            for name in file.defined_names() {
+                let list = definers.entry(name).or_default();
+                if list.last() != Some(&i) {
+                    list.push(i);
+                }
             }
         }
-    }
-    let mut out_weight = vec![0.0; n];
-    for &(from, _, _, weight) in &edges {
-        out_weight[from] += weight;
-    }
-    // The iteration needs one edge per pair of files: names between the same two merge.
-    // Edges come grouped by `from` (the loop above), so only each group is sorted.
-    let mut links: Vec<(usize, usize, f64)> = Vec::with_capacity(edges.len());
-    let mut group: Vec<(usize, f64)> = Vec::new();
-    for chunk in edges.chunk_by(|a, b| a.0 == b.0) {
-        let from = chunk[0].0;
-        group.clear();
-        group.extend(chunk.iter().map(|&(_, to, _, weight)| (to, weight)));
-        group.sort_unstable_by_key(|&(to, _)| to);
-        for &(to, weight) in &group {
-            let share = weight / out_weight[from];
-            match links.last_mut() {
-                Some(last) if last.0 == from && last.1 == to => last.2 += share,
-                _ => links.push((from, to, share)),
+        let mut folder_ids = HashMap::default();
+        let places: Vec<Place> = files.iter().map(|f| Place::of(&f.path, &mut folder_ids)).collect();
+
+        // Edges (from, to, name, weight), in a fixed order.
+        let mut edges: Vec<(usize, usize, &str, f64)> = Vec::new();
+        let mut shares: Vec<f64> = Vec::new();
+        for (from, file) in files.iter().enumerate() {
+            for (name, count) in &file.tags.refs {
+                let Some(targets) = definers.get(name.as_str()).filter(|t| t.len() <= MAX_DEFINERS) else {
+                    continue;
+                };
+                let weight = name_weight(name, targets.len(), mentioned) * f64::from(*count).sqrt();
+                // A name defined in several files: each definer gets its share (a use
+                // of a name the file defines itself is mostly of its own).
+                shares.clear();
+                shares.extend(targets.iter().map(|&to| affinity(&places[from], &places[to], to == from)));
+                let total: f64 = shares.iter().sum();
+                for (&to, share) in targets.iter().zip(&shares).filter(|&(&to, _)| to != from) {
+                    edges.push((from, to, name.as_str(), weight * share / total));
+                }
             }
         }
+        let mut out_weight = vec![0.0; n];
+        for &(from, _, _, weight) in &edges {
+            out_weight[from] += weight;
+        }
+        // The iteration needs one edge per pair of files: names between the same two merge.
+        // Edges come grouped by `from` (the loop above), so only each group is sorted.
+        // petgraph's `page_rank` ignores weights and personalization, so the power
+        // iteration is ours.
+        let mut links: DiGraph<(), f64> = DiGraph::with_capacity(n, edges.len());
+        for _ in 0..n {
+            links.add_node(());
+        }
+        let mut group: Vec<(usize, f64)> = Vec::new();
+        for chunk in edges.chunk_by(|a, b| a.0 == b.0) {
+            let from = chunk[0].0;
+            group.clear();
+            group.extend(chunk.iter().map(|&(_, to, _, weight)| (to, weight)));
+            group.sort_unstable_by_key(|&(to, _)| to);
+            for same_target in group.chunk_by(|a, b| a.0 == b.0) {
+                let share: f64 = same_target.iter().map(|&(_, weight)| weight / out_weight[from]).sum();
+                links.add_edge(NodeIndex::new(from), NodeIndex::new(same_target[0].0), share);
+            }
+        }
+        Graph { files, definers, places, edges, out_weight, links }
     }
 
-    // The file graph (petgraph), one edge per pair of files, weighted by the share of the
-    // source's out-weight. Its `page_rank` ignores weights and personalization, so the
-    // power iteration below is ours.
-    let mut graph: DiGraph<(), f64> = DiGraph::with_capacity(n, links.len());
-    for _ in 0..n {
-        graph.add_node(());
-    }
-    for &(from, to, share) in &links {
-        graph.add_edge(NodeIndex::new(from), NodeIndex::new(to), share);
-    }
-
-    // Personalization: focus files, named files, definers of mentioned names; else uniform.
-    let mut personal = vec![0.0; n];
-    for &i in focus.files.iter().chain(&focus.named_files) {
-        if i < n {
-            personal[i] += 1.0;
-        }
-    }
-    for &(i, weight) in &focus.seeds {
-        if i < n {
-            personal[i] += weight;
-        }
-    }
-    let mut mentioned: Vec<&String> = focus.names.iter().collect();
-    mentioned.sort();
-    for name in mentioned {
-        if let Some(targets) = definers.get(name.as_str()) {
-            for &i in targets {
-                personal[i] += 1.0 / targets.len() as f64;
+    /// Rank the files toward `focus` (its names were the graph's to weigh).
+    pub fn rank(&self, focus: &Focus) -> Ranking {
+        let (files, n) = (self.files, self.files.len());
+        // Personalization: focus files, named files, definers of mentioned names; else uniform.
+        let mut personal = vec![0.0; n];
+        for &i in focus.files.iter().chain(&focus.named_files) {
+            if i < n {
+                personal[i] += 1.0;
             }
         }
-    }
-    let total: f64 = personal.iter().sum();
-    if total > 0.0 {
-        personal.iter_mut().for_each(|p| *p /= total);
-    } else if n > 0 {
-        for (p, place) in personal.iter_mut().zip(&places) {
-            *p = if place.role.is_auxiliary() { AUXILIARY_PERSONAL } else { 1.0 };
+        for &(i, weight) in &focus.seeds {
+            if i < n {
+                personal[i] += weight;
+            }
+        }
+        let mut mentioned: Vec<&String> = focus.names.iter().collect();
+        mentioned.sort();
+        for name in mentioned {
+            if let Some(targets) = self.definers.get(name.as_str()) {
+                for &i in targets {
+                    personal[i] += 1.0 / targets.len() as f64;
+                }
+            }
         }
         let total: f64 = personal.iter().sum();
-        personal.iter_mut().for_each(|p| *p /= total);
+        if total > 0.0 {
+            personal.iter_mut().for_each(|p| *p /= total);
+        } else if n > 0 {
+            for (p, place) in personal.iter_mut().zip(&self.places) {
+                *p = if place.role.is_auxiliary() { AUXILIARY_PERSONAL } else { 1.0 };
+            }
+            let total: f64 = personal.iter().sum();
+            personal.iter_mut().for_each(|p| *p /= total);
+        }
+
+        // Power iteration; a file without outgoing edges gives its rank back to the personalization.
+        let mut rank = personal.clone();
+        let mut next = vec![0.0; n];
+        for _ in 0..MAX_ITERATIONS {
+            let dangling: f64 = (0..n).filter(|&i| self.out_weight[i] == 0.0).map(|i| rank[i]).sum();
+            for (next, p) in next.iter_mut().zip(&personal) {
+                *next = (1.0 - DAMPING + DAMPING * dangling) * p;
+            }
+            for edge in self.links.raw_edges() {
+                next[edge.target().index()] += DAMPING * rank[edge.source().index()] * edge.weight;
+            }
+            let change: f64 = next.iter().zip(&rank).map(|(a, b)| (a - b).abs()).sum();
+            std::mem::swap(&mut rank, &mut next);
+            if change < TOLERANCE {
+                break;
+            }
+        }
+
+        // Definitions: each file's rank flows along its edges to the names it references.
+        let mut name_rank: HashMap<(usize, &str), f64> = HashMap::default();
+        for &(from, to, name, weight) in &self.edges {
+            *name_rank.entry((to, name)).or_default() += rank[from] * weight / self.out_weight[from];
+        }
+        let def_rank = files
+            .iter()
+            .enumerate()
+            .map(|(i, file)| {
+                let defs = file.tags.defs.len().max(1) as f64;
+                let score = |def: &crate::tags::Def| {
+                    // Unreferenced definitions keep a sliver of their file's rank: after the referenced ones.
+                    name_rank.get(&(i, def.name.as_str())).copied().unwrap_or(0.0) + rank[i] * 1e-3 / defs
+                };
+                file.tags.defs.iter().map(score).collect()
+            })
+            .collect();
+        Ranking { file_rank: rank, def_rank }
     }
 
-    // Power iteration; a file without outgoing edges gives its rank back to the personalization.
-    let mut rank = personal.clone();
-    for _ in 0..MAX_ITERATIONS {
-        let dangling: f64 = (0..n).filter(|&i| out_weight[i] == 0.0).map(|i| rank[i]).sum();
-        let mut next: Vec<f64> = personal.iter().map(|p| (1.0 - DAMPING + DAMPING * dangling) * p).collect();
-        for edge in graph.raw_edges() {
-            next[edge.target().index()] += DAMPING * rank[edge.source().index()] * edge.weight;
-        }
-        let change: f64 = next.iter().zip(&rank).map(|(a, b)| (a - b).abs()).sum();
-        rank = next;
-        if change < TOLERANCE {
-            break;
-        }
+    /// The files the graph was built from.
+    pub fn files(&self) -> &'a [IndexedFile] {
+        self.files
     }
+}
 
-    // Definitions: each file's rank flows along its edges to the names it references.
-    let mut name_rank: HashMap<(usize, &str), f64> = HashMap::default();
-    for &(from, to, name, weight) in &edges {
-        *name_rank.entry((to, name)).or_default() += rank[from] * weight / out_weight[from];
-    }
-    let def_rank = files
-        .iter()
-        .enumerate()
-        .map(|(i, file)| {
-            let defs = file.tags.defs.len().max(1) as f64;
-            let score = |def: &crate::tags::Def| {
-                // Unreferenced definitions keep a sliver of their file's rank: after the referenced ones.
-                name_rank.get(&(i, def.name.as_str())).copied().unwrap_or(0.0) + rank[i] * 1e-3 / defs
-            };
-            file.tags.defs.iter().map(score).collect()
-        })
-        .collect();
-    Ranking { file_rank: rank, def_rank }
+/// Rank `files` toward `focus`: [`Graph::new`] then [`Graph::rank`].
+pub fn rank(files: &[IndexedFile], focus: &Focus) -> Ranking {
+    Graph::new(files, &focus.names).rank(focus)
 }
 
 #[cfg(test)]

@@ -11,7 +11,7 @@ use rustc_hash::FxHashSet as HashSet;
 use serde::Serialize;
 
 use crate::error::{Error, Result};
-use crate::graph::{self, Focus, Ranking};
+use crate::graph::{self, Focus, Graph, Ranking};
 use crate::index::{self, IndexStats, Indexed, IndexedFile, Progress};
 use crate::rank::{self, RankOptions};
 use crate::structure::{self, Structure};
@@ -153,9 +153,7 @@ pub fn focus(
         }
     }
     if let Some(query) = query {
-        for word in query.split(|c: char| !(c.is_alphanumeric() || c == '_')).filter(|w| w.len() >= 3) {
-            out.names.insert(word.to_string());
-        }
+        out.names = graph::query_names(query);
         // Files named by path (`src/db/pool.rs`, `pool.rs`) or by a distinctive stem (`base_events`).
         let words: HashSet<&str> = query
             .split(|c: char| c.is_whitespace() || "`'\"()[]{},;:".contains(c))
@@ -226,10 +224,12 @@ fn plan_overview(files: &[IndexedFile], ranking: Ranking, focus: &Focus, limit: 
 fn plan_task(indexed: &Indexed, focus: &Focus, query: Option<&str>, limit: usize) -> Plan {
     let files = &indexed.files;
     let n = files.len();
+    // One graph for rank's ranking and the map's: both weigh the query's names.
+    let graph = Graph::new(files, &focus.names);
     let mut task = vec![0.0; n];
     if let Some(query) = query {
         let ranked =
-            rank::rank(files, &indexed.terms, query, indexed.history.as_ref(), RankOptions::default());
+            rank::rank_on(&graph, &indexed.terms, query, indexed.history.as_ref(), RankOptions::default());
         for r in ranked {
             if let Ok(i) = files.binary_search_by(|f| f.path.as_str().cmp(&r.path)) {
                 task[i] = r.score;
@@ -240,7 +240,7 @@ fn plan_task(indexed: &Indexed, focus: &Focus, query: Option<&str>, limit: usize
     let mut best: Vec<usize> = (0..n).filter(|&i| task[i] > 0.0).collect();
     best.sort_by(|&a, &b| task[b].total_cmp(&task[a]).then(a.cmp(&b)));
     let seeds = best.iter().take(SEEDS).map(|&i| (i, task[i] / max_task)).collect();
-    let ranking = graph::rank(files, &Focus { seeds, ..focus.clone() });
+    let ranking = graph.rank(&Focus { seeds, ..focus.clone() });
     let max_rank = ranking.file_rank.iter().copied().fold(0.0, f64::max);
     let weight = demotion(files, focus, TASK_AUXILIARY);
     let mut key: Vec<f64> = (0..n)

@@ -31,7 +31,7 @@ use serde::Serialize;
 
 use ctx_core::paths::PathRole;
 
-use crate::graph::{self, Focus};
+use crate::graph::{self, Focus, Graph};
 use crate::history::History;
 use crate::index::IndexedFile;
 pub use crate::terms::terms;
@@ -109,6 +109,30 @@ pub fn rank(
     history: Option<&History>,
     options: RankOptions,
 ) -> Vec<RankedFile> {
+    rank_with(files, None, tables, query, history, options)
+}
+
+/// [`rank`] on the reference graph of the files, built for the query's
+/// names ([`graph::query_names`]): a caller that ranks on the graph again
+/// builds it once.
+pub fn rank_on(
+    graph: &Graph,
+    tables: &[FileTerms],
+    query: &str,
+    history: Option<&History>,
+    options: RankOptions,
+) -> Vec<RankedFile> {
+    rank_with(graph.files(), Some(graph), tables, query, history, options)
+}
+
+fn rank_with(
+    files: &[IndexedFile],
+    graph: Option<&Graph>,
+    tables: &[FileTerms],
+    query: &str,
+    history: Option<&History>,
+    options: RankOptions,
+) -> Vec<RankedFile> {
     let query_terms: Vec<String> = {
         let mut seen = HashSet::default();
         terms(query).into_iter().filter(|t| seen.insert(t.clone())).collect()
@@ -151,14 +175,13 @@ pub fn rank(
         order.sort_by(|&a, &b| lexical[b].total_cmp(&lexical[a]).then(a.cmp(&b)));
         let focus = Focus {
             seeds: order.into_iter().take(SEEDS).map(|i| (i, lexical[i] / max_lexical)).collect(),
-            names: query
-                .split(|c: char| !(c.is_alphanumeric() || c == '_'))
-                .filter(|w| w.len() >= 3)
-                .map(str::to_string)
-                .collect(),
+            names: graph::query_names(query),
             ..Focus::default()
         };
-        let ranking = graph::rank(files, &focus);
+        let ranking = match graph {
+            Some(graph) => graph.rank(&focus),
+            None => graph::rank(files, &focus),
+        };
         let max_rank = ranking.file_rank.iter().copied().fold(0.0, f64::max);
         if max_rank > 0.0 {
             structural = ranking.file_rank.iter().map(|r| r / max_rank).collect();
