@@ -134,11 +134,14 @@ pub fn query_names(query: &str) -> HashSet<String> {
 /// mentions: built once, ranked toward as many personalizations as needed.
 pub struct Graph<'a> {
     files: &'a [IndexedFile],
-    /// name -> files defining it, in file order.
-    definers: HashMap<&'a str, Vec<usize>>,
+    /// Each defined name's id: the index of its definers.
+    name_ids: HashMap<&'a str, u32>,
+    /// Per name id, the files defining it, in file order.
+    definers: Vec<Vec<u32>>,
     places: Vec<Place<'a>>,
-    /// (from, to, name, weight), grouped by `from`.
-    edges: Vec<(usize, usize, &'a str, f64)>,
+    /// (from, to, name id, weight), grouped by `from`; indices as u32 to
+    /// keep the largest vector here small.
+    edges: Vec<(u32, u32, u32, f64)>,
     out_weight: Vec<f64>,
     /// One edge per pair of files, weighted by its share of the source's out-weight.
     links: DiGraph<(), f64>,
@@ -148,12 +151,17 @@ impl<'a> Graph<'a> {
     /// The graph of `files`, references to the `mentioned` names weighing more.
     pub fn new(files: &'a [IndexedFile], mentioned: &HashSet<String>) -> Graph<'a> {
         let n = files.len();
-        let mut definers: HashMap<&str, Vec<usize>> = HashMap::default();
+        let mut name_ids: HashMap<&str, u32> = HashMap::default();
+        let mut definers: Vec<Vec<u32>> = Vec::new();
         for (i, file) in files.iter().enumerate() {
             for name in file.defined_names() {
-                let list = definers.entry(name).or_default();
-                if list.last() != Some(&i) {
-                    list.push(i);
+                let id = *name_ids.entry(name).or_insert_with(|| {
+                    definers.push(Vec::new());
+                    definers.len() as u32 - 1
+                });
+                let list = &mut definers[id as usize];
+                if list.last() != Some(&(i as u32)) {
+                    list.push(i as u32);
                 }
             }
         }
@@ -161,27 +169,32 @@ impl<'a> Graph<'a> {
         let places: Vec<Place> = files.iter().map(|f| Place::of(&f.path, &mut folder_ids)).collect();
 
         // Edges (from, to, name, weight), in a fixed order.
-        let mut edges: Vec<(usize, usize, &str, f64)> = Vec::new();
+        let mut edges: Vec<(u32, u32, u32, f64)> = Vec::new();
         let mut shares: Vec<f64> = Vec::new();
         for (from, file) in files.iter().enumerate() {
             for (name, count) in &file.tags.refs {
-                let Some(targets) = definers.get(name.as_str()).filter(|t| t.len() <= MAX_DEFINERS) else {
+                let Some(&id) = name_ids.get(name.as_str()) else { continue };
+                let targets = &definers[id as usize];
+                if targets.len() > MAX_DEFINERS {
                     continue;
-                };
+                }
                 let weight = name_weight(name, targets.len(), mentioned) * f64::from(*count).sqrt();
                 // A name defined in several files: each definer gets its share (a use
                 // of a name the file defines itself is mostly of its own).
                 shares.clear();
-                shares.extend(targets.iter().map(|&to| affinity(&places[from], &places[to], to == from)));
+                let from_id = from as u32;
+                shares.extend(
+                    targets.iter().map(|&to| affinity(&places[from], &places[to as usize], to == from_id)),
+                );
                 let total: f64 = shares.iter().sum();
-                for (&to, share) in targets.iter().zip(&shares).filter(|&(&to, _)| to != from) {
-                    edges.push((from, to, name.as_str(), weight * share / total));
+                for (&to, share) in targets.iter().zip(&shares).filter(|&(&to, _)| to != from_id) {
+                    edges.push((from_id, to, id, weight * share / total));
                 }
             }
         }
         let mut out_weight = vec![0.0; n];
         for &(from, _, _, weight) in &edges {
-            out_weight[from] += weight;
+            out_weight[from as usize] += weight;
         }
         // The iteration needs one edge per pair of files: names between the same two merge.
         // Edges come grouped by `from` (the loop above), so only each group is sorted.
@@ -193,16 +206,16 @@ impl<'a> Graph<'a> {
         }
         let mut group: Vec<(usize, f64)> = Vec::new();
         for chunk in edges.chunk_by(|a, b| a.0 == b.0) {
-            let from = chunk[0].0;
+            let from = chunk[0].0 as usize;
             group.clear();
-            group.extend(chunk.iter().map(|&(_, to, _, weight)| (to, weight)));
+            group.extend(chunk.iter().map(|&(_, to, _, weight)| (to as usize, weight)));
             group.sort_unstable_by_key(|&(to, _)| to);
             for same_target in group.chunk_by(|a, b| a.0 == b.0) {
                 let share: f64 = same_target.iter().map(|&(_, weight)| weight / out_weight[from]).sum();
                 links.add_edge(NodeIndex::new(from), NodeIndex::new(same_target[0].0), share);
             }
         }
-        Graph { files, definers, places, edges, out_weight, links }
+        Graph { files, name_ids, definers, places, edges, out_weight, links }
     }
 
     /// Rank the files toward `focus` (its names were the graph's to weigh).
@@ -223,9 +236,10 @@ impl<'a> Graph<'a> {
         let mut mentioned: Vec<&String> = focus.names.iter().collect();
         mentioned.sort();
         for name in mentioned {
-            if let Some(targets) = self.definers.get(name.as_str()) {
+            if let Some(&id) = self.name_ids.get(name.as_str()) {
+                let targets = &self.definers[id as usize];
                 for &i in targets {
-                    personal[i] += 1.0 / targets.len() as f64;
+                    personal[i as usize] += 1.0 / targets.len() as f64;
                 }
             }
         }
@@ -259,8 +273,9 @@ impl<'a> Graph<'a> {
         }
 
         // Definitions: each file's rank flows along its edges to the names it references.
-        let mut name_rank: HashMap<(usize, &str), f64> = HashMap::default();
+        let mut name_rank: HashMap<(u32, u32), f64> = HashMap::default();
         for &(from, to, name, weight) in &self.edges {
+            let from = from as usize;
             *name_rank.entry((to, name)).or_default() += rank[from] * weight / self.out_weight[from];
         }
         let def_rank = files
@@ -270,7 +285,9 @@ impl<'a> Graph<'a> {
                 let defs = file.tags.defs.len().max(1) as f64;
                 let score = |def: &crate::tags::Def| {
                     // Unreferenced definitions keep a sliver of their file's rank: after the referenced ones.
-                    name_rank.get(&(i, def.name.as_str())).copied().unwrap_or(0.0) + rank[i] * 1e-3 / defs
+                    let id = self.name_ids.get(def.name.as_str());
+                    let referenced = id.and_then(|&id| name_rank.get(&(i as u32, id)));
+                    referenced.copied().unwrap_or(0.0) + rank[i] * 1e-3 / defs
                 };
                 file.tags.defs.iter().map(score).collect()
             })
