@@ -16,6 +16,7 @@
 
 use ctx_core::paths::PathRole;
 use petgraph::graph::{DiGraph, NodeIndex};
+use rayon::prelude::*;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use crate::index::IndexedFile;
@@ -168,30 +169,37 @@ impl<'a> Graph<'a> {
         let mut folder_ids = HashMap::default();
         let places: Vec<Place> = files.iter().map(|f| Place::of(&f.path, &mut folder_ids)).collect();
 
-        // Edges (from, to, name, weight), in a fixed order.
-        let mut edges: Vec<(u32, u32, u32, f64)> = Vec::new();
-        let mut shares: Vec<f64> = Vec::new();
-        for (from, file) in files.iter().enumerate() {
-            for (name, count) in &file.tags.refs {
-                let Some(&id) = name_ids.get(name.as_str()) else { continue };
-                let targets = &definers[id as usize];
-                if targets.len() > MAX_DEFINERS {
-                    continue;
-                }
-                let weight = name_weight(name, targets.len(), mentioned) * f64::from(*count).sqrt();
-                // A name defined in several files: each definer gets its share (a use
-                // of a name the file defines itself is mostly of its own).
-                shares.clear();
+        // Edges (from, to, name, weight), in a fixed order: each file's in parallel, then in file order.
+        let per_file: Vec<Vec<(u32, u32, u32, f64)>> = files
+            .par_iter()
+            .enumerate()
+            .map(|(from, file)| {
                 let from_id = from as u32;
-                shares.extend(
-                    targets.iter().map(|&to| affinity(&places[from], &places[to as usize], to == from_id)),
-                );
-                let total: f64 = shares.iter().sum();
-                for (&to, share) in targets.iter().zip(&shares).filter(|&(&to, _)| to != from_id) {
-                    edges.push((from_id, to, id, weight * share / total));
+                let (mut edges, mut shares) = (Vec::new(), Vec::new());
+                for (name, count) in &file.tags.refs {
+                    let Some(&id) = name_ids.get(name.as_str()) else { continue };
+                    let targets = &definers[id as usize];
+                    if targets.len() > MAX_DEFINERS {
+                        continue;
+                    }
+                    let weight = name_weight(name, targets.len(), mentioned) * f64::from(*count).sqrt();
+                    // A name defined in several files: each definer gets its share (a use
+                    // of a name the file defines itself is mostly of its own).
+                    shares.clear();
+                    shares.extend(
+                        targets
+                            .iter()
+                            .map(|&to| affinity(&places[from], &places[to as usize], to == from_id)),
+                    );
+                    let total: f64 = shares.iter().sum();
+                    for (&to, share) in targets.iter().zip(&shares).filter(|&(&to, _)| to != from_id) {
+                        edges.push((from_id, to, id, weight * share / total));
+                    }
                 }
-            }
-        }
+                edges
+            })
+            .collect();
+        let edges: Vec<(u32, u32, u32, f64)> = per_file.concat();
         let mut out_weight = vec![0.0; n];
         for &(from, _, _, weight) in &edges {
             out_weight[from as usize] += weight;
