@@ -1,0 +1,901 @@
+//! Targeting: which artifact and section a chat message is about.
+//!
+//! [`resolve`] reads the seed's syntax — `@artifact#section`, `/artifact
+//! section`, `#section` (in the current artifact) — and plain phrasings
+//! ("fix the competitive analysis in research.md"), and answers with a
+//! [`Resolution`]: one target with the rest of the message and a confidence,
+//! the candidates when several places match comparably (never a guess), or
+//! what was not found with "did you mean" suggestions.
+//!
+//! It is pure: it sees only the slugs, titles and paths it is given, so it
+//! knows nothing of storage, and it never fails or panics — every input has
+//! an outcome.
+//!
+//! ```
+//! use ctx_core::artifact::target::{resolve, ArtifactRef, Resolution, SectionRef};
+//!
+//! let sections = vec![SectionRef { slug: "what-is-it", title: "What Is It?" }];
+//! let concept = ArtifactRef { slug: "concept", title: "Concept", path: "concept.md", sections };
+//! let Resolution::Resolved(target) = resolve("@concept#what-is-it update the definition", &[concept], None) else {
+//!     panic!("explicit syntax resolves");
+//! };
+//! assert_eq!((target.artifact.as_str(), target.section.as_deref()), ("concept", Some("what-is-it")));
+//! assert_eq!(target.rest, "update the definition");
+//! ```
+
+mod score;
+mod words;
+
+use std::ops::Range;
+
+use serde::Serialize;
+
+use score::{Decision, Mentions, Query, Scored, SectionInfo};
+
+/// An artifact as targeting sees it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ArtifactRef<'a> {
+    pub slug: &'a str,
+    pub title: &'a str,
+    /// Its file, relative to the repository root (`docs/research.md`).
+    pub path: &'a str,
+    /// In document order.
+    pub sections: Vec<SectionRef<'a>>,
+}
+
+/// A section as targeting sees it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SectionRef<'a> {
+    pub slug: &'a str,
+    pub title: &'a str,
+}
+
+/// What a message targets. Stable JSON, tagged by `outcome`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(tag = "outcome", rename_all = "snake_case")]
+pub enum Resolution {
+    /// One artifact, and a section unless the message names only the artifact.
+    Resolved(Target),
+    /// Several places match comparably: `AMBIGUOUS_TARGET` with `candidates`.
+    Ambiguous(Ambiguity),
+    /// Nothing matches well enough: `ARTIFACT_NOT_FOUND` or
+    /// `SECTION_NOT_FOUND` with `suggestions`.
+    NotFound(NotFound),
+}
+
+/// A resolved target.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct Target {
+    /// The artifact's slug.
+    pub artifact: String,
+    /// The section's slug; `None` when the message names only the artifact.
+    pub section: Option<String>,
+    /// The message without its targeting syntax (`@…`, `#…`, `/artifact
+    /// section`). A plain phrasing is kept whole: its title words are part of
+    /// the instruction.
+    pub rest: String,
+    /// In 0..1. Below [`CONFIRM_BELOW`] a front-end should ask before acting.
+    pub confidence: f64,
+    /// How the artifact was found.
+    pub artifact_match: MatchKind,
+    /// How the section was found, when there is one.
+    pub section_match: Option<MatchKind>,
+}
+
+/// Several comparable targets.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct Ambiguity {
+    /// Best first; at least two.
+    pub candidates: Vec<Candidate>,
+    pub rest: String,
+}
+
+/// No target, and what the message might have meant.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct NotFound {
+    pub missing: Missing,
+    /// The reference that named nothing (`what-si-it`, `reserch.md`), or the
+    /// message when no single reference can be blamed.
+    pub query: String,
+    /// The artifact searched, when a section was missing from a known one.
+    pub artifact: Option<String>,
+    /// Closest first. When nothing is close: what exists there instead
+    /// (score 0), as the seed's `SECTION_NOT_FOUND` example lists.
+    pub suggestions: Vec<Candidate>,
+    pub rest: String,
+}
+
+/// A place a message may mean.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct Candidate {
+    pub artifact: String,
+    /// `None` for the artifact as a whole.
+    pub section: Option<String>,
+    /// The section's title, or the artifact's.
+    pub title: String,
+    /// In 0..1, two decimals.
+    pub score: f64,
+}
+
+/// What was not found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum Missing {
+    Artifact,
+    Section,
+}
+
+/// How a target was found, strongest first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum MatchKind {
+    /// Named by the seed's syntax (`@concept#what-is-it`), exactly.
+    Explicit,
+    /// Named by the syntax with a unique prefix of its slug (`@concept#what-is`).
+    Prefix,
+    /// Its slug written in the message (`what-is-it`, "the concept doc").
+    Slug,
+    /// Its file name or path (`research.md`).
+    Path,
+    /// All the meaningful words of its title, any case and punctuation.
+    Title,
+    /// Some of its title's words, or a prefix of one, and nothing else comparable.
+    PartialTitle,
+    /// Title words with a typo (`competetive`).
+    Fuzzy,
+    /// The current artifact (`ctx artifact use`).
+    Current,
+    /// The only artifact holding the section that matched.
+    Inferred,
+}
+
+/// Below this confidence a resolved target is a "did you mean" to confirm
+/// (a partial title: "the problem section" → Problem Being Solved).
+pub const CONFIRM_BELOW: f64 = 0.6;
+
+impl Resolution {
+    /// The seed's error code for this outcome, `None` when resolved.
+    pub fn error_code(&self) -> Option<&'static str> {
+        match self {
+            Resolution::Resolved(_) => None,
+            Resolution::Ambiguous(_) => Some("AMBIGUOUS_TARGET"),
+            Resolution::NotFound(NotFound { missing: Missing::Artifact, .. }) => Some("ARTIFACT_NOT_FOUND"),
+            Resolution::NotFound(NotFound { missing: Missing::Section, .. }) => Some("SECTION_NOT_FOUND"),
+        }
+    }
+
+    /// The message without its targeting syntax.
+    pub fn rest(&self) -> &str {
+        match self {
+            Resolution::Resolved(target) => &target.rest,
+            Resolution::Ambiguous(ambiguity) => &ambiguity.rest,
+            Resolution::NotFound(not_found) => &not_found.rest,
+        }
+    }
+}
+
+impl NotFound {
+    /// The suggestions as the seed's error lists them: slugs (sections', or
+    /// artifacts' when the artifact is missing; `artifact#section` when the
+    /// section lies in another artifact than the one searched).
+    pub fn suggestion_slugs(&self) -> Vec<String> {
+        self.suggestions
+            .iter()
+            .map(|candidate| match &candidate.section {
+                Some(section) if self.artifact.as_deref() == Some(candidate.artifact.as_str()) => {
+                    section.clone()
+                }
+                Some(section) => format!("{}#{section}", candidate.artifact),
+                None => candidate.artifact.clone(),
+            })
+            .collect()
+    }
+}
+
+/// Resolves what `text` targets among `artifacts`; `current` is the slug of
+/// the current artifact (`ctx artifact use`), if any.
+///
+/// Precedence:
+/// 1. Explicit syntax beats everything: `/artifact …` at the start, else the
+///    first `@artifact[#section]`; its section is `#section`, else (for `/`)
+///    the next word if it is a section's slug or a title's first words, else
+///    title words anywhere in the rest, within that artifact only. An
+///    explicit name that matches nothing is not found, with suggestions — a
+///    typo in syntax is never silently corrected.
+/// 2. `#section` alone: in the artifact a file name in the message names,
+///    else the current artifact, else the one artifact that has it.
+/// 3. Plain words: a file name, a multi-word artifact title, or a slug after
+///    "in"/"from" (or before "doc") restricts the search to that artifact;
+///    then section titles score by phrase, words, stems, typos and prefixes
+///    (stop words and instruction verbs never count). Comparable best
+///    matches in different places are ambiguous, unless one of them is the
+///    only one in an artifact the message names by bare slug, or in the
+///    current artifact.
+/// 4. Nothing matched: the named or current artifact as a whole, unless the
+///    message says "section" (then the section is not found).
+pub fn resolve(text: &str, artifacts: &[ArtifactRef<'_>], current: Option<&str>) -> Resolution {
+    let project = Project::new(artifacts, current);
+    let message = Message::parse(text);
+    if let Some(reference) = message.slash.as_ref().or(message.at.as_ref()) {
+        return project.named_artifact(&message, reference);
+    }
+    if let Some(reference) = &message.hash {
+        return project.section_reference(&message, reference);
+    }
+    project.plain(&message)
+}
+
+/// Longest title, in words, a slash command's leading words may spell.
+const MAX_TITLE_WORDS: usize = 8;
+/// Shortest slug prefix that may stand for a slug (`@con` → concept).
+const MIN_PREFIX_CHARS: usize = 3;
+/// How many suggestions a not-found outcome carries at most.
+const MAX_SUGGESTIONS: usize = 5;
+/// Least similarity for a slug to be suggested as a "did you mean".
+const SUGGEST_SIMILARITY: f64 = 0.5;
+/// Confidence in an artifact named by a prefix of its slug.
+const PREFIX_CONFIDENCE: f64 = 0.8;
+/// Confidence in an artifact named by its file or title in plain words.
+const NAMED_CONFIDENCE: f64 = 0.9;
+/// Confidence in an artifact named by a bare slug that may be an ordinary word.
+const BARE_SLUG_CONFIDENCE: f64 = 0.7;
+/// Confidence in the current artifact when the message names nothing.
+const CURRENT_ONLY_CONFIDENCE: f64 = 0.3;
+
+/// The byte spans of the whitespace-separated tokens of `text`.
+fn tokens(text: &str) -> Vec<Range<usize>> {
+    let mut found = Vec::new();
+    let mut start = None;
+    for (at, ch) in text.char_indices() {
+        match (ch.is_whitespace(), start) {
+            (false, None) => start = Some(at),
+            (true, Some(begin)) => {
+                found.push(begin..at);
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    if let Some(begin) = start {
+        found.push(begin..text.len());
+    }
+    found
+}
+
+/// A token without the punctuation prose puts around a name: `(research.md),`.
+fn trim_reference(token: &str) -> &str {
+    token
+        .trim_start_matches(['(', '[', '{', '"', '\'', '`', '<', '«'])
+        .trim_end_matches([',', ';', ':', '!', '?', '.', ')', ']', '}', '"', '\'', '`', '>', '»'])
+}
+
+/// `text` without the byte spans in `removed`, joined by single spaces where
+/// something was cut; the rest keeps its own line breaks.
+fn cut(text: &str, removed: &[Range<usize>]) -> String {
+    let mut spans: Vec<Range<usize>> = removed.to_vec();
+    spans.sort_by_key(|span| span.start);
+    let mut pieces = Vec::new();
+    let mut from = 0;
+    for span in spans {
+        if span.start >= from {
+            pieces.push(text.get(from..span.start).unwrap_or_default().trim());
+            from = span.end;
+        }
+    }
+    pieces.push(text.get(from..).unwrap_or_default().trim());
+    pieces.into_iter().filter(|piece| !piece.is_empty()).collect::<Vec<_>>().join(" ")
+}
+
+/// One piece of explicit syntax.
+#[derive(Debug)]
+struct Reference {
+    /// Index of its token in [`Message::tokens`].
+    token: usize,
+    /// The artifact as written; empty for `#section`.
+    artifact: String,
+    section: Option<String>,
+}
+
+/// A message with its explicit syntax picked out.
+#[derive(Debug)]
+struct Message<'t> {
+    text: &'t str,
+    tokens: Vec<Range<usize>>,
+    /// `/artifact[#section]` as the first token.
+    slash: Option<Reference>,
+    /// The first `@artifact[#section]` token.
+    at: Option<Reference>,
+    /// The first `#section` token (not a Markdown heading, not `#42`).
+    hash: Option<Reference>,
+}
+
+impl<'t> Message<'t> {
+    fn parse(text: &'t str) -> Message<'t> {
+        let tokens = tokens(text);
+        let mut message = Message { text, tokens, slash: None, at: None, hash: None };
+        for (index, span) in message.tokens.iter().enumerate() {
+            let token = &text[span.clone()];
+            if let Some(body) = token.strip_prefix('/') {
+                if index == 0 && !body.starts_with('/') {
+                    message.slash = split_reference(index, body);
+                }
+            } else if let Some(body) = token.strip_prefix('@') {
+                if message.at.is_none() {
+                    message.at = split_reference(index, body);
+                }
+            } else if let Some(body) = token.strip_prefix('#')
+                && message.hash.is_none()
+                && body.chars().next().is_some_and(char::is_alphanumeric)
+                && body.chars().any(char::is_alphabetic)
+            {
+                let section = trim_reference(body).to_string();
+                message.hash =
+                    Some(Reference { token: index, artifact: String::new(), section: Some(section) });
+            }
+        }
+        message
+    }
+
+    fn span(&self, token: usize) -> Range<usize> {
+        self.tokens.get(token).cloned().unwrap_or(0..0)
+    }
+
+    /// The text of the token after `token`, trimmed, if there is one.
+    fn word_after(&self, token: usize) -> Option<&'t str> {
+        self.tokens.get(token + 1).map(|span| trim_reference(&self.text[span.clone()]))
+    }
+}
+
+/// `artifact#section` (either part may be empty) as a reference; `None` when
+/// there is nothing after the sigil.
+fn split_reference(token: usize, body: &str) -> Option<Reference> {
+    let body = trim_reference(body);
+    let (artifact, section) = match body.split_once('#') {
+        Some((artifact, section)) => (artifact, Some(trim_reference(section))),
+        None => (body, None),
+    };
+    let section = section.filter(|section| !section.is_empty()).map(str::to_string);
+    if artifact.is_empty() && section.is_none() {
+        return None;
+    }
+    Some(Reference { token, artifact: artifact.to_string(), section })
+}
+
+/// Where a name led.
+#[derive(Debug)]
+enum Lookup {
+    Found(Place, MatchKind),
+    Several(Vec<Place>),
+    Missing(Vec<Candidate>),
+}
+
+/// An artifact, and one of its sections or the whole of it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Place {
+    artifact: usize,
+    section: Option<usize>,
+}
+
+/// The artifacts with what matching needs of them, computed once per call.
+struct Project<'r, 'a> {
+    artifacts: &'r [ArtifactRef<'a>],
+    sections: Vec<Vec<SectionInfo>>,
+    current: Option<usize>,
+}
+
+impl<'r, 'a> Project<'r, 'a> {
+    fn new(artifacts: &'r [ArtifactRef<'a>], current: Option<&str>) -> Project<'r, 'a> {
+        let sections = artifacts
+            .iter()
+            .map(|artifact| artifact.sections.iter().map(|s| SectionInfo::new(s.slug, s.title)).collect())
+            .collect();
+        let current = current.and_then(|slug| artifacts.iter().position(|artifact| artifact.slug == slug));
+        Project { artifacts, sections, current }
+    }
+
+    fn all(&self) -> Vec<usize> {
+        (0..self.artifacts.len()).collect()
+    }
+
+    /// Step 1: `/artifact …` or `@artifact…`.
+    fn named_artifact(&self, message: &Message<'_>, reference: &Reference) -> Resolution {
+        let mut removed = vec![message.span(reference.token)];
+        let mut section = reference.section.clone();
+        if section.is_none()
+            && let Some(hash) = &message.hash
+        {
+            removed.push(message.span(hash.token));
+            section.clone_from(&hash.section);
+        }
+        let artifact = match self.find_artifact(&reference.artifact) {
+            Lookup::Found(place, kind) => (place.artifact, kind),
+            Lookup::Several(places) => return self.ambiguous(&places, 1.0, cut(message.text, &removed)),
+            Lookup::Missing(suggestions) => {
+                return self.not_found(
+                    Missing::Artifact,
+                    &reference.artifact,
+                    None,
+                    suggestions,
+                    cut(message.text, &removed),
+                );
+            }
+        };
+        let artifact_confidence = if artifact.1 == MatchKind::Prefix { PREFIX_CONFIDENCE } else { 1.0 };
+        if let Some(section) = section {
+            return self.section_in(artifact, artifact_confidence, &section, cut(message.text, &removed));
+        }
+        if message.slash.as_ref().is_some_and(|slash| slash.token == reference.token)
+            && let Some(resolution) = self.slash_section(message, reference.token, artifact, &mut removed)
+        {
+            return resolution;
+        }
+        let query = Query::new(message.text, &removed);
+        self.words_in(artifact, artifact_confidence, &query, cut(message.text, &removed))
+    }
+
+    /// A slash command's section: the next word as a slug, or the next words
+    /// as a title. `None` leaves the section to the words of the rest.
+    fn slash_section(
+        &self,
+        message: &Message<'_>,
+        slash_token: usize,
+        artifact: (usize, MatchKind),
+        removed: &mut Vec<Range<usize>>,
+    ) -> Option<Resolution> {
+        let next = message.word_after(slash_token)?;
+        let next_lower = next.to_lowercase();
+        let is_stop = words::is_stop(&next_lower, &words::stem(&next_lower));
+        if !is_stop {
+            match self.find_section(artifact.0, next) {
+                Lookup::Found(place, kind) => {
+                    removed.push(message.span(slash_token + 1));
+                    let rest = cut(message.text, removed);
+                    return Some(self.resolved(place, artifact.1, Some(kind), 1.0, rest));
+                }
+                Lookup::Several(places) => {
+                    removed.push(message.span(slash_token + 1));
+                    return Some(self.ambiguous(&places, 1.0, cut(message.text, removed)));
+                }
+                // A slug-shaped word is a section name, so a typo in it is not
+                // found rather than read as instruction words.
+                Lookup::Missing(suggestions) if next.contains('-') => {
+                    removed.push(message.span(slash_token + 1));
+                    let rest = cut(message.text, removed);
+                    let artifact_slug = Some(self.artifacts[artifact.0].slug.to_string());
+                    return Some(self.not_found(Missing::Section, next, artifact_slug, suggestions, rest));
+                }
+                Lookup::Missing(_) => {}
+            }
+        }
+        let sections = self.sections.get(artifact.0)?;
+        let n_after = message.tokens.len().saturating_sub(slash_token + 1).min(MAX_TITLE_WORDS);
+        for n_words in (1..=n_after).rev() {
+            let first = message.span(slash_token + 1);
+            let last = message.span(slash_token + n_words);
+            let spelled = words::slugify(&message.text[first.start..last.end]);
+            if let Some(section) =
+                sections.iter().position(|info| info.title_slug == spelled && !spelled.is_empty())
+            {
+                removed.push(first.start..last.end);
+                let place = Place { artifact: artifact.0, section: Some(section) };
+                return Some(self.resolved(
+                    place,
+                    artifact.1,
+                    Some(MatchKind::Title),
+                    1.0,
+                    cut(message.text, removed),
+                ));
+            }
+        }
+        None
+    }
+
+    /// Step 2: `#section` without an explicit artifact.
+    fn section_reference(&self, message: &Message<'_>, reference: &Reference) -> Resolution {
+        let removed = vec![message.span(reference.token)];
+        let rest = cut(message.text, &removed);
+        let section = reference.section.as_deref().unwrap_or_default();
+        let mentions = score::find_mentions(message.text, self.artifacts, &removed);
+        if let [artifact] = mentions.strong_artifacts()[..] {
+            let kind = mentions.strong.iter().find(|m| m.0 == artifact).map_or(MatchKind::Path, |m| m.1);
+            return self.section_in((artifact, kind), NAMED_CONFIDENCE, section, rest);
+        }
+        if let Some(current) = self.current
+            && let Lookup::Found(place, kind) = self.find_section(current, section)
+        {
+            return self.resolved(place, MatchKind::Current, Some(kind), 1.0, rest);
+        }
+        let mut exact = Vec::new();
+        let mut prefixed = Vec::new();
+        for artifact in self.all() {
+            match self.find_section(artifact, section) {
+                Lookup::Found(place, MatchKind::Prefix) => prefixed.push(place),
+                Lookup::Found(place, _) => exact.push(place),
+                Lookup::Several(places) => prefixed.extend(places),
+                Lookup::Missing(_) => {}
+            }
+        }
+        let (found, kind) =
+            if exact.is_empty() { (prefixed, MatchKind::Prefix) } else { (exact, MatchKind::Explicit) };
+        match found[..] {
+            [place] => self.resolved(place, MatchKind::Inferred, Some(kind), 1.0, rest),
+            [] => {
+                let scope = self.current.map_or_else(|| self.all(), |current| vec![current]);
+                let suggestions = self.similar_sections(&scope, section);
+                let current = self.current.map(|current| self.artifacts[current].slug.to_string());
+                self.not_found(Missing::Section, section, current, suggestions, rest)
+            }
+            _ => {
+                self.ambiguous(&found, if kind == MatchKind::Prefix { PREFIX_CONFIDENCE } else { 1.0 }, rest)
+            }
+        }
+    }
+
+    /// Step 3: plain words.
+    fn plain(&self, message: &Message<'_>) -> Resolution {
+        let text = message.text;
+        let rest = cut(text, &[]);
+        let mentions = score::find_mentions(text, self.artifacts, &[]);
+        let named = mentions.strong_artifacts();
+        if named.is_empty()
+            && let Some(file) = &mentions.unknown_file
+        {
+            let suggestions = self.similar_artifacts(file);
+            return self.not_found(Missing::Artifact, file, None, suggestions, rest);
+        }
+        let query = Query::new(text, &mentions.spans());
+        if let [artifact] = named[..] {
+            let kind = mentions.strong.iter().find(|m| m.0 == artifact).map_or(MatchKind::Path, |m| m.1);
+            return self.words_in((artifact, kind), NAMED_CONFIDENCE, &query, rest);
+        }
+        let scope = if named.is_empty() { self.all() } else { named.clone() };
+        let mut prefer: Vec<usize> = match mentions.weak[..] {
+            [artifact] => vec![artifact],
+            _ => Vec::new(),
+        };
+        prefer.extend(self.current);
+        let scored = score::score_sections(&query, &self.sections, &scope);
+        match score::decide(scored, &prefer) {
+            Decision::Clear(best, preferred) => {
+                let artifact_kind = match preferred {
+                    Some(artifact)
+                        if self.current == Some(artifact) && !mentions.weak.contains(&artifact) =>
+                    {
+                        MatchKind::Current
+                    }
+                    Some(_) => MatchKind::Slug,
+                    None => MatchKind::Inferred,
+                };
+                let place = Place { artifact: best.artifact, section: Some(best.section) };
+                self.resolved(place, artifact_kind, Some(best.kind), best.score, rest)
+            }
+            Decision::Ambiguous(best) => self.ambiguous_scored(&best, rest),
+            Decision::Weak(weak) => {
+                let suggestions = self.scored_candidates(&weak);
+                self.not_found(Missing::Section, text.trim(), None, suggestions, rest)
+            }
+            Decision::Nothing => self.nothing_matched(&mentions, &named, &query, rest),
+        }
+    }
+
+    /// Step 4: no section matched the plain words.
+    fn nothing_matched(
+        &self,
+        mentions: &Mentions,
+        named: &[usize],
+        query: &Query,
+        rest: String,
+    ) -> Resolution {
+        if named.len() > 1 {
+            let places: Vec<Place> =
+                named.iter().map(|&artifact| Place { artifact, section: None }).collect();
+            return self.ambiguous(&places, 1.0, rest);
+        }
+        let (artifact, kind, confidence) = match (&mentions.weak[..], self.current) {
+            ([artifact], _) => (*artifact, MatchKind::Slug, BARE_SLUG_CONFIDENCE),
+            (_, Some(current)) => (current, MatchKind::Current, CURRENT_ONLY_CONFIDENCE),
+            _ => {
+                let suggestions = self.artifact_list();
+                return self.not_found(Missing::Artifact, rest.as_str(), None, suggestions, rest.clone());
+            }
+        };
+        if query.says_section() {
+            let suggestions = self.section_list(artifact);
+            let slug = Some(self.artifacts[artifact].slug.to_string());
+            return self.not_found(Missing::Section, rest.as_str(), slug, suggestions, rest.clone());
+        }
+        self.resolved(Place { artifact, section: None }, kind, None, confidence, rest)
+    }
+
+    /// Title words within one named artifact; the artifact alone when none
+    /// match (unless the message says "section").
+    fn words_in(
+        &self,
+        artifact: (usize, MatchKind),
+        confidence: f64,
+        query: &Query,
+        rest: String,
+    ) -> Resolution {
+        let scored = score::score_sections(query, &self.sections, &[artifact.0]);
+        let artifact_slug = self.artifacts[artifact.0].slug.to_string();
+        match score::decide(scored, &[]) {
+            Decision::Clear(best, _) => {
+                let place = Place { artifact: artifact.0, section: Some(best.section) };
+                self.resolved(place, artifact.1, Some(best.kind), confidence.min(best.score), rest)
+            }
+            Decision::Ambiguous(best) => self.ambiguous_scored(&best, rest),
+            Decision::Weak(weak) if query.says_section() => {
+                let suggestions = self.scored_candidates(&weak);
+                self.not_found(
+                    Missing::Section,
+                    rest.as_str(),
+                    Some(artifact_slug),
+                    suggestions,
+                    rest.clone(),
+                )
+            }
+            Decision::Nothing if query.says_section() => {
+                // Maybe the section is real but elsewhere: say where.
+                let elsewhere = score::score_sections(query, &self.sections, &self.all());
+                let mut suggestions = match score::decide(elsewhere, &[]) {
+                    Decision::Clear(best, _) => self.scored_candidates(&[best]),
+                    Decision::Ambiguous(best) | Decision::Weak(best) => self.scored_candidates(&best),
+                    Decision::Nothing => Vec::new(),
+                };
+                if suggestions.is_empty() {
+                    suggestions = self.section_list(artifact.0);
+                }
+                self.not_found(
+                    Missing::Section,
+                    rest.as_str(),
+                    Some(artifact_slug),
+                    suggestions,
+                    rest.clone(),
+                )
+            }
+            Decision::Weak(_) | Decision::Nothing => self.resolved(
+                Place { artifact: artifact.0, section: None },
+                artifact.1,
+                None,
+                confidence,
+                rest,
+            ),
+        }
+    }
+
+    /// A section named by explicit syntax in a known artifact.
+    fn section_in(
+        &self,
+        artifact: (usize, MatchKind),
+        confidence: f64,
+        section: &str,
+        rest: String,
+    ) -> Resolution {
+        match self.find_section(artifact.0, section) {
+            Lookup::Found(place, kind) => {
+                let confidence =
+                    if kind == MatchKind::Prefix { confidence.min(PREFIX_CONFIDENCE) } else { confidence };
+                self.resolved(place, artifact.1, Some(kind), confidence, rest)
+            }
+            Lookup::Several(places) => self.ambiguous(&places, 1.0, rest),
+            Lookup::Missing(suggestions) => {
+                let slug = Some(self.artifacts[artifact.0].slug.to_string());
+                self.not_found(Missing::Section, section, slug, suggestions, rest)
+            }
+        }
+    }
+
+    /// An artifact by slug, path, file name, file stem or title (in that
+    /// order of trust), else by a unique slug prefix.
+    fn find_artifact(&self, reference: &str) -> Lookup {
+        let lower = trim_reference(reference).to_lowercase();
+        let slug = words::slugify(&lower);
+        let tiers: [&dyn Fn(&ArtifactRef<'_>) -> bool; 3] = [
+            &|artifact| artifact.slug.to_lowercase() == lower,
+            &|artifact| score::names_file(artifact, &lower),
+            &|artifact| {
+                let file = artifact.path.rsplit('/').next().unwrap_or(artifact.path).to_lowercase();
+                let stem = file.split_once('.').map_or(file.as_str(), |(stem, _)| stem);
+                (!lower.contains('.') && stem == lower)
+                    || (!slug.is_empty() && words::slugify(artifact.title) == slug)
+            },
+        ];
+        for (tier, matches) in tiers.iter().enumerate() {
+            let found: Vec<Place> = self.artifact_places(|artifact| matches(artifact));
+            let kind = if tier == 1 { MatchKind::Path } else { MatchKind::Explicit };
+            match found[..] {
+                [] => continue,
+                [place] => return Lookup::Found(place, kind),
+                _ => return Lookup::Several(found),
+            }
+        }
+        if slug.chars().count() >= MIN_PREFIX_CHARS {
+            let found = self.artifact_places(|artifact| words::slugify(artifact.slug).starts_with(&slug));
+            match found[..] {
+                [] => {}
+                [place] => return Lookup::Found(place, MatchKind::Prefix),
+                _ => return Lookup::Several(found),
+            }
+        }
+        Lookup::Missing(self.similar_artifacts(&lower))
+    }
+
+    fn artifact_places(&self, matches: impl Fn(&ArtifactRef<'_>) -> bool) -> Vec<Place> {
+        (self.artifacts.iter().enumerate())
+            .filter(|(_, artifact)| matches(artifact))
+            .map(|(artifact, _)| Place { artifact, section: None })
+            .collect()
+    }
+
+    /// A section of one artifact by slug or title (case and punctuation
+    /// ignored), else by a unique slug prefix.
+    fn find_section(&self, artifact: usize, reference: &str) -> Lookup {
+        let Some(sections) = self.sections.get(artifact) else { return Lookup::Missing(Vec::new()) };
+        let lower = trim_reference(reference).to_lowercase();
+        let slug = words::slugify(&lower);
+        let places = |matches: &dyn Fn(&SectionInfo) -> bool| -> Vec<Place> {
+            (sections.iter().enumerate())
+                .filter(|(_, info)| matches(info))
+                .map(|(section, _)| Place { artifact, section: Some(section) })
+                .collect()
+        };
+        let exact = places(&|info| {
+            info.slug == lower
+                || (!slug.is_empty() && (words::slugify(&info.slug) == slug || info.title_slug == slug))
+        });
+        match exact[..] {
+            [] => {}
+            [place] => return Lookup::Found(place, MatchKind::Explicit),
+            _ => return Lookup::Several(exact),
+        }
+        if slug.chars().count() >= MIN_PREFIX_CHARS {
+            let prefixed = places(&|info| {
+                words::slugify(&info.slug).starts_with(&slug) || info.title_slug.starts_with(&slug)
+            });
+            match prefixed[..] {
+                [] => {}
+                [place] => return Lookup::Found(place, MatchKind::Prefix),
+                _ => return Lookup::Several(prefixed),
+            }
+        }
+        Lookup::Missing(self.similar_sections(&[artifact], &lower))
+    }
+
+    /// Sections of `scope` whose slug or title looks like `reference`, best
+    /// first; all of them (score 0) when none does.
+    fn similar_sections(&self, scope: &[usize], reference: &str) -> Vec<Candidate> {
+        let slug = words::slugify(reference);
+        let mut similar = Vec::new();
+        for &artifact in scope {
+            for (section, info) in self.sections.get(artifact).into_iter().flatten().enumerate() {
+                let similarity = words::slug_similarity(&slug, &words::slugify(&info.slug))
+                    .max(words::slug_similarity(&slug, &info.title_slug));
+                if similarity >= SUGGEST_SIMILARITY {
+                    similar.push((similarity, Place { artifact, section: Some(section) }));
+                }
+            }
+        }
+        if similar.is_empty() {
+            return scope
+                .iter()
+                .flat_map(|&artifact| self.section_list(artifact))
+                .take(MAX_SUGGESTIONS)
+                .collect();
+        }
+        self.ranked(similar)
+    }
+
+    /// Artifacts whose slug or file stem looks like `reference`; all of them
+    /// (score 0) when none does.
+    fn similar_artifacts(&self, reference: &str) -> Vec<Candidate> {
+        let slug = words::slugify(reference.strip_suffix(".md").unwrap_or(reference));
+        let similar: Vec<(f64, Place)> = (self.artifacts.iter().enumerate())
+            .filter_map(|(artifact, artifact_ref)| {
+                let file = artifact_ref.path.rsplit('/').next().unwrap_or(artifact_ref.path);
+                let stem = file.split_once('.').map_or(file, |(stem, _)| stem);
+                let similarity = words::slug_similarity(&slug, &words::slugify(artifact_ref.slug))
+                    .max(words::slug_similarity(&slug, &words::slugify(stem)));
+                (similarity >= SUGGEST_SIMILARITY).then_some((similarity, Place { artifact, section: None }))
+            })
+            .collect();
+        if similar.is_empty() {
+            return self.artifact_list();
+        }
+        self.ranked(similar)
+    }
+
+    fn ranked(&self, mut similar: Vec<(f64, Place)>) -> Vec<Candidate> {
+        similar.sort_by(|a, b| b.0.total_cmp(&a.0));
+        similar.into_iter().take(MAX_SUGGESTIONS).map(|(score, place)| self.candidate(place, score)).collect()
+    }
+
+    fn section_list(&self, artifact: usize) -> Vec<Candidate> {
+        let n_sections = self.artifacts.get(artifact).map_or(0, |a| a.sections.len());
+        (0..n_sections)
+            .take(MAX_SUGGESTIONS)
+            .map(|section| self.candidate(Place { artifact, section: Some(section) }, 0.0))
+            .collect()
+    }
+
+    fn artifact_list(&self) -> Vec<Candidate> {
+        self.all()
+            .into_iter()
+            .take(MAX_SUGGESTIONS)
+            .map(|artifact| self.candidate(Place { artifact, section: None }, 0.0))
+            .collect()
+    }
+
+    fn scored_candidates(&self, scored: &[Scored]) -> Vec<Candidate> {
+        (scored.iter().take(MAX_SUGGESTIONS))
+            .map(|s| self.candidate(Place { artifact: s.artifact, section: Some(s.section) }, s.score))
+            .collect()
+    }
+
+    fn candidate(&self, place: Place, score: f64) -> Candidate {
+        let artifact = &self.artifacts[place.artifact];
+        let section = place.section.and_then(|section| artifact.sections.get(section));
+        Candidate {
+            artifact: artifact.slug.to_string(),
+            section: section.map(|section| section.slug.to_string()),
+            title: section.map_or(artifact.title, |section| section.title).to_string(),
+            score: round(score),
+        }
+    }
+
+    fn resolved(
+        &self,
+        place: Place,
+        artifact_match: MatchKind,
+        section_match: Option<MatchKind>,
+        confidence: f64,
+        rest: String,
+    ) -> Resolution {
+        let artifact = &self.artifacts[place.artifact];
+        let section = place.section.and_then(|section| artifact.sections.get(section));
+        Resolution::Resolved(Target {
+            artifact: artifact.slug.to_string(),
+            section: section.map(|section| section.slug.to_string()),
+            rest,
+            confidence: round(confidence),
+            artifact_match,
+            section_match: section.and(section_match),
+        })
+    }
+
+    fn ambiguous(&self, places: &[Place], score: f64, rest: String) -> Resolution {
+        let candidates = places.iter().map(|place| self.candidate(*place, score)).collect();
+        Resolution::Ambiguous(Ambiguity { candidates, rest })
+    }
+
+    fn ambiguous_scored(&self, scored: &[Scored], rest: String) -> Resolution {
+        Resolution::Ambiguous(Ambiguity { candidates: self.scored_candidates_all(scored), rest })
+    }
+
+    fn scored_candidates_all(&self, scored: &[Scored]) -> Vec<Candidate> {
+        (scored.iter())
+            .map(|s| self.candidate(Place { artifact: s.artifact, section: Some(s.section) }, s.score))
+            .collect()
+    }
+
+    fn not_found(
+        &self,
+        missing: Missing,
+        query: &str,
+        artifact: Option<String>,
+        suggestions: Vec<Candidate>,
+        rest: String,
+    ) -> Resolution {
+        Resolution::NotFound(NotFound { missing, query: query.to_string(), artifact, suggestions, rest })
+    }
+}
+
+fn round(score: f64) -> f64 {
+    (score.clamp(0.0, 1.0) * 100.0).round() / 100.0
+}
