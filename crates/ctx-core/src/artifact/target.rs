@@ -241,7 +241,7 @@ const MAX_SUGGESTIONS: usize = 5;
 /// Least similarity for a slug to be suggested as a "did you mean".
 const SUGGEST_SIMILARITY: f64 = 0.5;
 /// Confidence in an artifact named by a prefix of its slug.
-const PREFIX_CONFIDENCE: f64 = 0.8;
+const PREFIX_CONFIDENCE: f64 = 0.85;
 /// Confidence in an artifact named by its file or title in plain words.
 const NAMED_CONFIDENCE: f64 = 0.9;
 /// Confidence in an artifact named by a bare slug that may be an ordinary word.
@@ -432,7 +432,12 @@ impl<'r, 'a> Project<'r, 'a> {
             return self.section_in(artifact, artifact_confidence, &section, cut(message.text, &removed));
         }
         if message.slash.as_ref().is_some_and(|slash| slash.token == reference.token)
-            && let Some(resolution) = self.slash_section(message, reference.token, artifact, &mut removed)
+            && let Some(resolution) = self.slash_section(
+                message,
+                reference.token,
+                (artifact.0, artifact.1, artifact_confidence),
+                &mut removed,
+            )
         {
             return resolution;
         }
@@ -440,61 +445,63 @@ impl<'r, 'a> Project<'r, 'a> {
         self.words_in(artifact, artifact_confidence, &query, cut(message.text, &removed))
     }
 
-    /// A slash command's section: the next word as a slug, or the next words
-    /// as a title. `None` leaves the section to the words of the rest.
+    /// A slash command's section, in this order: the next word as a slug,
+    /// the next words as a whole title, the next word as a slug prefix.
+    /// `None` leaves the section to the words of the rest.
     fn slash_section(
         &self,
         message: &Message<'_>,
         slash_token: usize,
-        artifact: (usize, MatchKind),
+        artifact: (usize, MatchKind, f64),
         removed: &mut Vec<Range<usize>>,
     ) -> Option<Resolution> {
         let next = message.word_after(slash_token)?;
+        let next_span = message.span(slash_token + 1);
         let next_lower = next.to_lowercase();
-        let is_stop = words::is_stop(&next_lower, &words::stem(&next_lower));
-        if !is_stop {
-            match self.find_section(artifact.0, next) {
-                Lookup::Found(place, kind) => {
-                    removed.push(message.span(slash_token + 1));
-                    let rest = cut(message.text, removed);
-                    return Some(self.resolved(place, artifact.1, Some(kind), 1.0, rest));
-                }
-                Lookup::Several(places) => {
-                    removed.push(message.span(slash_token + 1));
-                    return Some(self.ambiguous(&places, 1.0, cut(message.text, removed)));
-                }
-                // A slug-shaped word is a section name, so a typo in it is not
-                // found rather than read as instruction words.
-                Lookup::Missing(suggestions) if next.contains('-') => {
-                    removed.push(message.span(slash_token + 1));
-                    let rest = cut(message.text, removed);
-                    let artifact_slug = Some(self.artifacts[artifact.0].slug.to_string());
-                    return Some(self.not_found(Missing::Section, next, artifact_slug, suggestions, rest));
-                }
-                Lookup::Missing(_) => {}
-            }
+        // "/spec add …": an instruction verb is not a section name.
+        let lookup = if words::is_stop(&next_lower, &words::stem(&next_lower)) {
+            Lookup::Missing(Vec::new())
+        } else {
+            self.find_section(artifact.0, next)
+        };
+        if let Lookup::Found(place, MatchKind::Explicit) = lookup {
+            removed.push(next_span);
+            let rest = cut(message.text, removed);
+            return Some(self.resolved(place, artifact.1, Some(MatchKind::Explicit), artifact.2, rest));
         }
         let sections = self.sections.get(artifact.0)?;
         let n_after = message.tokens.len().saturating_sub(slash_token + 1).min(MAX_TITLE_WORDS);
         for n_words in (1..=n_after).rev() {
-            let first = message.span(slash_token + 1);
             let last = message.span(slash_token + n_words);
-            let spelled = words::slugify(&message.text[first.start..last.end]);
-            if let Some(section) =
-                sections.iter().position(|info| info.title_slug == spelled && !spelled.is_empty())
-            {
-                removed.push(first.start..last.end);
+            let spelled = words::slugify(message.text.get(next_span.start..last.end).unwrap_or_default());
+            let title = sections.iter().position(|info| !spelled.is_empty() && info.title_slug == spelled);
+            if let Some(section) = title {
+                removed.push(next_span.start..last.end);
                 let place = Place { artifact: artifact.0, section: Some(section) };
-                return Some(self.resolved(
-                    place,
-                    artifact.1,
-                    Some(MatchKind::Title),
-                    1.0,
-                    cut(message.text, removed),
-                ));
+                let rest = cut(message.text, removed);
+                return Some(self.resolved(place, artifact.1, Some(MatchKind::Title), artifact.2, rest));
             }
         }
-        None
+        match lookup {
+            Lookup::Found(place, kind) => {
+                removed.push(next_span);
+                let confidence = artifact.2.min(PREFIX_CONFIDENCE);
+                Some(self.resolved(place, artifact.1, Some(kind), confidence, cut(message.text, removed)))
+            }
+            Lookup::Several(places) => {
+                removed.push(next_span);
+                Some(self.ambiguous(&places, PREFIX_CONFIDENCE, cut(message.text, removed)))
+            }
+            // A slug-shaped word is a section name, so a typo in it is not
+            // found rather than read as instruction words.
+            Lookup::Missing(suggestions) if next.contains('-') => {
+                removed.push(next_span);
+                let rest = cut(message.text, removed);
+                let artifact_slug = Some(self.artifacts[artifact.0].slug.to_string());
+                Some(self.not_found(Missing::Section, next, artifact_slug, suggestions, rest))
+            }
+            Lookup::Missing(_) => None,
+        }
     }
 
     /// Step 2: `#section` without an explicit artifact.
@@ -526,6 +533,9 @@ impl<'r, 'a> Project<'r, 'a> {
             if exact.is_empty() { (prefixed, MatchKind::Prefix) } else { (exact, MatchKind::Explicit) };
         match found[..] {
             [place] => self.resolved(place, MatchKind::Inferred, Some(kind), 1.0, rest),
+            [] if self.artifacts.is_empty() => {
+                self.not_found(Missing::Artifact, section, None, Vec::new(), rest)
+            }
             [] => {
                 let scope = self.current.map_or_else(|| self.all(), |current| vec![current]);
                 let suggestions = self.similar_sections(&scope, section);
