@@ -270,10 +270,12 @@ fn tokens(text: &str) -> Vec<Range<usize>> {
 }
 
 /// A token without the punctuation prose puts around a name: `(research.md),`.
+/// A possessive goes too: `@concept's` names `concept`.
 fn trim_reference(token: &str) -> &str {
-    token
+    let token = token
         .trim_start_matches(['(', '[', '{', '"', '\'', '`', '<', '«'])
-        .trim_end_matches([',', ';', ':', '!', '?', '.', ')', ']', '}', '"', '\'', '`', '>', '»'])
+        .trim_end_matches([',', ';', ':', '!', '?', '.', ')', ']', '}', '"', '\'', '`', '>', '»']);
+    token.strip_suffix("'s").or_else(|| token.strip_suffix("’s")).unwrap_or(token)
 }
 
 /// `text` without the byte spans in `removed`, joined by single spaces where
@@ -338,6 +340,15 @@ impl<'t> Message<'t> {
                 let section = trim_reference(body).to_string();
                 message.hash =
                     Some(Reference { token: index, artifact: String::new(), section: Some(section) });
+            }
+        }
+        // `@#section` and `/#section` name no artifact: they are `#section`.
+        for named in [&mut message.slash, &mut message.at] {
+            if named.as_ref().is_some_and(|reference| reference.artifact.is_empty()) {
+                let reference = named.take();
+                if message.hash.is_none() {
+                    message.hash = reference;
+                }
             }
         }
         message
@@ -707,6 +718,9 @@ impl<'r, 'a> Project<'r, 'a> {
     fn find_artifact(&self, reference: &str) -> Lookup {
         let lower = trim_reference(reference).to_lowercase();
         let slug = words::slugify(&lower);
+        if lower.is_empty() {
+            return Lookup::Missing(self.artifact_list());
+        }
         let tiers: [&dyn Fn(&ArtifactRef<'_>) -> bool; 3] = [
             &|artifact| artifact.slug.to_lowercase() == lower,
             &|artifact| score::names_file(artifact, &lower),
@@ -750,6 +764,9 @@ impl<'r, 'a> Project<'r, 'a> {
         let Some(sections) = self.sections.get(artifact) else { return Lookup::Missing(Vec::new()) };
         let lower = trim_reference(reference).to_lowercase();
         let slug = words::slugify(&lower);
+        if lower.is_empty() {
+            return Lookup::Missing(self.section_list(artifact));
+        }
         let places = |matches: &dyn Fn(&SectionInfo) -> bool| -> Vec<Place> {
             (sections.iter().enumerate())
                 .filter(|(_, info)| matches(info))

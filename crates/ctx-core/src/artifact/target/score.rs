@@ -138,7 +138,7 @@ fn score_section(query: &Query, info: &SectionInfo) -> Option<(f64, MatchKind, V
     }
     // A written slug ("what-is-it", "faq"), unless it is an ordinary stop word.
     let slug_is_word = !info.slug.is_empty() && !is_stop(&info.slug, &stem(&info.slug));
-    if slug_is_word && query.tokens.iter().any(|token| *token == info.slug) {
+    if slug_is_word && query.tokens.contains(&info.slug) {
         let slug_words = plain_words(&info.slug);
         let matched = query.find_phrase(&slug_words).map(|span| span.collect()).unwrap_or_default();
         return Some((PHRASE_SCORE, MatchKind::Slug, matched));

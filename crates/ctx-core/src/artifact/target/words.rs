@@ -334,9 +334,12 @@ pub(super) fn distance(a: &str, b: &str) -> Option<usize> {
 
 /// Whether `query` is a typo of `target` (both lowercased words).
 pub(super) fn is_typo(query: &str, target: &str) -> bool {
-    let n_chars = query.chars().count().min(target.chars().count());
-    let limit = typo_limit(n_chars);
-    limit > 0 && distance(query, target).is_some_and(|edits| edits > 0 && edits <= limit)
+    let (query_len, target_len) = (query.chars().count(), target.chars().count());
+    let limit = typo_limit(query_len.min(target_len));
+    // Lengths further apart than the limit cannot be within it: skip the table.
+    limit > 0
+        && query_len.abs_diff(target_len) <= limit
+        && distance(query, target).is_some_and(|edits| edits > 0 && edits <= limit)
 }
 
 /// How alike two slugs are, in 0..1, for "did you mean": whole-string edit
