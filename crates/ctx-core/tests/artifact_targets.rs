@@ -350,3 +350,22 @@ proptest! {
         check_invariants(&resolution, &artifacts)?;
     }
 }
+
+#[test]
+fn long_messages_are_read_at_their_start_and_end() {
+    let artifacts = project();
+    let paste = "lorem ipsum dolor sit amet ".repeat(2_000);
+    let at_end = format!("{paste} put this in the market size section");
+    assert_eq!(
+        render(&resolve(&at_end, &artifacts, None)).split(" | ").next(),
+        Some("ok research#market-size by inferred/title")
+    );
+    let at_start = format!("update the data model: {paste}");
+    assert_eq!(
+        render(&resolve(&at_start, &artifacts, None)).split(" | ").next(),
+        Some("ok spec#data-model by inferred/title")
+    );
+    // The middle of a long paste is not read: its words are content, not a target.
+    let in_middle = format!("{paste} market size {paste}");
+    assert_eq!(resolve(&in_middle, &artifacts, None).error_code(), Some("ARTIFACT_NOT_FOUND"));
+}

@@ -1,6 +1,7 @@
 //! Plain phrasings: which section titles a message's words name, how well,
 //! and whether the best match is clear, ambiguous or too weak to act on.
 
+use std::collections::HashMap;
 use std::ops::Range;
 
 use super::words::{self, Word, is_stop, is_typo, plain_words, slugify, stem};
@@ -23,6 +24,10 @@ pub(super) const RESOLVE_AT: f64 = 0.4;
 pub(super) const SUGGEST_AT: f64 = 0.2;
 /// Candidates closer than this to the best are as good as the best.
 pub(super) const AMBIGUITY_MARGIN: f64 = 0.1;
+
+/// How many words of a long message are read for titles: its start and its end.
+const HEAD_WORDS: usize = 300;
+const TAIL_WORDS: usize = 100;
 
 /// Shortest word a prefix may be ("comp" may mean "competitive"; "co" may not).
 const MIN_PREFIX_CHARS: usize = 4;
@@ -59,7 +64,10 @@ impl SectionInfo {
 #[derive(Debug)]
 pub(super) struct Query {
     pub words: Vec<Word>,
-    /// Indices into `words` of the words that are not stop words.
+    /// Per word, the index of its first occurrence: the same word twice is
+    /// one piece of evidence.
+    first: Vec<usize>,
+    /// Indices into `words` of the distinct words that are not stop words.
     content: Vec<usize>,
     /// Whitespace-separated tokens, lowercased, outer punctuation trimmed
     /// (a slug written as is: "what-is-it").
@@ -70,12 +78,18 @@ impl Query {
     pub(super) fn new(text: &str, excluded: &[Range<usize>]) -> Query {
         let outside =
             |start: usize, end: usize| !excluded.iter().any(|span| start < span.end && span.start < end);
-        let words: Vec<Word> =
+        let mut words: Vec<Word> =
             words::words(text).into_iter().filter(|word| outside(word.start, word.end)).collect();
-        let content = words
-            .iter()
-            .enumerate()
-            .filter(|(_, word)| !is_stop(&word.text, &word.stem))
+        // A long paste names its target at its start or its end, not in between.
+        if words.len() > HEAD_WORDS + TAIL_WORDS {
+            words.drain(HEAD_WORDS..words.len() - TAIL_WORDS);
+        }
+        let mut seen: HashMap<&str, usize> = HashMap::new();
+        let first: Vec<usize> = (words.iter().enumerate())
+            .map(|(at, word)| *seen.entry(word.text.as_str()).or_insert(at))
+            .collect();
+        let content = (words.iter().enumerate())
+            .filter(|(at, word)| first[*at] == *at && !is_stop(&word.text, &word.stem))
             .map(|(at, _)| at)
             .collect();
         let tokens = super::tokens(text)
@@ -83,12 +97,20 @@ impl Query {
             .filter(|span| outside(span.start, span.end))
             .map(|span| super::trim_reference(&text[span]).to_lowercase())
             .collect();
-        Query { words, content, tokens }
+        Query { words, first, content, tokens }
     }
 
     /// Whether the message says it is about a section ("the … section").
     pub(super) fn says_section(&self) -> bool {
         self.words.iter().any(|word| matches!(word.text.as_str(), "section" | "sections" | "heading"))
+    }
+
+    /// The distinct words (first occurrences) of a span, sorted.
+    fn distinct(&self, span: Range<usize>) -> Vec<usize> {
+        let mut ids: Vec<usize> = span.filter_map(|at| self.first.get(at).copied()).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        ids
     }
 
     /// Where `sequence` occurs as consecutive words, if it does.
@@ -109,7 +131,7 @@ pub(super) struct Scored {
     pub section: usize,
     pub score: f64,
     pub kind: MatchKind,
-    /// Which query words it used, sorted: a match using a strict superset of
+    /// Which distinct query words it used, sorted: a match using a strict superset of
     /// another's words ("data model" over "data") is the better reading.
     pub matched: Vec<usize>,
 }
@@ -134,13 +156,13 @@ fn score_section(query: &Query, info: &SectionInfo) -> Option<(f64, MatchKind, V
         && info.title_words.len() == 1
         && info.title_words[0].chars().count() < MIN_PREFIX_CHARS);
     if phrase_allowed && let Some(span) = query.find_phrase(&info.title_words) {
-        return Some((PHRASE_SCORE, MatchKind::Title, span.collect()));
+        return Some((PHRASE_SCORE, MatchKind::Title, query.distinct(span)));
     }
     // A written slug ("what-is-it", "faq"), unless it is an ordinary stop word.
     let slug_is_word = !info.slug.is_empty() && !is_stop(&info.slug, &stem(&info.slug));
     if slug_is_word && query.tokens.contains(&info.slug) {
         let slug_words = plain_words(&info.slug);
-        let matched = query.find_phrase(&slug_words).map(|span| span.collect()).unwrap_or_default();
+        let matched = query.find_phrase(&slug_words).map(|span| query.distinct(span)).unwrap_or_default();
         return Some((PHRASE_SCORE, MatchKind::Slug, matched));
     }
     // Titles of stop words only ("What is it?") match as a phrase or not at all.
