@@ -394,6 +394,14 @@ struct Place {
     section: Option<usize>,
 }
 
+/// An artifact the message names, how, and how sure that is.
+#[derive(Debug, Clone, Copy)]
+struct Named {
+    artifact: usize,
+    kind: MatchKind,
+    confidence: f64,
+}
+
 /// The artifacts with what matching needs of them, computed once per call.
 struct Project<'r, 'a> {
     artifacts: &'r [ArtifactRef<'a>],
@@ -425,8 +433,11 @@ impl<'r, 'a> Project<'r, 'a> {
             removed.push(message.span(hash.token));
             section.clone_from(&hash.section);
         }
-        let artifact = match self.find_artifact(&reference.artifact) {
-            Lookup::Found(place, kind) => (place.artifact, kind),
+        let named = match self.find_artifact(&reference.artifact) {
+            Lookup::Found(place, kind) => {
+                let confidence = if kind == MatchKind::Prefix { PREFIX_CONFIDENCE } else { 1.0 };
+                Named { artifact: place.artifact, kind, confidence }
+            }
             Lookup::Several(places) => return self.ambiguous(&places, 1.0, cut(message.text, &removed)),
             Lookup::Missing(suggestions) => {
                 return self.not_found(
@@ -438,22 +449,16 @@ impl<'r, 'a> Project<'r, 'a> {
                 );
             }
         };
-        let artifact_confidence = if artifact.1 == MatchKind::Prefix { PREFIX_CONFIDENCE } else { 1.0 };
         if let Some(section) = section {
-            return self.section_in(artifact, artifact_confidence, &section, cut(message.text, &removed));
+            return self.section_in(named, &section, cut(message.text, &removed));
         }
         if message.slash.as_ref().is_some_and(|slash| slash.token == reference.token)
-            && let Some(resolution) = self.slash_section(
-                message,
-                reference.token,
-                (artifact.0, artifact.1, artifact_confidence),
-                &mut removed,
-            )
+            && let Some(resolution) = self.slash_section(message, reference.token, named, &mut removed)
         {
             return resolution;
         }
         let query = Query::new(message.text, &removed);
-        self.words_in(artifact, artifact_confidence, &query, cut(message.text, &removed))
+        self.words_in(named, &query, cut(message.text, &removed))
     }
 
     /// A slash command's section, in this order: the next word as a slug,
@@ -463,7 +468,7 @@ impl<'r, 'a> Project<'r, 'a> {
         &self,
         message: &Message<'_>,
         slash_token: usize,
-        artifact: (usize, MatchKind, f64),
+        named: Named,
         removed: &mut Vec<Range<usize>>,
     ) -> Option<Resolution> {
         let next = message.word_after(slash_token)?;
@@ -473,14 +478,14 @@ impl<'r, 'a> Project<'r, 'a> {
         let lookup = if words::is_stop(&next_lower, &words::stem(&next_lower)) {
             Lookup::Missing(Vec::new())
         } else {
-            self.find_section(artifact.0, next)
+            self.find_section(named.artifact, next)
         };
         if let Lookup::Found(place, MatchKind::Explicit) = lookup {
             removed.push(next_span);
             let rest = cut(message.text, removed);
-            return Some(self.resolved(place, artifact.1, Some(MatchKind::Explicit), artifact.2, rest));
+            return Some(self.resolved(place, named.kind, Some(MatchKind::Explicit), named.confidence, rest));
         }
-        let sections = self.sections.get(artifact.0)?;
+        let sections = self.sections.get(named.artifact)?;
         let n_after = message.tokens.len().saturating_sub(slash_token + 1).min(MAX_TITLE_WORDS);
         for n_words in (1..=n_after).rev() {
             let last = message.span(slash_token + n_words);
@@ -488,16 +493,22 @@ impl<'r, 'a> Project<'r, 'a> {
             let title = sections.iter().position(|info| !spelled.is_empty() && info.title_slug == spelled);
             if let Some(section) = title {
                 removed.push(next_span.start..last.end);
-                let place = Place { artifact: artifact.0, section: Some(section) };
+                let place = Place { artifact: named.artifact, section: Some(section) };
                 let rest = cut(message.text, removed);
-                return Some(self.resolved(place, artifact.1, Some(MatchKind::Title), artifact.2, rest));
+                return Some(self.resolved(
+                    place,
+                    named.kind,
+                    Some(MatchKind::Title),
+                    named.confidence,
+                    rest,
+                ));
             }
         }
         match lookup {
             Lookup::Found(place, kind) => {
                 removed.push(next_span);
-                let confidence = artifact.2.min(PREFIX_CONFIDENCE);
-                Some(self.resolved(place, artifact.1, Some(kind), confidence, cut(message.text, removed)))
+                let confidence = named.confidence.min(PREFIX_CONFIDENCE);
+                Some(self.resolved(place, named.kind, Some(kind), confidence, cut(message.text, removed)))
             }
             Lookup::Several(places) => {
                 removed.push(next_span);
@@ -508,7 +519,7 @@ impl<'r, 'a> Project<'r, 'a> {
             Lookup::Missing(suggestions) if next.contains('-') => {
                 removed.push(next_span);
                 let rest = cut(message.text, removed);
-                let artifact_slug = Some(self.artifacts[artifact.0].slug.to_string());
+                let artifact_slug = Some(self.artifacts[named.artifact].slug.to_string());
                 Some(self.not_found(Missing::Section, next, artifact_slug, suggestions, rest))
             }
             Lookup::Missing(_) => None,
@@ -522,8 +533,8 @@ impl<'r, 'a> Project<'r, 'a> {
         let section = reference.section.as_deref().unwrap_or_default();
         let mentions = score::find_mentions(message.text, self.artifacts, &removed);
         if let [artifact] = mentions.strong_artifacts()[..] {
-            let kind = mentions.strong.iter().find(|m| m.0 == artifact).map_or(MatchKind::Path, |m| m.1);
-            return self.section_in((artifact, kind), NAMED_CONFIDENCE, section, rest);
+            let named = Named { artifact, kind: mentions.kind_of(artifact), confidence: NAMED_CONFIDENCE };
+            return self.section_in(named, section, rest);
         }
         if let Some(current) = self.current
             && let Lookup::Found(place, kind) = self.find_section(current, section)
@@ -573,8 +584,8 @@ impl<'r, 'a> Project<'r, 'a> {
         }
         let query = Query::new(text, &mentions.spans());
         if let [artifact] = named[..] {
-            let kind = mentions.strong.iter().find(|m| m.0 == artifact).map_or(MatchKind::Path, |m| m.1);
-            return self.words_in((artifact, kind), NAMED_CONFIDENCE, &query, rest);
+            let named = Named { artifact, kind: mentions.kind_of(artifact), confidence: NAMED_CONFIDENCE };
+            return self.words_in(named, &query, rest);
         }
         let scope = if named.is_empty() { self.all() } else { named.clone() };
         let mut prefer: Vec<usize> = match mentions.weak[..] {
@@ -637,19 +648,13 @@ impl<'r, 'a> Project<'r, 'a> {
 
     /// Title words within one named artifact; the artifact alone when none
     /// match (unless the message says "section").
-    fn words_in(
-        &self,
-        artifact: (usize, MatchKind),
-        confidence: f64,
-        query: &Query,
-        rest: String,
-    ) -> Resolution {
-        let scored = score::score_sections(query, &self.sections, &[artifact.0]);
-        let artifact_slug = self.artifacts[artifact.0].slug.to_string();
+    fn words_in(&self, named: Named, query: &Query, rest: String) -> Resolution {
+        let scored = score::score_sections(query, &self.sections, &[named.artifact]);
+        let artifact_slug = self.artifacts[named.artifact].slug.to_string();
         match score::decide(scored, &[]) {
             Decision::Clear(best, _) => {
-                let place = Place { artifact: artifact.0, section: Some(best.section) };
-                self.resolved(place, artifact.1, Some(best.kind), confidence.min(best.score), rest)
+                let place = Place { artifact: named.artifact, section: Some(best.section) };
+                self.resolved(place, named.kind, Some(best.kind), named.confidence.min(best.score), rest)
             }
             Decision::Ambiguous(best) => self.ambiguous_scored(&best, rest),
             Decision::Weak(weak) if query.says_section() => {
@@ -671,7 +676,7 @@ impl<'r, 'a> Project<'r, 'a> {
                     Decision::Nothing => Vec::new(),
                 };
                 if suggestions.is_empty() {
-                    suggestions = self.section_list(artifact.0);
+                    suggestions = self.section_list(named.artifact);
                 }
                 self.not_found(
                     Missing::Section,
@@ -682,32 +687,29 @@ impl<'r, 'a> Project<'r, 'a> {
                 )
             }
             Decision::Weak(_) | Decision::Nothing => self.resolved(
-                Place { artifact: artifact.0, section: None },
-                artifact.1,
+                Place { artifact: named.artifact, section: None },
+                named.kind,
                 None,
-                confidence,
+                named.confidence,
                 rest,
             ),
         }
     }
 
     /// A section named by explicit syntax in a known artifact.
-    fn section_in(
-        &self,
-        artifact: (usize, MatchKind),
-        confidence: f64,
-        section: &str,
-        rest: String,
-    ) -> Resolution {
-        match self.find_section(artifact.0, section) {
+    fn section_in(&self, named: Named, section: &str, rest: String) -> Resolution {
+        match self.find_section(named.artifact, section) {
             Lookup::Found(place, kind) => {
-                let confidence =
-                    if kind == MatchKind::Prefix { confidence.min(PREFIX_CONFIDENCE) } else { confidence };
-                self.resolved(place, artifact.1, Some(kind), confidence, rest)
+                let confidence = if kind == MatchKind::Prefix {
+                    named.confidence.min(PREFIX_CONFIDENCE)
+                } else {
+                    named.confidence
+                };
+                self.resolved(place, named.kind, Some(kind), confidence, rest)
             }
             Lookup::Several(places) => self.ambiguous(&places, 1.0, rest),
             Lookup::Missing(suggestions) => {
-                let slug = Some(self.artifacts[artifact.0].slug.to_string());
+                let slug = Some(self.artifacts[named.artifact].slug.to_string());
                 self.not_found(Missing::Section, section, slug, suggestions, rest)
             }
         }
@@ -902,13 +904,10 @@ impl<'r, 'a> Project<'r, 'a> {
     }
 
     fn ambiguous_scored(&self, scored: &[Scored], rest: String) -> Resolution {
-        Resolution::Ambiguous(Ambiguity { candidates: self.scored_candidates_all(scored), rest })
-    }
-
-    fn scored_candidates_all(&self, scored: &[Scored]) -> Vec<Candidate> {
-        (scored.iter())
+        let candidates = (scored.iter())
             .map(|s| self.candidate(Place { artifact: s.artifact, section: Some(s.section) }, s.score))
-            .collect()
+            .collect();
+        Resolution::Ambiguous(Ambiguity { candidates, rest })
     }
 
     fn not_found(

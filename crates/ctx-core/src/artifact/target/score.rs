@@ -299,6 +299,14 @@ impl Mentions {
         found
     }
 
+    /// How an artifact named for sure was named.
+    pub(super) fn kind_of(&self, artifact: usize) -> MatchKind {
+        self.strong
+            .iter()
+            .find(|(named, _, _)| *named == artifact)
+            .map_or(MatchKind::Path, |(_, kind, _)| *kind)
+    }
+
     pub(super) fn spans(&self) -> Vec<Range<usize>> {
         self.strong.iter().map(|(_, _, span)| span.clone()).collect()
     }
