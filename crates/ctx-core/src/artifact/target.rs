@@ -23,6 +23,8 @@
 //! assert_eq!(target.rest, "update the definition");
 //! ```
 
+mod lookup;
+mod message;
 mod score;
 mod words;
 
@@ -30,6 +32,8 @@ use std::ops::Range;
 
 use serde::Serialize;
 
+use lookup::Lookup;
+use message::{Message, Reference, cut};
 use score::{Decision, Mentions, Query, Scored, SectionInfo};
 
 /// An artifact as targeting sees it.
@@ -234,12 +238,6 @@ pub fn resolve(text: &str, artifacts: &[ArtifactRef<'_>], current: Option<&str>)
 
 /// Longest title, in words, a slash command's leading words may spell.
 const MAX_TITLE_WORDS: usize = 8;
-/// Shortest slug prefix that may stand for a slug (`@con` → concept).
-const MIN_PREFIX_CHARS: usize = 3;
-/// How many suggestions a not-found outcome carries at most.
-const MAX_SUGGESTIONS: usize = 5;
-/// Least similarity for a slug to be suggested as a "did you mean".
-const SUGGEST_SIMILARITY: f64 = 0.5;
 /// Confidence in an artifact named by a prefix of its slug.
 const PREFIX_CONFIDENCE: f64 = 0.85;
 /// Confidence in an artifact named by its file or title in plain words.
@@ -248,144 +246,6 @@ const NAMED_CONFIDENCE: f64 = 0.9;
 const BARE_SLUG_CONFIDENCE: f64 = 0.7;
 /// Confidence in the current artifact when the message names nothing.
 const CURRENT_ONLY_CONFIDENCE: f64 = 0.3;
-
-/// The byte spans of the whitespace-separated tokens of `text`.
-fn tokens(text: &str) -> Vec<Range<usize>> {
-    let mut found = Vec::new();
-    let mut start = None;
-    for (at, ch) in text.char_indices() {
-        match (ch.is_whitespace(), start) {
-            (false, None) => start = Some(at),
-            (true, Some(begin)) => {
-                found.push(begin..at);
-                start = None;
-            }
-            _ => {}
-        }
-    }
-    if let Some(begin) = start {
-        found.push(begin..text.len());
-    }
-    found
-}
-
-/// A token without the punctuation prose puts around a name: `(research.md),`.
-/// A possessive goes too: `@concept's` names `concept`.
-fn trim_reference(token: &str) -> &str {
-    let token = token
-        .trim_start_matches(['(', '[', '{', '"', '\'', '`', '<', '«'])
-        .trim_end_matches([',', ';', ':', '!', '?', '.', ')', ']', '}', '"', '\'', '`', '>', '»']);
-    token.strip_suffix("'s").or_else(|| token.strip_suffix("’s")).unwrap_or(token)
-}
-
-/// `text` without the byte spans in `removed`, joined by single spaces where
-/// something was cut; the rest keeps its own line breaks.
-fn cut(text: &str, removed: &[Range<usize>]) -> String {
-    let mut spans: Vec<Range<usize>> = removed.to_vec();
-    spans.sort_by_key(|span| span.start);
-    let mut pieces = Vec::new();
-    let mut from = 0;
-    for span in spans {
-        if span.start >= from {
-            pieces.push(text.get(from..span.start).unwrap_or_default().trim());
-            from = span.end;
-        }
-    }
-    pieces.push(text.get(from..).unwrap_or_default().trim());
-    pieces.into_iter().filter(|piece| !piece.is_empty()).collect::<Vec<_>>().join(" ")
-}
-
-/// One piece of explicit syntax.
-#[derive(Debug)]
-struct Reference {
-    /// Index of its token in [`Message::tokens`].
-    token: usize,
-    /// The artifact as written; empty for `#section`.
-    artifact: String,
-    section: Option<String>,
-}
-
-/// A message with its explicit syntax picked out.
-#[derive(Debug)]
-struct Message<'t> {
-    text: &'t str,
-    tokens: Vec<Range<usize>>,
-    /// `/artifact[#section]` as the first token.
-    slash: Option<Reference>,
-    /// The first `@artifact[#section]` token.
-    at: Option<Reference>,
-    /// The first `#section` token (not a Markdown heading, not `#42`).
-    hash: Option<Reference>,
-}
-
-impl<'t> Message<'t> {
-    fn parse(text: &'t str) -> Message<'t> {
-        let tokens = tokens(text);
-        let mut message = Message { text, tokens, slash: None, at: None, hash: None };
-        for (index, span) in message.tokens.iter().enumerate() {
-            let token = &text[span.clone()];
-            if let Some(body) = token.strip_prefix('/') {
-                if index == 0 && !body.starts_with('/') {
-                    message.slash = split_reference(index, body);
-                }
-            } else if let Some(body) = token.strip_prefix('@') {
-                if message.at.is_none() {
-                    message.at = split_reference(index, body);
-                }
-            } else if let Some(body) = token.strip_prefix('#')
-                && message.hash.is_none()
-                && body.chars().next().is_some_and(char::is_alphanumeric)
-                && body.chars().any(char::is_alphabetic)
-            {
-                let section = trim_reference(body).to_string();
-                message.hash =
-                    Some(Reference { token: index, artifact: String::new(), section: Some(section) });
-            }
-        }
-        // `@#section` and `/#section` name no artifact: they are `#section`.
-        for named in [&mut message.slash, &mut message.at] {
-            if named.as_ref().is_some_and(|reference| reference.artifact.is_empty()) {
-                let reference = named.take();
-                if message.hash.is_none() {
-                    message.hash = reference;
-                }
-            }
-        }
-        message
-    }
-
-    fn span(&self, token: usize) -> Range<usize> {
-        self.tokens.get(token).cloned().unwrap_or(0..0)
-    }
-
-    /// The text of the token after `token`, trimmed, if there is one.
-    fn word_after(&self, token: usize) -> Option<&'t str> {
-        self.tokens.get(token + 1).map(|span| trim_reference(&self.text[span.clone()]))
-    }
-}
-
-/// `artifact#section` (either part may be empty) as a reference; `None` when
-/// there is nothing after the sigil.
-fn split_reference(token: usize, body: &str) -> Option<Reference> {
-    let body = trim_reference(body);
-    let (artifact, section) = match body.split_once('#') {
-        Some((artifact, section)) => (artifact, Some(trim_reference(section))),
-        None => (body, None),
-    };
-    let section = section.filter(|section| !section.is_empty()).map(str::to_string);
-    if artifact.is_empty() && section.is_none() {
-        return None;
-    }
-    Some(Reference { token, artifact: artifact.to_string(), section })
-}
-
-/// Where a name led.
-#[derive(Debug)]
-enum Lookup {
-    Found(Place, MatchKind),
-    Several(Vec<Place>),
-    Missing(Vec<Candidate>),
-}
 
 /// An artifact, and one of its sections or the whole of it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -712,169 +572,6 @@ impl<'r, 'a> Project<'r, 'a> {
                 let slug = Some(self.artifacts[named.artifact].slug.to_string());
                 self.not_found(Missing::Section, section, slug, suggestions, rest)
             }
-        }
-    }
-
-    /// An artifact by slug, path, file name, file stem or title (in that
-    /// order of trust), else by a unique slug prefix.
-    fn find_artifact(&self, reference: &str) -> Lookup {
-        let lower = trim_reference(reference).to_lowercase();
-        let slug = words::slugify(&lower);
-        if lower.is_empty() {
-            return Lookup::Missing(self.artifact_list());
-        }
-        let tiers: [&dyn Fn(&ArtifactRef<'_>) -> bool; 3] = [
-            &|artifact| artifact.slug.to_lowercase() == lower,
-            &|artifact| score::names_file(artifact, &lower),
-            &|artifact| {
-                let file = artifact.path.rsplit('/').next().unwrap_or(artifact.path).to_lowercase();
-                let stem = file.split_once('.').map_or(file.as_str(), |(stem, _)| stem);
-                (!lower.contains('.') && stem == lower)
-                    || (!slug.is_empty() && words::slugify(artifact.title) == slug)
-            },
-        ];
-        for (tier, matches) in tiers.iter().enumerate() {
-            let found: Vec<Place> = self.artifact_places(|artifact| matches(artifact));
-            let kind = if tier == 1 { MatchKind::Path } else { MatchKind::Explicit };
-            match found[..] {
-                [] => continue,
-                [place] => return Lookup::Found(place, kind),
-                _ => return Lookup::Several(found),
-            }
-        }
-        if slug.chars().count() >= MIN_PREFIX_CHARS {
-            let found = self.artifact_places(|artifact| words::slugify(artifact.slug).starts_with(&slug));
-            match found[..] {
-                [] => {}
-                [place] => return Lookup::Found(place, MatchKind::Prefix),
-                _ => return Lookup::Several(found),
-            }
-        }
-        Lookup::Missing(self.similar_artifacts(&lower))
-    }
-
-    fn artifact_places(&self, matches: impl Fn(&ArtifactRef<'_>) -> bool) -> Vec<Place> {
-        (self.artifacts.iter().enumerate())
-            .filter(|(_, artifact)| matches(artifact))
-            .map(|(artifact, _)| Place { artifact, section: None })
-            .collect()
-    }
-
-    /// A section of one artifact by slug or title (case and punctuation
-    /// ignored), else by a unique slug prefix.
-    fn find_section(&self, artifact: usize, reference: &str) -> Lookup {
-        let Some(sections) = self.sections.get(artifact) else { return Lookup::Missing(Vec::new()) };
-        let lower = trim_reference(reference).to_lowercase();
-        let slug = words::slugify(&lower);
-        if lower.is_empty() {
-            return Lookup::Missing(self.section_list(artifact));
-        }
-        let places = |matches: &dyn Fn(&SectionInfo) -> bool| -> Vec<Place> {
-            (sections.iter().enumerate())
-                .filter(|(_, info)| matches(info))
-                .map(|(section, _)| Place { artifact, section: Some(section) })
-                .collect()
-        };
-        let exact = places(&|info| {
-            info.slug == lower
-                || (!slug.is_empty() && (words::slugify(&info.slug) == slug || info.title_slug == slug))
-        });
-        match exact[..] {
-            [] => {}
-            [place] => return Lookup::Found(place, MatchKind::Explicit),
-            _ => return Lookup::Several(exact),
-        }
-        if slug.chars().count() >= MIN_PREFIX_CHARS {
-            let prefixed = places(&|info| {
-                words::slugify(&info.slug).starts_with(&slug) || info.title_slug.starts_with(&slug)
-            });
-            match prefixed[..] {
-                [] => {}
-                [place] => return Lookup::Found(place, MatchKind::Prefix),
-                _ => return Lookup::Several(prefixed),
-            }
-        }
-        Lookup::Missing(self.similar_sections(&[artifact], &lower))
-    }
-
-    /// Sections of `scope` whose slug or title looks like `reference`, best
-    /// first; all of them (score 0) when none does.
-    fn similar_sections(&self, scope: &[usize], reference: &str) -> Vec<Candidate> {
-        let slug = words::slugify(reference);
-        let mut similar = Vec::new();
-        for &artifact in scope {
-            for (section, info) in self.sections.get(artifact).into_iter().flatten().enumerate() {
-                let similarity = words::slug_similarity(&slug, &words::slugify(&info.slug))
-                    .max(words::slug_similarity(&slug, &info.title_slug));
-                if similarity >= SUGGEST_SIMILARITY {
-                    similar.push((similarity, Place { artifact, section: Some(section) }));
-                }
-            }
-        }
-        if similar.is_empty() {
-            return scope
-                .iter()
-                .flat_map(|&artifact| self.section_list(artifact))
-                .take(MAX_SUGGESTIONS)
-                .collect();
-        }
-        self.ranked(similar)
-    }
-
-    /// Artifacts whose slug or file stem looks like `reference`; all of them
-    /// (score 0) when none does.
-    fn similar_artifacts(&self, reference: &str) -> Vec<Candidate> {
-        let slug = words::slugify(reference.strip_suffix(".md").unwrap_or(reference));
-        let similar: Vec<(f64, Place)> = (self.artifacts.iter().enumerate())
-            .filter_map(|(artifact, artifact_ref)| {
-                let file = artifact_ref.path.rsplit('/').next().unwrap_or(artifact_ref.path);
-                let stem = file.split_once('.').map_or(file, |(stem, _)| stem);
-                let similarity = words::slug_similarity(&slug, &words::slugify(artifact_ref.slug))
-                    .max(words::slug_similarity(&slug, &words::slugify(stem)));
-                (similarity >= SUGGEST_SIMILARITY).then_some((similarity, Place { artifact, section: None }))
-            })
-            .collect();
-        if similar.is_empty() {
-            return self.artifact_list();
-        }
-        self.ranked(similar)
-    }
-
-    fn ranked(&self, mut similar: Vec<(f64, Place)>) -> Vec<Candidate> {
-        similar.sort_by(|a, b| b.0.total_cmp(&a.0));
-        similar.into_iter().take(MAX_SUGGESTIONS).map(|(score, place)| self.candidate(place, score)).collect()
-    }
-
-    fn section_list(&self, artifact: usize) -> Vec<Candidate> {
-        let n_sections = self.artifacts.get(artifact).map_or(0, |a| a.sections.len());
-        (0..n_sections)
-            .take(MAX_SUGGESTIONS)
-            .map(|section| self.candidate(Place { artifact, section: Some(section) }, 0.0))
-            .collect()
-    }
-
-    fn artifact_list(&self) -> Vec<Candidate> {
-        self.all()
-            .into_iter()
-            .take(MAX_SUGGESTIONS)
-            .map(|artifact| self.candidate(Place { artifact, section: None }, 0.0))
-            .collect()
-    }
-
-    fn scored_candidates(&self, scored: &[Scored]) -> Vec<Candidate> {
-        (scored.iter().take(MAX_SUGGESTIONS))
-            .map(|s| self.candidate(Place { artifact: s.artifact, section: Some(s.section) }, s.score))
-            .collect()
-    }
-
-    fn candidate(&self, place: Place, score: f64) -> Candidate {
-        let artifact = &self.artifacts[place.artifact];
-        let section = place.section.and_then(|section| artifact.sections.get(section));
-        Candidate {
-            artifact: artifact.slug.to_string(),
-            section: section.map(|section| section.slug.to_string()),
-            title: section.map_or(artifact.title, |section| section.title).to_string(),
-            score: round(score),
         }
     }
 

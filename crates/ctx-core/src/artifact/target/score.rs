@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 use std::ops::Range;
 
+use super::message::{tokens, trim_reference};
 use super::words::{self, Word, is_stop, is_typo, plain_words, slugify, stem};
 use super::{ArtifactRef, MatchKind};
 
@@ -92,10 +93,10 @@ impl Query {
             .filter(|(at, word)| first[*at] == *at && !is_stop(&word.text, &word.stem))
             .map(|(at, _)| at)
             .collect();
-        let tokens = super::tokens(text)
+        let tokens = tokens(text)
             .into_iter()
             .filter(|span| outside(span.start, span.end))
-            .map(|span| super::trim_reference(&text[span]).to_lowercase())
+            .map(|span| trim_reference(&text[span]).to_lowercase())
             .collect();
         Query { words, first, content, tokens }
     }
@@ -323,11 +324,11 @@ pub(super) fn find_mentions(
     excluded: &[Range<usize>],
 ) -> Mentions {
     let mut mentions = Mentions::default();
-    for span in super::tokens(text) {
+    for span in tokens(text) {
         if excluded.iter().any(|skip| span.start < skip.end && skip.start < span.end) {
             continue;
         }
-        let reference = super::trim_reference(&text[span.clone()]).to_lowercase();
+        let reference = trim_reference(&text[span.clone()]).to_lowercase();
         if !reference.contains('.') && !reference.contains('/') {
             continue;
         }
