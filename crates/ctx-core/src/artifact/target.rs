@@ -209,8 +209,9 @@ impl NotFound {
 /// Precedence:
 /// 1. Explicit syntax beats everything: `/artifact …` at the start, else the
 ///    first `@artifact[#section]`; its section is `#section`, else (for `/`)
-///    the next word if it is a section's slug or a title's first words, else
-///    title words anywhere in the rest, within that artifact only. An
+///    the next word as a slug, the next words as a whole title, or the next
+///    word as a unique slug prefix, else title words anywhere in the rest,
+///    within that artifact only. An
 ///    explicit name that matches nothing is not found, with suggestions — a
 ///    typo in syntax is never silently corrected.
 /// 2. `#section` alone: in the artifact a file name in the message names,
