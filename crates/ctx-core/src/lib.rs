@@ -42,6 +42,7 @@
 //! [`Error`] for the front-end to report.
 
 pub mod agents;
+pub mod artifact;
 pub mod assemble;
 mod budget;
 pub mod build;

@@ -1,0 +1,2 @@
+//! Planning artifacts (ACK): Markdown documents made of sections.
+pub mod target;
