@@ -39,6 +39,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../migrations/0010_transcript_cursors.sql"),
     include_str!("../migrations/0011_summary_index.sql"),
     include_str!("../migrations/0012_outlines.sql"),
+    include_str!("../migrations/0013_artifacts.sql"),
 ];
 
 /// The schema version this build of ctx writes and understands.
