@@ -37,6 +37,10 @@ pub(crate) mod markdown;
 mod ops;
 pub(crate) mod state;
 mod view;
+#[cfg(test)]
+mod proptests;
+#[cfg(test)]
+mod tests;
 // Targeting (`@artifact#section`, `/artifact section`, `#section`, titles)
 // lives in its own module, written separately:
 // pub mod target;
