@@ -389,3 +389,56 @@ fn print_check(report: &StalenessReport) -> anyhow::Result<()> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    //! The JSON Schemas of docs/schemas/ for the operations and the errors
+    //! are generated from the engine's types: a test fails when they drift
+    //! (`CTX_UPDATE_SCHEMAS=1 cargo test -p ctx-cli schemas` writes them again).
+
+    use std::path::PathBuf;
+
+    fn check(name: &str, title: &str, mut schema: serde_json::Value) {
+        let object = schema.as_object_mut().expect("a schema object");
+        object.insert("$id".into(), format!("https://example.invalid/ctx/schemas/{name}.json").into());
+        object.insert("title".into(), title.into());
+        let text = format!("{}\n", serde_json::to_string_pretty(&schema).expect("JSON"));
+        let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../docs/schemas").join(format!("{name}.json"));
+        if std::env::var_os("CTX_UPDATE_SCHEMAS").is_some() {
+            std::fs::write(&path, &text).expect("write the schema");
+        }
+        let committed = std::fs::read_to_string(&path).unwrap_or_default();
+        assert_eq!(committed, text, "{name}.json is out of date: CTX_UPDATE_SCHEMAS=1 cargo test -p ctx-cli schemas");
+    }
+
+    #[test]
+    fn schemas_of_operations_and_errors_are_current() {
+        check(
+            "artifact-operation",
+            "Artifact operation (ctx artifact apply)",
+            serde_json::to_value(schemars::schema_for!(ctx_core::Operation)).unwrap(),
+        );
+        check(
+            "artifact-error",
+            "Artifact error (ctx --json artifact ..., on stderr)",
+            serde_json::to_value(schemars::schema_for!(ctx_core::ArtifactError)).unwrap(),
+        );
+        check(
+            "artifact-operation-result",
+            "Applied operation (ctx --json artifact apply)",
+            serde_json::to_value(schemars::schema_for!(ctx_core::OperationResult)).unwrap(),
+        );
+    }
+
+    #[test]
+    fn the_seeds_examples_are_operations() {
+        for op in [
+            r#"{"operation": "update_section", "artifact_slug": "concept", "section_slug": "what-is-it", "content": "Updated content here...", "reason": "Clarified definition based on research"}"#,
+            r#"{"operation": "mark_section_done", "artifact_slug": "concept", "section_slug": "problem-being-solved", "is_done": true}"#,
+            r#"{"operation": "create_section", "artifact_slug": "concept", "after_section": "core-features", "title": "Technical Requirements", "content": "...", "order": 4}"#,
+            r#"{"operation": "suggest_edit", "artifact_slug": "research", "section_slug": "competitive-analysis", "suggestion": "Add comparison of pricing models", "rationale": "User asked about pricing validation"}"#,
+        ] {
+            ctx_core::parse_operation(op).unwrap();
+        }
+    }
+}
