@@ -46,13 +46,28 @@ fn add_list_show_and_project() {
     assert_eq!(list[0]["slug"], "concept");
     assert_eq!(list[0]["sections_total"], 4);
     let view = repo.json(&["artifact", "show", "concept"]);
-    for key in ["id", "name", "slug", "stage", "status", "sections", "sections_complete", "sections_total", "updated_at", "generated_at", "state_hash"] {
+    for key in [
+        "id",
+        "name",
+        "slug",
+        "stage",
+        "status",
+        "sections",
+        "sections_complete",
+        "sections_total",
+        "updated_at",
+        "generated_at",
+        "state_hash",
+    ] {
         assert!(view.get(key).is_some(), "{key}: {view}");
     }
     assert_eq!(view["status"], "draft");
     assert_eq!(view["sections"][1]["slug"], "what-is-it");
     assert_eq!(view["sections"][1]["title"], "What Is It?");
-    assert_eq!(view["sections"][1]["preview"], "ACK (Agent Context Kit) is a planning layer. ```sh # a comment, not a heading ```");
+    assert_eq!(
+        view["sections"][1]["preview"],
+        "ACK (Agent Context Kit) is a planning layer. ```sh # a comment, not a heading ```"
+    );
     assert_eq!(view["sections"][2]["preview"], Value::Null);
     assert!(view.get("content").is_none());
     let full = repo.json(&["artifact", "show", "concept", "--content", "--section", "core-features"]);
@@ -63,7 +78,10 @@ fn add_list_show_and_project() {
 
     repo.write("docs/research.md", "# Research\n\n## Competitive Analysis\n");
     repo.ok(&["artifact", "add", "docs/research.md", "--stage", "design"]);
-    applied(&repo, r#"{"operation": "mark_section_done", "artifact_slug": "research", "section_slug": "competitive-analysis"}"#);
+    applied(
+        &repo,
+        r#"{"operation": "mark_section_done", "artifact_slug": "research", "section_slug": "competitive-analysis"}"#,
+    );
     repo.ok(&["artifact", "finalize", "research"]);
     let project = repo.json(&["artifact", "project"]);
     assert_eq!(project["current_stage"], "discovery");
@@ -87,7 +105,10 @@ fn operations_change_only_their_section() {
     let text = std::fs::read_to_string(repo.path("docs/concept.md")).unwrap();
     assert_eq!(
         text,
-        CONCEPT.replace("## Problem Being Solved\n\n", "## Problem Being Solved\n\nAgents lose context between sessions.\n\n")
+        CONCEPT.replace(
+            "## Problem Being Solved\n\n",
+            "## Problem Being Solved\n\nAgents lose context between sessions.\n\n"
+        )
     );
     // From a file, in text mode.
     repo.write(
@@ -96,8 +117,15 @@ fn operations_change_only_their_section() {
     );
     let out = repo.ok(&["artifact", "apply", "op.json"]);
     assert!(out.contains("create_section @concept#technical-requirements"), "{out}");
-    assert!(std::fs::read_to_string(repo.path("docs/concept.md")).unwrap().ends_with("- sections\n\n## Technical Requirements\n\nRust.\n"));
-    let done = applied(&repo, r#"{"operation": "mark_section_done", "artifact_slug": "concept", "section_slug": "what-is-it", "is_done": true}"#);
+    assert!(
+        std::fs::read_to_string(repo.path("docs/concept.md"))
+            .unwrap()
+            .ends_with("- sections\n\n## Technical Requirements\n\nRust.\n")
+    );
+    let done = applied(
+        &repo,
+        r#"{"operation": "mark_section_done", "artifact_slug": "concept", "section_slug": "what-is-it", "is_done": true}"#,
+    );
     assert_eq!(done["artifact"]["sections_complete"], 1);
     assert_eq!(done["artifact"]["sections"][1]["is_done"], true);
     let committed = std::fs::read_to_string(repo.path(".ctx/knowledge/artifacts/concept.md")).unwrap();
@@ -109,16 +137,28 @@ fn operations_change_only_their_section() {
 #[test]
 fn errors_are_the_seeds_objects() {
     let repo = repo();
-    let err = refused(&repo, r#"{"operation": "update_section", "artifact_slug": "concept", "section_slug": "xyz-problem", "content": "x"}"#, &[]);
+    let err = refused(
+        &repo,
+        r#"{"operation": "update_section", "artifact_slug": "concept", "section_slug": "xyz-problem", "content": "x"}"#,
+        &[],
+    );
     assert_eq!(err["error"], "SECTION_NOT_FOUND");
     assert_eq!(err["message"], "Section 'xyz-problem' not found in artifact 'concept'");
     assert_eq!(err["suggestions"], serde_json::json!(["problem-being-solved"]));
-    let err = refused(&repo, r#"{"operation": "mark_section_done", "artifact_slug": "concpt", "section_slug": "x"}"#, &[]);
+    let err = refused(
+        &repo,
+        r#"{"operation": "mark_section_done", "artifact_slug": "concpt", "section_slug": "x"}"#,
+        &[],
+    );
     assert_eq!(err["error"], "ARTIFACT_NOT_FOUND");
     assert_eq!(err["suggestions"][0], "concept");
     let err = refused(&repo, r#"{"operation": "rename_section", "artifact_slug": "concept"}"#, &[]);
     assert_eq!(err["error"], "INVALID_OPERATION");
-    let err = refused(&repo, r###"{"operation": "update_section", "artifact_slug": "concept", "section_slug": "what-is-it", "content": "## Split\n"}"###, &[]);
+    let err = refused(
+        &repo,
+        r###"{"operation": "update_section", "artifact_slug": "concept", "section_slug": "what-is-it", "content": "## Split\n"}"###,
+        &[],
+    );
     assert_eq!(err["error"], "INVALID_OPERATION");
     assert!(err["message"].as_str().unwrap().contains("split"), "{err}");
     let err = repo.fail(&["--json", "artifact", "show", "concept", "--section", "nope"]);
@@ -129,11 +169,25 @@ fn errors_are_the_seeds_objects() {
     assert_eq!(err["error"], "CONTEXT_TOO_LARGE");
     assert!(err["action"].is_string());
     // Text mode: one line, with the closest slugs.
-    let out = apply(&repo, false, r#"{"operation": "update_section", "artifact_slug": "concept", "section_slug": "what-is", "content": "x"}"#, &[]);
+    let out = apply(
+        &repo,
+        false,
+        r#"{"operation": "update_section", "artifact_slug": "concept", "section_slug": "what-is", "content": "x"}"#,
+        &[],
+    );
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
-    assert!(stderr.starts_with("ctx: error: Section 'what-is' not found in artifact 'concept' (did you mean: what-is-it?)"), "{stderr}");
-    assert_eq!(std::fs::read_to_string(repo.path("docs/concept.md")).unwrap(), CONCEPT, "nothing was written");
+    assert!(
+        stderr.starts_with(
+            "ctx: error: Section 'what-is' not found in artifact 'concept' (did you mean: what-is-it?)"
+        ),
+        "{stderr}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(repo.path("docs/concept.md")).unwrap(),
+        CONCEPT,
+        "nothing was written"
+    );
 }
 
 #[test]
@@ -168,8 +222,12 @@ fn suggestions_history_and_restore() {
     let accepted = repo.json(&["artifact", "accept", &id]);
     assert_eq!(accepted["status"], "accepted");
     assert!(std::fs::read_to_string(repo.path("docs/concept.md")).unwrap().contains("- pricing"));
-    let other = applied(&repo, r#"{"operation": "suggest_edit", "artifact_slug": "concept", "section_slug": "what-is-it", "suggestion": "Shorter"}"#);
-    let rejected = repo.json(&["artifact", "reject", other["suggestion_id"].as_str().unwrap(), "--reason", "no"]);
+    let other = applied(
+        &repo,
+        r#"{"operation": "suggest_edit", "artifact_slug": "concept", "section_slug": "what-is-it", "suggestion": "Shorter"}"#,
+    );
+    let rejected =
+        repo.json(&["artifact", "reject", other["suggestion_id"].as_str().unwrap(), "--reason", "no"]);
     assert_eq!(rejected["status"], "rejected");
 
     let history = repo.json(&["artifact", "history", "concept"]);
@@ -193,11 +251,31 @@ fn a_view_goes_stale_when_the_artifact_changes_or_ages() {
     assert_eq!(fresh["fresh"], true);
     assert_eq!(fresh["max_age_seconds"], 300);
     // Older than the limit: exit 1, and why.
-    let out = repo.run(&["--json", "artifact", "check", "concept", "--hash", &hash, "--at", "2020-01-01T00:00:00Z"]);
+    let out = repo.run(&[
+        "--json",
+        "artifact",
+        "check",
+        "concept",
+        "--hash",
+        &hash,
+        "--at",
+        "2020-01-01T00:00:00Z",
+    ]);
     assert_eq!(out.status.code(), Some(1));
     let old: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!((old["too_old"].as_bool(), old["matches"].as_bool()), (Some(true), Some(true)));
-    let out = repo.run(&["--json", "artifact", "check", "concept", "--hash", &hash, "--at", "2020-01-01T00:00:00Z", "--max-age", "100000d"]);
+    let out = repo.run(&[
+        "--json",
+        "artifact",
+        "check",
+        "concept",
+        "--hash",
+        &hash,
+        "--at",
+        "2020-01-01T00:00:00Z",
+        "--max-age",
+        "100000d",
+    ]);
     assert!(out.status.success());
     // A person adds a section with their editor: the view no longer matches, and ctx says how.
     repo.write("docs/concept.md", &format!("{CONCEPT}\n## Open Questions\n"));
@@ -224,7 +302,9 @@ fn two_processes_applying_at_once_lose_no_update() {
     for round in 0..3 {
         let children: Vec<_> = sections
             .iter()
-            .map(|section| repo.spawn(&["--json", "artifact", "apply", &format!("ops/{section}-{round}.json")]))
+            .map(|section| {
+                repo.spawn(&["--json", "artifact", "apply", &format!("ops/{section}-{round}.json")])
+            })
             .collect();
         for child in children {
             let out = child.wait_with_output().unwrap();
@@ -254,7 +334,10 @@ fn two_processes_applying_at_once_lose_no_update() {
 #[test]
 fn a_fresh_clone_gets_the_state_back_from_the_knowledge_files() {
     let repo = repo();
-    applied(&repo, r#"{"operation": "mark_section_done", "artifact_slug": "concept", "section_slug": "core-features"}"#);
+    applied(
+        &repo,
+        r#"{"operation": "mark_section_done", "artifact_slug": "concept", "section_slug": "core-features"}"#,
+    );
     repo.ok(&["artifact", "stage", "concept", "design"]);
     let before = repo.json(&["artifact", "show", "concept"]);
     for name in ["ctx.db", "ctx.db-wal", "ctx.db-shm"] {

@@ -8,8 +8,8 @@ use std::process::ExitCode;
 use anyhow::Context as _;
 use clap::Subcommand;
 use ctx_core::{
-    ArtifactHistory, ArtifactStatus, ArtifactSummary, ArtifactView, NewArtifact, OperationResult, ProjectView,
-    StalenessReport, Suggestion, ViewOptions, parse_operation,
+    ArtifactHistory, ArtifactStatus, ArtifactSummary, ArtifactView, NewArtifact, OperationResult,
+    ProjectView, StalenessReport, Suggestion, ViewOptions, parse_operation,
 };
 
 use super::Env;
@@ -183,7 +183,9 @@ pub fn run(env: &Env, command: ArtifactsCommand) -> anyhow::Result<ExitCode> {
         ArtifactsCommand::Accept { id, override_finalized } => {
             decided(env, &ws.accept_suggestion(&id, override_finalized)?)?
         }
-        ArtifactsCommand::Reject { id, reason } => decided(env, &ws.reject_suggestion(&id, reason.as_deref())?)?,
+        ArtifactsCommand::Reject { id, reason } => {
+            decided(env, &ws.reject_suggestion(&id, reason.as_deref())?)?
+        }
         ArtifactsCommand::History { slug } => {
             let history = ws.artifact_history(&slug)?;
             if env.json {
@@ -241,7 +243,8 @@ fn decided(env: &Env, suggestion: &Suggestion) -> anyhow::Result<()> {
     if env.json {
         return output::json(suggestion);
     }
-    let applied = suggestion.operation_id.as_deref().map(|op| format!(" (applied as {op})")).unwrap_or_default();
+    let applied =
+        suggestion.operation_id.as_deref().map(|op| format!(" (applied as {op})")).unwrap_or_default();
     writeln!(std::io::stdout().lock(), "{} {}{applied}", suggestion.status, suggestion.id)?;
     Ok(())
 }
@@ -311,7 +314,11 @@ fn print_view(view: &ArtifactView) -> anyhow::Result<()> {
         }
     }
     if view.pending_suggestions > 0 {
-        writeln!(out, "{} pending suggestion(s): `ctx artifact suggestions {}`", view.pending_suggestions, view.slug)?;
+        writeln!(
+            out,
+            "{} pending suggestion(s): `ctx artifact suggestions {}`",
+            view.pending_suggestions, view.slug
+        )?;
     }
     if let Some(content) = &view.content {
         writeln!(out, "\n{}", content.trim_end())?;
@@ -329,7 +336,11 @@ fn print_result(result: &OperationResult) -> anyhow::Result<()> {
     };
     writeln!(out, "{} @{}{section}: {what}", result.operation, result.artifact_slug)?;
     if let Some(snapshot) = &result.snapshot_id {
-        writeln!(out, "snapshot before: {snapshot} (`ctx artifact restore {} {snapshot}`)", result.artifact_slug)?;
+        writeln!(
+            out,
+            "snapshot before: {snapshot} (`ctx artifact restore {} {snapshot}`)",
+            result.artifact_slug
+        )?;
     }
     writeln!(
         out,
@@ -403,12 +414,16 @@ mod tests {
         object.insert("$id".into(), format!("https://example.invalid/ctx/schemas/{name}.json").into());
         object.insert("title".into(), title.into());
         let text = format!("{}\n", serde_json::to_string_pretty(&schema).expect("JSON"));
-        let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../docs/schemas").join(format!("{name}.json"));
+        let path =
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../docs/schemas").join(format!("{name}.json"));
         if std::env::var_os("CTX_UPDATE_SCHEMAS").is_some() {
             std::fs::write(&path, &text).expect("write the schema");
         }
         let committed = std::fs::read_to_string(&path).unwrap_or_default();
-        assert_eq!(committed, text, "{name}.json is out of date: CTX_UPDATE_SCHEMAS=1 cargo test -p ctx-cli schemas");
+        assert_eq!(
+            committed, text,
+            "{name}.json is out of date: CTX_UPDATE_SCHEMAS=1 cargo test -p ctx-cli schemas"
+        );
     }
 
     #[test]

@@ -27,7 +27,8 @@ impl Workspace {
             Some(slug) => slug.clone(),
             None => {
                 let name = path.rsplit('/').next().unwrap_or(&path);
-                let stem = name.strip_suffix(".md").or_else(|| name.strip_suffix(".markdown")).unwrap_or(name);
+                let stem =
+                    name.strip_suffix(".md").or_else(|| name.strip_suffix(".markdown")).unwrap_or(name);
                 ascii_slug(stem)
             }
         };
@@ -46,7 +47,9 @@ impl Workspace {
         }
         self.author_in(|conn, site| {
             if let Some(other) = state::by_path(conn, &path)? {
-                return Err(ArtifactError::invalid(format!("{path}: already artifact '{}'", other.slug)).into());
+                return Err(
+                    ArtifactError::invalid(format!("{path}: already artifact '{}'", other.slug)).into()
+                );
             }
             if state::by_slug(conn, &slug)?.is_some() {
                 return Err(ArtifactError::invalid(format!(
@@ -107,7 +110,12 @@ impl Workspace {
     }
 
     /// Collapse (or expand) section `section` of artifact `slug`: a flag for views, the file is unchanged.
-    pub fn set_section_collapsed(&mut self, slug: &str, section: &str, collapsed: bool) -> Result<ArtifactView> {
+    pub fn set_section_collapsed(
+        &mut self,
+        slug: &str,
+        section: &str,
+        collapsed: bool,
+    ) -> Result<ArtifactView> {
         self.change_artifact(slug, |conn, loaded| {
             loaded.section(section)?;
             let mut flags = state::flags(conn, loaded.row.node_id)?.get(section).copied().unwrap_or_default();
@@ -120,9 +128,10 @@ impl Workspace {
     pub fn remove_artifact(&mut self, slug: &str) -> Result<()> {
         self.author_in(|conn, _| {
             let row = view::row(conn, slug)?;
-            conn.execute("DELETE FROM records WHERE node_id = ?1 AND type IN ('operation', 'suggestion')", [
-                row.node_id,
-            ])?;
+            conn.execute(
+                "DELETE FROM records WHERE node_id = ?1 AND type IN ('operation', 'suggestion')",
+                [row.node_id],
+            )?;
             state::remove(conn, slug)
         })
     }
@@ -143,8 +152,11 @@ impl Workspace {
         self.author_in(|conn, site| {
             let suggestion = history::suggestion(conn, id)?;
             if suggestion.status != "pending" {
-                return Err(ArtifactError::invalid(format!("suggestion {id} was {} already", suggestion.status))
-                    .into());
+                return Err(ArtifactError::invalid(format!(
+                    "suggestion {id} was {} already",
+                    suggestion.status
+                ))
+                .into());
             }
             let operation = match &suggestion.content {
                 Some(content) => {

@@ -34,11 +34,12 @@ pub(crate) fn invalid_content(content: &str, level: u8) -> Option<String> {
     }
     match open {
         Open::Nothing => None,
-        Open::CodeFence => {
-            Some("the content opens a code fence it never closes (it would swallow the sections after it)".into())
-        }
+        Open::CodeFence => Some(
+            "the content opens a code fence it never closes (it would swallow the sections after it)".into(),
+        ),
         Open::HtmlComment => Some(
-            "the content opens an HTML comment it never closes (it would swallow the sections after it)".into(),
+            "the content opens an HTML comment it never closes (it would swallow the sections after it)"
+                .into(),
         ),
     }
 }

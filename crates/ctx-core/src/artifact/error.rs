@@ -151,7 +151,9 @@ impl ArtifactError {
     pub fn changed(artifact: &str, path: &str) -> ArtifactError {
         let mut err = ArtifactError::new(
             ArtifactErrorCode::ArtifactChanged,
-            format!("{path} (artifact '{artifact}') changed on disk while the operation was applied; nothing was written"),
+            format!(
+                "{path} (artifact '{artifact}') changed on disk while the operation was applied; nothing was written"
+            ),
         );
         err.action = Some("read the artifact again and repeat the operation".into());
         err

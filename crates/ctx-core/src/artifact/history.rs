@@ -249,7 +249,8 @@ fn read_suggestion(row: &rusqlite::Row<'_>) -> rusqlite::Result<Suggestion> {
 
 /// The suggestions on the artifact, oldest first.
 pub(crate) fn suggestions(conn: &Connection, node_id: i64) -> Result<Vec<Suggestion>> {
-    let mut stmt = conn.prepare_cached(&format!("{SUGGESTION_SELECT} AND r.node_id = ?1 ORDER BY r.ts, r.id"))?;
+    let mut stmt =
+        conn.prepare_cached(&format!("{SUGGESTION_SELECT} AND r.node_id = ?1 ORDER BY r.ts, r.id"))?;
     Ok(stmt.query_map([node_id], read_suggestion)?.collect::<rusqlite::Result<_>>()?)
 }
 

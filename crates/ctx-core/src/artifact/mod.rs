@@ -35,12 +35,12 @@ mod error;
 mod history;
 pub(crate) mod markdown;
 mod ops;
-pub(crate) mod state;
-mod view;
 #[cfg(test)]
 mod proptests;
+pub(crate) mod state;
 #[cfg(test)]
 mod tests;
+mod view;
 // Targeting (`@artifact#section`, `/artifact section`, `#section`, titles)
 // lives in its own module, written separately:
 // pub mod target;

@@ -184,7 +184,9 @@ pub(crate) fn apply(conn: &Connection, site: &Authoring<'_>, op: &Operation) -> 
             let (at, sibling_level) = insertion_point(&loaded, after_section.as_deref(), *order)?;
             let level = level.unwrap_or(sibling_level);
             if !(1..=6).contains(&level) {
-                return Err(ArtifactError::invalid(format!("level {level}: a heading's level is 1 to 6")).into());
+                return Err(
+                    ArtifactError::invalid(format!("level {level}: a heading's level is 1 to 6")).into()
+                );
             }
             let title = title.trim();
             if title.is_empty() || title.contains(['\n', '\r']) {
@@ -213,8 +215,14 @@ pub(crate) fn apply(conn: &Connection, site: &Authoring<'_>, op: &Operation) -> 
             result.section_slug = Some(section_slug.clone());
             let suggestion = site.detector.redacted(suggestion);
             let content = content.as_ref().map(|c| site.detector.redacted(c));
-            result.suggestion_id =
-                Some(history::suggest(conn, node_id, section_slug, &suggestion, &reason, content.as_deref())?);
+            result.suggestion_id = Some(history::suggest(
+                conn,
+                node_id,
+                section_slug,
+                &suggestion,
+                &reason,
+                content.as_deref(),
+            )?);
         }
     }
     state::touch(conn, node_id)?;
@@ -291,9 +299,12 @@ fn insertion_point(loaded: &Loaded, after: Option<&str>, order: Option<usize>) -
         Some(order) if order < sections.len() => Ok((sections[order].heading.start, sections[order].level)),
         Some(_) | None => {
             // At the end: a sibling of the document's sections below its title.
-            let level = sections.iter().skip(1).map(|s| s.level).min().unwrap_or_else(|| {
-                sections.first().map_or(2, |title| (title.level + 1).min(6))
-            });
+            let level = sections
+                .iter()
+                .skip(1)
+                .map(|s| s.level)
+                .min()
+                .unwrap_or_else(|| sections.first().map_or(2, |title| (title.level + 1).min(6)));
             Ok((loaded.text.len(), level))
         }
     }
@@ -309,7 +320,9 @@ fn operation_json(op: &Operation, site: &Authoring<'_>) -> serde_json::Value {
         Operation::MarkSectionDone { is_done, override_finalized, .. } => {
             serde_json::json!({ "is_done": is_done, "override_finalized": override_finalized })
         }
-        Operation::CreateSection { after_section, order, title, content, level, override_finalized, .. } => {
+        Operation::CreateSection {
+            after_section, order, title, content, level, override_finalized, ..
+        } => {
             serde_json::json!({ "after_section": after_section, "order": order, "title": redact(title),
                 "content": redact(content), "level": level, "override_finalized": override_finalized })
         }
@@ -337,4 +350,3 @@ fn placeholder_view() -> super::ArtifactView {
         state_hash: String::new(),
     }
 }
-

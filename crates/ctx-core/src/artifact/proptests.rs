@@ -42,7 +42,9 @@ fn document() -> impl Strategy<Value = String> {
             }
             for block in blocks {
                 match block {
-                    Block::Heading(level, text) => lines.push(format!("{} {text}", "#".repeat(level as usize))),
+                    Block::Heading(level, text) => {
+                        lines.push(format!("{} {text}", "#".repeat(level as usize)))
+                    }
                     Block::Paragraph(text) => lines.push(text),
                     Block::Fence(inner) => {
                         lines.push("```md".into());

@@ -31,7 +31,8 @@ pub(crate) struct Flags {
     pub collapsed: bool,
 }
 
-const SELECT: &str = "SELECT a.node_id, a.slug, a.path, a.stage, a.finalized, a.file_hash, n.created_at, n.updated_at
+const SELECT: &str =
+    "SELECT a.node_id, a.slug, a.path, a.stage, a.finalized, a.file_hash, n.created_at, n.updated_at
                       FROM artifacts a JOIN nodes n ON n.id = a.node_id";
 
 fn read_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<ArtifactRow> {
@@ -89,7 +90,10 @@ pub(crate) fn flags(conn: &Connection, node_id: i64) -> Result<BTreeMap<String, 
 /// Set a section's flags (a section with none set has no row).
 pub(crate) fn set_flags(conn: &Connection, node_id: i64, section: &str, flags: Flags) -> Result<()> {
     if flags == Flags::default() {
-        conn.execute("DELETE FROM artifact_flags WHERE artifact_id = ?1 AND section = ?2", params![node_id, section])?;
+        conn.execute(
+            "DELETE FROM artifact_flags WHERE artifact_id = ?1 AND section = ?2",
+            params![node_id, section],
+        )?;
     } else {
         conn.execute(
             "INSERT INTO artifact_flags (artifact_id, section, done, collapsed) VALUES (?1, ?2, ?3, ?4)
@@ -124,7 +128,10 @@ pub(crate) fn set_finalized(conn: &Connection, node_id: i64, finalized: bool) ->
 }
 
 pub(crate) fn set_stage(conn: &Connection, node_id: i64, stage: &str) -> Result<()> {
-    conn.execute("UPDATE artifacts SET stage = ?2 WHERE node_id = ?1 AND stage <> ?2", params![node_id, stage])?;
+    conn.execute(
+        "UPDATE artifacts SET stage = ?2 WHERE node_id = ?1 AND stage <> ?2",
+        params![node_id, stage],
+    )?;
     Ok(())
 }
 

@@ -38,12 +38,19 @@ fn added_artifact_has_the_seeds_sections() {
     let view = ws.artifact("concept", &ViewOptions::default()).unwrap();
     let slugs: Vec<&str> = view.sections.iter().map(|s| s.slug.as_str()).collect();
     assert_eq!(slugs, ["project-concept-ack", "what-is-it", "problem-being-solved", "core-features"]);
-    assert_eq!((view.name.as_str(), view.stage.as_str(), view.status), ("concept.md", "discovery", ArtifactStatus::Draft));
-    assert_eq!(view.sections[1].preview.as_deref(), Some("ACK is a planning layer. ```md ## not a section ```"));
+    assert_eq!(
+        (view.name.as_str(), view.stage.as_str(), view.status),
+        ("concept.md", "discovery", ArtifactStatus::Draft)
+    );
+    assert_eq!(
+        view.sections[1].preview.as_deref(),
+        Some("ACK is a planning layer. ```md ## not a section ```")
+    );
     assert_eq!(view.sections[2].preview, None);
     assert_eq!(view.state_hash.len(), 16);
     assert!(view.content.is_none());
-    let full = ws.artifact("concept", &ViewOptions { content: true, sections: vec!["what-is-it".into()] }).unwrap();
+    let full =
+        ws.artifact("concept", &ViewOptions { content: true, sections: vec!["what-is-it".into()] }).unwrap();
     assert_eq!(full.content.as_deref(), Some(CONCEPT));
     assert!(full.sections[1].content.as_deref().unwrap().contains("planning layer"));
     assert_eq!(full.state_hash, view.state_hash, "what is shown, not how much of it");
@@ -133,11 +140,16 @@ fn create_section_after_a_section_or_at_an_order() {
         r#"{"operation": "create_section", "artifact_slug": "concept", "order": 1, "title": "What Is It?"}"#,
     )
     .unwrap();
-    assert_eq!((result.artifact.sections[1].slug.as_str(), result.artifact.sections[1].level), ("what-is-it", 2));
+    assert_eq!(
+        (result.artifact.sections[1].slug.as_str(), result.artifact.sections[1].level),
+        ("what-is-it", 2)
+    );
     assert_eq!(result.artifact.sections[2].slug, "what-is-it-2", "slugs follow document order");
-    let result =
-        apply(&mut ws, r#"{"operation": "create_section", "artifact_slug": "concept", "order": 99, "title": "End"}"#)
-            .unwrap();
+    let result = apply(
+        &mut ws,
+        r#"{"operation": "create_section", "artifact_slug": "concept", "order": 99, "title": "End"}"#,
+    )
+    .unwrap();
     let last = result.artifact.sections.last().unwrap();
     assert_eq!((last.slug.as_str(), last.level), ("end", 2));
     assert!(file(&dir).ends_with("- one\r\n\r\n## End\r\n"));
@@ -177,7 +189,10 @@ fn suggestions_wait_for_a_decision() {
     assert!(accepted.operation_id.is_some());
     assert!(file(&dir).contains("- one\r\n- pricing\r\n"));
     let rejected = ws.reject_suggestion(&plain, Some("too terse")).unwrap();
-    assert_eq!((rejected.status.as_str(), rejected.decision_reason.as_deref()), ("rejected", Some("too terse")));
+    assert_eq!(
+        (rejected.status.as_str(), rejected.decision_reason.as_deref()),
+        ("rejected", Some("too terse"))
+    );
     let again = artifact_error(ws.accept_suggestion(&plain, false).unwrap_err());
     assert_eq!(again.error, ArtifactErrorCode::InvalidOperation);
     let missing = artifact_error(ws.reject_suggestion("E-000000000000", None).unwrap_err());
@@ -194,7 +209,8 @@ fn a_finalized_artifact_refuses_operations_unless_overridden() {
     assert_eq!(err.error, ArtifactErrorCode::ArtifactFinalized);
     assert!(err.action.as_deref().unwrap().contains("un-finalize"));
     assert_eq!(file(&dir), CONCEPT);
-    let done = r#"{"operation": "mark_section_done", "artifact_slug": "concept", "section_slug": "what-is-it"}"#;
+    let done =
+        r#"{"operation": "mark_section_done", "artifact_slug": "concept", "section_slug": "what-is-it"}"#;
     assert_eq!(artifact_error(apply(&mut ws, done).unwrap_err()).error, ArtifactErrorCode::ArtifactFinalized);
     // With the override (the field, or set as the CLI flag does).
     let forced = update.replace("\"New\"", "\"New\", \"override_finalized\": true");
@@ -217,7 +233,10 @@ fn every_error_names_what_is_wrong() {
         apply(&mut ws, r#"{"operation": "update_section", "artifact_slug": "concpet", "section_slug": "x", "content": ""}"#)
             .unwrap_err(),
     );
-    assert_eq!((err.error, err.suggestions.clone()), (ArtifactErrorCode::ArtifactNotFound, vec!["concept".to_string()]));
+    assert_eq!(
+        (err.error, err.suggestions.clone()),
+        (ArtifactErrorCode::ArtifactNotFound, vec!["concept".to_string()])
+    );
     let err = artifact_error(
         apply(&mut ws, r#"{"operation": "update_section", "artifact_slug": "concept", "section_slug": "problem", "content": ""}"#)
             .unwrap_err(),
@@ -235,11 +254,19 @@ fn every_error_names_what_is_wrong() {
         assert_eq!(err.error, ArtifactErrorCode::InvalidOperation, "{bad}");
     }
     let err = artifact_error(
-        apply(&mut ws, r#"{"operation": "create_section", "artifact_slug": "concept", "title": "two\nlines"}"#).unwrap_err(),
+        apply(
+            &mut ws,
+            r#"{"operation": "create_section", "artifact_slug": "concept", "title": "two\nlines"}"#,
+        )
+        .unwrap_err(),
     );
     assert_eq!(err.error, ArtifactErrorCode::InvalidOperation);
     let err = artifact_error(
-        apply(&mut ws, r#"{"operation": "create_section", "artifact_slug": "concept", "title": "T", "level": 7}"#).unwrap_err(),
+        apply(
+            &mut ws,
+            r#"{"operation": "create_section", "artifact_slug": "concept", "title": "T", "level": 7}"#,
+        )
+        .unwrap_err(),
     );
     assert_eq!(err.error, ArtifactErrorCode::InvalidOperation);
     let err = artifact_error(ws.restore_artifact("concept", "S-nope", false).unwrap_err());
@@ -256,8 +283,16 @@ fn every_error_names_what_is_wrong() {
     let ambiguous = ArtifactError::ambiguous(
         "overview",
         vec![
-            TargetCandidate { artifact: "concept".into(), section: Some("overview".into()), title: "Overview".into() },
-            TargetCandidate { artifact: "research".into(), section: Some("overview".into()), title: "Overview".into() },
+            TargetCandidate {
+                artifact: "concept".into(),
+                section: Some("overview".into()),
+                title: "Overview".into(),
+            },
+            TargetCandidate {
+                artifact: "research".into(),
+                section: Some("overview".into()),
+                title: "Overview".into(),
+            },
         ],
     );
     let json = serde_json::to_value(&ambiguous).unwrap();
@@ -325,8 +360,11 @@ fn a_hand_edit_is_reindexed_and_never_overwritten() {
 #[test]
 fn the_committed_state_rebuilds_the_database() {
     let (dir, mut ws) = workspace();
-    apply(&mut ws, r#"{"operation": "mark_section_done", "artifact_slug": "concept", "section_slug": "what-is-it"}"#)
-        .unwrap();
+    apply(
+        &mut ws,
+        r#"{"operation": "mark_section_done", "artifact_slug": "concept", "section_slug": "what-is-it"}"#,
+    )
+    .unwrap();
     ws.set_artifact_stage("concept", "design").unwrap();
     ws.set_section_collapsed("concept", "core-features", true).unwrap();
     ws.finalize_artifact("concept", true).unwrap();
@@ -394,15 +432,24 @@ fn list_add_and_remove() {
     let (dir, mut ws) = workspace();
     std::fs::write(dir.path().join("docs/Research Notes.md"), "# R\n\n## Overview\n").unwrap();
     let view = ws
-        .add_artifact(&NewArtifact { path: "docs/Research Notes.md".into(), stage: Some("design".into()), slug: None })
+        .add_artifact(&NewArtifact {
+            path: "docs/Research Notes.md".into(),
+            stage: Some("design".into()),
+            slug: None,
+        })
         .unwrap();
     assert_eq!(view.slug, "research-notes");
     let again = artifact_error(
-        ws.add_artifact(&NewArtifact { path: "docs/concept.md".into(), slug: Some("other".into()), stage: None })
-            .unwrap_err(),
+        ws.add_artifact(&NewArtifact {
+            path: "docs/concept.md".into(),
+            slug: Some("other".into()),
+            stage: None,
+        })
+        .unwrap_err(),
     );
     assert_eq!(again.error, ArtifactErrorCode::InvalidOperation);
-    let missing = ws.add_artifact(&NewArtifact { path: "docs/none.md".into(), ..Default::default() }).unwrap_err();
+    let missing =
+        ws.add_artifact(&NewArtifact { path: "docs/none.md".into(), ..Default::default() }).unwrap_err();
     assert_eq!(missing.code(), "INVALID_OPERATION");
     assert_eq!(ws.artifacts().unwrap().len(), 2);
     ws.remove_artifact("research-notes").unwrap();

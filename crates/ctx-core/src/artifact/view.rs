@@ -61,10 +61,14 @@ pub(crate) fn row(conn: &Connection, slug: &str) -> Result<ArtifactRow> {
 /// Read the file of `row` (never through a link out of `root`), parse it,
 /// and re-index the artifact when its hash moved since it was last read.
 pub(crate) fn load(conn: &Connection, root: &Path, row: ArtifactRow) -> Result<Loaded> {
-    let bytes = crate::fsutil::read_within(root, &row.path).map_err(|err| Error::io(root.join(&row.path), err))?;
+    let bytes =
+        crate::fsutil::read_within(root, &row.path).map_err(|err| Error::io(root.join(&row.path), err))?;
     let hash = hash(&bytes);
     let text = String::from_utf8(bytes).map_err(|_| {
-        Error::from(ArtifactError::invalid(format!("{}: not UTF-8 text, so not an artifact ctx can read", row.path)))
+        Error::from(ArtifactError::invalid(format!(
+            "{}: not UTF-8 text, so not an artifact ctx can read",
+            row.path
+        )))
     })?;
     let doc = markdown::parse(&text);
     let mut row = row;
@@ -116,10 +120,7 @@ pub(crate) fn view(
                 is_done: done,
                 is_collapsed: collapsed,
                 preview: markdown::preview(&loaded.text, span, PREVIEW_CHARS),
-                content: options
-                    .sections
-                    .contains(&span.slug)
-                    .then(|| loaded.text[span.body()].to_string()),
+                content: options.sections.contains(&span.slug).then(|| loaded.text[span.body()].to_string()),
             }
         })
         .collect();
@@ -228,7 +229,9 @@ pub(crate) fn check(
     max_age_seconds: u64,
 ) -> Result<StalenessReport> {
     let known: Option<(i64, String)> = conn
-        .prepare_cached("SELECT generated_ms, summary FROM artifact_states WHERE state_hash = ?1 AND artifact_id = ?2")?
+        .prepare_cached(
+            "SELECT generated_ms, summary FROM artifact_states WHERE state_hash = ?1 AND artifact_id = ?2",
+        )?
         .query_row(params![given_hash, node_id], |row| Ok((row.get(0)?, row.get(1)?)))
         .optional()?;
     let at = at.or_else(|| known.as_ref().map(|(ms, _)| time::from_unix_nanos(ms.saturating_mul(1_000_000))));
@@ -240,7 +243,9 @@ pub(crate) fn check(
     if !matches {
         match known.and_then(|(_, summary)| serde_json::from_str::<Shown>(&summary).ok()) {
             Some(then) => changes = differences(&then, now),
-            None => changes.push("the view's hash is not the artifact's now (ctx does not know that view)".into()),
+            None => {
+                changes.push("the view's hash is not the artifact's now (ctx does not know that view)".into())
+            }
         }
     }
     Ok(StalenessReport {
@@ -270,7 +275,8 @@ fn differences(then: &Shown, now: &ArtifactView) -> Vec<String> {
     if then.sections.len() != now.sections.len() {
         changes.push(format!("sections_total {} -> {}", then.sections.len(), now.sections.len()));
     }
-    let before: BTreeMap<&str, bool> = then.sections.iter().map(|(slug, done)| (slug.as_str(), *done)).collect();
+    let before: BTreeMap<&str, bool> =
+        then.sections.iter().map(|(slug, done)| (slug.as_str(), *done)).collect();
     for section in &now.sections {
         match before.get(section.slug.as_str()) {
             None => changes.push(format!("section {} was added", section.slug)),
@@ -302,8 +308,11 @@ pub(crate) fn project(
 ) -> ProjectView {
     let id = root.file_name().and_then(|n| n.to_str()).unwrap_or("project").to_string();
     let name = if config.project_name.is_empty() { id.clone() } else { config.project_name.clone() };
-    let description =
-        if config.project_description.is_empty() { root_description } else { config.project_description.clone() };
+    let description = if config.project_description.is_empty() {
+        root_description
+    } else {
+        config.project_description.clone()
+    };
     let mut stage_order: Vec<String> = config.stages.clone();
     let mut others: Vec<String> =
         views.iter().map(|v| v.stage.clone()).filter(|stage| !stage_order.contains(stage)).collect();
@@ -328,11 +337,8 @@ pub(crate) fn project(
     }
     let open = |stage: &String| stages.get(stage).is_some_and(|p| p.artifacts_finalized < p.artifacts_total);
     let used = |stage: &&String| stages.get(*stage).is_some_and(|p| p.artifacts_total > 0);
-    let current_stage = stage_order
-        .iter()
-        .find(|stage| open(stage))
-        .or_else(|| stage_order.iter().rev().find(used))
-        .cloned();
+    let current_stage =
+        stage_order.iter().find(|stage| open(stage)).or_else(|| stage_order.iter().rev().find(used)).cloned();
     let mut hasher = blake3::Hasher::new();
     hasher.update(name.as_bytes()).update(&[0]).update(description.as_bytes()).update(&[0]);
     for view in views {

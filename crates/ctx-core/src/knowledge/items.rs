@@ -4,7 +4,8 @@
 use rusqlite::{Connection, OptionalExtension, params};
 
 use super::format::{
-    self, ArtifactFront, AttemptFront, DecisionFront, FileError, FolderFront, FrameFront, PinFront, RelatedFront,
+    self, ArtifactFront, AttemptFront, DecisionFront, FileError, FolderFront, FrameFront, PinFront,
+    RelatedFront,
 };
 use crate::build::names;
 use crate::error::{Error, Result};
@@ -116,7 +117,8 @@ impl Item {
                 }
                 if front.path == "." || !is_folder_key(&front.path) {
                     return Err(invalid(
-                        "an artifact's path is relative to the repository root, with `/` between names".into(),
+                        "an artifact's path is relative to the repository root, with `/` between names"
+                            .into(),
                     ));
                 }
                 if !matches!(front.status.as_str(), "draft" | "finalized") {
@@ -172,7 +174,10 @@ pub(crate) fn read(conn: &Connection, key: &str) -> Result<Option<Item>> {
         "decision" => read_decision(conn, id),
         "frame" => read_frame(conn, id),
         "pin" => read_pin(conn, id),
-        "artifact" => Ok(crate::artifact::state::read_front(conn, id)?.map(|front| Item::Artifact(front, String::new()))),
+        "artifact" => {
+            Ok(crate::artifact::state::read_front(conn, id)?
+                .map(|front| Item::Artifact(front, String::new())))
+        }
         _ => Ok(None),
     }
 }
