@@ -5,6 +5,7 @@
 mod util;
 
 mod agents;
+mod artifacts;
 mod build;
 
 mod cli;

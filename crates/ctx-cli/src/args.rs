@@ -61,6 +61,10 @@ pub enum Command {
     /// The work tree: push and pop frames of work, and the context an agent working on one reads.
     #[command(subcommand)]
     Frame(FrameCommand),
+    /// Planning documents (artifacts): their sections, stages and progress, and the agent
+    /// operations on them (apply, suggestions, history, restore, staleness check).
+    #[command(subcommand)]
+    Artifact(crate::commands::artifact::ArtifactsCommand),
     /// Tasks and epics: add, start, finish or fail them, list them, and print a task's prompt.
     #[command(subcommand)]
     Task(TaskCommand),

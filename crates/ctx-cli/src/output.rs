@@ -33,7 +33,13 @@ pub fn print_error(err: &anyhow::Error, json: bool) {
 }
 
 /// `{"error": {"code", "message"}}`: how `--json` and the MCP server report an error.
+/// An artifact error is the ACK seed's object instead (`{"error": "SECTION_NOT_FOUND",
+/// "message", "suggestions", "action", "candidates"}`, see docs/artifacts.md).
 pub fn error_json(err: &anyhow::Error) -> serde_json::Value {
+    if let Some(ctx_core::Error::Artifact(artifact)) = err.downcast_ref::<ctx_core::Error>() {
+        return serde_json::to_value(artifact)
+            .unwrap_or_else(|_| serde_json::json!({ "error": artifact.error }));
+    }
     serde_json::json!({ "error": { "code": error_code(err), "message": error_message(err) } })
 }
 

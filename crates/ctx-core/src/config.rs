@@ -33,6 +33,51 @@ pub struct Config {
     pub secrets: SecretsConfig,
     pub agents: AgentsConfig,
     pub hooks: HooksConfig,
+    pub artifacts: ArtifactsConfig,
+}
+
+/// `[artifacts]`: planning documents and their project view (docs/artifacts.md).
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct ArtifactsConfig {
+    /// The project's name in `ctx artifact project`. Default: empty, the root folder's name.
+    pub project_name: String,
+    /// The project's description. Default: empty, the root folder's description (`ctx folder describe .`).
+    pub project_description: String,
+    /// The stages, in order; an artifact may name another (it comes after these).
+    /// Default: discovery, design, build, launch.
+    pub stages: Vec<String>,
+    /// The stage of an artifact added without `--stage`. Default: the first of `stages`.
+    pub default_stage: String,
+    /// How old (seconds) a view an agent holds may be before `ctx artifact check`
+    /// calls it stale. Default: 300.
+    pub max_age_seconds: u64,
+    /// An artifact's full content is refused (CONTEXT_TOO_LARGE) past this many bytes;
+    /// its sections can still be read one by one. Default: 200000.
+    pub max_content_bytes: usize,
+}
+
+impl Default for ArtifactsConfig {
+    fn default() -> Self {
+        ArtifactsConfig {
+            project_name: String::new(),
+            project_description: String::new(),
+            stages: ["discovery", "design", "build", "launch"].map(String::from).to_vec(),
+            default_stage: String::new(),
+            max_age_seconds: 300,
+            max_content_bytes: 200_000,
+        }
+    }
+}
+
+impl ArtifactsConfig {
+    /// The stage of an artifact that names none.
+    pub fn default_stage(&self) -> &str {
+        if !self.default_stage.is_empty() {
+            return &self.default_stage;
+        }
+        self.stages.first().map_or("discovery", String::as_str)
+    }
 }
 
 /// `[agents]`: the files whose ctx section `ctx init` and `ctx update` keep

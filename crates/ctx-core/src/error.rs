@@ -95,6 +95,11 @@ pub enum Error {
     #[error("{}: {message}; nothing was written", path.display())]
     HarnessConfig { path: PathBuf, message: String },
 
+    /// An artifact command or operation that cannot be done, in the ACK
+    /// seed's shape (`error`, `message`, `suggestions`, `action`, `candidates`).
+    #[error("{0}")]
+    Artifact(Box<crate::artifact::ArtifactError>),
+
     #[error("template {template}{}: {message}", line.map(|l| format!(", line {l}")).unwrap_or_default())]
     Template { template: String, line: Option<usize>, message: String },
 }
@@ -127,6 +132,7 @@ impl Error {
             Error::ManagedSectionBroken { .. } => "MANAGED_SECTION_BROKEN",
             Error::NewerSection { .. } => "NEWER_MANAGED_SECTION",
             Error::HarnessConfig { .. } => "INVALID_HARNESS_CONFIG",
+            Error::Artifact(err) => err.error.as_str(),
         }
     }
 
@@ -171,6 +177,12 @@ fn broken_sections(files: &[(String, Vec<crate::agents::Problem>)]) -> String {
 /// `path: ` when there is a path, for messages that may have one.
 fn at(path: &Option<PathBuf>) -> String {
     path.as_ref().map(|path| format!("{}: ", path.display())).unwrap_or_default()
+}
+
+impl From<crate::artifact::ArtifactError> for Error {
+    fn from(err: crate::artifact::ArtifactError) -> Error {
+        Error::Artifact(Box::new(err))
+    }
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;

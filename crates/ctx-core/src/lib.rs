@@ -69,6 +69,11 @@ mod watch;
 mod workspace;
 
 pub use agents::{FileRole, FileUpdate, UpdateOptions, UpdateReport, UpdateStatus};
+pub use artifact::{
+    ArtifactError, ArtifactErrorCode, ArtifactHistory, ArtifactStatus, ArtifactSummary, ArtifactView,
+    NewArtifact, Operation, OperationEntry, OperationResult, ProjectView, SectionView, SnapshotInfo,
+    StageProgress, StalenessReport, Suggestion, TargetCandidate, ViewOptions, parse_operation,
+};
 pub use assemble::{
     AncestorCounts, AssembledContext, AssemblyReport, CacheReport, Rendering, SectionTokens, SiblingCounts,
     SubframeCounts,
@@ -76,8 +81,8 @@ pub use assemble::{
 pub use budget::{Budget, BudgetSources};
 pub use build::{BuildMode, BuildOptions, BuildReport, RenderedContext, Tier, TodoFolder, ValidateReport};
 pub use config::{
-    AgentsConfig, BudgetConfig, BuildConfig, CacheConfig, Config, DEFAULT_CONFIG_TOML, ScanConfig,
-    SelectionConfig,
+    AgentsConfig, ArtifactsConfig, BudgetConfig, BuildConfig, CacheConfig, Config, DEFAULT_CONFIG_TOML,
+    ScanConfig, SelectionConfig,
 };
 pub use config::{HooksConfig, IngestHooks, Inject, SessionStartHook, UserPromptHook};
 pub use error::{Error, Result};

@@ -40,6 +40,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../migrations/0011_summary_index.sql"),
     include_str!("../migrations/0012_outlines.sql"),
     include_str!("../migrations/0013_file_terms.sql"),
+    include_str!("../migrations/0014_artifacts.sql"),
 ];
 
 /// The schema version this build of ctx writes and understands.

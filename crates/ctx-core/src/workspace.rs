@@ -226,7 +226,7 @@ impl Workspace {
     }
 
     /// A repository-relative path (or an absolute one inside the root) as a folder key.
-    fn key(&self, path: &str) -> Result<String> {
+    pub(crate) fn key(&self, path: &str) -> Result<String> {
         self.resolve_from(&self.root, path)
     }
 
@@ -614,6 +614,28 @@ impl Workspace {
         })
     }
 
+    /// [`Workspace::author`] for changes that also read the workspace (its
+    /// root, configuration, secret detector): the artifacts' operations.
+    pub(crate) fn author_in<T>(
+        &mut self,
+        f: impl FnOnce(&rusqlite::Connection, &Authoring<'_>) -> Result<T>,
+    ) -> Result<T> {
+        let ctx_dir = self.ctx_dir();
+        let cached = self.cached;
+        let detector = detector_of(&self.config.secrets, &self.detector);
+        let site = Authoring { root: &self.root, config: &self.config, detector };
+        write_in(&mut self.store.conn, |conn| {
+            if cached {
+                return f(conn, &site);
+            }
+            let mut report = KnowledgeReport::default();
+            knowledge::sync_in(conn, &ctx_dir, site.detector, &mut report)?;
+            let value = f(conn, &site)?;
+            knowledge::sync_out(conn, &ctx_dir, &mut report)?;
+            Ok(value)
+        })
+    }
+
     /// Bring the store and the knowledge files in line (see [`knowledge`]):
     /// what changed on disk is read in, what changed in the store is written out.
     pub fn sync_knowledge(&mut self) -> Result<KnowledgeReport> {
@@ -624,6 +646,13 @@ impl Workspace {
         let detector = detector_of(&self.config.secrets, &self.detector);
         write_in(&mut self.store.conn, |conn| knowledge::sync(conn, &ctx_dir, detector))
     }
+}
+
+/// What a change made through [`Workspace::author_in`] reads of the workspace.
+pub(crate) struct Authoring<'a> {
+    pub root: &'a Path,
+    pub config: &'a Config,
+    pub detector: &'a Detector,
 }
 
 /// Run `f` in a write transaction on `conn`: all of it lands, or none of it.

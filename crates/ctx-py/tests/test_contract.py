@@ -2,6 +2,8 @@
 Schemas in docs/schemas/ (the ContextFS L0/L1/L2 contract's shapes)."""
 
 import json
+import os
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -30,7 +32,18 @@ def check(name, value):
 
 
 def test_every_schema_is_valid_draft_2020_12():
-    assert set(VALIDATORS) == {"get", "ingest", "l0-row", "pack", "record", "search", "timeline"}
+    assert set(VALIDATORS) == {
+        "artifact-error",
+        "artifact-operation",
+        "artifact-operation-result",
+        "get",
+        "ingest",
+        "l0-row",
+        "pack",
+        "record",
+        "search",
+        "timeline",
+    }
     for validator in VALIDATORS.values():
         Draft202012Validator.check_schema(validator.schema)
 
@@ -70,3 +83,61 @@ def test_the_schemas_can_fail():
     assert list(VALIDATORS["l0-row"].iter_errors(row))
     assert list(VALIDATORS["get"].iter_errors({"id": "H-1", "truncated": False}))
     assert list(VALIDATORS["search"].iter_errors({"layer": "L1"}))
+
+
+# The ACK seed's examples: operations and errors (docs/artifacts.md).
+SEED_OPERATIONS = [
+    {"operation": "update_section", "artifact_slug": "concept", "section_slug": "what-is-it",
+     "content": "Updated content here...", "reason": "Clarified definition based on research"},
+    {"operation": "mark_section_done", "artifact_slug": "concept", "section_slug": "problem-being-solved", "is_done": True},
+    {"operation": "create_section", "artifact_slug": "concept", "after_section": "core-features",
+     "title": "Technical Requirements", "content": "...", "order": 4},
+    {"operation": "suggest_edit", "artifact_slug": "research", "section_slug": "competitive-analysis",
+     "suggestion": "Add comparison of pricing models", "rationale": "User asked about pricing validation"},
+]
+SEED_ERRORS = [
+    {"error": "SECTION_NOT_FOUND", "message": "Section 'xyz' not found in artifact 'concept'",
+     "suggestions": ["what-is-it", "problem-being-solved"]},
+    {"error": "ARTIFACT_FINALIZED", "message": "Cannot modify finalized artifact 'concept'",
+     "action": "Ask user to un-finalize or create snapshot"},
+    {"error": "CONTEXT_TOO_LARGE", "message": "Artifact content exceeds token limit",
+     "action": "Summarizing content or requesting specific sections"},
+    {"error": "AMBIGUOUS_TARGET", "message": "'overview' matches 2 targets: say which",
+     "candidates": [{"artifact": "concept", "section": "overview", "title": "Overview"},
+                    {"artifact": "research", "section": "overview", "title": "Overview"}]},
+]
+
+
+def test_the_seeds_operations_and_errors_match_the_artifact_schemas():
+    for op in SEED_OPERATIONS:
+        check("artifact-operation", op)
+    for err in SEED_ERRORS:
+        check("artifact-error", err)
+    assert list(VALIDATORS["artifact-operation"].iter_errors({"operation": "delete_section", "artifact_slug": "x"}))
+    assert list(VALIDATORS["artifact-operation"].iter_errors({**SEED_OPERATIONS[0], "typo": 1}))
+    assert list(VALIDATORS["artifact-error"].iter_errors({"error": "NOPE", "message": "x"}))
+
+
+CTX_BIN = os.environ.get("CTX_BIN") or str(HERE.parents[2] / "target" / "debug" / "ctx")
+
+
+@pytest.mark.skipif(not Path(CTX_BIN).exists(), reason="no ctx binary (set CTX_BIN)")
+def test_real_artifact_outputs_match_the_contract(tmp_path):
+    def ctx(*args, stdin=None):
+        return subprocess.run([CTX_BIN, "--json", *args], cwd=tmp_path, input=stdin, capture_output=True, text=True)
+
+    (tmp_path / "concept.md").write_text("# Concept\n\n## What Is It?\n\nA layer.\n\n## Problem Being Solved\n\n## Core Features\n")
+    assert ctx("init", "--no-agents", "--no-build").returncode == 0
+    assert ctx("artifact", "add", "concept.md").returncode == 0
+    for op in SEED_OPERATIONS[:3]:
+        out = ctx("artifact", "apply", "-", stdin=json.dumps(op))
+        assert out.returncode == 0, out.stderr
+        check("artifact-operation-result", json.loads(out.stdout))
+    bad = dict(SEED_OPERATIONS[0], section_slug="xyz")
+    out = ctx("artifact", "apply", "-", stdin=json.dumps(bad))
+    assert out.returncode == 1
+    check("artifact-error", json.loads(out.stderr))
+    assert ctx("artifact", "finalize", "concept").returncode == 0
+    out = ctx("artifact", "apply", "-", stdin=json.dumps(SEED_OPERATIONS[0]))
+    check("artifact-error", json.loads(out.stderr))
+    assert json.loads(out.stderr)["error"] == "ARTIFACT_FINALIZED"

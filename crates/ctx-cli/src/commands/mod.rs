@@ -1,5 +1,6 @@
 //! One module per subcommand, each with a `run`.
 
+pub mod artifact;
 mod build;
 mod cache;
 mod eval;
@@ -78,6 +79,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Map(args) => map::map(&env, &args),
         Command::Rank(args) => map::rank(&env, &args),
         Command::Eval(args) => eval::run(&env, &args),
+        Command::Artifact(command) => return artifact::run(&env, command),
         Command::Frame(command) => frame::run(&env, command),
         Command::Task(command) => task::run(&env, command),
         Command::Cache(command) => cache::run(&env, command),

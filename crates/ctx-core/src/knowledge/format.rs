@@ -145,6 +145,39 @@ pub(crate) struct PinFront {
     pub date: String,
 }
 
+/// An artifact's authored state: `artifacts/<slug>.md` (no body: the
+/// content is the Markdown file at `path`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ArtifactFront {
+    pub slug: String,
+    /// The Markdown file, relative to the repository root.
+    pub path: String,
+    /// Empty: the configured default stage.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub stage: String,
+    /// `draft` or `finalized`.
+    #[serde(default = "default_artifact_status")]
+    pub status: String,
+    /// The sections with a flag set, in slug order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sections: Vec<SectionFlagsFront>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct SectionFlagsFront {
+    pub slug: String,
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub done: bool,
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub collapsed: bool,
+}
+
+fn default_artifact_status() -> String {
+    "draft".into()
+}
+
 fn is_false(value: &bool) -> bool {
     !value
 }

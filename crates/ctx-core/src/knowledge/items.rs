@@ -4,7 +4,8 @@
 use rusqlite::{Connection, OptionalExtension, params};
 
 use super::format::{
-    self, AttemptFront, DecisionFront, FileError, FolderFront, FrameFront, PinFront, RelatedFront,
+    self, ArtifactFront, AttemptFront, DecisionFront, FileError, FolderFront, FrameFront, PinFront,
+    RelatedFront,
 };
 use crate::build::names;
 use crate::error::{Error, Result};
@@ -20,10 +21,11 @@ pub(crate) enum Item {
     Decision(DecisionFront, String),
     Frame(FrameFront, String),
     Pin(PinFront, String),
+    Artifact(ArtifactFront, String),
 }
 
 /// The folders of `.ctx/knowledge/`, one a kind.
-pub(crate) const KINDS: [&str; 4] = ["folders", "decisions", "frames", "pins"];
+pub(crate) const KINDS: [&str; 5] = ["folders", "decisions", "frames", "pins", "artifacts"];
 
 /// What became of an item put into the store.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -46,6 +48,7 @@ impl Item {
             Item::Decision(front, _) => id("decision", &front.id),
             Item::Frame(front, _) => id("frame", &front.uid),
             Item::Pin(front, _) => id("pin", &front.id),
+            Item::Artifact(front, _) => format!("artifact:{}", front.slug),
         }
     }
 
@@ -56,6 +59,7 @@ impl Item {
             Item::Decision(front, _) => format!("decisions/{}.md", front.id),
             Item::Frame(front, _) => format!("frames/F{}-{}.md", front.number.unwrap_or(0), front.uid),
             Item::Pin(front, _) => format!("pins/{}.md", front.id),
+            Item::Artifact(front, _) => format!("artifacts/{}.md", front.slug),
         }
     }
 
@@ -65,6 +69,7 @@ impl Item {
             Item::Decision(front, body) => format::render(front, body),
             Item::Frame(front, body) => format::render(front, body),
             Item::Pin(front, body) => format::render(front, body),
+            Item::Artifact(front, body) => format::render(front, body),
         }
     }
 
@@ -102,6 +107,25 @@ impl Item {
                 let (front, body): (PinFront, String) = format::parse(text)?;
                 Item::Pin(front, body)
             }
+            Some("artifacts") => {
+                let (front, body): (ArtifactFront, String) = format::parse(text)?;
+                if !is_file_safe_id(&front.slug) {
+                    return Err(invalid(format!(
+                        "{:?}: an artifact slug is 1-64 letters, digits, '-', '_' or '.'",
+                        front.slug
+                    )));
+                }
+                if front.path == "." || !is_folder_key(&front.path) {
+                    return Err(invalid(
+                        "an artifact's path is relative to the repository root, with `/` between names"
+                            .into(),
+                    ));
+                }
+                if !matches!(front.status.as_str(), "draft" | "finalized") {
+                    return Err(invalid(format!("status {:?}: one of draft, finalized", front.status)));
+                }
+                Item::Artifact(front, body)
+            }
             _ => return Err(invalid(format!("not in one of {}", KINDS.join(", ")))),
         };
         for id in item.ids() {
@@ -123,6 +147,7 @@ impl Item {
                 ids
             }
             Item::Pin(front, _) => vec![front.id.as_str()],
+            Item::Artifact(..) => vec![],
         };
         ids.into_iter().filter(|id| !id.is_empty()).collect()
     }
@@ -149,6 +174,10 @@ pub(crate) fn read(conn: &Connection, key: &str) -> Result<Option<Item>> {
         "decision" => read_decision(conn, id),
         "frame" => read_frame(conn, id),
         "pin" => read_pin(conn, id),
+        "artifact" => {
+            Ok(crate::artifact::state::read_front(conn, id)?
+                .map(|front| Item::Artifact(front, String::new())))
+        }
         _ => Ok(None),
     }
 }
@@ -267,6 +296,10 @@ pub(crate) fn apply(conn: &Connection, item: &Item, warnings: &mut Vec<String>) 
         }
         Item::Frame(front, goal) => Ok((Applied::Done, format!("frame:{}", apply_frame(conn, front, goal)?))),
         Item::Pin(front, text) => Ok((Applied::Done, format!("pin:{}", apply_pin(conn, front, text)?))),
+        Item::Artifact(front, _) => {
+            crate::artifact::state::apply_front(conn, front)?;
+            Ok((Applied::Done, format!("artifact:{}", front.slug)))
+        }
     }
 }
 
@@ -603,6 +636,7 @@ pub(crate) fn remove(conn: &Connection, key: &str) -> Result<()> {
                 node_changed(conn, node)?;
             }
         }
+        "artifact" => crate::artifact::state::remove(conn, id)?,
         "frame" => {
             if let Some(node) = frame_node(conn, id)? {
                 // Its subframes stay, at the top; its decisions stay, on no frame.

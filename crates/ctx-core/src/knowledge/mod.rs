@@ -233,6 +233,7 @@ fn order(item: &Item) -> (u8, i64, String) {
         Item::Frame(front, _) => (1, front.number.unwrap_or(i64::MAX), front.created.clone()),
         Item::Decision(..) => (2, 0, String::new()),
         Item::Pin(..) => (3, 0, String::new()),
+        Item::Artifact(..) => (4, 0, String::new()),
     }
 }
 

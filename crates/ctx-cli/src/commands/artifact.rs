@@ -1,0 +1,459 @@
+//! `ctx artifact …`: planning documents (ACK artifacts) and the agent
+//! operations on them. The arguments live here with the command; the work
+//! is ctx-core's (`Workspace::add_artifact`, `apply_operation`, …).
+
+use std::io::{Read, Write};
+use std::process::ExitCode;
+
+use anyhow::Context as _;
+use clap::Subcommand;
+use ctx_core::{
+    ArtifactHistory, ArtifactStatus, ArtifactSummary, ArtifactView, NewArtifact, OperationResult,
+    ProjectView, StalenessReport, Suggestion, ViewOptions, parse_operation,
+};
+
+use super::Env;
+use crate::output;
+
+#[derive(Debug, Subcommand)]
+pub enum ArtifactsCommand {
+    /// Track a Markdown file of the repository as an artifact (its sections come from its headings).
+    Add {
+        path: String,
+        /// Default: the file's name without `.md`, slugified (`docs/Concept.md` → `concept`).
+        #[arg(long)]
+        slug: Option<String>,
+        /// Default: `[artifacts] default_stage` (the first configured stage).
+        #[arg(long)]
+        stage: Option<String>,
+    },
+    /// List the artifacts: stage, status and sections done.
+    List,
+    /// The project: name, description, current stage and each stage's progress.
+    Project,
+    /// Show an artifact's sections (slug, title, done, preview); --content adds the whole file.
+    Show {
+        slug: String,
+        /// The whole Markdown (refused past `[artifacts] max_content_bytes`: CONTEXT_TOO_LARGE).
+        #[arg(long)]
+        content: bool,
+        /// The content of this section too (repeatable).
+        #[arg(long = "section", value_name = "SECTION")]
+        sections: Vec<String>,
+    },
+    /// Mark an artifact finalized: operations on it are refused unless they override it.
+    Finalize { slug: String },
+    /// Make a finalized artifact a draft again.
+    Unfinalize { slug: String },
+    /// Move an artifact to another stage.
+    Stage { slug: String, stage: String },
+    /// Collapse a section in views (or --expand it again); the file is not changed.
+    Collapse {
+        slug: String,
+        section: String,
+        #[arg(long)]
+        expand: bool,
+    },
+    /// Stop tracking an artifact (its state, snapshots and suggestions go; the file stays).
+    Remove { slug: String },
+    /// Apply an agent operation given as JSON (a file, or `-` for stdin): update_section,
+    /// mark_section_done, create_section, suggest_edit (docs/artifacts.md).
+    Apply {
+        file: String,
+        /// Apply to a finalized artifact all the same (as `"override_finalized": true`).
+        #[arg(long)]
+        override_finalized: bool,
+    },
+    /// List the suggestions on an artifact (pending, accepted, rejected).
+    Suggestions { slug: String },
+    /// Accept a suggestion: its content, if any, is applied as an update_section.
+    Accept {
+        id: String,
+        #[arg(long)]
+        override_finalized: bool,
+    },
+    /// Reject a suggestion: nothing is applied.
+    Reject {
+        id: String,
+        #[arg(long)]
+        reason: Option<String>,
+    },
+    /// An artifact's snapshots and the operations applied to it, newest first.
+    History { slug: String },
+    /// Put an artifact back as a snapshot left it (a snapshot of the present is taken first).
+    Restore {
+        slug: String,
+        snapshot: String,
+        #[arg(long)]
+        override_finalized: bool,
+    },
+    /// Whether a view of an artifact (its state_hash) is still current and young enough;
+    /// exit 1 when it is stale.
+    Check {
+        slug: String,
+        /// The state_hash of the view held.
+        #[arg(long, value_name = "HASH")]
+        hash: String,
+        /// When that view was made (ISO-8601; default: when ctx first showed that state).
+        #[arg(long, value_name = "TIME", value_parser = humantime::parse_rfc3339_weak)]
+        at: Option<std::time::SystemTime>,
+        /// How old it may be (5m, 90s, ...; default: `[artifacts] max_age_seconds`, 5 minutes).
+        #[arg(long, value_name = "AGE", value_parser = humantime::parse_duration)]
+        max_age: Option<std::time::Duration>,
+    },
+}
+
+pub fn run(env: &Env, command: ArtifactsCommand) -> anyhow::Result<ExitCode> {
+    let mut ws = env.workspace()?;
+    match command {
+        ArtifactsCommand::Add { path, slug, stage } => {
+            let path = env.folder_key(&ws, &path)?;
+            let view = ws.add_artifact(&NewArtifact { path, slug, stage })?;
+            if env.json {
+                output::json(&view)?;
+            } else {
+                writeln!(
+                    std::io::stdout().lock(),
+                    "added artifact {} ({}, {} sections)",
+                    view.slug,
+                    view.path,
+                    view.sections_total
+                )?;
+            }
+        }
+        ArtifactsCommand::List => {
+            let list = ws.artifacts()?;
+            if env.json {
+                output::json(&list)?;
+            } else {
+                print_list(&list)?;
+            }
+        }
+        ArtifactsCommand::Project => {
+            let project = ws.artifact_project()?;
+            if env.json {
+                output::json(&project)?;
+            } else {
+                print_project(&project)?;
+            }
+        }
+        ArtifactsCommand::Show { slug, content, sections } => {
+            let view = ws.artifact(&slug, &ViewOptions { content, sections })?;
+            if env.json {
+                output::json(&view)?;
+            } else {
+                print_view(&view)?;
+            }
+        }
+        ArtifactsCommand::Finalize { slug } => changed(env, &ws.finalize_artifact(&slug, true)?)?,
+        ArtifactsCommand::Unfinalize { slug } => changed(env, &ws.finalize_artifact(&slug, false)?)?,
+        ArtifactsCommand::Stage { slug, stage } => changed(env, &ws.set_artifact_stage(&slug, &stage)?)?,
+        ArtifactsCommand::Collapse { slug, section, expand } => {
+            changed(env, &ws.set_section_collapsed(&slug, &section, !expand)?)?
+        }
+        ArtifactsCommand::Remove { slug } => {
+            ws.remove_artifact(&slug)?;
+            if env.json {
+                output::json(&serde_json::json!({ "removed": slug }))?;
+            } else {
+                writeln!(std::io::stdout().lock(), "removed artifact {slug} (its file is left as it is)")?;
+            }
+        }
+        ArtifactsCommand::Apply { file, override_finalized } => {
+            let json = read_input(&file)?;
+            let mut op = parse_operation(&json)?;
+            if override_finalized {
+                op.set_override_finalized(true);
+            }
+            let result = ws.apply_operation(&op)?;
+            if env.json {
+                output::json(&result)?;
+            } else {
+                print_result(&result)?;
+            }
+        }
+        ArtifactsCommand::Suggestions { slug } => {
+            let list = ws.artifact_suggestions(&slug)?;
+            if env.json {
+                output::json(&list)?;
+            } else {
+                print_suggestions(&list)?;
+            }
+        }
+        ArtifactsCommand::Accept { id, override_finalized } => {
+            decided(env, &ws.accept_suggestion(&id, override_finalized)?)?
+        }
+        ArtifactsCommand::Reject { id, reason } => {
+            decided(env, &ws.reject_suggestion(&id, reason.as_deref())?)?
+        }
+        ArtifactsCommand::History { slug } => {
+            let history = ws.artifact_history(&slug)?;
+            if env.json {
+                output::json(&history)?;
+            } else {
+                print_history(&history)?;
+            }
+        }
+        ArtifactsCommand::Restore { slug, snapshot, override_finalized } => {
+            let result = ws.restore_artifact(&slug, &snapshot, override_finalized)?;
+            if env.json {
+                output::json(&result)?;
+            } else {
+                print_result(&result)?;
+            }
+        }
+        ArtifactsCommand::Check { slug, hash, at, max_age } => {
+            let report = ws.check_artifact(&slug, &hash, at, max_age)?;
+            if env.json {
+                output::json(&report)?;
+            } else {
+                print_check(&report)?;
+            }
+            return Ok(if report.fresh { ExitCode::SUCCESS } else { ExitCode::from(1) });
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The operation's JSON: from a file, or stdin for `-`.
+fn read_input(file: &str) -> anyhow::Result<String> {
+    if file == "-" {
+        let mut text = String::new();
+        std::io::stdin().read_to_string(&mut text).context("cannot read the operation from stdin")?;
+        return Ok(text);
+    }
+    std::fs::read_to_string(file).with_context(|| format!("cannot read the operation from {file}"))
+}
+
+fn status(status: ArtifactStatus) -> &'static str {
+    match status {
+        ArtifactStatus::Draft => "draft",
+        ArtifactStatus::Finalized => "finalized",
+    }
+}
+
+fn changed(env: &Env, view: &ArtifactView) -> anyhow::Result<()> {
+    if env.json {
+        return output::json(view);
+    }
+    print_view(view)
+}
+
+fn decided(env: &Env, suggestion: &Suggestion) -> anyhow::Result<()> {
+    if env.json {
+        return output::json(suggestion);
+    }
+    let applied =
+        suggestion.operation_id.as_deref().map(|op| format!(" (applied as {op})")).unwrap_or_default();
+    writeln!(std::io::stdout().lock(), "{} {}{applied}", suggestion.status, suggestion.id)?;
+    Ok(())
+}
+
+fn print_list(list: &[ArtifactSummary]) -> anyhow::Result<()> {
+    let mut out = std::io::stdout().lock();
+    if list.is_empty() {
+        writeln!(out, "no artifacts (add one with `ctx artifact add PATH`)")?;
+    }
+    for artifact in list {
+        writeln!(
+            out,
+            "{:<24} {:<10} {:<9} {}/{} done  {}",
+            artifact.slug,
+            artifact.stage,
+            status(artifact.status),
+            artifact.sections_complete,
+            artifact.sections_total,
+            artifact.path
+        )?;
+    }
+    Ok(())
+}
+
+fn print_project(project: &ProjectView) -> anyhow::Result<()> {
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{}", project.name)?;
+    if !project.description.is_empty() {
+        writeln!(out, "{}", project.description)?;
+    }
+    writeln!(out, "current stage: {}", project.current_stage.as_deref().unwrap_or("none"))?;
+    for stage in &project.stage_order {
+        let Some(progress) = project.stages.get(stage) else { continue };
+        writeln!(
+            out,
+            "  {stage:<12} {}/{} artifacts finalized, {}/{} sections done ({:.1}%)",
+            progress.artifacts_finalized,
+            progress.artifacts_total,
+            progress.sections_complete,
+            progress.sections_total,
+            progress.progress_pct
+        )?;
+    }
+    Ok(())
+}
+
+fn print_view(view: &ArtifactView) -> anyhow::Result<()> {
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
+        "{} ({}): {}, stage {}, {}/{} sections done, state {}",
+        view.slug,
+        view.path,
+        status(view.status),
+        view.stage,
+        view.sections_complete,
+        view.sections_total,
+        view.state_hash
+    )?;
+    for section in &view.sections {
+        let mark = if section.is_done { "✓" } else { " " };
+        let indent = "  ".repeat(section.level.saturating_sub(1) as usize);
+        let collapsed = if section.is_collapsed { " (collapsed)" } else { "" };
+        writeln!(out, "[{mark}] {indent}{} ({}){collapsed}", section.title, section.slug)?;
+        if let Some(content) = &section.content {
+            writeln!(out, "{}", content.trim_end())?;
+        }
+    }
+    if view.pending_suggestions > 0 {
+        writeln!(
+            out,
+            "{} pending suggestion(s): `ctx artifact suggestions {}`",
+            view.pending_suggestions, view.slug
+        )?;
+    }
+    if let Some(content) = &view.content {
+        writeln!(out, "\n{}", content.trim_end())?;
+    }
+    Ok(())
+}
+
+fn print_result(result: &OperationResult) -> anyhow::Result<()> {
+    let mut out = std::io::stdout().lock();
+    let section = result.section_slug.as_deref().map(|s| format!("#{s}")).unwrap_or_default();
+    let what = match (&result.suggestion_id, &result.operation_id) {
+        (Some(id), _) => format!("stored suggestion {id}"),
+        (None, Some(id)) => format!("logged {id}"),
+        (None, None) => String::new(),
+    };
+    writeln!(out, "{} @{}{section}: {what}", result.operation, result.artifact_slug)?;
+    if let Some(snapshot) = &result.snapshot_id {
+        writeln!(
+            out,
+            "snapshot before: {snapshot} (`ctx artifact restore {} {snapshot}`)",
+            result.artifact_slug
+        )?;
+    }
+    writeln!(
+        out,
+        "{}/{} sections done, state {}",
+        result.artifact.sections_complete, result.artifact.sections_total, result.artifact.state_hash
+    )?;
+    Ok(())
+}
+
+fn print_suggestions(list: &[Suggestion]) -> anyhow::Result<()> {
+    let mut out = std::io::stdout().lock();
+    if list.is_empty() {
+        writeln!(out, "no suggestions")?;
+    }
+    for suggestion in list {
+        let content = if suggestion.content.is_some() { " [with content]" } else { "" };
+        writeln!(
+            out,
+            "{} {:<8} #{}: {}{content}",
+            suggestion.id,
+            suggestion.status,
+            suggestion.section_slug,
+            suggestion.suggestion.lines().next().unwrap_or_default()
+        )?;
+        if let Some(rationale) = &suggestion.rationale {
+            writeln!(out, "    why: {rationale}")?;
+        }
+    }
+    Ok(())
+}
+
+fn print_history(history: &ArtifactHistory) -> anyhow::Result<()> {
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "operations of {}:", history.slug)?;
+    for op in &history.operations {
+        let section = op.section_slug.as_deref().map(|s| format!(" #{s}")).unwrap_or_default();
+        let reason = if op.reason.is_empty() { String::new() } else { format!(": {}", op.reason) };
+        writeln!(out, "  {} {} {}{section}{reason}", op.id, op.ts, op.operation)?;
+    }
+    writeln!(out, "snapshots:")?;
+    for snapshot in &history.snapshots {
+        writeln!(out, "  {} {} {} bytes ({})", snapshot.id, snapshot.ts, snapshot.bytes, snapshot.reason)?;
+    }
+    Ok(())
+}
+
+fn print_check(report: &StalenessReport) -> anyhow::Result<()> {
+    let mut out = std::io::stdout().lock();
+    let verdict = if report.fresh { "fresh" } else { "stale" };
+    let age = report.age_seconds.map(|age| format!(", {age} s old (max {} s)", report.max_age_seconds));
+    writeln!(out, "{verdict}: {}{}", report.slug, age.unwrap_or_default())?;
+    if !report.matches {
+        writeln!(out, "  the artifact changed (state {} now, not {})", report.state_hash, report.given_hash)?;
+    }
+    for change in &report.changes {
+        writeln!(out, "  {change}")?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    //! The JSON Schemas of docs/schemas/ for the operations and the errors
+    //! are generated from the engine's types: a test fails when they drift
+    //! (`CTX_UPDATE_SCHEMAS=1 cargo test -p ctx-cli schemas` writes them again).
+
+    use std::path::PathBuf;
+
+    fn check(name: &str, title: &str, mut schema: serde_json::Value) {
+        let object = schema.as_object_mut().expect("a schema object");
+        object.insert("$id".into(), format!("https://example.invalid/ctx/schemas/{name}.json").into());
+        object.insert("title".into(), title.into());
+        let text = format!("{}\n", serde_json::to_string_pretty(&schema).expect("JSON"));
+        let path =
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../docs/schemas").join(format!("{name}.json"));
+        if std::env::var_os("CTX_UPDATE_SCHEMAS").is_some() {
+            std::fs::write(&path, &text).expect("write the schema");
+        }
+        let committed = std::fs::read_to_string(&path).unwrap_or_default();
+        assert_eq!(
+            committed, text,
+            "{name}.json is out of date: CTX_UPDATE_SCHEMAS=1 cargo test -p ctx-cli schemas"
+        );
+    }
+
+    #[test]
+    fn schemas_of_operations_and_errors_are_current() {
+        check(
+            "artifact-operation",
+            "Artifact operation (ctx artifact apply)",
+            serde_json::to_value(schemars::schema_for!(ctx_core::Operation)).unwrap(),
+        );
+        check(
+            "artifact-error",
+            "Artifact error (ctx --json artifact ..., on stderr)",
+            serde_json::to_value(schemars::schema_for!(ctx_core::ArtifactError)).unwrap(),
+        );
+        check(
+            "artifact-operation-result",
+            "Applied operation (ctx --json artifact apply)",
+            serde_json::to_value(schemars::schema_for!(ctx_core::OperationResult)).unwrap(),
+        );
+    }
+
+    #[test]
+    fn the_seeds_examples_are_operations() {
+        for op in [
+            r#"{"operation": "update_section", "artifact_slug": "concept", "section_slug": "what-is-it", "content": "Updated content here...", "reason": "Clarified definition based on research"}"#,
+            r#"{"operation": "mark_section_done", "artifact_slug": "concept", "section_slug": "problem-being-solved", "is_done": true}"#,
+            r#"{"operation": "create_section", "artifact_slug": "concept", "after_section": "core-features", "title": "Technical Requirements", "content": "...", "order": 4}"#,
+            r#"{"operation": "suggest_edit", "artifact_slug": "research", "section_slug": "competitive-analysis", "suggestion": "Add comparison of pricing models", "rationale": "User asked about pricing validation"}"#,
+        ] {
+            ctx_core::parse_operation(op).unwrap();
+        }
+    }
+}
