@@ -42,7 +42,9 @@ pub(crate) fn to_py_err(err: &ArtifactError) -> PyErr {
             kwargs.set_item("action", &err.action)?;
             kwargs.set_item("candidates", crate::to_py(py, &err.candidates)?)?;
             kwargs.set_item("text", &text)?;
-            py.import("ctxkit.errors")?.getattr(class_of(code))?.call((err.message.clone(), code), Some(&kwargs))
+            py.import("ctxkit.errors")?
+                .getattr(class_of(code))?
+                .call((err.message.clone(), code), Some(&kwargs))
         })();
         match raised {
             Ok(exception) => PyErr::from_value(exception),
@@ -257,7 +259,10 @@ mod tests {
             err.action.as_deref(),
             Some("add it with `Workspace.add_artifact(path)`, or see `Workspace.artifacts()`")
         );
-        assert_eq!(python_words("see `ctx artifact suggestions SLUG`"), "see `Workspace.artifact_suggestions(slug)`");
+        assert_eq!(
+            python_words("see `ctx artifact suggestions SLUG`"),
+            "see `Workspace.artifact_suggestions(slug)`"
+        );
         assert_eq!(python_words("`ctx artifact frobnicate x` stays"), "`ctx artifact frobnicate x` stays");
         assert_eq!(python_words("unclosed `ctx artifact list"), "unclosed `ctx artifact list");
         assert_eq!(python_words("give another with --slug"), "give another with slug=");

@@ -11,9 +11,9 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 
 use ctx_core::{
-    BuildMode, BuildOptions, EmbedError, NewArtifact, ViewOptions, Embedder, FolderEdit, FrameStatus, HashedNgrams, NewAttempt,
-    NewDecision, NewFrame, NewRecord, NewTask, Rendering, SearchMode, SearchOptions, SearchScope, TaskFilter,
-    Tier, TimelineSession, TimelineThread, Workspace as CoreWorkspace,
+    BuildMode, BuildOptions, EmbedError, Embedder, FolderEdit, FrameStatus, HashedNgrams, NewArtifact,
+    NewAttempt, NewDecision, NewFrame, NewRecord, NewTask, Rendering, SearchMode, SearchOptions, SearchScope,
+    TaskFilter, Tier, TimelineSession, TimelineThread, ViewOptions, Workspace as CoreWorkspace,
 };
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -599,7 +599,8 @@ impl Workspace {
         stage: Option<String>,
         slug: Option<String>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let path = path.to_str().ok_or_else(|| invalid(format!("{}: not UTF-8", path.display())))?.to_string();
+        let path =
+            path.to_str().ok_or_else(|| invalid(format!("{}: not UTF-8", path.display())))?.to_string();
         let new = NewArtifact { path, slug, stage };
         let view = self.with(py, |ws| ws.add_artifact(&new))?;
         to_py(py, &view)
@@ -645,7 +646,12 @@ impl Workspace {
     }
 
     /// Move artifact `slug` to `stage`.
-    fn set_artifact_stage<'py>(&self, py: Python<'py>, slug: &str, stage: &str) -> PyResult<Bound<'py, PyAny>> {
+    fn set_artifact_stage<'py>(
+        &self,
+        py: Python<'py>,
+        slug: &str,
+        stage: &str,
+    ) -> PyResult<Bound<'py, PyAny>> {
         let view = self.with(py, |ws| ws.set_artifact_stage(slug, stage))?;
         to_py(py, &view)
     }
