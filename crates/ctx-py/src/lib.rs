@@ -5,13 +5,15 @@
 //! (the same JSON shapes the CLI prints with `--json`). Errors are mapped to
 //! Python exceptions in one place, [`to_py_err`].
 
+mod artifact;
+
 use std::path::PathBuf;
 use std::sync::Mutex;
 
 use ctx_core::{
-    BuildMode, BuildOptions, EmbedError, Embedder, FolderEdit, FrameStatus, HashedNgrams, NewAttempt,
-    NewDecision, NewFrame, NewRecord, NewTask, Rendering, SearchMode, SearchOptions, SearchScope, TaskFilter,
-    Tier, TimelineSession, TimelineThread, Workspace as CoreWorkspace,
+    BuildMode, BuildOptions, EmbedError, Embedder, FolderEdit, FrameStatus, HashedNgrams, NewArtifact,
+    NewAttempt, NewDecision, NewFrame, NewRecord, NewTask, Rendering, SearchMode, SearchOptions, SearchScope,
+    TaskFilter, Tier, TimelineSession, TimelineThread, ViewOptions, Workspace as CoreWorkspace,
 };
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -586,6 +588,206 @@ impl Workspace {
         }
     }
 
+    /// Add the Markdown file `path` (repository-relative, or absolute inside
+    /// the root) as an artifact; its view. `slug` defaults to the file's
+    /// name without `.md`, `stage` to `[artifacts] default_stage`.
+    #[pyo3(signature = (path, *, stage=None, slug=None))]
+    fn add_artifact<'py>(
+        &self,
+        py: Python<'py>,
+        path: PathBuf,
+        stage: Option<String>,
+        slug: Option<String>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let path =
+            path.to_str().ok_or_else(|| invalid(format!("{}: not UTF-8", path.display())))?.to_string();
+        let new = NewArtifact { path, slug, stage };
+        let view = self.with(py, |ws| ws.add_artifact(&new))?;
+        to_py(py, &view)
+    }
+
+    /// Every artifact (summaries), by slug.
+    fn artifacts<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let list = self.with(py, |ws| ws.artifacts())?;
+        to_py(py, &list)
+    }
+
+    /// Artifact `slug`: its sections' metadata; `content=True` adds the whole
+    /// file, `sections` the content of those sections (slugs).
+    #[pyo3(signature = (slug, *, content=false, sections=None))]
+    fn artifact<'py>(
+        &self,
+        py: Python<'py>,
+        slug: &str,
+        content: bool,
+        sections: Option<Vec<String>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let options = ViewOptions { content, sections: sections.unwrap_or_default() };
+        let view = self.with(py, |ws| ws.artifact(slug, &options))?;
+        to_py(py, &view)
+    }
+
+    /// The project: name, description, current stage and the progress of each stage.
+    fn artifact_project<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let project = self.with(py, |ws| ws.artifact_project())?;
+        to_py(py, &project)
+    }
+
+    /// Mark artifact `slug` finalized: operations on it are refused unless they override it.
+    fn finalize_artifact<'py>(&self, py: Python<'py>, slug: &str) -> PyResult<Bound<'py, PyAny>> {
+        let view = self.with(py, |ws| ws.finalize_artifact(slug, true))?;
+        to_py(py, &view)
+    }
+
+    /// Make artifact `slug` a draft again.
+    fn unfinalize_artifact<'py>(&self, py: Python<'py>, slug: &str) -> PyResult<Bound<'py, PyAny>> {
+        let view = self.with(py, |ws| ws.finalize_artifact(slug, false))?;
+        to_py(py, &view)
+    }
+
+    /// Move artifact `slug` to `stage`.
+    fn set_artifact_stage<'py>(
+        &self,
+        py: Python<'py>,
+        slug: &str,
+        stage: &str,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let view = self.with(py, |ws| ws.set_artifact_stage(slug, stage))?;
+        to_py(py, &view)
+    }
+
+    /// Collapse section `section` of artifact `slug` (`collapsed=False`:
+    /// expand it): a flag for views, the file is unchanged.
+    #[pyo3(signature = (slug, section, *, collapsed=true))]
+    fn collapse_section<'py>(
+        &self,
+        py: Python<'py>,
+        slug: &str,
+        section: &str,
+        collapsed: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let view = self.with(py, |ws| ws.set_section_collapsed(slug, section, collapsed))?;
+        to_py(py, &view)
+    }
+
+    /// Stop tracking artifact `slug` (its state, snapshots and suggestions go; the file stays).
+    fn remove_artifact(&self, py: Python<'_>, slug: &str) -> PyResult<()> {
+        self.with(py, |ws| ws.remove_artifact(slug))
+    }
+
+    /// Apply an operation (`update_section`, `mark_section_done`,
+    /// `create_section`, `suggest_edit`), given as a dict or a JSON string
+    /// in the shape of docs/schemas/artifact-operation.json.
+    /// `override_finalized=True` applies it to a finalized artifact.
+    #[pyo3(signature = (op, *, override_finalized=false))]
+    fn apply_artifact_operation<'py>(
+        &self,
+        py: Python<'py>,
+        op: &Bound<'py, PyAny>,
+        override_finalized: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let json = artifact::operation_json(op)?;
+        let mut operation = ctx_core::parse_operation(&json).map_err(to_py_err)?;
+        if override_finalized {
+            operation.set_override_finalized(true);
+        }
+        let result = self.with(py, |ws| ws.apply_operation(&operation))?;
+        to_py(py, &result)
+    }
+
+    /// The suggested edits on artifact `slug` (pending and decided), oldest first.
+    fn artifact_suggestions<'py>(&self, py: Python<'py>, slug: &str) -> PyResult<Bound<'py, PyAny>> {
+        let suggestions = self.with(py, |ws| ws.artifact_suggestions(slug))?;
+        to_py(py, &suggestions)
+    }
+
+    /// Accept suggestion `id`: its content, if any, is applied as an
+    /// `update_section` with every check of one. The suggestion after.
+    #[pyo3(signature = (id, *, override_finalized=false))]
+    fn accept_suggestion<'py>(
+        &self,
+        py: Python<'py>,
+        id: &str,
+        override_finalized: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let suggestion = self.with(py, |ws| ws.accept_suggestion(id, override_finalized))?;
+        to_py(py, &suggestion)
+    }
+
+    /// Reject suggestion `id` (nothing is applied), with why.
+    #[pyo3(signature = (id, reason=None))]
+    fn reject_suggestion<'py>(
+        &self,
+        py: Python<'py>,
+        id: &str,
+        reason: Option<&str>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let suggestion = self.with(py, |ws| ws.reject_suggestion(id, reason))?;
+        to_py(py, &suggestion)
+    }
+
+    /// Artifact `slug`'s snapshots and operations, newest first.
+    fn artifact_history<'py>(&self, py: Python<'py>, slug: &str) -> PyResult<Bound<'py, PyAny>> {
+        let history = self.with(py, |ws| ws.artifact_history(slug))?;
+        to_py(py, &history)
+    }
+
+    /// Put artifact `slug` back as snapshot `snapshot` (`S-…`) left it: the
+    /// file and the sections' flags. The present is snapshotted first.
+    #[pyo3(signature = (slug, snapshot, *, override_finalized=false))]
+    fn restore_artifact<'py>(
+        &self,
+        py: Python<'py>,
+        slug: &str,
+        snapshot: &str,
+        override_finalized: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let result = self.with(py, |ws| ws.restore_artifact(slug, snapshot, override_finalized))?;
+        to_py(py, &result)
+    }
+
+    /// Whether a view of artifact `slug` an agent holds (its `state_hash`)
+    /// still holds: the same state, younger than `max_age` (a timedelta or
+    /// seconds; default `[artifacts] max_age_seconds`). `at` (a datetime, an
+    /// ISO-8601 string or epoch seconds) is when the view was made; default:
+    /// when ctx first showed that state.
+    #[pyo3(signature = (slug, state_hash, *, at=None, max_age=None))]
+    fn check_artifact<'py>(
+        &self,
+        py: Python<'py>,
+        slug: &str,
+        state_hash: &str,
+        at: Option<&Bound<'py, PyAny>>,
+        max_age: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let at = at.map(artifact::system_time).transpose()?;
+        let max_age = max_age.map(artifact::duration).transpose()?;
+        let report = self.with(py, |ws| ws.check_artifact(slug, state_hash, at, max_age))?;
+        to_py(py, &report)
+    }
+
+    /// What the message `text` targets among the artifacts (`@concept#what-is-it …`,
+    /// `/research competitive-analysis …`, `#section`, plain words), with
+    /// `current` the slug of the artifact `#section` refers to: a dict with
+    /// `outcome` `resolved` (artifact, section, rest, confidence),
+    /// `ambiguous` (candidates) or `not_found` (suggestions). `strict=True`
+    /// returns only a resolved target and raises the others
+    /// (AmbiguousTargetError, ArtifactNotFoundError, SectionNotFoundError).
+    #[pyo3(signature = (text, *, current=None, strict=false))]
+    fn resolve_artifact_target<'py>(
+        &self,
+        py: Python<'py>,
+        text: &str,
+        current: Option<&str>,
+        strict: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let resolution = self.with(py, |ws| Ok(artifact::resolve(text, &artifact::views(ws)?, current)))?;
+        if strict && let Some(err) = artifact::unresolved(text, &resolution) {
+            return Err(artifact::to_py_err(&err));
+        }
+        to_py(py, &resolution)
+    }
+
     fn __repr__(&self) -> String {
         format!("Workspace({:?})", self.path.display().to_string())
     }
@@ -680,6 +882,9 @@ fn invalid(message: String) -> PyErr {
 /// The one place where engine errors become Python exceptions: the class
 /// named for the error's code in `ctxkit.errors`, with `code` and `message`.
 fn to_py_err(err: ctx_core::Error) -> PyErr {
+    if let ctx_core::Error::Artifact(err) = &err {
+        return artifact::to_py_err(err);
+    }
     let class = match err.code() {
         "NOT_A_WORKSPACE" => "NotAWorkspaceError",
         "UNKNOWN_FOLDER" => "UnknownFolderError",

@@ -18,15 +18,25 @@
 >>> ws.ingest("session.jsonl")["added"]            # Claude Code transcripts, ctx records
 >>> ws.search("rotate refresh tokens", mode="hybrid")["results"]  # L0 rows
 >>> ws.search("car trouble", mode="vector", embedder=my_model)    # any `Embedder`
+>>> ws.add_artifact("docs/concept.md", stage="discovery")["sections"]  # planning artifacts
+>>> ws.apply_artifact_operation({"operation": "mark_section_done",
+...     "artifact_slug": "concept", "section_slug": "what-is-it"})
 
 Every method returns plain dicts and lists, shaped like the JSON that the
-`ctx` command prints with `--json`. Errors are subclasses of `CtxError`.
+`ctx` command prints with `--json`. Errors are subclasses of `CtxError`; the artifact ones, of `ArtifactError`
+(with the seed's `suggestions`, `action` and `candidates`).
 """
 
 from typing import Protocol, Sequence, runtime_checkable
 
 from ctxkit._ctx import SCHEMA_VERSION, Workspace, __version__, map, rank
 from ctxkit.errors import (
+    AmbiguousTargetError,
+    ArtifactChangedError,
+    ArtifactContextTooLargeError,
+    ArtifactError,
+    ArtifactFinalizedError,
+    ArtifactNotFoundError,
     BudgetError,
     ConfigError,
     ContextTooLargeError,
@@ -45,6 +55,10 @@ from ctxkit.errors import (
     UnknownFrameError,
     UnknownRecordError,
     EmbedderError,
+    InvalidOperationError,
+    SectionNotFoundError,
+    SnapshotNotFoundError,
+    SuggestionNotFoundError,
 )
 
 
@@ -67,6 +81,12 @@ class Embedder(Protocol):
 __all__ = [
     "SCHEMA_VERSION",
     "Embedder",
+    "AmbiguousTargetError",
+    "ArtifactChangedError",
+    "ArtifactContextTooLargeError",
+    "ArtifactError",
+    "ArtifactFinalizedError",
+    "ArtifactNotFoundError",
     "BudgetError",
     "ConfigError",
     "ContextTooLargeError",
@@ -85,6 +105,10 @@ __all__ = [
     "UnknownFrameError",
     "UnknownRecordError",
     "EmbedderError",
+    "InvalidOperationError",
+    "SectionNotFoundError",
+    "SnapshotNotFoundError",
+    "SuggestionNotFoundError",
     "Workspace",
     "__version__",
     "map",

@@ -2,10 +2,25 @@
 
 from os import PathLike
 from pathlib import Path
-from typing import Any, Optional, Union
+from datetime import datetime, timedelta
+from typing import Any, Mapping, Optional, Union
 
 from ctxkit import Embedder
-from ctxkit.types import IngestReport, Record, TranscriptIngestReport, UpdateReport
+from ctxkit.types import (
+    ArtifactHistory,
+    ArtifactSummary,
+    ArtifactView,
+    IngestReport,
+    Operation,
+    OperationResult,
+    ProjectView,
+    Record,
+    Resolution,
+    StalenessReport,
+    Suggestion,
+    TranscriptIngestReport,
+    UpdateReport,
+)
 
 __version__: str
 SCHEMA_VERSION: int
@@ -130,6 +145,40 @@ class Workspace:
         until: Optional[str] = None,
     ) -> dict[str, Any]: ...
     def embed_records(self, embedder: Optional[Embedder] = None) -> int: ...
+    def add_artifact(
+        self, path: Union[str, PathLike[str]], *, stage: Optional[str] = None, slug: Optional[str] = None
+    ) -> ArtifactView: ...
+    def artifacts(self) -> list[ArtifactSummary]: ...
+    def artifact(
+        self, slug: str, *, content: bool = False, sections: Optional[list[str]] = None
+    ) -> ArtifactView: ...
+    def artifact_project(self) -> ProjectView: ...
+    def finalize_artifact(self, slug: str) -> ArtifactView: ...
+    def unfinalize_artifact(self, slug: str) -> ArtifactView: ...
+    def set_artifact_stage(self, slug: str, stage: str) -> ArtifactView: ...
+    def collapse_section(self, slug: str, section: str, *, collapsed: bool = True) -> ArtifactView: ...
+    def remove_artifact(self, slug: str) -> None: ...
+    def apply_artifact_operation(
+        self, op: Union[Operation, Mapping[str, Any], str], *, override_finalized: bool = False
+    ) -> OperationResult: ...
+    def artifact_suggestions(self, slug: str) -> list[Suggestion]: ...
+    def accept_suggestion(self, id: str, *, override_finalized: bool = False) -> Suggestion: ...
+    def reject_suggestion(self, id: str, reason: Optional[str] = None) -> Suggestion: ...
+    def artifact_history(self, slug: str) -> ArtifactHistory: ...
+    def restore_artifact(
+        self, slug: str, snapshot: str, *, override_finalized: bool = False
+    ) -> OperationResult: ...
+    def check_artifact(
+        self,
+        slug: str,
+        state_hash: str,
+        *,
+        at: Union[datetime, str, float, None] = None,
+        max_age: Union[timedelta, float, None] = None,
+    ) -> StalenessReport: ...
+    def resolve_artifact_target(
+        self, text: str, *, current: Optional[str] = None, strict: bool = False
+    ) -> Resolution: ...
 
 def map(
     path: Union[str, PathLike[str]] = ".",

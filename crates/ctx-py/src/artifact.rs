@@ -1,0 +1,270 @@
+//! The artifact half of the binding: arguments in Python's terms (an
+//! operation as a dict or a JSON string, times as datetimes, ages as
+//! timedeltas), artifact errors raised as `ctxkit.errors.ArtifactError`
+//! subclasses with the seed's `suggestions`, `action` and `candidates`, and
+//! targeting over the workspace's artifacts.
+
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use ctx_core::artifact::target::{self, ArtifactRef, Missing, Resolution, SectionRef};
+use ctx_core::{ArtifactError, ArtifactView, ViewOptions, Workspace as CoreWorkspace};
+use pyo3::exceptions::{PyRuntimeError, PyTypeError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyMapping, PyString};
+
+/// The class of `ctxkit.errors` an artifact error code raises.
+fn class_of(code: &str) -> &'static str {
+    match code {
+        "ARTIFACT_NOT_FOUND" => "ArtifactNotFoundError",
+        "SECTION_NOT_FOUND" => "SectionNotFoundError",
+        "ARTIFACT_FINALIZED" => "ArtifactFinalizedError",
+        "CONTEXT_TOO_LARGE" => "ArtifactContextTooLargeError",
+        "AMBIGUOUS_TARGET" => "AmbiguousTargetError",
+        "INVALID_OPERATION" => "InvalidOperationError",
+        "ARTIFACT_CHANGED" => "ArtifactChangedError",
+        "SNAPSHOT_NOT_FOUND" => "SnapshotNotFoundError",
+        "SUGGESTION_NOT_FOUND" => "SuggestionNotFoundError",
+        _ => "ArtifactError",
+    }
+}
+
+/// `err` as the `ctxkit.errors` exception of its code, with `code`,
+/// `message`, `suggestions`, `action` and `candidates` (the seed's object,
+/// its CLI wording said in Python's terms).
+pub(crate) fn to_py_err(err: &ArtifactError) -> PyErr {
+    let err = pythonic(err);
+    let code = err.error.as_str();
+    let text = err.to_string();
+    Python::attach(|py| {
+        let raised = (|| -> PyResult<Bound<'_, PyAny>> {
+            let kwargs = PyDict::new(py);
+            kwargs.set_item("suggestions", &err.suggestions)?;
+            kwargs.set_item("action", &err.action)?;
+            kwargs.set_item("candidates", crate::to_py(py, &err.candidates)?)?;
+            kwargs.set_item("text", &text)?;
+            py.import("ctxkit.errors")?
+                .getattr(class_of(code))?
+                .call((err.message.clone(), code), Some(&kwargs))
+        })();
+        match raised {
+            Ok(exception) => PyErr::from_value(exception),
+            Err(_) => PyRuntimeError::new_err(format!("[{code}] {text}")),
+        }
+    })
+}
+
+/// The CLI's wording in an artifact error (commands in backticks, flags)
+/// said as the Python calls that do the same.
+fn pythonic(err: &ArtifactError) -> ArtifactError {
+    let mut err = err.clone();
+    err.message = python_words(&err.message);
+    err.action = err.action.as_deref().map(python_words);
+    err
+}
+
+/// `ctx artifact unfinalize concept` → `Workspace.unfinalize_artifact("concept")`, …
+fn python_words(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(start) = rest.find("`ctx artifact ") {
+        let Some(len) = rest[start + 1..].find('`') else { break };
+        let command = &rest[start + 1..start + 1 + len];
+        out.push_str(&rest[..start]);
+        match python_call(command) {
+            Some(call) => out.push_str(&format!("`{call}`")),
+            None => out.push_str(&rest[start..start + len + 2]),
+        }
+        rest = &rest[start + len + 2..];
+    }
+    out.push_str(rest);
+    const FLAGS: [(&str, &str); 4] = [
+        ("(`--section SLUG`)", "(`artifact(slug, sections=[...])`)"),
+        ("\"override_finalized\": true", "override_finalized=True"),
+        ("--override-finalized", "override_finalized=True"),
+        ("--slug", "slug="),
+    ];
+    FLAGS.iter().fold(out, |text, (cli, python)| text.replace(cli, python))
+}
+
+/// The `Workspace` call that does what `command` (`ctx artifact VERB ARGS…`) does.
+fn python_call(command: &str) -> Option<String> {
+    let mut words = command.split_whitespace().skip(2);
+    let method = match words.next()? {
+        "add" => "add_artifact",
+        "list" => "artifacts",
+        "show" => "artifact",
+        "unfinalize" => "unfinalize_artifact",
+        "finalize" => "finalize_artifact",
+        "history" => "artifact_history",
+        "suggestions" => "artifact_suggestions",
+        "restore" => "restore_artifact",
+        _ => return None,
+    };
+    // Placeholders (PATH, SLUG) become argument names; values are quoted.
+    let args: Vec<String> = words
+        .map(|word| {
+            if word.chars().all(|c| c.is_ascii_uppercase() || c == '_') {
+                word.to_ascii_lowercase()
+            } else {
+                format!("{word:?}")
+            }
+        })
+        .collect();
+    Some(format!("Workspace.{method}({})", args.join(", ")))
+}
+
+/// An operation given as a dict (any mapping) or as a JSON string.
+pub(crate) fn operation_json(op: &Bound<'_, PyAny>) -> PyResult<String> {
+    if let Ok(text) = op.cast::<PyString>() {
+        return text.extract();
+    }
+    if let Ok(mapping) = op.cast::<PyMapping>() {
+        let dict = PyDict::new(op.py());
+        for item in mapping.items()?.iter() {
+            let (key, value): (Bound<'_, PyAny>, Bound<'_, PyAny>) = item.extract()?;
+            dict.set_item(key, value)?;
+        }
+        return op.py().import("json")?.call_method1("dumps", (dict,))?.extract();
+    }
+    Err(PyTypeError::new_err(format!(
+        "an operation is a dict or a JSON string, not {}",
+        op.get_type().name()?
+    )))
+}
+
+/// A point in time: a `datetime` (naive: UTC, as the times ctx returns), an
+/// ISO-8601 string, or seconds since the epoch.
+pub(crate) fn system_time(at: &Bound<'_, PyAny>) -> PyResult<SystemTime> {
+    let py = at.py();
+    let seconds: f64 = if let Ok(text) = at.cast::<PyString>() {
+        let text: String = text.extract()?;
+        return humantime::parse_rfc3339_weak(text.trim().trim_end_matches(['Z', 'z'])).map_err(|err| {
+            crate::invalid(format!("{text:?}: {err} (an ISO-8601 time such as 2026-05-01T10:00:00Z)"))
+        });
+    } else if at.hasattr("timestamp")? && at.hasattr("tzinfo")? {
+        let aware = if at.getattr("tzinfo")?.is_none() {
+            let utc = py.import("datetime")?.getattr("timezone")?.getattr("utc")?;
+            let kwargs = PyDict::new(py);
+            kwargs.set_item("tzinfo", utc)?;
+            at.call_method("replace", (), Some(&kwargs))?
+        } else {
+            at.clone()
+        };
+        aware.call_method0("timestamp")?.extract()?
+    } else {
+        at.extract().map_err(|_| {
+            PyTypeError::new_err("a time is a datetime, an ISO-8601 string or seconds since the epoch")
+        })?
+    };
+    if !seconds.is_finite() {
+        return Err(crate::invalid(format!("{seconds}: not a time")));
+    }
+    let since = Duration::from_secs_f64(seconds.abs());
+    Ok(if seconds >= 0.0 { UNIX_EPOCH + since } else { UNIX_EPOCH - since })
+}
+
+/// An age: a `timedelta` or a number of seconds, 0 or more.
+pub(crate) fn duration(age: &Bound<'_, PyAny>) -> PyResult<Duration> {
+    let seconds: f64 = if age.hasattr("total_seconds")? {
+        age.call_method0("total_seconds")?.extract()?
+    } else {
+        age.extract().map_err(|_| PyTypeError::new_err("an age is a timedelta or a number of seconds"))?
+    };
+    if !(seconds.is_finite() && seconds >= 0.0) {
+        return Err(crate::invalid(format!("{seconds}: an age is a number of seconds, 0 or more")));
+    }
+    Ok(Duration::from_secs_f64(seconds))
+}
+
+/// Every artifact's view, for targeting.
+pub(crate) fn views(ws: &mut CoreWorkspace) -> ctx_core::Result<Vec<ArtifactView>> {
+    let slugs: Vec<String> = ws.artifacts()?.into_iter().map(|summary| summary.slug).collect();
+    slugs.iter().map(|slug| ws.artifact(slug, &ViewOptions::default())).collect()
+}
+
+/// What `text` targets among `views` (see [`target::resolve`]). An
+/// artifact's title is its first `#` heading, else its file's name without
+/// the extension.
+pub(crate) fn resolve(text: &str, views: &[ArtifactView], current: Option<&str>) -> Resolution {
+    let refs: Vec<ArtifactRef<'_>> = views
+        .iter()
+        .map(|view| {
+            let title = view
+                .sections
+                .iter()
+                .find(|section| section.level == 1)
+                .map(|section| section.title.as_str())
+                .unwrap_or_else(|| view.name.rsplit_once('.').map_or(view.name.as_str(), |(stem, _)| stem));
+            let sections = view
+                .sections
+                .iter()
+                .map(|section| SectionRef { slug: &section.slug, title: &section.title })
+                .collect();
+            ArtifactRef { slug: &view.slug, title, path: &view.path, sections }
+        })
+        .collect();
+    target::resolve(text, &refs, current)
+}
+
+/// A resolution that is not a target as the seed's error: AMBIGUOUS_TARGET
+/// with the candidates, ARTIFACT_NOT_FOUND or SECTION_NOT_FOUND with the suggestions.
+pub(crate) fn unresolved(text: &str, resolution: &Resolution) -> Option<ArtifactError> {
+    match resolution {
+        Resolution::Resolved(_) => None,
+        Resolution::Ambiguous(ambiguity) => {
+            let candidates = ambiguity
+                .candidates
+                .iter()
+                .map(|candidate| ctx_core::TargetCandidate {
+                    artifact: candidate.artifact.clone(),
+                    section: candidate.section.clone(),
+                    title: candidate.title.clone(),
+                })
+                .collect();
+            Some(ArtifactError::ambiguous(text.trim(), candidates))
+        }
+        Resolution::NotFound(not_found) => {
+            let mut err = match (not_found.missing, &not_found.artifact) {
+                (Missing::Section, Some(artifact)) => {
+                    ArtifactError::section_not_found(artifact, &not_found.query, &[])
+                }
+                (Missing::Section, None) => {
+                    let mut err = ArtifactError::section_not_found("", &not_found.query, &[]);
+                    err.message = format!("Section '{}' not found", not_found.query);
+                    err
+                }
+                (Missing::Artifact, _) => ArtifactError::artifact_not_found(&not_found.query, &[]),
+            };
+            err.suggestions = not_found.suggestion_slugs();
+            Some(err)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cli_wording_becomes_python_calls() {
+        let err = pythonic(&ArtifactError::finalized("concept"));
+        assert_eq!(
+            err.action.as_deref(),
+            Some(
+                "Ask user to un-finalize (`Workspace.unfinalize_artifact(\"concept\")`) or repeat with override_finalized=True"
+            )
+        );
+        let err = pythonic(&ArtifactError::artifact_not_found("x", &[]));
+        assert_eq!(
+            err.action.as_deref(),
+            Some("add it with `Workspace.add_artifact(path)`, or see `Workspace.artifacts()`")
+        );
+        assert_eq!(
+            python_words("see `ctx artifact suggestions SLUG`"),
+            "see `Workspace.artifact_suggestions(slug)`"
+        );
+        assert_eq!(python_words("`ctx artifact frobnicate x` stays"), "`ctx artifact frobnicate x` stays");
+        assert_eq!(python_words("unclosed `ctx artifact list"), "unclosed `ctx artifact list");
+        assert_eq!(python_words("give another with --slug"), "give another with slug=");
+    }
+}
