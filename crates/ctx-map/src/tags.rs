@@ -16,7 +16,7 @@ use tree_sitter::{Node, Parser, QueryCursor, StreamingIterator};
 use crate::lang::Lang;
 
 /// Bumped when what extraction yields changes: cached tags are re-parsed.
-pub const TAGS_VERSION: u32 = 5;
+pub const TAGS_VERSION: u32 = 6;
 
 /// Longest first line kept of a definition without a body (a constant), in characters.
 const MAX_SIGNATURE_LINE: usize = 160;
@@ -340,6 +340,9 @@ fn signature(source: &str, node: Node, kind: Kind, overloads: usize) -> String {
     let header = text.trim_end().trim_end_matches(['{', ';']).trim_end();
     let mut header = join_lines(header);
     header.truncate(header.char_indices().nth(MAX_SIGNATURE).map_or(header.len(), |(i, _)| i));
+    if let Some(body) = body.filter(|_| !callable) {
+        header.push_str(&members(source, body, header.lines().last().map_or(0, |l| l.chars().count())));
+    }
     if overloads > 0 {
         header.push_str(&format!(" (+{overloads} overloads)"));
     }
@@ -351,6 +354,87 @@ fn signature(source: &str, node: Node, kind: Kind, overloads: usize) -> String {
         .collect();
     out.push(header);
     out.join("\n")
+}
+
+/// Longest line a data type's members are listed on, with its header, in characters.
+const MAX_MEMBERS_LINE: usize = 160;
+
+/// What a data type's `body` declares, to follow its header on the
+/// header's last line (`width` characters so far): a Rust struct's fields
+/// (`{ pub x: f64, pub y: f64 }`, `(pub f64)`) or an enum's variants, a
+/// TypeScript interface's members, a Python class's annotated attributes
+/// (a dataclass, a TypedDict: `class User: name: str; email: str | None = None`).
+/// As many as fit [`MAX_MEMBERS_LINE`], then how many more; empty when the
+/// body declares none (a class of methods).
+fn members(source: &str, body: Node, width: usize) -> String {
+    let text = |node: Node| join_lines(source.get(node.byte_range()).unwrap_or("")).replace("\n    ", " ");
+    let mut cursor = body.walk();
+    let children: Vec<Node> = body.named_children(&mut cursor).collect();
+    let (open, separator, close, items): (&str, &str, &str, Vec<String>) = match body.kind() {
+        "field_declaration_list" | "enum_variant_list" => {
+            let items = children
+                .iter()
+                .filter(|c| matches!(c.kind(), "field_declaration" | "enum_variant"))
+                .map(|&c| text(c))
+                .collect();
+            (" { ", ", ", " }", items)
+        }
+        "ordered_field_declaration_list" => return cut(&text(body), MAX_MEMBERS_LINE.saturating_sub(width)),
+        "enum_body" => {
+            let items = children
+                .iter()
+                .filter(|c| matches!(c.kind(), "property_identifier" | "enum_assignment" | "string"))
+                .map(|&c| text(c))
+                .collect();
+            (" { ", ", ", " }", items)
+        }
+        "interface_body" | "object_type" => {
+            let items = children
+                .iter()
+                .filter(|c| matches!(c.kind(), "property_signature" | "method_signature" | "index_signature"))
+                .map(|&c| text(c).trim_end_matches([';', ',']).to_string())
+                .collect();
+            (" { ", "; ", " }", items)
+        }
+        "block" => {
+            // A Python class: its annotated attributes (`name: str`, `x: int = 0`).
+            let items = children
+                .iter()
+                .filter(|c| c.kind() == "expression_statement")
+                .filter_map(|c| c.named_child(0))
+                .filter(|a| a.kind() == "assignment" && a.child_by_field_name("type").is_some())
+                .map(text)
+                .collect();
+            // The header ends with its `:`.
+            (" ", "; ", "", items)
+        }
+        _ => return String::new(),
+    };
+    if items.is_empty() {
+        return String::new();
+    }
+    let room = MAX_MEMBERS_LINE.saturating_sub(width + open.len() + close.len());
+    let mut shown = String::new();
+    let mut count = 0;
+    for item in &items {
+        let extra = if count == 0 { 0 } else { separator.len() } + item.chars().count();
+        // Room kept for the `, … (+N)` that says what was left out.
+        if shown.chars().count() + extra + if count + 1 < items.len() { 12 } else { 0 } > room {
+            break;
+        }
+        if count > 0 {
+            shown.push_str(separator);
+        }
+        shown.push_str(item);
+        count += 1;
+    }
+    if count < items.len() {
+        if count > 0 {
+            shown.push_str(separator);
+        }
+        shown.push_str(&format!("… (+{})", items.len() - count));
+    }
+    format!("{open}{shown}{close}")
 }
 
 /// The byte ranges of the comments in `node` that lie within `start..end`.
@@ -460,6 +544,30 @@ mod tests {
         assert_eq!(tags.defs[1].signature, "def run(self, until=None):");
         assert!(tags.refs.iter().any(|(n, _)| n == "Base"));
         assert!(tags.refs.iter().any(|(n, _)| n == "helper"));
+    }
+
+    #[test]
+    fn data_types_show_their_members_on_one_line_and_say_how_many_did_not_fit() {
+        let sig = |lang: Lang, source: &str| extract(lang, source).unwrap().defs[0].signature.clone();
+        let python = "@dataclass\nclass User:\n    \"\"\"A user.\"\"\"\n    name: str\n    email: str | None = None\n    def greet(self): pass\n";
+        assert_eq!(sig(Lang::Python, python), "@dataclass\nclass User: name: str; email: str | None = None");
+        assert_eq!(
+            sig(Lang::Python, "class Runner:\n    limit = 3\n    def run(self): pass\n"),
+            "class Runner:"
+        );
+        let rust = "pub struct Pair<T> {\n    /// The left.\n    #[serde(default)]\n    pub left: T,\n    right: T,\n}\n";
+        assert_eq!(sig(Lang::Rust, rust), "pub struct Pair<T> { pub left: T, right: T }");
+        assert_eq!(sig(Lang::Rust, "struct Id(u64);"), "struct Id(u64)");
+        assert_eq!(
+            sig(Lang::Rust, "enum E {\n    A,\n    B { x: u8 },\n    C(String),\n}\n"),
+            "enum E { A, B { x: u8 }, C(String) }"
+        );
+        let many: String = (0..40).map(|i| format!("    pub field_number_{i}: u32,\n")).collect();
+        let long = sig(Lang::Rust, &format!("pub struct Wide {{\n{many}}}\n"));
+        assert!(long.starts_with("pub struct Wide { pub field_number_0: u32, "), "{long}");
+        assert!(long.ends_with(" … (+35) }") && long.chars().count() <= MAX_MEMBERS_LINE, "{long}");
+        let ts = "interface Repo {\n  find(id: string): Item;\n  size: number\n}\n";
+        assert_eq!(sig(Lang::TypeScript, ts), "interface Repo { find(id: string): Item; size: number }");
     }
 
     #[test]
