@@ -542,6 +542,9 @@ fn watch_rebuilds_after_a_change() {
     let (built, cycle) = watch.until_built("src/db");
     assert_eq!(built, [".", "src", "src/db"]);
     assert!(strings(&cycle["changed"]).contains(&"src/db/pool.rs".to_string()), "{cycle}");
+    // Its outline was refreshed before the build: the new definition shows at once.
+    let db = repo.context_file("src--db.standard.md");
+    assert!(db.contains("`pub struct Pool { size: usize }`"), "{db}");
     drop(watch);
     assert_eq!(repo.json(&["validate"])["ok"], true);
 }

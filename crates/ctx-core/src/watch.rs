@@ -57,13 +57,16 @@ const MAX_REPORTED_PATHS: usize = 20;
 
 impl Workspace {
     /// Scan and build once, then again after every batch of relevant changes,
-    /// calling `on_cycle` after each round until it returns `Break`. Errors of
+    /// calling `on_cycle` after each round until it returns `Break`. `build`
+    /// builds (a front-end passes the one that refreshes the map's outlines
+    /// first, `ctx_map::outline::build`; [`Workspace::build`] alone does not). Errors of
     /// a round (bad template, bad config, file locked) and of the watcher (a
     /// lost event queue) are reported in the cycle and watching goes on; only
     /// failing to start watching, or the watcher going away, ends it.
     pub fn watch(
         &mut self,
         options: &WatchOptions,
+        mut build: impl FnMut(&mut Workspace, &BuildOptions) -> std::result::Result<BuildReport, String>,
         mut on_cycle: impl FnMut(&WatchCycle) -> ControlFlow<()>,
     ) -> Result<()> {
         let (tx, rx) = mpsc::channel::<DebounceEventResult>();
@@ -80,7 +83,7 @@ impl Workspace {
             // Read before the round: a commit made while it runs is news afterwards.
             let mut db_version = self.store().data_version()?;
             let refresh_filter = batch.reload_config || batch.ignore_files_changed;
-            let cycle = self.rebuild(&options.build, std::mem::take(&mut batch));
+            let cycle = self.rebuild(&options.build, &mut build, std::mem::take(&mut batch));
             // After the round, which reloaded the config: the filter follows the new rules.
             if refresh_filter {
                 filter = EventFilter::new(self.root(), &self.config().scan.exclude);
@@ -133,7 +136,12 @@ impl Workspace {
         }
     }
 
-    fn rebuild(&mut self, build: &BuildOptions, batch: Batch) -> WatchCycle {
+    fn rebuild(
+        &mut self,
+        options: &BuildOptions,
+        build: &mut impl FnMut(&mut Workspace, &BuildOptions) -> std::result::Result<BuildReport, String>,
+        batch: Batch,
+    ) -> WatchCycle {
         let mut cycle = WatchCycle {
             changed: batch.changed,
             events: batch.events,
@@ -147,14 +155,17 @@ impl Workspace {
         {
             errors.push(format!("{err} (keeping the previous configuration)"));
         }
-        let options = BuildOptions { folders: Vec::new(), ..build.clone() };
-        let result = self.scan().and_then(|scan| {
-            cycle.scan = scan;
-            self.build(&options)
-        });
+        let options = BuildOptions { folders: Vec::new(), ..options.clone() };
+        let result = match self.scan() {
+            Ok(scan) => {
+                cycle.scan = scan;
+                build(self, &options)
+            }
+            Err(err) => Err(err.to_string()),
+        };
         match result {
             Ok(report) => cycle.build = report,
-            Err(err) => errors.push(err.to_string()),
+            Err(err) => errors.push(err),
         }
         cycle.error = (!errors.is_empty()).then(|| errors.join("; "));
         cycle

@@ -142,7 +142,11 @@ pub fn watch(env: &Env, args: &WatchArgs) -> anyhow::Result<()> {
     if !env.json {
         println!("watching {} (Ctrl-C to stop)", display_name(&ws.root().display().to_string()));
     }
-    ws.watch(&options, |cycle| match print_cycle(env, cycle) {
+    // Outlines first, as `ctx build` does: a changed file's definitions show at once.
+    let build = |ws: &mut ctx_core::Workspace, options: &BuildOptions| {
+        ctx_map::outline::build(ws, options).map_err(|err| err.to_string())
+    };
+    ws.watch(&options, build, |cycle| match print_cycle(env, cycle) {
         Ok(()) => ControlFlow::Continue(()),
         // stdout is gone (a closed pipe): nobody is listening any more.
         Err(_) => ControlFlow::Break(()),
