@@ -32,6 +32,8 @@
 //! seed's context levels, see `context`), `artifact_prompt`.
 
 mod agent;
+#[cfg(test)]
+mod agent_tests;
 mod api;
 mod context;
 pub(crate) mod edit;

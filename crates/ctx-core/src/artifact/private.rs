@@ -57,7 +57,7 @@ fn remove_comments(text: &str, which: impl Fn(&str) -> bool) -> String {
 }
 
 /// What stands for a private section's content.
-const WITHHELD: &str = "<!-- private: withheld -->";
+const WITHHELD: &str = "<!-- withheld: private notes -->";
 
 /// The whole document with private sections' content replaced by a marker
 /// and private comments removed.
