@@ -116,6 +116,9 @@ pub struct ProjectContext {
     pub description: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stages: Option<BTreeMap<String, StageProgress>>,
+    /// The stages in order (with `stages`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stage_order: Option<Vec<String>>,
     pub updated_at: Option<String>,
 }
 
@@ -324,6 +327,7 @@ pub(crate) fn build(
         current_stage: project.current_stage.clone(),
         description: None,
         stages: None,
+        stage_order: None,
         updated_at: project.updated_at.clone(),
     };
     if level >= ContextLevel::Standard {
@@ -484,6 +488,7 @@ fn project_summary(
     let tokens = tok.count(&lines);
     if share.take(tokens) {
         context.stages = Some(project.stages.clone());
+        context.stage_order = Some(project.stage_order.clone());
     } else {
         truncated.push(dropped("project", "stages".into(), tokens));
     }
@@ -532,10 +537,12 @@ fn section_content(
         return;
     }
     let span: &SectionSpan = &doc.sections[index];
-    let body = super::private::body_withheld(&source.loaded.text, doc, index);
+    let whole = super::private::body_withheld(&source.loaded.text, doc, index);
+    // The blank lines around a section's text say nothing.
+    let body = whole.trim_matches(['\r', '\n']);
     let part = if artifact.relation.is_some() { "related_artifacts" } else { "current_artifact" };
     let item = format!("section {}", span.slug);
-    section.content = Some(cut_to(&body, share, part, &item, truncated, tok));
+    section.content = Some(cut_to(body, share, part, &item, truncated, tok));
 }
 
 /// `text` whole if it fits `share`, else its longest prefix that does (noted).
