@@ -539,7 +539,7 @@ fn section_content(
     let span: &SectionSpan = &doc.sections[index];
     let whole = super::private::body_withheld(&source.loaded.text, doc, index);
     // The blank lines around a section's text say nothing.
-    let body = whole.trim_matches(['\r', '\n']);
+    let body = whole.trim_start_matches(['\r', '\n']).trim_end();
     let part = if artifact.relation.is_some() { "related_artifacts" } else { "current_artifact" };
     let item = format!("section {}", span.slug);
     section.content = Some(cut_to(body, share, part, &item, truncated, tok));
