@@ -100,3 +100,23 @@ fn replace(text: &str, ranges: Vec<std::ops::Range<usize>>, eol: &str) -> String
     out.push_str(&text[at..]);
     without_private_comments(&out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::markdown::parse;
+    use super::*;
+
+    #[test]
+    fn private_sections_take_their_subsections_and_comments_go() {
+        let text = "# A\r\n\r\nkeep <!-- private: not this --> and <!-- this -->\r\n\r\n## B <!-- PRIVATE -->\r\n\r\nno\r\n\r\n### C\r\n\r\nno\r\n\r\n## D\r\n\r\n<!-- private -->\r\nno\r\n\r\n## E\r\n\r\nyes\r\n";
+        let doc = parse(text);
+        assert_eq!(sections(text, &doc), [false, true, true, true, false]);
+        let shown = withheld(text, &doc);
+        assert!(!shown.contains("no\r\n") && !shown.contains("not this"), "{shown}");
+        assert!(shown.contains("keep  and <!-- this -->") && shown.contains("## E\r\n\r\nyes\r\n"));
+        assert_eq!(shown.matches("<!-- withheld: private notes -->\r\n").count(), 2);
+        assert_eq!(body_withheld(text, &doc, 0).matches(WITHHELD).count(), 2);
+        assert_eq!(without_comments("Notes <!-- private -->"), "Notes");
+        assert_eq!(without_private_comments("a <!-- private b"), "a ");
+    }
+}
