@@ -351,3 +351,175 @@ fn a_fresh_clone_gets_the_state_back_from_the_knowledge_files() {
     assert_eq!(repo.json(&["artifact", "list"]), serde_json::json!([]));
     assert!(repo.path("docs/concept.md").exists());
 }
+
+/// The concept, a research note with an Overview of its own, and `ctx record add` turns.
+fn agent_repo() -> Repo {
+    let repo = repo();
+    repo.write(
+        "docs/research.md",
+        "# Research\n\n## Overview\n\nThe market.\n\n## Competitive Analysis\n\nCursor. <!-- private: check with legal -->\n",
+    );
+    repo.write("docs/concept.md", &format!("{CONCEPT}\n## Overview\n\nIn short.\n"));
+    repo.ok(&["artifact", "add", "docs/research.md"]);
+    repo.ok(&[
+        "record",
+        "add",
+        "--type",
+        "query",
+        "--text",
+        "what is ACK for?",
+        "--session",
+        "S1",
+        "--role",
+        "user",
+    ]);
+    repo
+}
+
+#[test]
+fn context_levels_in_json_and_markdown() {
+    let repo = agent_repo();
+    let minimal = repo.json(&["artifact", "context", "concept", "--level", "minimal"]);
+    for key in ["project", "currentArtifact", "relatedArtifacts", "chatHistory", "systemState"] {
+        assert!(minimal.get(key).is_some(), "{key}: {minimal}");
+    }
+    assert_eq!(minimal["project"]["current_stage"], "discovery");
+    assert_eq!(minimal["currentArtifact"]["sections"][1]["slug"], "what-is-it");
+    assert_eq!(minimal["currentArtifact"]["sections"][1]["preview"], Value::Null);
+    assert_eq!(minimal["chatHistory"], serde_json::json!([]));
+    let state = &minimal["systemState"];
+    assert_eq!(state["level"], "minimal");
+    assert_eq!(state["tokens"]["allocation"]["current_artifact"], 10000);
+    // The context's state hash is the artifact's: `check` takes it.
+    let hash = state["state_hash"].as_str().unwrap();
+    repo.ok(&["artifact", "check", "concept", "--hash", hash]);
+
+    let standard = repo.json(&[
+        "artifact",
+        "context",
+        "concept",
+        "--message",
+        "fix the competitive analysis in research.md",
+    ]);
+    assert_eq!(standard["systemState"]["target"]["outcome"], "resolved");
+    let research = &standard["relatedArtifacts"][0];
+    assert_eq!(
+        (research["slug"].as_str(), research["relation"].as_str()),
+        (Some("research"), Some("referenced"))
+    );
+    assert_eq!(research["sections"][2]["content"], "Cursor.");
+    assert_eq!(standard["chatHistory"][0]["content"], "what is ACK for?");
+
+    let full = repo.json(&["artifact", "context", "concept", "--level", "full", "--tokens", "400"]);
+    let content = full["currentArtifact"]["content"].as_str().unwrap();
+    assert!(content.starts_with("---"), "{content}");
+    assert!(full["systemState"]["tokens"]["used"]["total"].as_u64().unwrap() <= 400);
+    let text = repo.ok(&["artifact", "context", "concept", "--section", "what-is-it"]);
+    assert!(text.contains("## Current artifact: concept.md (`concept`, draft, 0/5 sections done)"), "{text}");
+    assert!(text.contains("ACK (Agent Context Kit) is a planning layer."));
+
+    let err: Value =
+        serde_json::from_str(&repo.fail(&["--json", "artifact", "context", "concept", "--tokens", "5"]))
+            .unwrap();
+    assert_eq!(err["error"], "CONTEXT_TOO_LARGE");
+    assert!(err["action"].is_string());
+    let err: Value =
+        serde_json::from_str(&repo.fail(&["--json", "artifact", "context", "concept", "--section", "xyz"]))
+            .unwrap();
+    assert_eq!(err["error"], "SECTION_NOT_FOUND");
+}
+
+#[test]
+fn use_and_resolve() {
+    let repo = agent_repo();
+    assert_eq!(repo.ok(&["artifact", "use"]).trim(), "no current artifact");
+    let resolved = repo.json(&["artifact", "resolve", "@concept#what-is-it update the definition"]);
+    assert_eq!(resolved["outcome"], "resolved");
+    assert_eq!(
+        (resolved["artifact"].as_str(), resolved["section"].as_str()),
+        (Some("concept"), Some("what-is-it"))
+    );
+    assert_eq!(resolved["rest"], "update the definition");
+    assert_eq!(resolved["confidence"], 1.0);
+    assert_eq!(resolved["artifact_match"], "explicit");
+
+    let err: Value =
+        serde_json::from_str(&repo.fail(&["--json", "artifact", "resolve", "update the overview"])).unwrap();
+    assert_eq!(err["error"], "AMBIGUOUS_TARGET");
+    assert_eq!(err["candidates"].as_array().unwrap().len(), 2);
+    let err: Value =
+        serde_json::from_str(&repo.fail(&["--json", "artifact", "resolve", "@reserch fix it"])).unwrap();
+    assert_eq!(err["error"], "ARTIFACT_NOT_FOUND");
+    assert_eq!(err["suggestions"][0], "research");
+    let err: Value =
+        serde_json::from_str(&repo.fail(&["--json", "artifact", "resolve", "@concept#xyz"])).unwrap();
+    assert_eq!(err["error"], "SECTION_NOT_FOUND");
+    assert!(repo.fail(&["artifact", "resolve", "update the overview"]).contains("@concept#overview"));
+
+    repo.ok(&["artifact", "use", "research"]);
+    assert_eq!(repo.json(&["artifact", "use"])["current"], "research");
+    let resolved = repo.json(&["artifact", "resolve", "#overview add numbers"]);
+    assert_eq!(
+        (resolved["artifact"].as_str(), resolved["artifact_match"].as_str()),
+        (Some("research"), Some("current"))
+    );
+    let text = repo.ok(&["artifact", "resolve", "update the problem section"]);
+    assert!(text.contains("did you mean problem-being-solved in concept?"), "{text}");
+    let context = repo.json(&["artifact", "context", "--level", "minimal"]);
+    assert_eq!(context["currentArtifact"]["slug"], "research");
+    repo.ok(&["artifact", "use", "--clear"]);
+    assert_eq!(repo.json(&["artifact", "use"])["current"], Value::Null);
+    let err: Value = serde_json::from_str(&repo.fail(&["--json", "artifact", "use", "nope"])).unwrap();
+    assert_eq!(err["error"], "ARTIFACT_NOT_FOUND");
+}
+
+#[test]
+fn chat_and_research_prompts() {
+    let repo = agent_repo();
+    let chat = repo.ok(&["artifact", "prompt", "chat", "concept", "--message", "sharpen the problem"]);
+    assert!(chat.contains("Project: "), "{chat}");
+    assert!(chat.contains("- [ ] Problem Being Solved (problem-being-solved)"), "{chat}");
+    assert!(chat.trim_end().ends_with("sharpen the problem"));
+    let research = repo.json(&[
+        "artifact",
+        "prompt",
+        "research",
+        "--query",
+        "pricing for @research#competitive-analysis",
+    ]);
+    assert_eq!(
+        (research["artifact"].as_str(), research["section"].as_str()),
+        (Some("research"), Some("competitive-analysis"))
+    );
+    let text = research["text"].as_str().unwrap();
+    assert!(text.contains("\"section_slug\": \"competitive-analysis\"") && !text.contains("legal"), "{text}");
+    let err: Value = serde_json::from_str(&repo.fail(&[
+        "--json",
+        "artifact",
+        "prompt",
+        "research",
+        "concept",
+        "--query",
+        "pricing",
+        "--section",
+        "nope",
+    ]))
+    .unwrap();
+    assert_eq!(err["error"], "SECTION_NOT_FOUND");
+
+    repo.write(
+        ".ctx/templates/artifact-research.md.hbs",
+        "RESEARCH {{researchQuery}} -> {{currentArtifact.slug}}#{{targetSection}}\n",
+    );
+    let text = repo.ok(&[
+        "artifact",
+        "prompt",
+        "research",
+        "research",
+        "--query",
+        "pricing",
+        "--section",
+        "overview",
+    ]);
+    assert_eq!(text, "RESEARCH pricing -> research#overview\n");
+}

@@ -27,6 +27,10 @@ TOOLS = {
     "log_decision",
     "describe_folder",
     "remember",
+    "artifact_context",
+    "artifact_apply",
+    "artifact_resolve",
+    "artifact_prompt",
 }
 
 
@@ -128,7 +132,55 @@ async def test_every_tool_answers_what_its_schema_declares(repo: Path):
         note = await use("remember", {"text": "orders carry an id from the store", "tags": ["orders"]})
         assert note["type"] == "note" and note["tags"] == ["orders"]
 
+        add_artifacts(repo)
+        artifact = await use("artifact_context", {"slug": "concept", "sections": ["what-is-it"]})
+        assert artifact["currentArtifact"]["sections"][1]["content"] == "A planning layer."
+        assert artifact["systemState"]["level"] == "standard"
+        assert "## Current artifact: concept.md" in (await session.call_tool("artifact_context", {"slug": "concept"})).content[0].text
+
+        target = await use("artifact_resolve", {"text": "fix the competitive analysis in research.md"})
+        assert (target["artifact"], target["section"]) == ("research", "competitive-analysis")
+
+        operation = {"operation": "mark_section_done", "artifact_slug": "concept", "section_slug": "what-is-it", "is_done": True}
+        applied = await use("artifact_apply", {"operation": operation})
+        assert applied["artifact"]["sections_complete"] == 1 and applied["snapshot_id"].startswith("S-")
+
+        prompt = await use("artifact_prompt", {"kind": "research", "text": "pricing", "slug": "research", "section": "competitive-analysis"})
+        assert prompt["section"] == "competitive-analysis" and '"section_slug": "competitive-analysis"' in prompt["text"]
+
         assert called == TOOLS
+
+
+def add_artifacts(repo: Path) -> None:
+    """Two planning artifacts, both with an Overview."""
+    (repo / "concept.md").write_text("# Concept\n\n## What Is It?\n\nA planning layer.\n\n## Overview\n\nx\n")
+    (repo / "research.md").write_text("# Research\n\n## Overview\n\ny\n\n## Competitive Analysis\n\nCursor.\n")
+    ctx(repo, "artifact", "add", "concept.md")
+    ctx(repo, "artifact", "add", "research.md")
+
+
+async def seed_error(session, name: str, arguments: dict) -> dict:
+    """Call an artifact tool that must fail; the seed's error object it carries."""
+    result = await session.call_tool(name, arguments)
+    assert result.is_error, f"{name} {arguments}: expected an error, got {result.content}"
+    return json.loads(result.content[0].text)
+
+
+async def test_artifact_tools_fail_with_the_seeds_error_objects(repo: Path):
+    add_artifacts(repo)
+    async with serve(repo) as (session, _, _):
+        ambiguous = await seed_error(session, "artifact_resolve", {"text": "update the overview"})
+        assert ambiguous["error"] == "AMBIGUOUS_TARGET"
+        assert {c["artifact"] for c in ambiguous["candidates"]} == {"concept", "research"}
+        missing = await seed_error(session, "artifact_context", {"slug": "concept", "sections": ["xyz"]})
+        assert missing["error"] == "SECTION_NOT_FOUND" and "message" in missing
+        bad = {"operation": "update_section", "artifact_slug": "concpt", "section_slug": "overview", "content": "z"}
+        not_found = await seed_error(session, "artifact_apply", {"operation": bad})
+        assert not_found["error"] == "ARTIFACT_NOT_FOUND" and not_found["suggestions"] == ["concept"]
+        too_large = await seed_error(session, "artifact_context", {"slug": "concept", "tokens": 3})
+        assert too_large["error"] == "CONTEXT_TOO_LARGE" and too_large["action"]
+        assert await error_code(session, "artifact_context", {"level": "huge"}) == "INVALID_INPUT"
+        assert await error_code(session, "artifact_apply", {"operation": {"operation": "delete_section"}}) == "INVALID_INPUT"
 
 
 async def test_bad_arguments_are_tool_errors_with_codes(repo: Path):

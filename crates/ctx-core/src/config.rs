@@ -55,6 +55,57 @@ pub struct ArtifactsConfig {
     /// An artifact's full content is refused (CONTEXT_TOO_LARGE) past this many bytes;
     /// its sections can still be read one by one. Default: 200000.
     pub max_content_bytes: usize,
+    /// `[artifacts.context]`: the token allocation of `ctx artifact context`.
+    pub context: ContextAllocation,
+}
+
+/// `[artifacts.context]`: how many tokens each part of an agent context may
+/// take (`ctx artifact context`). The defaults are the ACK seed's table for
+/// a 200k window; the system prompt, the answer and the reserve of that
+/// table are the model's, not ctx's to fill. `--tokens N` scales every share
+/// by N / their sum.
+#[derive(Debug, Clone, Copy, Deserialize, Serialize, PartialEq, Eq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(default, deny_unknown_fields)]
+pub struct ContextAllocation {
+    /// Project name, stage, description and stage progress. Default: 1000.
+    pub project: usize,
+    /// The current artifact: section list, previews, referenced sections, content. Default: 10000.
+    pub current_artifact: usize,
+    /// Summaries of related artifacts. Default: 5000.
+    pub related_artifacts: usize,
+    /// Recent chat turns of the session. Default: 20000.
+    pub chat_history: usize,
+}
+
+impl Default for ContextAllocation {
+    fn default() -> Self {
+        ContextAllocation {
+            project: 1000,
+            current_artifact: 10_000,
+            related_artifacts: 5000,
+            chat_history: 20_000,
+        }
+    }
+}
+
+impl ContextAllocation {
+    /// Every share together.
+    pub fn total(&self) -> usize {
+        self.project + self.current_artifact + self.related_artifacts + self.chat_history
+    }
+
+    /// The shares scaled so that they add up to (about) `total`.
+    pub fn scaled_to(&self, total: usize) -> ContextAllocation {
+        let sum = self.total().max(1);
+        let scale = |share: usize| ((share as u128 * total as u128) / sum as u128) as usize;
+        ContextAllocation {
+            project: scale(self.project),
+            current_artifact: scale(self.current_artifact),
+            related_artifacts: scale(self.related_artifacts),
+            chat_history: scale(self.chat_history),
+        }
+    }
 }
 
 impl Default for ArtifactsConfig {
@@ -66,6 +117,7 @@ impl Default for ArtifactsConfig {
             default_stage: String::new(),
             max_age_seconds: 300,
             max_content_bytes: 200_000,
+            context: ContextAllocation::default(),
         }
     }
 }

@@ -70,6 +70,11 @@ mod workspace;
 
 pub use agents::{FileRole, FileUpdate, UpdateOptions, UpdateReport, UpdateStatus};
 pub use artifact::{
+    AgentContext, ArtifactContext, ArtifactPrompt, ContextLevel, ContextRequest, MessageContext,
+    ProjectContext, PromptKind, PromptRequest, SectionContext, SystemState, TokenReport, TokenUse,
+    Truncation, resolution_error,
+};
+pub use artifact::{
     ArtifactError, ArtifactErrorCode, ArtifactHistory, ArtifactStatus, ArtifactSummary, ArtifactView,
     NewArtifact, Operation, OperationEntry, OperationResult, ProjectView, SectionView, SnapshotInfo,
     StageProgress, StalenessReport, Suggestion, TargetCandidate, ViewOptions, parse_operation,
@@ -81,8 +86,8 @@ pub use assemble::{
 pub use budget::{Budget, BudgetSources};
 pub use build::{BuildMode, BuildOptions, BuildReport, RenderedContext, Tier, TodoFolder, ValidateReport};
 pub use config::{
-    AgentsConfig, ArtifactsConfig, BudgetConfig, BuildConfig, CacheConfig, Config, DEFAULT_CONFIG_TOML,
-    ScanConfig, SelectionConfig,
+    AgentsConfig, ArtifactsConfig, BudgetConfig, BuildConfig, CacheConfig, Config, ContextAllocation,
+    DEFAULT_CONFIG_TOML, ScanConfig, SelectionConfig,
 };
 pub use config::{HooksConfig, IngestHooks, Inject, SessionStartHook, UserPromptHook};
 pub use error::{Error, Result};

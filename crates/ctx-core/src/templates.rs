@@ -60,6 +60,11 @@ pub(crate) const BUILTIN: &[(&str, &str)] = &[
     // The managed section of AGENTS.md and the like, and of CLAUDE.md (see agents/).
     ("section-agents.md.hbs", include_str!("../templates/section-agents.md.hbs")),
     ("section-claude.md.hbs", include_str!("../templates/section-claude.md.hbs")),
+    // Artifacts (see artifact/agent.rs): an agent context in Markdown, the
+    // chat and research prompts.
+    ("artifact-context.md.hbs", include_str!("../templates/artifact-context.md.hbs")),
+    ("artifact-chat.md.hbs", include_str!("../templates/artifact-chat.md.hbs")),
+    ("artifact-research.md.hbs", include_str!("../templates/artifact-research.md.hbs")),
 ];
 
 /// A parsed set of templates.

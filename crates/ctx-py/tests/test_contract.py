@@ -33,9 +33,12 @@ def check(name, value):
 
 def test_every_schema_is_valid_draft_2020_12():
     assert set(VALIDATORS) == {
+        "artifact-context",
         "artifact-error",
         "artifact-operation",
         "artifact-operation-result",
+        "artifact-prompt",
+        "artifact-resolution",
         "get",
         "ingest",
         "l0-row",
@@ -141,3 +144,44 @@ def test_real_artifact_outputs_match_the_contract(tmp_path):
     out = ctx("artifact", "apply", "-", stdin=json.dumps(SEED_OPERATIONS[0]))
     check("artifact-error", json.loads(out.stderr))
     assert json.loads(out.stderr)["error"] == "ARTIFACT_FINALIZED"
+
+
+@pytest.mark.skipif(not Path(CTX_BIN).exists(), reason="no ctx binary (set CTX_BIN)")
+def test_real_contexts_resolutions_and_prompts_match_the_contract(tmp_path):
+    def ctx(*args):
+        return subprocess.run([CTX_BIN, "--json", *args], cwd=tmp_path, capture_output=True, text=True)
+
+    (tmp_path / "concept.md").write_text(
+        "# Concept\n\n## What Is It?\n\nA layer.\n\n## Notes\n\n<!-- private -->\nhidden\n\n## Overview\n\nx\n"
+    )
+    (tmp_path / "research.md").write_text("# Research\n\n## Overview\n\ny\n\n## Competitive Analysis\n")
+    assert ctx("init", "--no-agents", "--no-build").returncode == 0
+    for path in ["concept.md", "research.md"]:
+        assert ctx("artifact", "add", path).returncode == 0
+    assert ctx("record", "add", "--type", "query", "--text", "what is it?", "--session", "S1").returncode == 0
+    for args in [
+        ["--level", "minimal"],
+        ["--section", "what-is-it"],
+        ["--level", "full", "--message", "fix @research#overview"],
+        ["--level", "full", "--tokens", "200"],
+    ]:
+        out = ctx("artifact", "context", "concept", *args)
+        assert out.returncode == 0, out.stderr
+        check("artifact-context", json.loads(out.stdout))
+    for text in ["@concept#what-is-it define it", "#competitive-analysis in research.md", "update the problem"]:
+        out = ctx("artifact", "resolve", text)
+        if out.returncode == 0:
+            check("artifact-resolution", json.loads(out.stdout))
+        else:
+            check("artifact-error", json.loads(out.stderr))
+    out = ctx("artifact", "resolve", "update the overview")
+    assert json.loads(out.stderr)["error"] == "AMBIGUOUS_TARGET"
+    check("artifact-error", json.loads(out.stderr))
+    out = ctx("artifact", "context", "concept", "--tokens", "3")
+    assert json.loads(out.stderr)["error"] == "CONTEXT_TOO_LARGE"
+    check("artifact-error", json.loads(out.stderr))
+    for args in [["chat", "concept", "--message", "hi"], ["research", "--query", "pricing in @research#overview"]]:
+        out = ctx("artifact", "prompt", *args)
+        assert out.returncode == 0, out.stderr
+        check("artifact-prompt", json.loads(out.stdout))
+    assert list(VALIDATORS["artifact-context"].iter_errors({"project": {}}))

@@ -7,9 +7,11 @@ use std::process::ExitCode;
 
 use anyhow::Context as _;
 use clap::Subcommand;
+use ctx_core::artifact::target::{CONFIRM_BELOW, Resolution};
 use ctx_core::{
-    ArtifactHistory, ArtifactStatus, ArtifactSummary, ArtifactView, NewArtifact, OperationResult,
-    ProjectView, StalenessReport, Suggestion, ViewOptions, parse_operation,
+    ArtifactHistory, ArtifactStatus, ArtifactSummary, ArtifactView, ContextLevel, ContextRequest,
+    NewArtifact, OperationResult, ProjectView, PromptKind, PromptRequest, StalenessReport, Suggestion,
+    ViewOptions, parse_operation, resolution_error,
 };
 
 use super::Env;
@@ -101,6 +103,65 @@ pub enum ArtifactsCommand {
         #[arg(long, value_name = "AGE", value_parser = humantime::parse_duration)]
         max_age: Option<std::time::Duration>,
     },
+    /// What an agent is shown: the seed's context levels (minimal, standard, full), in Markdown
+    /// or (--json) as an AgentContext, within the token allocation of `[artifacts.context]`.
+    Context {
+        /// Default: the message's target, else the current artifact (`ctx artifact use`).
+        slug: Option<String>,
+        #[arg(long, value_parser = parse_level, default_value = "standard")]
+        level: ContextLevel,
+        /// Include this section's content (repeatable).
+        #[arg(long = "section", value_name = "SECTION")]
+        sections: Vec<String>,
+        /// A chat message: the section it targets is included.
+        #[arg(long)]
+        message: Option<String>,
+        /// The whole allocation in tokens (every share scaled; default `[artifacts.context]`, 36000).
+        #[arg(long)]
+        tokens: Option<usize>,
+        /// The session whose turns are the chat history (default: the latest).
+        #[arg(long)]
+        session: Option<String>,
+    },
+    /// Make an artifact the current one (`#section` and plain phrasings look there first);
+    /// without SLUG, print the current one.
+    Use {
+        slug: Option<String>,
+        /// No current artifact.
+        #[arg(long, conflicts_with = "slug")]
+        clear: bool,
+    },
+    /// What a message targets: artifact, section, the rest of the message, confidence; exit 1
+    /// with AMBIGUOUS_TARGET (and candidates) or *_NOT_FOUND (and suggestions) otherwise.
+    Resolve { text: String },
+    /// A prompt with the artifact's context: `chat --message TEXT` or `research --query TEXT`.
+    #[command(subcommand)]
+    Prompt(PromptCommand),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum PromptCommand {
+    /// The chat prompt: project, stage, the artifact's sections and the message.
+    Chat {
+        /// Default: the message's target, else the current artifact.
+        slug: Option<String>,
+        #[arg(long)]
+        message: String,
+    },
+    /// The research prompt: the query, the section to update and the operation to answer with.
+    Research {
+        /// Default: the query's target, else the current artifact.
+        slug: Option<String>,
+        #[arg(long)]
+        query: String,
+        /// The section to update (default: the query's target).
+        #[arg(long)]
+        section: Option<String>,
+    },
+}
+
+fn parse_level(text: &str) -> Result<ContextLevel, String> {
+    ContextLevel::parse(text).ok_or_else(|| format!("{text:?}: the levels are minimal, standard, full"))
 }
 
 pub fn run(env: &Env, command: ArtifactsCommand) -> anyhow::Result<ExitCode> {
@@ -210,6 +271,58 @@ pub fn run(env: &Env, command: ArtifactsCommand) -> anyhow::Result<ExitCode> {
                 print_check(&report)?;
             }
             return Ok(if report.fresh { ExitCode::SUCCESS } else { ExitCode::from(1) });
+        }
+        ArtifactsCommand::Context { slug, level, sections, message, tokens, session } => {
+            let request = ContextRequest { slug, level, sections, message, tokens, session };
+            let context = ws.artifact_context(&request)?;
+            if env.json {
+                output::json(&context)?;
+            } else {
+                write!(std::io::stdout().lock(), "{}", ws.render_artifact_context(&context)?)?;
+            }
+        }
+        ArtifactsCommand::Use { slug, clear } => {
+            let current = if clear || slug.is_some() {
+                ws.use_artifact(slug.as_deref())?
+            } else {
+                ws.current_artifact()?
+            };
+            if env.json {
+                output::json(&serde_json::json!({ "current": current }))?;
+            } else {
+                let text = current.map_or_else(
+                    || "no current artifact".to_string(),
+                    |slug| format!("current artifact: {slug}"),
+                );
+                writeln!(std::io::stdout().lock(), "{text}")?;
+            }
+        }
+        ArtifactsCommand::Resolve { text } => {
+            let resolution = ws.resolve_artifact_target(&text)?;
+            if let Some(err) = resolution_error(&text, &resolution) {
+                return Err(ctx_core::Error::from(err).into());
+            }
+            if env.json {
+                output::json(&resolution)?;
+            } else {
+                print_resolution(&resolution)?;
+            }
+        }
+        ArtifactsCommand::Prompt(command) => {
+            let request = match command {
+                PromptCommand::Chat { slug, message } => {
+                    PromptRequest { kind: PromptKind::Chat, slug, text: message, section: None }
+                }
+                PromptCommand::Research { slug, query, section } => {
+                    PromptRequest { kind: PromptKind::Research, slug, text: query, section }
+                }
+            };
+            let prompt = ws.artifact_prompt(&request)?;
+            if env.json {
+                output::json(&prompt)?;
+            } else {
+                write!(std::io::stdout().lock(), "{}", prompt.text)?;
+            }
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -387,6 +500,31 @@ fn print_history(history: &ArtifactHistory) -> anyhow::Result<()> {
     Ok(())
 }
 
+fn print_resolution(resolution: &Resolution) -> anyhow::Result<()> {
+    let Resolution::Resolved(target) = resolution else { return Ok(()) };
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "artifact: {}", target.artifact)?;
+    writeln!(out, "section: {}", target.section.as_deref().unwrap_or("(the whole artifact)"))?;
+    writeln!(out, "rest: {}", target.rest)?;
+    let name = |value: serde_json::Value| value.as_str().unwrap_or_default().to_string();
+    let artifact_match = name(serde_json::to_value(target.artifact_match)?);
+    let how = match target.section_match {
+        Some(section) => {
+            format!("artifact {artifact_match}, section {}", name(serde_json::to_value(section)?))
+        }
+        None => format!("artifact {artifact_match}"),
+    };
+    writeln!(out, "confidence: {:.2} ({how})", target.confidence)?;
+    if target.confidence < CONFIRM_BELOW {
+        let place = target
+            .section
+            .as_deref()
+            .map_or_else(|| target.artifact.clone(), |s| format!("{s} in {}", target.artifact));
+        writeln!(out, "did you mean {place}? confirm before acting")?;
+    }
+    Ok(())
+}
+
 fn print_check(report: &StalenessReport) -> anyhow::Result<()> {
     let mut out = std::io::stdout().lock();
     let verdict = if report.fresh { "fresh" } else { "stale" };
@@ -442,6 +580,21 @@ mod tests {
             "artifact-operation-result",
             "Applied operation (ctx --json artifact apply)",
             serde_json::to_value(schemars::schema_for!(ctx_core::OperationResult)).unwrap(),
+        );
+        check(
+            "artifact-context",
+            "Agent context (ctx --json artifact context)",
+            serde_json::to_value(schemars::schema_for!(ctx_core::AgentContext)).unwrap(),
+        );
+        check(
+            "artifact-resolution",
+            "Resolved target (ctx --json artifact resolve)",
+            serde_json::to_value(schemars::schema_for!(ctx_core::artifact::target::Resolution)).unwrap(),
+        );
+        check(
+            "artifact-prompt",
+            "Rendered prompt (ctx --json artifact prompt)",
+            serde_json::to_value(schemars::schema_for!(ctx_core::ArtifactPrompt)).unwrap(),
         );
     }
 

@@ -8,6 +8,7 @@
 //! meantime is seen by the next call; writes are `Workspace` methods, each
 //! one short transaction, as on the command line.
 
+mod artifact_tools;
 mod tools;
 
 use std::sync::{Arc, Mutex};
@@ -34,8 +35,10 @@ ctx knows this repository: folder context files, a repository map, the work tree
 tasks), decisions and session memory, in one local store. Start with `pack` (what matters now) \
 or `context` (a folder), `map`/`rank` to find code for a task. For memory, go cheap first: \
 `search` (compact hits with ids), then `timeline` around a hit, then `get` only the ids you need. \
-Record what you learn: `log_decision`, `describe_folder`, `remember`. Errors carry a stable \
-`code` (e.g. NOT_A_WORKSPACE: run `ctx init`; UNKNOWN_FOLDER; INVALID_INPUT).";
+Record what you learn: `log_decision`, `describe_folder`, `remember`. Planning artifacts (ACK): \
+`artifact_context`, `artifact_resolve` a message's target, `artifact_apply` an operation, \
+`artifact_prompt`. Errors carry a stable `code` (e.g. NOT_A_WORKSPACE: run `ctx init`; \
+UNKNOWN_FOLDER; INVALID_INPUT); artifact errors are `{\"error\": \"SECTION_NOT_FOUND\", \"message\", \"suggestions\"}`.";
 
 /// Serve until the client closes stdin.
 pub fn run(env: Env) -> anyhow::Result<()> {
@@ -123,7 +126,10 @@ enum Needs {
 impl Server {
     fn new(env: Env) -> Server {
         let workspaces = Workspaces { env, workspace: None, cached: None, config_mtime: None };
-        Server { workspaces: Arc::new(Mutex::new(workspaces)), tool_router: Server::tool_router() }
+        Server {
+            workspaces: Arc::new(Mutex::new(workspaces)),
+            tool_router: Server::tool_router() + Server::artifact_tool_router(),
+        }
     }
 
     /// Run `f` on the workspace on a blocking thread (the engine is
@@ -235,5 +241,9 @@ fn is_coded(content: &ContentBlock) -> bool {
     content
         .as_text()
         .and_then(|text| serde_json::from_str::<serde_json::Value>(&text.text).ok())
-        .is_some_and(|value| value.pointer("/error/code").is_some_and(serde_json::Value::is_string))
+        // Ours: `{"error": {"code", …}}`, or an artifact error's seed object `{"error": "CODE", …}`.
+        .is_some_and(|value| {
+            value.pointer("/error/code").is_some_and(serde_json::Value::is_string)
+                || value.get("error").is_some_and(serde_json::Value::is_string)
+        })
 }

@@ -27,14 +27,22 @@
 //! Main entry points, all on [`crate::Workspace`]: `add_artifact`,
 //! `artifacts`, `artifact`, `artifact_project`, `apply_operation`,
 //! `artifact_history`, `restore_artifact`, `artifact_suggestions`,
-//! `accept_suggestion`, `reject_suggestion`, `check_artifact`.
+//! `accept_suggestion`, `reject_suggestion`, `check_artifact`; for agents
+//! `use_artifact`, `resolve_artifact_target`, `artifact_context` (the
+//! seed's context levels, see `context`), `artifact_prompt`.
 
+mod agent;
+#[cfg(test)]
+mod agent_tests;
 mod api;
+mod context;
 pub(crate) mod edit;
 mod error;
 mod history;
 pub(crate) mod markdown;
 mod ops;
+mod private;
+mod prompt;
 #[cfg(test)]
 mod proptests;
 pub(crate) mod state;
@@ -48,6 +56,11 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+pub use agent::{ArtifactPrompt, PromptKind, PromptRequest, resolution_error};
+pub use context::{
+    AgentContext, ArtifactContext, ContextLevel, ContextRequest, MessageContext, ProjectContext,
+    SectionContext, SystemState, TokenReport, TokenUse, Truncation,
+};
 pub use error::{ArtifactError, ArtifactErrorCode, TargetCandidate, closest};
 pub use ops::{Operation, parse_operation};
 
