@@ -1,13 +1,11 @@
 //! The artifact half of the binding: arguments in Python's terms (an
 //! operation as a dict or a JSON string, times as datetimes, ages as
 //! timedeltas), artifact errors raised as `ctxkit.errors.ArtifactError`
-//! subclasses with the seed's `suggestions`, `action` and `candidates`, and
-//! targeting over the workspace's artifacts.
+//! subclasses with the seed's `suggestions`, `action` and `candidates`.
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use ctx_core::artifact::target::{self, ArtifactRef, Missing, Resolution, SectionRef};
-use ctx_core::{ArtifactError, ArtifactView, ViewOptions, Workspace as CoreWorkspace};
+use ctx_core::ArtifactError;
 use pyo3::exceptions::{PyRuntimeError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyMapping, PyString};
@@ -174,71 +172,6 @@ pub(crate) fn duration(age: &Bound<'_, PyAny>) -> PyResult<Duration> {
         return Err(crate::invalid(format!("{seconds}: an age is a number of seconds, 0 or more")));
     }
     Ok(Duration::from_secs_f64(seconds))
-}
-
-/// Every artifact's view, for targeting.
-pub(crate) fn views(ws: &mut CoreWorkspace) -> ctx_core::Result<Vec<ArtifactView>> {
-    let slugs: Vec<String> = ws.artifacts()?.into_iter().map(|summary| summary.slug).collect();
-    slugs.iter().map(|slug| ws.artifact(slug, &ViewOptions::default())).collect()
-}
-
-/// What `text` targets among `views` (see [`target::resolve`]). An
-/// artifact's title is its first `#` heading, else its file's name without
-/// the extension.
-pub(crate) fn resolve(text: &str, views: &[ArtifactView], current: Option<&str>) -> Resolution {
-    let refs: Vec<ArtifactRef<'_>> = views
-        .iter()
-        .map(|view| {
-            let title = view
-                .sections
-                .iter()
-                .find(|section| section.level == 1)
-                .map(|section| section.title.as_str())
-                .unwrap_or_else(|| view.name.rsplit_once('.').map_or(view.name.as_str(), |(stem, _)| stem));
-            let sections = view
-                .sections
-                .iter()
-                .map(|section| SectionRef { slug: &section.slug, title: &section.title })
-                .collect();
-            ArtifactRef { slug: &view.slug, title, path: &view.path, sections }
-        })
-        .collect();
-    target::resolve(text, &refs, current)
-}
-
-/// A resolution that is not a target as the seed's error: AMBIGUOUS_TARGET
-/// with the candidates, ARTIFACT_NOT_FOUND or SECTION_NOT_FOUND with the suggestions.
-pub(crate) fn unresolved(text: &str, resolution: &Resolution) -> Option<ArtifactError> {
-    match resolution {
-        Resolution::Resolved(_) => None,
-        Resolution::Ambiguous(ambiguity) => {
-            let candidates = ambiguity
-                .candidates
-                .iter()
-                .map(|candidate| ctx_core::TargetCandidate {
-                    artifact: candidate.artifact.clone(),
-                    section: candidate.section.clone(),
-                    title: candidate.title.clone(),
-                })
-                .collect();
-            Some(ArtifactError::ambiguous(text.trim(), candidates))
-        }
-        Resolution::NotFound(not_found) => {
-            let mut err = match (not_found.missing, &not_found.artifact) {
-                (Missing::Section, Some(artifact)) => {
-                    ArtifactError::section_not_found(artifact, &not_found.query, &[])
-                }
-                (Missing::Section, None) => {
-                    let mut err = ArtifactError::section_not_found("", &not_found.query, &[]);
-                    err.message = format!("Section '{}' not found", not_found.query);
-                    err
-                }
-                (Missing::Artifact, _) => ArtifactError::artifact_not_found(&not_found.query, &[]),
-            };
-            err.suggestions = not_found.suggestion_slugs();
-            Some(err)
-        }
-    }
 }
 
 #[cfg(test)]

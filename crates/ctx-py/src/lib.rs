@@ -768,7 +768,8 @@ impl Workspace {
 
     /// What the message `text` targets among the artifacts (`@concept#what-is-it …`,
     /// `/research competitive-analysis …`, `#section`, plain words), with
-    /// `current` the slug of the artifact `#section` refers to: a dict with
+    /// `current` the slug of the artifact `#section` refers to (default: the
+    /// one `use_artifact` set): a dict with
     /// `outcome` `resolved` (artifact, section, rest, confidence),
     /// `ambiguous` (candidates) or `not_found` (suggestions). `strict=True`
     /// returns only a resolved target and raises the others
@@ -781,11 +782,90 @@ impl Workspace {
         current: Option<&str>,
         strict: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let resolution = self.with(py, |ws| Ok(artifact::resolve(text, &artifact::views(ws)?, current)))?;
-        if strict && let Some(err) = artifact::unresolved(text, &resolution) {
+        let resolution = self.with(py, |ws| ws.resolve_artifact_target(text, current))?;
+        if strict && let Some(err) = ctx_core::artifact::resolution_error(text, &resolution) {
             return Err(artifact::to_py_err(&err));
         }
         to_py(py, &resolution)
+    }
+
+    /// Make `slug` the current artifact (`None`: none), the one `#section`
+    /// and the context and prompts default to; returns the slug set.
+    #[pyo3(signature = (slug))]
+    fn use_artifact(&self, py: Python<'_>, slug: Option<&str>) -> PyResult<Option<String>> {
+        self.with(py, |ws| ws.use_artifact(slug))
+    }
+
+    /// The current artifact's slug (see `use_artifact`), or None.
+    fn current_artifact(&self, py: Python<'_>) -> PyResult<Option<String>> {
+        self.with(py, |ws| ws.current_artifact())
+    }
+
+    /// The agent context of artifact `slug` (default: the current one) at
+    /// `level` (minimal, standard or full): the seed's AgentContext as a
+    /// dict, or its Markdown with `format="markdown"`. `sections` are
+    /// included whole; `message` is resolved to a section to include;
+    /// `tokens` scales the default token allocation; `session` picks the
+    /// chat history's session (default: the latest).
+    #[pyo3(signature = (slug=None, *, level="standard", sections=None, message=None, tokens=None, session=None, format="json"))]
+    #[allow(clippy::too_many_arguments)]
+    fn artifact_context<'py>(
+        &self,
+        py: Python<'py>,
+        slug: Option<String>,
+        level: &str,
+        sections: Option<Vec<String>>,
+        message: Option<String>,
+        tokens: Option<usize>,
+        session: Option<String>,
+        format: &str,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let level = ctx_core::artifact::ContextLevel::parse(level)
+            .ok_or_else(|| invalid(format!("level={level:?}: the levels are minimal, standard, full")))?;
+        let markdown = match format {
+            "json" => false,
+            "markdown" => true,
+            other => return Err(invalid(format!("format={other:?}: the formats are json, markdown"))),
+        };
+        let request = ctx_core::artifact::ContextRequest {
+            slug,
+            level,
+            sections: sections.unwrap_or_default(),
+            message,
+            tokens,
+            session,
+        };
+        let (context, text) = self.with(py, |ws| {
+            let context = ws.artifact_context(&request)?;
+            let text = if markdown { Some(ws.render_artifact_context(&context)?) } else { None };
+            Ok((context, text))
+        })?;
+        match text {
+            Some(text) => Ok(text.into_pyobject(py)?.into_any()),
+            None => to_py(py, &context),
+        }
+    }
+
+    /// A prompt for an agent: `kind="chat"` with the user's message as
+    /// `text`, or `kind="research"` with the research query as `text` and
+    /// the section to update (default: the one the query targets).
+    #[pyo3(signature = (kind, text, *, slug=None, section=None))]
+    fn artifact_prompt<'py>(
+        &self,
+        py: Python<'py>,
+        kind: &str,
+        text: String,
+        slug: Option<String>,
+        section: Option<String>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let kind = match kind {
+            "chat" => ctx_core::artifact::PromptKind::Chat,
+            "research" => ctx_core::artifact::PromptKind::Research,
+            other => return Err(invalid(format!("kind={other:?}: the prompts are chat, research"))),
+        };
+        let request = ctx_core::artifact::PromptRequest { kind, slug, text, section };
+        let prompt = self.with(py, |ws| ws.artifact_prompt(&request))?;
+        to_py(py, &prompt)
     }
 
     fn __repr__(&self) -> String {

@@ -422,6 +422,44 @@ def test_resolve_artifact_target(ws: ctxkit.Workspace) -> None:
     assert artifact_err.value.suggestions == ["research"]
 
 
+def test_the_current_artifact_its_contexts_and_prompts(ws: ctxkit.Workspace) -> None:
+    assert ws.current_artifact() is None
+    assert ws.use_artifact("concept") == "concept" and ws.current_artifact() == "concept"
+    # `#section` alone means the current artifact's.
+    resolved = ws.resolve_artifact_target("#overview tighten it")
+    assert (resolved["artifact"], resolved["section"]) == ("concept", "overview")
+    with pytest.raises(ctxkit.ArtifactNotFoundError):
+        ws.use_artifact("nope")
+
+    minimal = ws.artifact_context(level="minimal")
+    check("artifact-context", minimal)
+    assert minimal["currentArtifact"]["slug"] == "concept"
+    assert minimal["systemState"]["level"] == "minimal"
+    assert all(s.get("preview") is None for s in minimal["currentArtifact"]["sections"])
+    standard = ws.artifact_context("concept", sections=["problem-being-solved"])
+    problem = next(s for s in standard["currentArtifact"]["sections"] if s["slug"] == "problem-being-solved")
+    assert "Context rot." in problem["content"]
+    full = ws.artifact_context(level="full")
+    assert "A planning layer." in full["currentArtifact"]["content"]
+    markdown = ws.artifact_context(level="standard", format="markdown")
+    assert isinstance(markdown, str) and "Problem Being Solved" in markdown
+    with pytest.raises(ctxkit.InvalidInputError, match="level="):
+        ws.artifact_context(level="deep")  # type: ignore[call-overload]
+    with pytest.raises(ctxkit.InvalidInputError, match="format="):
+        ws.artifact_context(format="xml")  # type: ignore[call-overload]
+
+    chat = ws.artifact_prompt("chat", "what is left to do?")
+    check("artifact-prompt", chat)
+    assert chat["kind"] == "chat" and chat["artifact"] == "concept"
+    assert "what is left to do?" in chat["text"] and "Problem Being Solved" in chat["text"]
+    research = ws.artifact_prompt("research", "pricing of Cursor", slug="research", section="competitive-analysis")
+    assert (research["artifact"], research["section"]) == ("research", "competitive-analysis")
+    assert "pricing of Cursor" in research["text"]
+    with pytest.raises(ctxkit.InvalidInputError, match="kind="):
+        ws.artifact_prompt("summary", "x")  # type: ignore[arg-type]
+    assert ws.use_artifact(None) is None and ws.current_artifact() is None
+
+
 def test_every_artifact_error_class_is_importable_and_constructible() -> None:
     classes = {
         "ARTIFACT_NOT_FOUND": ctxkit.ArtifactNotFoundError,

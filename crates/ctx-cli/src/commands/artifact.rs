@@ -298,7 +298,7 @@ pub fn run(env: &Env, command: ArtifactsCommand) -> anyhow::Result<ExitCode> {
             }
         }
         ArtifactsCommand::Resolve { text } => {
-            let resolution = ws.resolve_artifact_target(&text)?;
+            let resolution = ws.resolve_artifact_target(&text, None)?;
             if let Some(err) = resolution_error(&text, &resolution) {
                 return Err(ctx_core::Error::from(err).into());
             }

@@ -145,7 +145,7 @@ impl Server {
     async fn artifact_resolve(&self, Parameters(args): Parameters<ArtifactResolveArgs>) -> Answer {
         let target = self
             .with(Needs::Workspace, move |ws| {
-                let resolution = ws.resolve_artifact_target(&args.text)?;
+                let resolution = ws.resolve_artifact_target(&args.text, None)?;
                 match resolution {
                     Resolution::Resolved(target) => Ok(target),
                     other => {

@@ -160,12 +160,16 @@ impl Workspace {
     }
 
     /// What `text` targets among the artifacts, the current one first
-    /// (see [`target::resolve`]). Unresolved is an outcome, not an error:
-    /// [`resolution_error`] makes it the seed's error.
-    pub fn resolve_artifact_target(&mut self, text: &str) -> Result<Resolution> {
+    /// (see [`target::resolve`]): `current`, else the one `ctx artifact use`
+    /// set. Unresolved is an outcome, not an error: [`resolution_error`]
+    /// makes it the seed's error.
+    pub fn resolve_artifact_target(&mut self, text: &str, current: Option<&str>) -> Result<Resolution> {
         self.author_in(|conn, site| {
             let all = load_all(conn, site.root, &site.config.artifacts)?;
-            let current = current(conn, &all)?;
+            let current = match current {
+                Some(slug) => Some(slug.to_string()),
+                None => self::current(conn, &all)?,
+            };
             Ok(target::resolve(text, &refs(&all), current.as_deref()))
         })
     }

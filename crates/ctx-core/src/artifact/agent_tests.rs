@@ -207,7 +207,7 @@ fn a_smaller_allocation_cuts_and_drops_and_the_minimum_must_fit() {
 #[test]
 fn use_sets_the_current_artifact_that_targeting_prefers() {
     let (_dir, mut ws) = workspace();
-    let resolution = ws.resolve_artifact_target("update the overview").unwrap();
+    let resolution = ws.resolve_artifact_target("update the overview", None).unwrap();
     let err = resolution_error("update the overview", &resolution).unwrap();
     assert_eq!(err.error, ArtifactErrorCode::AmbiguousTarget);
     assert_eq!(err.candidates.len(), 2);
@@ -215,7 +215,7 @@ fn use_sets_the_current_artifact_that_targeting_prefers() {
     assert_eq!(ws.use_artifact(Some("research")).unwrap().as_deref(), Some("research"));
     assert_eq!(ws.current_artifact().unwrap().as_deref(), Some("research"));
     let Resolution::Resolved(target) =
-        ws.resolve_artifact_target("#competitive-analysis add pricing").unwrap()
+        ws.resolve_artifact_target("#competitive-analysis add pricing", None).unwrap()
     else {
         panic!("resolves in the current artifact")
     };
@@ -229,7 +229,7 @@ fn use_sets_the_current_artifact_that_targeting_prefers() {
     let context = ws.artifact_context(&request(None, ContextLevel::Minimal)).unwrap();
     assert_eq!(context.current_artifact.unwrap().slug, "research");
 
-    let missing = ws.resolve_artifact_target("@reserch#overview").unwrap();
+    let missing = ws.resolve_artifact_target("@reserch#overview", None).unwrap();
     let err = resolution_error("@reserch#overview", &missing).unwrap();
     assert_eq!(
         (err.error, err.suggestions.as_slice()),

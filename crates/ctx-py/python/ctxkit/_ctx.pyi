@@ -3,13 +3,16 @@
 from os import PathLike
 from pathlib import Path
 from datetime import datetime, timedelta
-from typing import Any, Mapping, Optional, Union
+from typing import Any, Literal, Mapping, Optional, Union, overload
 
 from ctxkit import Embedder
 from ctxkit.types import (
+    AgentContext,
     ArtifactHistory,
+    ArtifactPrompt,
     ArtifactSummary,
     ArtifactView,
+    ContextLevel,
     IngestReport,
     Operation,
     OperationResult,
@@ -179,6 +182,40 @@ class Workspace:
     def resolve_artifact_target(
         self, text: str, *, current: Optional[str] = None, strict: bool = False
     ) -> Resolution: ...
+    def use_artifact(self, slug: Optional[str]) -> Optional[str]: ...
+    def current_artifact(self) -> Optional[str]: ...
+    @overload
+    def artifact_context(
+        self,
+        slug: Optional[str] = None,
+        *,
+        level: ContextLevel = "standard",
+        sections: Optional[list[str]] = None,
+        message: Optional[str] = None,
+        tokens: Optional[int] = None,
+        session: Optional[str] = None,
+        format: Literal["json"] = "json",
+    ) -> AgentContext: ...
+    @overload
+    def artifact_context(
+        self,
+        slug: Optional[str] = None,
+        *,
+        level: ContextLevel = "standard",
+        sections: Optional[list[str]] = None,
+        message: Optional[str] = None,
+        tokens: Optional[int] = None,
+        session: Optional[str] = None,
+        format: Literal["markdown"],
+    ) -> str: ...
+    def artifact_prompt(
+        self,
+        kind: Literal["chat", "research"],
+        text: str,
+        *,
+        slug: Optional[str] = None,
+        section: Optional[str] = None,
+    ) -> ArtifactPrompt: ...
 
 def map(
     path: Union[str, PathLike[str]] = ".",

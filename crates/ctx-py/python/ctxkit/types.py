@@ -407,3 +407,32 @@ class TargetNotFound(TypedDict):
 
 Resolution = Union[ResolvedTarget, AmbiguousTarget, TargetNotFound]
 """`Workspace.resolve_artifact_target()`, told apart by `outcome`."""
+
+
+ContextLevel = Literal["minimal", "standard", "full"]
+"""How much an artifact context holds (docs/artifacts.md, "Agent contexts")."""
+
+AgentContext = TypedDict(
+    "AgentContext",
+    {
+        "project": Dict[str, Any],
+        "currentArtifact": Optional[Dict[str, Any]],
+        "relatedArtifacts": List[Dict[str, Any]],
+        "chatHistory": List[Dict[str, Any]],
+        "systemState": Dict[str, Any],
+    },
+)
+"""`Workspace.artifact_context()`: the seed's AgentContext (docs/schemas/artifact-context.json)."""
+
+
+class ArtifactPrompt(TypedDict):
+    """`Workspace.artifact_prompt()`: a rendered prompt and what it was made from."""
+
+    kind: Literal["chat", "research"]
+    text: str
+    tokens: int
+    artifact: Optional[str]
+    section: Optional[str]
+    state_hash: Optional[str]
+    generated_at: str
+    target: Optional[Resolution]
