@@ -3,7 +3,7 @@
 # claude-code` in a scratch repository, then two `claude -p` sessions of the
 # published @anthropic-ai/claude-code (npm), pointed at fake_api.py, a
 # stand-in for the Anthropic API that logs every request. Checks what Claude
-# Code sent the model: ctx's 14 MCP tools (Claude Code's own MCP client
+# Code sent the model: ctx's 18 MCP tools (Claude Code's own MCP client
 # started `ctx mcp`), the SessionStart and UserPromptSubmit injections and
 # ctx's section of CLAUDE.md; that the second session started with the
 # first one's turns in its pack and that its "thanks" got nothing; and that
@@ -94,7 +94,8 @@ tools, texts = last_turn(sys.argv[1])
 ours = sorted(name for name in tools if name.startswith("mcp__ctx__"))
 expected = sorted("mcp__ctx__" + name for name in [
     "context", "map", "rank", "search", "timeline", "get", "pack", "frame_push", "frame_pop",
-    "frame_context", "task_prompt", "log_decision", "describe_folder", "remember"])
+    "frame_context", "task_prompt", "log_decision", "describe_folder", "remember",
+    "artifact_context", "artifact_apply", "artifact_resolve", "artifact_prompt"])
 assert ours == expected, f"ctx's MCP tools as Claude Code lists them: {ours}"
 start = one(texts, "SessionStart's context", is_start)
 assert "ctx: how to get context here" in start and "# Context: /" in start, start

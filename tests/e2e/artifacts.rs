@@ -383,6 +383,10 @@ fn context_levels_in_json_and_markdown() {
     for key in ["project", "currentArtifact", "relatedArtifacts", "chatHistory", "systemState"] {
         assert!(minimal.get(key).is_some(), "{key}: {minimal}");
     }
+    // `show --level` is the same context.
+    let shown = repo.json(&["artifact", "show", "concept", "--level", "minimal"]);
+    assert_eq!(shown["currentArtifact"], minimal["currentArtifact"]);
+    assert_eq!(shown["systemState"]["level"], "minimal");
     assert_eq!(minimal["project"]["current_stage"], "discovery");
     assert_eq!(minimal["currentArtifact"]["sections"][1]["slug"], "what-is-it");
     assert_eq!(minimal["currentArtifact"]["sections"][1]["preview"], Value::Null);

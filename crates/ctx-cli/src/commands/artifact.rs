@@ -42,6 +42,10 @@ pub enum ArtifactsCommand {
         /// The content of this section too (repeatable).
         #[arg(long = "section", value_name = "SECTION")]
         sections: Vec<String>,
+        /// Show it as an agent is shown it at this level instead (minimal, standard, full):
+        /// `ctx artifact context SLUG --level L`.
+        #[arg(long, value_parser = parse_level)]
+        level: Option<ContextLevel>,
     },
     /// Mark an artifact finalized: operations on it are refused unless they override it.
     Finalize { slug: String },
@@ -160,6 +164,17 @@ pub enum PromptCommand {
     },
 }
 
+/// The agent context `request` asks for: JSON, or its Markdown.
+fn print_context(env: &Env, ws: &mut ctx_core::Workspace, request: &ContextRequest) -> anyhow::Result<()> {
+    let context = ws.artifact_context(request)?;
+    if env.json {
+        output::json(&context)?;
+    } else {
+        write!(std::io::stdout().lock(), "{}", ws.render_artifact_context(&context)?)?;
+    }
+    Ok(())
+}
+
 fn parse_level(text: &str) -> Result<ContextLevel, String> {
     ContextLevel::parse(text).ok_or_else(|| format!("{text:?}: the levels are minimal, standard, full"))
 }
@@ -198,7 +213,11 @@ pub fn run(env: &Env, command: ArtifactsCommand) -> anyhow::Result<ExitCode> {
                 print_project(&project)?;
             }
         }
-        ArtifactsCommand::Show { slug, content, sections } => {
+        ArtifactsCommand::Show { slug, sections, level: Some(level), .. } => {
+            let request = ContextRequest { slug: Some(slug), level, sections, ..ContextRequest::default() };
+            print_context(env, &mut ws, &request)?;
+        }
+        ArtifactsCommand::Show { slug, content, sections, level: None } => {
             let view = ws.artifact(&slug, &ViewOptions { content, sections })?;
             if env.json {
                 output::json(&view)?;
@@ -274,12 +293,7 @@ pub fn run(env: &Env, command: ArtifactsCommand) -> anyhow::Result<ExitCode> {
         }
         ArtifactsCommand::Context { slug, level, sections, message, tokens, session } => {
             let request = ContextRequest { slug, level, sections, message, tokens, session };
-            let context = ws.artifact_context(&request)?;
-            if env.json {
-                output::json(&context)?;
-            } else {
-                write!(std::io::stdout().lock(), "{}", ws.render_artifact_context(&context)?)?;
-            }
+            print_context(env, &mut ws, &request)?;
         }
         ArtifactsCommand::Use { slug, clear } => {
             let current = if clear || slug.is_some() {
