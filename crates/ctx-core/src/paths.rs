@@ -160,10 +160,12 @@ impl PathRole {
             (PathRole::Bench, &["benches", "bench", "benchmarks", "benchmark"]),
             (PathRole::Docs, &["docs", "doc", "documentation"]),
         ];
+        // Ranking asks this of every file several times: no allocation.
+        let named = |names: &[&str], part: &str| names.iter().any(|n| n.eq_ignore_ascii_case(part));
         let mut parts: Vec<&str> = path.split('/').filter(|p| !p.is_empty() && *p != ".").collect();
         let file = parts.pop().unwrap_or_default();
         for (role, names) in FOLDERS {
-            if parts.iter().any(|p| names.contains(&p.to_ascii_lowercase().as_str())) {
+            if parts.iter().any(|p| named(names, p)) {
                 return *role;
             }
         }
@@ -171,7 +173,7 @@ impl PathRole {
             return PathRole::Test;
         }
         // A folder's own name says what it is (`tests`, `examples`).
-        match FOLDERS.iter().find(|(_, names)| names.contains(&file.to_ascii_lowercase().as_str())) {
+        match FOLDERS.iter().find(|(_, names)| named(names, file)) {
             Some((role, _)) => *role,
             None => PathRole::Source,
         }

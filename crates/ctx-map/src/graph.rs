@@ -15,7 +15,8 @@
 //! so the ranking is the same on every run and for any number of threads.
 
 use ctx_core::paths::PathRole;
-use petgraph::graph::{DiGraph, NodeIndex};
+use petgraph::Directed;
+use petgraph::csr::Csr;
 use rayon::prelude::*;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
@@ -145,7 +146,7 @@ pub struct Graph<'a> {
     edges: Vec<(u32, u32, u32, f64)>,
     out_weight: Vec<f64>,
     /// One edge per pair of files, weighted by its share of the source's out-weight.
-    links: DiGraph<(), f64>,
+    links: Csr<(), f64, Directed, u32>,
 }
 
 impl<'a> Graph<'a> {
@@ -207,11 +208,8 @@ impl<'a> Graph<'a> {
         // The iteration needs one edge per pair of files: names between the same two merge.
         // Edges come grouped by `from` (the loop above), so only each group is sorted.
         // petgraph's `page_rank` ignores weights and personalization, so the power
-        // iteration is ours.
-        let mut links: DiGraph<(), f64> = DiGraph::with_capacity(n, edges.len());
-        for _ in 0..n {
-            links.add_node(());
-        }
+        // iteration is ours, over petgraph's compressed rows (each file's edges together).
+        let mut sorted: Vec<(u32, u32, f64)> = Vec::with_capacity(edges.len());
         let mut group: Vec<(usize, f64)> = Vec::new();
         for chunk in edges.chunk_by(|a, b| a.0 == b.0) {
             let from = chunk[0].0 as usize;
@@ -220,9 +218,11 @@ impl<'a> Graph<'a> {
             group.sort_unstable_by_key(|&(to, _)| to);
             for same_target in group.chunk_by(|a, b| a.0 == b.0) {
                 let share: f64 = same_target.iter().map(|&(_, weight)| weight / out_weight[from]).sum();
-                links.add_edge(NodeIndex::new(from), NodeIndex::new(same_target[0].0), share);
+                sorted.push((from as u32, same_target[0].0 as u32, share));
             }
         }
+        // Sorted by (from, to) by construction; were it not, no edges is a graph still.
+        let links = Csr::from_sorted_edges(&sorted).unwrap_or_else(|_| Csr::with_nodes(0));
         Graph { files, name_ids, definers, places, edges, out_weight, links }
     }
 
@@ -270,8 +270,13 @@ impl<'a> Graph<'a> {
             for (next, p) in next.iter_mut().zip(&personal) {
                 *next = (1.0 - DAMPING + DAMPING * dangling) * p;
             }
-            for edge in self.links.raw_edges() {
-                next[edge.target().index()] += DAMPING * rank[edge.source().index()] * edge.weight;
+            // Files past the last with edges have none.
+            for from in 0..self.links.node_count().min(n) {
+                let node = from as u32;
+                let weights = self.links.edges_slice(node);
+                for (&to, &weight) in self.links.neighbors_slice(node).iter().zip(weights) {
+                    next[to as usize] += DAMPING * rank[from] * weight;
+                }
             }
             let change: f64 = next.iter().zip(&rank).map(|(a, b)| (a - b).abs()).sum();
             std::mem::swap(&mut rank, &mut next);

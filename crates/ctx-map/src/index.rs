@@ -132,6 +132,14 @@ pub fn index_with_terms(ws: &mut Workspace, progress: Option<Progress>, history:
     Ok(Indexed { files, stats, terms, history })
 }
 
+/// Drop `value` on a thread of its own: freeing the index of a large
+/// repository takes milliseconds a caller about to answer (or to exit)
+/// need not wait for.
+pub(crate) fn drop_in_background<T: Send + 'static>(value: T) {
+    // When no thread can be made, `spawn` drops it here.
+    let _ = std::thread::Builder::new().name("ctx-drop".into()).spawn(move || drop(value));
+}
+
 /// The version stored term tables are made with: they hold the defined
 /// names too, which come from the tags.
 const STORED_TERMS_VERSION: u32 = TERMS_VERSION << 16 | TAGS_VERSION;

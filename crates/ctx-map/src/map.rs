@@ -97,7 +97,9 @@ pub fn map(ws: &mut Workspace, options: &MapOptions, progress: Option<Progress>)
     let paths: Vec<String> = ws.source_files()?.into_iter().map(|f| f.path).collect();
     let structure = structure::detect(ws.root(), &paths, TREE_DEPTH, ws.detector());
     let tok = ws.config().build.tokenizer.get();
-    Ok(render(&indexed.files, &plan, structure, options.tokens, tok, indexed.stats))
+    let map = render(&indexed.files, &plan, structure, options.tokens, tok, indexed.stats.clone());
+    index::drop_in_background((indexed, plan));
+    Ok(map)
 }
 
 /// Where `ctx init`, `ctx update` and `ctx map --write` keep the map, in `.ctx/`.
