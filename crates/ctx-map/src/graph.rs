@@ -271,11 +271,11 @@ impl<'a> Graph<'a> {
                 *next = (1.0 - DAMPING + DAMPING * dangling) * p;
             }
             // Files past the last with edges have none.
-            for from in 0..self.links.node_count().min(n) {
+            for (from, &from_rank) in rank.iter().enumerate().take(self.links.node_count()) {
                 let node = from as u32;
                 let weights = self.links.edges_slice(node);
                 for (&to, &weight) in self.links.neighbors_slice(node).iter().zip(weights) {
-                    next[to as usize] += DAMPING * rank[from] * weight;
+                    next[to as usize] += DAMPING * from_rank * weight;
                 }
             }
             let change: f64 = next.iter().zip(&rank).map(|(a, b)| (a - b).abs()).sum();
