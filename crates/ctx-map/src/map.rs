@@ -215,7 +215,7 @@ fn plan_overview(files: &[IndexedFile], ranking: Ranking, focus: &Focus, limit: 
             shown_defs(file, weight < 1.0, focus).map(move |d| (f, d, score[d] * weight))
         })
         .collect();
-    sort_best_first(files, &mut order, limit);
+    sort_best_first(&mut order, limit);
     Plan { order, file_rank: ranking.file_rank, heading: "most referenced first" }
 }
 
@@ -259,15 +259,18 @@ fn plan_task(indexed: &Indexed, focus: &Focus, query: Option<&str>, limit: usize
     let mut by_key: Vec<usize> = (0..n).collect();
     by_key.sort_by(|&a, &b| key[b].total_cmp(&key[a]).then(a.cmp(&b)));
 
-    let named = |file: &IndexedFile, d: usize| focus.names.contains(&file.tags.defs[d].name);
     let (mut order, mut rest) = (Vec::new(), Vec::new());
     for (position, &f) in by_key.iter().enumerate() {
         let file = &files[f];
         let score = &ranking.def_rank[f];
-        let mut defs: Vec<usize> = shown_defs(file, weight[f] < 1.0, focus).collect();
-        defs.sort_by(|&a, &b| {
-            named(file, b).cmp(&named(file, a)).then(score[b].total_cmp(&score[a])).then(a.cmp(&b))
+        // (named by the task, definition): named first, then by score; a total order.
+        let mut defs: Vec<(bool, usize)> = shown_defs(file, weight[f] < 1.0, focus)
+            .map(|d| (focus.names.contains(&file.tags.defs[d].name), d))
+            .collect();
+        defs.sort_unstable_by(|&(named_a, a), &(named_b, b)| {
+            named_b.cmp(&named_a).then(score[b].total_cmp(&score[a])).then(a.cmp(&b))
         });
+        let defs: Vec<usize> = defs.into_iter().map(|(_, d)| d).collect();
         if position < LEAD_FILES {
             order.push((f, defs.first().copied().unwrap_or(PATH_ONLY), key[f]));
         }
@@ -275,7 +278,7 @@ fn plan_task(indexed: &Indexed, focus: &Focus, query: Option<&str>, limit: usize
             rest.push((f, d, key[f] / (k + 1) as f64));
         }
     }
-    sort_best_first(files, &mut rest, limit);
+    sort_best_first(&mut rest, limit);
     order.extend(rest);
     Plan { order, file_rank: key, heading: "most relevant to the task first" }
 }
@@ -322,17 +325,19 @@ fn shown_defs<'a>(
         let def = &defs[d];
         let test_function = test_file
             && matches!(def.kind, Kind::Function | Kind::Method)
-            && def.name.to_ascii_lowercase().starts_with("test");
+            && def.name.get(..4).is_some_and(|head| head.eq_ignore_ascii_case("test"));
         def.kind.defines_name()
             && (focus.names.contains(&def.name) || !((demoted && test_function) || in_test_module(d)))
     })
 }
 
 /// Sort `order` best first (ties by path and line: a fixed order), keeping at
-/// most `limit`: each definition costs at least a token, so no more than the budget can fit.
-fn sort_best_first(files: &[IndexedFile], order: &mut Vec<(usize, usize, f64)>, limit: usize) {
+/// most `limit`: each definition costs at least a token, so no more than the
+/// budget can fit. The files are sorted by path, so a file's index is its
+/// place in path order.
+fn sort_best_first(order: &mut Vec<(usize, usize, f64)>, limit: usize) {
     let best_first = |a: &(usize, usize, f64), b: &(usize, usize, f64)| {
-        b.2.total_cmp(&a.2).then_with(|| files[a.0].path.cmp(&files[b.0].path)).then(a.1.cmp(&b.1))
+        b.2.total_cmp(&a.2).then(a.0.cmp(&b.0)).then(a.1.cmp(&b.1))
     };
     if order.len() > limit {
         order.select_nth_unstable_by(limit, best_first);
