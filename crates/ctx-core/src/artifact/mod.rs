@@ -32,8 +32,6 @@
 //! seed's context levels, see `context`), `artifact_prompt`.
 
 mod agent;
-#[cfg(test)]
-mod agent_tests;
 mod api;
 mod context;
 pub(crate) mod edit;
@@ -48,8 +46,6 @@ mod proptests;
 pub(crate) mod state;
 /// Targeting: `@artifact#section`, `/artifact section`, `#section` and titles.
 pub mod target;
-#[cfg(test)]
-mod tests;
 mod view;
 
 use std::collections::BTreeMap;

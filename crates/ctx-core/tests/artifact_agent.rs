@@ -1,10 +1,10 @@
 //! Agent contexts at each level, what they never include, budgets, the
 //! current artifact and targeting through a workspace, and the prompts.
 
-use super::target::{MatchKind, Resolution};
-use super::*;
-use crate::Workspace;
-use crate::memory::NewRecord;
+use ctx_core::artifact::target::{MatchKind, Resolution};
+use ctx_core::artifact::*;
+use ctx_core::memory::NewRecord;
+use ctx_core::*;
 
 const CONCEPT: &str = "# Project Concept: ACK\n\n## What Is It?\n\nACK is a planning layer. <!-- private: ask Jess about naming -->\n\n## Problem Being Solved\n\nAgents lose context between sessions.\n\n## Notes\n\n<!-- private -->\nSecret salary numbers.\n\n### Sub\n\nAlso secret.\n\n## Overview\n\nThe concept at a glance.\n\n## Core Features <!-- private -->\n\n- one\n";
 const RESEARCH: &str =
@@ -169,7 +169,7 @@ fn a_smaller_allocation_cuts_and_drops_and_the_minimum_must_fit() {
     let (_dir, mut ws) = workspace();
     let whole = ws.artifact_context(&request(Some("concept"), ContextLevel::Full)).unwrap();
     assert!(whole.system_state.truncated.is_empty(), "{:?}", whole.system_state.truncated);
-    assert_eq!(whole.system_state.tokens.allocation, crate::config::ContextAllocation::default());
+    assert_eq!(whole.system_state.tokens.allocation, ContextAllocation::default());
 
     let small = ContextRequest { tokens: Some(1800), ..request(Some("concept"), ContextLevel::Full) };
     let context = ws.artifact_context(&small).unwrap();
