@@ -38,7 +38,7 @@ pub(crate) fn to_py_err(err: &ArtifactError) -> PyErr {
             let kwargs = PyDict::new(py);
             kwargs.set_item("suggestions", &err.suggestions)?;
             kwargs.set_item("action", &err.action)?;
-            kwargs.set_item("candidates", crate::to_py(py, &err.candidates)?)?;
+            kwargs.set_item("candidates", crate::convert::to_py(py, &err.candidates)?)?;
             kwargs.set_item("text", &text)?;
             py.import("ctxkit.errors")?
                 .getattr(class_of(code))?
@@ -137,7 +137,9 @@ pub(crate) fn system_time(at: &Bound<'_, PyAny>) -> PyResult<SystemTime> {
     let seconds: f64 = if let Ok(text) = at.cast::<PyString>() {
         let text: String = text.extract()?;
         return humantime::parse_rfc3339_weak(text.trim().trim_end_matches(['Z', 'z'])).map_err(|err| {
-            crate::invalid(format!("{text:?}: {err} (an ISO-8601 time such as 2026-05-01T10:00:00Z)"))
+            crate::convert::invalid(format!(
+                "{text:?}: {err} (an ISO-8601 time such as 2026-05-01T10:00:00Z)"
+            ))
         });
     } else if at.hasattr("timestamp")? && at.hasattr("tzinfo")? {
         let aware = if at.getattr("tzinfo")?.is_none() {
@@ -155,7 +157,7 @@ pub(crate) fn system_time(at: &Bound<'_, PyAny>) -> PyResult<SystemTime> {
         })?
     };
     if !seconds.is_finite() {
-        return Err(crate::invalid(format!("{seconds}: not a time")));
+        return Err(crate::convert::invalid(format!("{seconds}: not a time")));
     }
     let since = Duration::from_secs_f64(seconds.abs());
     Ok(if seconds >= 0.0 { UNIX_EPOCH + since } else { UNIX_EPOCH - since })
@@ -169,9 +171,34 @@ pub(crate) fn duration(age: &Bound<'_, PyAny>) -> PyResult<Duration> {
         age.extract().map_err(|_| PyTypeError::new_err("an age is a timedelta or a number of seconds"))?
     };
     if !(seconds.is_finite() && seconds >= 0.0) {
-        return Err(crate::invalid(format!("{seconds}: an age is a number of seconds, 0 or more")));
+        return Err(crate::convert::invalid(format!("{seconds}: an age is a number of seconds, 0 or more")));
     }
     Ok(Duration::from_secs_f64(seconds))
+}
+
+/// `level=`: minimal, standard or full.
+pub(crate) fn context_level(level: &str) -> PyResult<ctx_core::artifact::ContextLevel> {
+    ctx_core::artifact::ContextLevel::parse(level).ok_or_else(|| {
+        crate::convert::invalid(format!("level={level:?}: the levels are minimal, standard, full"))
+    })
+}
+
+/// `format=`: whether the context comes as Markdown (`"markdown"`) rather than a dict (`"json"`).
+pub(crate) fn markdown_format(format: &str) -> PyResult<bool> {
+    match format {
+        "json" => Ok(false),
+        "markdown" => Ok(true),
+        other => Err(crate::convert::invalid(format!("format={other:?}: the formats are json, markdown"))),
+    }
+}
+
+/// `kind=`: the chat or the research prompt.
+pub(crate) fn prompt_kind(kind: &str) -> PyResult<ctx_core::artifact::PromptKind> {
+    match kind {
+        "chat" => Ok(ctx_core::artifact::PromptKind::Chat),
+        "research" => Ok(ctx_core::artifact::PromptKind::Research),
+        other => Err(crate::convert::invalid(format!("kind={other:?}: the prompts are chat, research"))),
+    }
 }
 
 #[cfg(test)]

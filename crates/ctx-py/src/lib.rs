@@ -6,19 +6,24 @@
 //! Python exceptions in one place, [`to_py_err`].
 
 mod artifact;
+mod convert;
+mod embedder;
+mod functions;
 
 use std::path::PathBuf;
 use std::sync::Mutex;
 
-use ctx_core::{
-    BuildMode, BuildOptions, EmbedError, Embedder, FolderEdit, FrameStatus, HashedNgrams, NewArtifact,
-    NewAttempt, NewDecision, NewFrame, NewRecord, NewTask, Rendering, SearchMode, SearchOptions, SearchScope,
-    TaskFilter, Tier, TimelineSession, TimelineThread, ViewOptions, Workspace as CoreWorkspace,
+use convert::{
+    invalid, json_to_py, map_err, parse_choice, parse_rendering, parse_status, parse_tier, to_py, to_py_err,
 };
-use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
+use ctx_core::{
+    BuildMode, BuildOptions, FolderEdit, HashedNgrams, NewArtifact, NewAttempt, NewDecision, NewFrame,
+    NewRecord, NewTask, SearchMode, SearchOptions, SearchScope, TaskFilter, TimelineSession, TimelineThread,
+    ViewOptions, Workspace as CoreWorkspace,
+};
+use embedder::PyEmbedder;
+use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
-use serde::Serialize;
 
 /// A ctx workspace: a repository root with a `.ctx/` folder.
 ///
@@ -820,21 +825,10 @@ impl Workspace {
         session: Option<String>,
         format: &str,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let level = ctx_core::artifact::ContextLevel::parse(level)
-            .ok_or_else(|| invalid(format!("level={level:?}: the levels are minimal, standard, full")))?;
-        let markdown = match format {
-            "json" => false,
-            "markdown" => true,
-            other => return Err(invalid(format!("format={other:?}: the formats are json, markdown"))),
-        };
-        let request = ctx_core::artifact::ContextRequest {
-            slug,
-            level,
-            sections: sections.unwrap_or_default(),
-            message,
-            tokens,
-            session,
-        };
+        let markdown = artifact::markdown_format(format)?;
+        let level = artifact::context_level(level)?;
+        let sections = sections.unwrap_or_default();
+        let request = ctx_core::artifact::ContextRequest { slug, level, sections, message, tokens, session };
         let (context, text) = self.with(py, |ws| {
             let context = ws.artifact_context(&request)?;
             let text = if markdown { Some(ws.render_artifact_context(&context)?) } else { None };
@@ -858,58 +852,14 @@ impl Workspace {
         slug: Option<String>,
         section: Option<String>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let kind = match kind {
-            "chat" => ctx_core::artifact::PromptKind::Chat,
-            "research" => ctx_core::artifact::PromptKind::Research,
-            other => return Err(invalid(format!("kind={other:?}: the prompts are chat, research"))),
-        };
-        let request = ctx_core::artifact::PromptRequest { kind, slug, text, section };
+        let request =
+            ctx_core::artifact::PromptRequest { kind: artifact::prompt_kind(kind)?, slug, text, section };
         let prompt = self.with(py, |ws| ws.artifact_prompt(&request))?;
         to_py(py, &prompt)
     }
 
     fn __repr__(&self) -> String {
         format!("Workspace({:?})", self.path.display().to_string())
-    }
-}
-
-/// A Python object serving as an [`Embedder`]: its `name` (a str) and its
-/// `embed(texts: list[str]) -> list[list[float]]`, called with the GIL.
-struct PyEmbedder {
-    object: Py<PyAny>,
-    name: String,
-}
-
-impl PyEmbedder {
-    fn new(object: Bound<'_, PyAny>) -> PyResult<PyEmbedder> {
-        let name: String = object.getattr("name").and_then(|name| name.extract()).map_err(|_| {
-            PyTypeError::new_err("an embedder needs a `name` (str) and an `embed(texts)` method")
-        })?;
-        if !object.hasattr("embed")? {
-            return Err(PyTypeError::new_err(
-                "an embedder needs a `name` (str) and an `embed(texts)` method",
-            ));
-        }
-        if name.trim().is_empty() || name.starts_with("builtin:") {
-            return Err(PyValueError::new_err(format!(
-                "{name:?}: an embedder's name must be non-empty and not start with \"builtin:\""
-            )));
-        }
-        Ok(PyEmbedder { object: object.unbind(), name })
-    }
-}
-
-impl Embedder for PyEmbedder {
-    fn name(&self) -> &str {
-        &self.name
-    }
-
-    fn embed(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, EmbedError> {
-        Python::attach(|py| {
-            let vectors = self.object.bind(py).call_method1("embed", (texts.to_vec(),))?;
-            vectors.extract::<Vec<Vec<f32>>>()
-        })
-        .map_err(|err: PyErr| EmbedError(err.to_string()))
     }
 }
 
@@ -936,161 +886,11 @@ impl Workspace {
     }
 }
 
-fn parse_tier(text: &str) -> PyResult<Tier> {
-    parse_choice(text, Tier::parse, "tiers", "minimal, standard, full, deep")
-}
-
-fn parse_status(text: &str) -> PyResult<FrameStatus> {
-    let names = FrameStatus::ALL.map(FrameStatus::as_str).join(", ");
-    parse_choice(text, FrameStatus::parse, "statuses", &names)
-}
-
-fn parse_rendering(text: &str) -> PyResult<Rendering> {
-    parse_choice(text, Rendering::parse, "formats", "xml, md, json, prompt")
-}
-
-/// `text` parsed by `parse`, or `InvalidInputError` listing `the {what} are {names}`.
-fn parse_choice<T>(text: &str, parse: fn(&str) -> Option<T>, what: &str, names: &str) -> PyResult<T> {
-    parse(text).ok_or_else(|| invalid(format!("{text:?}: the {what} are {names}")))
-}
-
-/// Bad arguments raise what the engine's `INVALID_INPUT` raises.
-fn invalid(message: String) -> PyErr {
-    to_py_err(ctx_core::Error::InvalidInput(message))
-}
-
-/// The one place where engine errors become Python exceptions: the class
-/// named for the error's code in `ctxkit.errors`, with `code` and `message`.
-fn to_py_err(err: ctx_core::Error) -> PyErr {
-    if let ctx_core::Error::Artifact(err) = &err {
-        return artifact::to_py_err(err);
-    }
-    let class = match err.code() {
-        "NOT_A_WORKSPACE" => "NotAWorkspaceError",
-        "UNKNOWN_FOLDER" => "UnknownFolderError",
-        "OUTSIDE_ROOT" => "OutsideRootError",
-        "INVALID_INPUT" => "InvalidInputError",
-        "CONFIG_ERROR" | "INVALID_HARNESS_CONFIG" => "ConfigError",
-        "IO_ERROR" => "CtxIOError",
-        "TEMPLATE_ERROR" => "TemplateError",
-        "UNKNOWN_FRAME" => "UnknownFrameError",
-        "UNKNOWN_RECORD" => "UnknownRecordError",
-        "EMBEDDER_ERROR" => "EmbedderError",
-        "NO_CURRENT_FRAME" => "NoCurrentFrameError",
-        "INVALID_FRAME_STATE" => "FrameStateError",
-        "INVALID_BUDGET" => "BudgetError",
-        "CONTEXT_TOO_LARGE" => "ContextTooLargeError",
-        "MANAGED_SECTION_BROKEN" | "NEWER_MANAGED_SECTION" => "ManagedSectionError",
-        "INVALID_KNOWLEDGE_FILE" => "KnowledgeFileError",
-        _ => "DatabaseError",
-    };
-    let (code, message) = (err.code(), err.to_string());
-    Python::attach(|py| {
-        let raised = py
-            .import("ctxkit.errors")
-            .and_then(|module| module.getattr(class))
-            .and_then(|class| class.call1((message.clone(), code)));
-        match raised {
-            Ok(exception) => PyErr::from_value(exception),
-            Err(_) => PyRuntimeError::new_err(format!("[{code}] {message}")),
-        }
-    })
-}
-
-/// Any serializable engine result as plain Python objects.
-fn to_py<'py, T: Serialize>(py: Python<'py>, value: &T) -> PyResult<Bound<'py, PyAny>> {
-    let json = serde_json::to_value(value).map_err(|err| PyRuntimeError::new_err(err.to_string()))?;
-    json_to_py(py, &json)
-}
-
-fn json_to_py<'py>(py: Python<'py>, value: &serde_json::Value) -> PyResult<Bound<'py, PyAny>> {
-    use serde_json::Value;
-    Ok(match value {
-        Value::Null => py.None().into_bound(py),
-        Value::Bool(b) => b.into_pyobject(py)?.to_owned().into_any(),
-        Value::Number(n) => match (n.as_i64(), n.as_u64()) {
-            (Some(i), _) => i.into_pyobject(py)?.into_any(),
-            (None, Some(u)) => u.into_pyobject(py)?.into_any(),
-            _ => n.as_f64().unwrap_or(f64::NAN).into_pyobject(py)?.into_any(),
-        },
-        Value::String(s) => s.into_pyobject(py)?.into_any(),
-        Value::Array(items) => {
-            let list = PyList::empty(py);
-            for item in items {
-                list.append(json_to_py(py, item)?)?;
-            }
-            list.into_any()
-        }
-        Value::Object(map) => {
-            let dict = PyDict::new(py);
-            for (key, item) in map {
-                dict.set_item(key, json_to_py(py, item)?)?;
-            }
-            dict.into_any()
-        }
-    })
-}
-
-/// The repository map of the folder `path` (a workspace, or any folder: then
-/// the cache lives in the user's cache directory): stack, commands, key
-/// files, tree and the most referenced definitions within `tokens`.
-#[pyfunction]
-#[pyo3(signature = (path=PathBuf::from("."), *, tokens=ctx_map::map::DEFAULT_TOKENS, focus=None, query=None))]
-fn map<'py>(
-    py: Python<'py>,
-    path: PathBuf,
-    tokens: usize,
-    focus: Option<Vec<String>>,
-    query: Option<String>,
-) -> PyResult<Bound<'py, PyAny>> {
-    let options = ctx_map::map::MapOptions { tokens, focus: focus.unwrap_or_default(), query };
-    let map = py
-        .detach(|| {
-            let mut ws = CoreWorkspace::discover_or_cache(&path).map_err(ctx_map::Error::from)?;
-            ctx_map::map::map(&mut ws, &options, None)
-        })
-        .map_err(map_err)?;
-    to_py(py, &map)
-}
-
-/// The source files of the folder `path`, most relevant to `query` first
-/// (`k`: only the first k), each `{path, score, lexical, graph, recency, similar, named}`;
-/// `history=False` leaves the git history out.
-#[pyfunction]
-#[pyo3(signature = (query, path=PathBuf::from("."), *, k=None, history=true))]
-fn rank<'py>(
-    py: Python<'py>,
-    query: String,
-    path: PathBuf,
-    k: Option<usize>,
-    history: bool,
-) -> PyResult<Bound<'py, PyAny>> {
-    let options = ctx_map::rank::RankOptions { history, top: k, ..Default::default() };
-    let (ranked, _) = py
-        .detach(|| {
-            let mut ws = CoreWorkspace::discover_or_cache(&path).map_err(ctx_map::Error::from)?;
-            ctx_map::rank::rank_workspace(&mut ws, &query, options, None)
-        })
-        .map_err(map_err)?;
-    to_py(py, &ranked)
-}
-
-/// Map errors raise what the engine's errors raise.
-fn map_err(err: ctx_map::Error) -> PyErr {
-    match err {
-        ctx_map::Error::Core(err) => to_py_err(err),
-        ctx_map::Error::InvalidInput(message) => invalid(message),
-        ctx_map::Error::Tags(message) => PyRuntimeError::new_err(format!("[TAGS_ERROR] {message}")),
-        // `ctx eval`'s git errors: no Python call reaches them today.
-        err => PyRuntimeError::new_err(format!("[{}] {err}", err.code())),
-    }
-}
-
 #[pymodule]
 fn _ctx(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Workspace>()?;
-    m.add_function(wrap_pyfunction!(map, m)?)?;
-    m.add_function(wrap_pyfunction!(rank, m)?)?;
+    m.add_function(wrap_pyfunction!(functions::map, m)?)?;
+    m.add_function(wrap_pyfunction!(functions::rank, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("SCHEMA_VERSION", ctx_core::SCHEMA_VERSION)?;
     Ok(())

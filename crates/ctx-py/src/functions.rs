@@ -1,0 +1,53 @@
+//! The module's functions: the map and the ranking of any folder, with or
+//! without a workspace.
+
+use std::path::PathBuf;
+
+use ctx_core::Workspace as CoreWorkspace;
+use pyo3::prelude::*;
+
+use crate::convert::{map_err, to_py};
+
+/// The repository map of the folder `path` (a workspace, or any folder: then
+/// the cache lives in the user's cache directory): stack, commands, key
+/// files, tree and the most referenced definitions within `tokens`.
+#[pyfunction]
+#[pyo3(signature = (path=PathBuf::from("."), *, tokens=ctx_map::map::DEFAULT_TOKENS, focus=None, query=None))]
+pub(crate) fn map<'py>(
+    py: Python<'py>,
+    path: PathBuf,
+    tokens: usize,
+    focus: Option<Vec<String>>,
+    query: Option<String>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let options = ctx_map::map::MapOptions { tokens, focus: focus.unwrap_or_default(), query };
+    let map = py
+        .detach(|| {
+            let mut ws = CoreWorkspace::discover_or_cache(&path).map_err(ctx_map::Error::from)?;
+            ctx_map::map::map(&mut ws, &options, None)
+        })
+        .map_err(map_err)?;
+    to_py(py, &map)
+}
+
+/// The source files of the folder `path`, most relevant to `query` first
+/// (`k`: only the first k), each `{path, score, lexical, graph, recency, similar, named}`;
+/// `history=False` leaves the git history out.
+#[pyfunction]
+#[pyo3(signature = (query, path=PathBuf::from("."), *, k=None, history=true))]
+pub(crate) fn rank<'py>(
+    py: Python<'py>,
+    query: String,
+    path: PathBuf,
+    k: Option<usize>,
+    history: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    let options = ctx_map::rank::RankOptions { history, top: k, ..Default::default() };
+    let (ranked, _) = py
+        .detach(|| {
+            let mut ws = CoreWorkspace::discover_or_cache(&path).map_err(ctx_map::Error::from)?;
+            ctx_map::rank::rank_workspace(&mut ws, &query, options, None)
+        })
+        .map_err(map_err)?;
+    to_py(py, &ranked)
+}
