@@ -77,7 +77,7 @@ pub struct MapDef {
 pub fn map(ws: &mut Workspace, options: &MapOptions, progress: Option<Progress>) -> Result<RepoMap> {
     ctx_core::limits::positive("--tokens", options.tokens)?;
     let query = options.query.as_deref().filter(|q| !q.trim().is_empty());
-    // Ranking for a query reads what `ctx rank` reads: every file's text and the history.
+    // Ranking for a query reads what `ctx rank` reads: every file's term table and the history.
     let indexed = match query {
         Some(_) => index::index_with_terms(ws, progress, true)?,
         None => {
