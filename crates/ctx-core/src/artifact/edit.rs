@@ -60,6 +60,22 @@ pub(crate) fn normalize(content: &str, eol: Eol) -> String {
     }
 }
 
+/// A section's body after its heading line: a blank line and `content` (in
+/// the document's line endings) if there is any, and a blank line before
+/// what follows, if anything does.
+fn push_body(new: &mut String, content: &str, line_end: Eol, followed: bool) {
+    let eol = line_end.as_str();
+    let content = normalize(content, line_end);
+    if !content.is_empty() {
+        new.push_str(eol);
+        new.push_str(&content);
+        new.push_str(eol);
+    }
+    if followed {
+        new.push_str(eol);
+    }
+}
+
 /// Replace the body of section `index` of `doc` (parsed from `text`) by `content`.
 pub(crate) fn replace_body(text: &str, doc: &Document, index: usize, content: &str) -> Edit {
     let section = &doc.sections[index];
@@ -69,15 +85,7 @@ pub(crate) fn replace_body(text: &str, doc: &Document, index: usize, content: &s
     if !text[section.heading.clone()].ends_with('\n') {
         new.push_str(eol);
     }
-    let content = normalize(content, line_end);
-    if !content.is_empty() {
-        new.push_str(eol);
-        new.push_str(&content);
-        new.push_str(eol);
-    }
-    if section.end < text.len() {
-        new.push_str(eol);
-    }
+    push_body(&mut new, content, line_end, section.end < text.len());
     splice(text, section.body(), &new)
 }
 
@@ -108,15 +116,7 @@ pub(crate) fn insert_section(
     new.push(' ');
     new.push_str(title);
     new.push_str(eol);
-    let content = normalize(content, line_end);
-    if !content.is_empty() {
-        new.push_str(eol);
-        new.push_str(&content);
-        new.push_str(eol);
-    }
-    if at < text.len() {
-        new.push_str(eol);
-    }
+    push_body(&mut new, content, line_end, at < text.len());
     splice(text, at..at, &new)
 }
 

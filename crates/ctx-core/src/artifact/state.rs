@@ -141,12 +141,14 @@ pub(crate) fn set_file_hash(conn: &Connection, node_id: i64, hash: &str) -> Resu
 }
 
 /// Record a change to the artifact: its revision moves and the context
-/// cached from it is dropped, so the next assembly misses.
-pub(crate) fn touch(conn: &Connection, node_id: i64) -> Result<()> {
+/// cached from it is dropped, so the next assembly misses. Returns the
+/// time it stored.
+pub(crate) fn touch(conn: &Connection, node_id: i64) -> Result<String> {
+    let now = time::now_iso();
     conn.prepare_cached("UPDATE nodes SET rev = rev + 1, updated_at = ?2 WHERE id = ?1")?
-        .execute(params![node_id, time::now_iso()])?;
+        .execute(params![node_id, now])?;
     conn.prepare_cached("DELETE FROM context_cache WHERE node_id = ?1")?.execute([node_id])?;
-    Ok(())
+    Ok(now)
 }
 
 /// Take the artifact out of the store (its file stays where it is).
@@ -203,5 +205,5 @@ pub(crate) fn apply_front(conn: &Connection, front: &ArtifactFront) -> Result<()
         .filter(|(_, flags)| *flags != Flags::default())
         .collect();
     replace_flags(conn, row.node_id, &flags)?;
-    touch(conn, row.node_id)
+    touch(conn, row.node_id).map(drop)
 }

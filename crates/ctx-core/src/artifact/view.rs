@@ -74,9 +74,9 @@ pub(crate) fn load(conn: &Connection, root: &Path, row: ArtifactRow) -> Result<L
     let mut row = row;
     if row.file_hash != hash {
         state::set_file_hash(conn, row.node_id, &hash)?;
-        state::touch(conn, row.node_id)?;
+        // The time stored, so this view and the next agree on it.
+        row.updated_at = state::touch(conn, row.node_id)?;
         row.file_hash = hash.clone();
-        row.updated_at = time::now_iso();
     }
     Ok(Loaded { row, text, hash, doc })
 }
