@@ -4,7 +4,7 @@
 //! `benches/build.sh` (the whole python3 lib dir).
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use ctx_core::{BuildMode, BuildOptions, Workspace};
+use ctxkeep_core::{BuildMode, BuildOptions, Workspace};
 
 const N_FILES: usize = 5_000;
 

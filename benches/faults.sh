@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 N=${1:-400}
 LOG=${FAULTS_LOG:-/tmp/ctx-faults.log}
 # shellcheck disable=SC2086 # CARGO_FLAGS is a list of flags
-CTX_FAULT_TRIALS=$N CTX_FAULT_WRITES=$N cargo test --locked -p ctx-cli --test e2e ${CARGO_FLAGS:-} faults:: \
+CTX_FAULT_TRIALS=$N CTX_FAULT_WRITES=$N cargo test --locked -p ctxkeep --test e2e ${CARGO_FLAGS:-} faults:: \
   -- --nocapture --test-threads 1 >"$LOG" 2>&1
 status=$?
 # A summary may follow the test's name on its line (--nocapture).

@@ -15,7 +15,7 @@
 //! figures (a fresh `ctx` process) are `benches/frames.sh`'s.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use ctx_core::{DEFAULT_CONFIG_TOML, Rendering};
+use ctxkeep_core::{DEFAULT_CONFIG_TOML, Rendering};
 
 fn frames(c: &mut Criterion) {
     let n: usize = std::env::var("CTX_BENCH_FRAMES").ok().and_then(|v| v.parse().ok()).unwrap_or(100_000);
@@ -29,7 +29,7 @@ fn frames(c: &mut Criterion) {
     let miss_estimate = open("[cache]\nttl_seconds = 0\n[build]\ntokenizer = \"estimate\"\n");
     let hit = open("[cache]\nttl_seconds = 3600\n");
     // The workspaces keep the configuration they were opened with.
-    ctx_core::write_atomic(&root.join(".ctx/config.toml"), DEFAULT_CONFIG_TOML.as_bytes()).expect("config");
+    ctxkeep_core::write_atomic(&root.join(".ctx/config.toml"), DEFAULT_CONFIG_TOML.as_bytes()).expect("config");
 
     let first = miss.frame_context(focus, Rendering::Xml).expect("context");
     let r = &first.report;

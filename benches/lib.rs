@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use ctx_core::{FrameStatus, NewAttempt, NewDecision, NewFrame, NewTask, Workspace};
+use ctxkeep_core::{FrameStatus, NewAttempt, NewDecision, NewFrame, NewTask, Workspace};
 
 /// Write a tree of `n_files` small source files, `per_folder` to a folder,
 /// folders nested three deep, into `root`.
@@ -284,7 +284,7 @@ fn slug(text: &str) -> String {
 }
 
 /// Write a workspace into `dir` (which must exist; `.ctx/` is created there)
-/// holding a work tree of `n` frames, through ctx-core's public API, one
+/// holding a work tree of `n` frames, through ctxkeep-core's public API, one
 /// write transaction per change, as agents would make it:
 ///
 /// - `F1`, the mission: a pushed frame, in progress;
@@ -543,7 +543,7 @@ pub fn frames_fixture(n: usize) -> BoxResult<FramesFixture> {
 
 /// Open the workspace at `root` with `config_toml` as its `.ctx/config.toml`
 /// (the file is replaced).
-pub fn open_with_config(root: &Path, config_toml: &str) -> ctx_core::Result<Workspace> {
-    ctx_core::write_atomic(&root.join(".ctx/config.toml"), config_toml.as_bytes())?;
+pub fn open_with_config(root: &Path, config_toml: &str) -> ctxkeep_core::Result<Workspace> {
+    ctxkeep_core::write_atomic(&root.join(".ctx/config.toml"), config_toml.as_bytes())?;
     Workspace::open(root)
 }

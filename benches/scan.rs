@@ -2,7 +2,7 @@
 //! The real-corpus benchmark is `benches/scan.sh` (the whole python3 lib dir).
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use ctx_core::Workspace;
+use ctxkeep_core::Workspace;
 
 const N_FILES: usize = 5_000;
 

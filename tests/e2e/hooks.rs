@@ -103,7 +103,7 @@ fn hook(repo: &Repo, event: &str, payload: &Value) -> Answer {
 }
 
 fn tokens(text: &str) -> usize {
-    ctx_core::tokens::TokenizerKind::O200k.get().count(text)
+    ctxkeep_core::tokens::TokenizerKind::O200k.get().count(text)
 }
 
 /// A Claude Code transcript line of a person's prompt.

@@ -56,7 +56,7 @@ fn processes_creating_the_database_at_once_all_succeed() {
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     }
     let status = repo.json(&["status"]);
-    assert_eq!(status["schema_version"], ctx_core::SCHEMA_VERSION);
+    assert_eq!(status["schema_version"], ctxkeep_core::SCHEMA_VERSION);
     assert_eq!(status["files"], 2);
     repo.integrity_ok();
 }

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
-use ctx_core::{FrameStatus, Rendering, Tier};
+use ctxkeep_core::{FrameStatus, Rendering, Tier};
 
 /// Context management for AI coding agents: what an agent should know about
 /// this repository, kept in `.ctx/` and served as small, ranked context.
@@ -284,11 +284,11 @@ pub struct RankArgs {
 #[derive(Debug, Args)]
 pub struct EvalArgs {
     /// How many of the newest eligible commits (non-merge, modifying 1 to 3 source files; at most 10000).
-    #[arg(long, default_value_t = ctx_map::eval::DEFAULT_COMMITS, value_name = "N",
+    #[arg(long, default_value_t = ctxkeep_map::eval::DEFAULT_COMMITS, value_name = "N",
           value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     pub commits: usize,
     /// The map's budgets, in tokens, comma-separated (e.g. 1024,4096).
-    #[arg(long, value_delimiter = ',', default_values_t = [ctx_map::eval::DEFAULT_TOKENS], value_name = "N,...",
+    #[arg(long, value_delimiter = ',', default_values_t = [ctxkeep_map::eval::DEFAULT_TOKENS], value_name = "N,...",
           value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     pub tokens: Vec<usize>,
     /// Also show each case: the commit, the files it modified, where each method ranked them.
@@ -299,7 +299,7 @@ pub struct EvalArgs {
 #[derive(Debug, Args)]
 pub struct MapArgs {
     /// The budget for the whole map, in tokens.
-    #[arg(long, default_value_t = ctx_map::map::DEFAULT_TOKENS, value_name = "N")]
+    #[arg(long, default_value_t = ctxkeep_map::map::DEFAULT_TOKENS, value_name = "N")]
     pub tokens: usize,
     /// Files being worked on: their neighbours rank higher (repeatable).
     #[arg(long, value_name = "FILE")]

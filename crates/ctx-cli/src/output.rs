@@ -2,7 +2,7 @@
 
 use std::io::{self, Write};
 
-use ctx_core::paths::display_name;
+use ctxkeep_core::paths::display_name;
 use serde::Serialize;
 
 /// Print `value` as pretty JSON on stdout.
@@ -36,7 +36,7 @@ pub fn print_error(err: &anyhow::Error, json: bool) {
 /// An artifact error is the ACK seed's object instead (`{"error": "SECTION_NOT_FOUND",
 /// "message", "suggestions", "action", "candidates"}`, see docs/artifacts.md).
 pub fn error_json(err: &anyhow::Error) -> serde_json::Value {
-    if let Some(ctx_core::Error::Artifact(artifact)) = err.downcast_ref::<ctx_core::Error>() {
+    if let Some(ctxkeep_core::Error::Artifact(artifact)) = err.downcast_ref::<ctxkeep_core::Error>() {
         return serde_json::to_value(artifact)
             .unwrap_or_else(|_| serde_json::json!({ "error": artifact.error }));
     }
@@ -45,9 +45,9 @@ pub fn error_json(err: &anyhow::Error) -> serde_json::Value {
 
 /// The stable code of the first ctx error among the causes of `err` (`ERROR` when there is none).
 fn error_code(err: &anyhow::Error) -> &'static str {
-    err.downcast_ref::<ctx_core::Error>()
-        .map(ctx_core::Error::code)
-        .or_else(|| err.downcast_ref::<ctx_map::Error>().map(ctx_map::Error::code))
+    err.downcast_ref::<ctxkeep_core::Error>()
+        .map(ctxkeep_core::Error::code)
+        .or_else(|| err.downcast_ref::<ctxkeep_map::Error>().map(ctxkeep_map::Error::code))
         .unwrap_or("ERROR")
 }
 
@@ -58,7 +58,7 @@ fn error_message(err: &anyhow::Error) -> String {
     let mut causes = Vec::new();
     for cause in err.chain() {
         causes.push(cause.to_string());
-        if cause.is::<ctx_core::Error>() || cause.is::<ctx_map::Error>() {
+        if cause.is::<ctxkeep_core::Error>() || cause.is::<ctxkeep_map::Error>() {
             break;
         }
     }
@@ -99,7 +99,7 @@ mod tests {
     #[test]
     fn an_error_is_printed_once_on_one_line() {
         let io = std::io::Error::new(std::io::ErrorKind::IsADirectory, "Is a directory");
-        let err = anyhow::Error::from(ctx_core::Error::Io { path: "a\nb".into(), source: io });
+        let err = anyhow::Error::from(ctxkeep_core::Error::Io { path: "a\nb".into(), source: io });
         assert_eq!(error_message(&err), "a\\nb: Is a directory");
         let err = err.context("cannot read");
         assert_eq!(error_message(&err), "cannot read: a\\nb: Is a directory");

@@ -1,5 +1,5 @@
 -- 0003: the repository map's cache. What a file defines and references
--- (ctx-map's encoding), keyed by the file's content hash, the language it
+-- (ctxkeep-map's encoding), keyed by the file's content hash, the language it
 -- was parsed as and the extractor's version: an unchanged file is never
 -- parsed again, by any process. Rows whose hash no file has are pruned.
 

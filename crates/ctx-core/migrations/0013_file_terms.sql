@@ -1,5 +1,5 @@
 -- 0013: the words of each source file, for ranking files against a task
--- (ctx-map's encoding: every term the file's text holds and how often),
+-- (ctxkeep-map's encoding: every term the file's text holds and how often),
 -- keyed by the file's content hash and the tokenizer's version, so a warm
 -- `ctx rank` looks up a task's words instead of reading and tokenizing every
 -- file again. Rows whose hash no file has are pruned.

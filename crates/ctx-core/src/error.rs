@@ -1,9 +1,9 @@
-//! The one error type of ctx-core.
+//! The one error type of ctxkeep-core.
 
 use std::io;
 use std::path::PathBuf;
 
-/// Everything that can go wrong in ctx-core.
+/// Everything that can go wrong in ctxkeep-core.
 ///
 /// Messages are short, lower-case and have no trailing period, so front-ends
 /// can print them as they are. [`Error::code`] gives a stable identifier for

@@ -1,4 +1,4 @@
-//! ctx-core: the engine of ctx, a context management system for AI coding agents.
+//! ctxkeep-core: the engine of ctx, a context management system for AI coding agents.
 //!
 //! ctx keeps what an agent should know about a repository in one SQLite store
 //! (`.ctx/ctx.db`): a tree of **nodes** (folders and work frames now;
@@ -17,11 +17,11 @@
 //! - [`Error`]: the one error type, with a stable [`Error::code`].
 //!
 //! ```
-//! # fn main() -> Result<(), ctx_core::Error> {
+//! # fn main() -> Result<(), ctxkeep_core::Error> {
 //! # let dir = tempfile::tempdir().unwrap();
 //! # std::fs::create_dir(dir.path().join("src")).unwrap();
 //! # std::fs::write(dir.path().join("src/lib.rs"), "pub fn f() {}\n").unwrap();
-//! use ctx_core::{NewDecision, Workspace};
+//! use ctxkeep_core::{NewDecision, Workspace};
 //!
 //! let (mut ws, _) = Workspace::init(dir.path())?;
 //! let report = ws.scan()?;
@@ -30,7 +30,7 @@
 //! assert_eq!(ws.folder("src")?.decisions.len(), 1);
 //!
 //! // The work tree: push a frame, and get its context within the token budget.
-//! use ctx_core::{NewFrame, Rendering};
+//! use ctxkeep_core::{NewFrame, Rendering};
 //! ws.push_frame(&NewFrame { goal: "Build the API routes".into(), ..Default::default() })?;
 //! let context = ws.frame_context(None, Rendering::Xml)?;
 //! assert!(context.text.starts_with("<ctx-context frame=\"F1\">"));

@@ -14,7 +14,7 @@ use crate::store::{kv_get, kv_set};
 use crate::workspace::Workspace;
 
 /// A source file's outline: what the folder context files show of its code.
-/// ctx-map makes it (it parses and ranks); the build shows it.
+/// ctxkeep-map makes it (it parses and ranks); the build shows it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Outline {
     /// Repository-relative, with `/`.

@@ -59,7 +59,7 @@ impl Workspace {
     /// Scan and build once, then again after every batch of relevant changes,
     /// calling `on_cycle` after each round until it returns `Break`. `build`
     /// builds (a front-end passes the one that refreshes the map's outlines
-    /// first, `ctx_map::outline::build`; [`Workspace::build`] alone does not). Errors of
+    /// first, `ctxkeep_map::outline::build`; [`Workspace::build`] alone does not). Errors of
     /// a round (bad template, bad config, file locked) and of the watcher (a
     /// lost event queue) are reported in the cycle and watching goes on; only
     /// failing to start watching, or the watcher going away, ends it.

@@ -1,10 +1,10 @@
 //! Agent contexts at each level, what they never include, budgets, the
 //! current artifact and targeting through a workspace, and the prompts.
 
-use ctx_core::artifact::target::{MatchKind, Resolution};
-use ctx_core::artifact::*;
-use ctx_core::memory::NewRecord;
-use ctx_core::*;
+use ctxkeep_core::artifact::target::{MatchKind, Resolution};
+use ctxkeep_core::artifact::*;
+use ctxkeep_core::memory::NewRecord;
+use ctxkeep_core::*;
 
 const CONCEPT: &str = "# Project Concept: ACK\n\n## What Is It?\n\nACK is a planning layer. <!-- private: ask Jess about naming -->\n\n## Problem Being Solved\n\nAgents lose context between sessions.\n\n## Notes\n\n<!-- private -->\nSecret salary numbers.\n\n### Sub\n\nAlso secret.\n\n## Overview\n\nThe concept at a glance.\n\n## Core Features <!-- private -->\n\n- one\n";
 const RESEARCH: &str =

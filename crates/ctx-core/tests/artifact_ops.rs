@@ -3,8 +3,8 @@
 //! restore, the committed state rebuilding the database, and two
 //! workspaces applying at once.
 
-use ctx_core::artifact::*;
-use ctx_core::*;
+use ctxkeep_core::artifact::*;
+use ctxkeep_core::*;
 
 const CONCEPT: &str = "---\r\nstatus: \"Draft\"\r\n---\r\n\r\n# Project Concept: ACK\r\n\r\n## What Is It?\r\n\r\nACK is a planning layer.\r\n\r\n```md\r\n## not a section\r\n```\r\n\r\n## Problem Being Solved\r\n\r\n## Core Features\r\n\r\n- one\r\n";
 
@@ -17,13 +17,13 @@ fn workspace() -> (tempfile::TempDir, Workspace) {
     (dir, ws)
 }
 
-fn apply(ws: &mut Workspace, json: &str) -> ctx_core::Result<OperationResult> {
+fn apply(ws: &mut Workspace, json: &str) -> ctxkeep_core::Result<OperationResult> {
     ws.apply_operation(&parse_operation(json)?)
 }
 
-fn artifact_error(err: ctx_core::Error) -> ArtifactError {
+fn artifact_error(err: ctxkeep_core::Error) -> ArtifactError {
     match err {
-        ctx_core::Error::Artifact(err) => *err,
+        ctxkeep_core::Error::Artifact(err) => *err,
         other => panic!("not an artifact error: {other}"),
     }
 }
@@ -298,7 +298,7 @@ fn every_error_names_what_is_wrong() {
     let json = serde_json::to_value(&ambiguous).unwrap();
     assert_eq!(json["error"], "AMBIGUOUS_TARGET");
     assert_eq!(json["candidates"][1]["artifact"], "research");
-    assert_eq!(ctx_core::Error::from(ambiguous).code(), "AMBIGUOUS_TARGET");
+    assert_eq!(ctxkeep_core::Error::from(ambiguous).code(), "AMBIGUOUS_TARGET");
 }
 
 #[test]

@@ -1,7 +1,7 @@
 //! The targeting table: phrasings over a small planning project, each with
 //! the resolution it must get; and properties over arbitrary input.
 
-use ctx_core::artifact::target::{
+use ctxkeep_core::artifact::target::{
     ArtifactRef, CONFIRM_BELOW, MatchKind, Missing, Resolution, SectionRef, Target, resolve,
 };
 use proptest::prelude::*;

@@ -5,7 +5,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use ctx_core::{BuildMode, BuildOptions, FolderEdit, NewFrame, Workspace};
+use ctxkeep_core::{BuildMode, BuildOptions, FolderEdit, NewFrame, Workspace};
 
 /// Longest a write may wait: a build's own writes take a fraction of this
 /// even in a debug build on a loaded machine; its render takes many times it.

@@ -2,7 +2,7 @@
 //! cache, which must miss after every change the context depends on and
 //! only then.
 
-use ctx_core::{FrameStatus, NewAttempt, NewDecision, NewFrame, NewTask, Rendering, Workspace};
+use ctxkeep_core::{FrameStatus, NewAttempt, NewDecision, NewFrame, NewTask, Rendering, Workspace};
 
 const NOW: i64 = 1_900_000_000_000;
 
@@ -74,7 +74,7 @@ fn artifacts_are_repository_paths_and_tasks_keep_their_attempts() {
     // A list reads every frame's artifacts and children in bulk: each gets its own.
     let other = task(&mut ws, "Refunds", Some(&epic));
     ws.add_frame_artifacts(Some(&other), &["src/refunds.rs".into()]).unwrap();
-    let all = ws.tasks(&ctx_core::TaskFilter::default()).unwrap();
+    let all = ws.tasks(&ctxkeep_core::TaskFilter::default()).unwrap();
     let summary: Vec<(&str, usize, Vec<String>)> =
         all.iter().map(|f| (f.id.as_str(), f.children, f.artifacts.clone())).collect();
     assert_eq!(
@@ -85,7 +85,7 @@ fn artifacts_are_repository_paths_and_tasks_keep_their_attempts() {
             (other.as_str(), 0, vec!["src/refunds.rs".to_string()]),
         ]
     );
-    let filter = ctx_core::TaskFilter { epic: Some(epic.clone()), status: Some(FrameStatus::Planned) };
+    let filter = ctxkeep_core::TaskFilter { epic: Some(epic.clone()), status: Some(FrameStatus::Planned) };
     let planned: Vec<String> = ws.tasks(&filter).unwrap().into_iter().map(|f| f.id).collect();
     assert_eq!(planned, std::slice::from_ref(&other));
 

@@ -1,7 +1,7 @@
 //! Session memory through `Workspace`: records, ingest of ctx's JSONL and
 //! of a real-format Claude Code transcript, and lexical search (L0 rows).
 
-use ctx_core::{NewRecord, SearchMode, SearchOptions, SearchScope, Workspace};
+use ctxkeep_core::{NewRecord, SearchMode, SearchOptions, SearchScope, Workspace};
 
 const TRANSCRIPT: &str = include_str!("fixtures/claude_code_session.jsonl");
 const SESSION: &str = "7f3e2a10-5c1b-4d2e-9a0f-1b2c3d4e5f60";
@@ -183,7 +183,7 @@ fn search_responses_have_the_contract_s_shape() {
         (Some("hybrid"), Some("hybrid"))
     );
     assert_eq!(retrieval["lexical_engine"], "sqlite_fts5");
-    assert_eq!(retrieval["vector_engine"], ctx_core::VECTOR_ENGINE);
+    assert_eq!(retrieval["vector_engine"], ctxkeep_core::VECTOR_ENGINE);
     for key in ["lexical_hits", "vector_hits", "fused_hits"] {
         assert!(retrieval[key].as_u64().is_some_and(|n| n >= 1), "{key} in {retrieval}");
     }
@@ -212,7 +212,7 @@ fn id_of(ws: &Workspace, text: &str) -> String {
 
 #[test]
 fn a_timeline_is_the_anchor_s_neighbours_in_time() {
-    use ctx_core::TimelineSession;
+    use ctxkeep_core::TimelineSession;
     let (_dir, ws) = timeline_workspace();
     let anchor = id_of(&ws, "turn 4 of s1");
     let timeline = ws.timeline(&anchor, 1, 2, &TimelineSession::Anchor).unwrap();
@@ -344,7 +344,7 @@ fn the_pack_has_the_contract_s_delimiters_and_order_and_holds_its_threshold() {
     assert_eq!(std::fs::read_to_string(dir.path().join(".ctx/packs/last.md")).unwrap(), pack.text);
     assert_eq!(pack.stored.as_deref(), Some(".ctx/packs/last.md"));
 
-    let tok = ctx_core::tokens::TokenizerKind::O200k.get();
+    let tok = ctxkeep_core::tokens::TokenizerKind::O200k.get();
     let mut modes = std::collections::BTreeSet::new();
     assert_eq!(ws.pack(Some(0)).unwrap_err().code(), "INVALID_INPUT");
     for threshold in (1..=pack.tokens + 10).step_by(3) {
@@ -374,7 +374,7 @@ fn the_pack_has_the_contract_s_delimiters_and_order_and_holds_its_threshold() {
 #[test]
 fn lexical_search_ranks_the_newest_matches_when_too_many_match() {
     let (_dir, mut ws) = workspace();
-    let window = ctx_core::LEXICAL_WINDOW;
+    let window = ctxkeep_core::LEXICAL_WINDOW;
     // The oldest 50 say "alpha" most; the newer `window` say it once, among other words.
     let mut lines = String::new();
     for i in 0..50 {

@@ -5,7 +5,7 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use ctx_core::Workspace;
+use ctxkeep_core::Workspace;
 use proptest::prelude::*;
 
 /// Every file below `root` (repository-relative, `/`-separated), `.ctx/` aside.

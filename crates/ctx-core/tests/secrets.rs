@@ -1,7 +1,7 @@
 //! Secrets through the library: what a workspace stores is redacted, and a
 //! store written under other rules is scrubbed when it is opened.
 
-use ctx_core::{FolderEdit, NewRecord, SearchOptions, Workspace};
+use ctxkeep_core::{FolderEdit, NewRecord, SearchOptions, Workspace};
 
 /// A random-looking value (fixed per seed) that the generic rule flags after `API_KEY = `.
 fn value(seed: u64) -> String {
@@ -31,7 +31,7 @@ fn allowed_values_are_stored_and_scrubbed_once_no_longer_allowed() {
     std::fs::write(root.join("src/lib.rs"), "//! The library.\n").unwrap();
     let secret = value(7);
     let (mut ws, _) = Workspace::init(root).unwrap();
-    let fingerprint = ctx_core::secrets::fingerprint(&secret);
+    let fingerprint = ctxkeep_core::secrets::fingerprint(&secret);
     let config = root.join(".ctx/config.toml");
     std::fs::write(&config, format!("[secrets]\nallow_fingerprints = [\"{fingerprint}\"]\n")).unwrap();
     ws.reload_config().unwrap();
@@ -92,7 +92,7 @@ fn configured_rules_and_allowed_paths_apply_to_files() {
     .unwrap();
     let (mut ws, _) = Workspace::init(root).unwrap();
     ws.scan().unwrap();
-    let summary = |folder: &str| ws.context(folder, ctx_core::Tier::Deep).unwrap().text;
+    let summary = |folder: &str| ws.context(folder, ctxkeep_core::Tier::Deep).unwrap().text;
     assert!(summary("src").contains("Calls ACME with [REDACTED:acme-token]."), "{}", summary("src"));
     assert!(summary("tests/fixtures").contains(&token), "an allowed path keeps its text");
     let report = ws.secrets_scan(None).unwrap();

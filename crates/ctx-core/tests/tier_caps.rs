@@ -4,8 +4,8 @@
 //! texts include markdown punctuation and line breaks (where o200k's tokens
 //! can span lines) — with either tokenizer, o200k or the 4-chars estimate.
 
-use ctx_core::tokens::TokenizerKind;
-use ctx_core::{BuildOptions, FolderEdit, NewDecision, Tier, Workspace};
+use ctxkeep_core::tokens::TokenizerKind;
+use ctxkeep_core::{BuildOptions, FolderEdit, NewDecision, Tier, Workspace};
 use proptest::prelude::*;
 
 #[derive(Debug, Clone)]

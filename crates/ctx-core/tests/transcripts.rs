@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use ctx_core::{IngestReport, SearchMode, SearchOptions, TimelineSession, TimelineThread, Workspace};
+use ctxkeep_core::{IngestReport, SearchMode, SearchOptions, TimelineSession, TimelineThread, Workspace};
 
 const CC2_SESSION: &str = "7d2e9b14-6a3f-4c85-b1d0-2f9e8c7a6b02";
 const CODEX_SESSION: &str = "0199b2c4-5b6d-7e8f-9a0b-1c2d3e4f5a03";
@@ -157,12 +157,12 @@ fn section<'a>(text: &'a str, name: &str) -> Vec<&'a str> {
         .collect()
 }
 
-fn search(ws: &Workspace, options: SearchOptions) -> Vec<ctx_core::Record> {
+fn search(ws: &Workspace, options: SearchOptions) -> Vec<ctxkeep_core::Record> {
     let response = ws.search(&SearchOptions { k: 100, ..options }).unwrap();
     response.results.iter().map(|row| ws.record(&row.id).unwrap()).collect()
 }
 
-fn find(ws: &Workspace, query: &str) -> ctx_core::Record {
+fn find(ws: &Workspace, query: &str) -> ctxkeep_core::Record {
     let hits = search(ws, SearchOptions { query: format!("\"{query}\""), ..Default::default() });
     hits.into_iter().find(|r| r.text.contains(query)).unwrap_or_else(|| panic!("no record says {query:?}"))
 }
@@ -259,7 +259,7 @@ fn where_a_turn_came_from_is_kept_in_its_meta() {
 fn a_timeline_keeps_a_subagent_s_turns_apart_from_the_main_thread() {
     let (_dir, ws) = all_ingested();
     let anchor = find(&ws, "Let me trace how events reach the queue");
-    let ids = |t: &ctx_core::Timeline| t.results.iter().map(|r| r.summary.clone()).collect::<Vec<_>>();
+    let ids = |t: &ctxkeep_core::Timeline| t.results.iter().map(|r| r.summary.clone()).collect::<Vec<_>>();
     let main = ws.timeline(&anchor.id, 0, 4, &TimelineSession::Anchor).unwrap();
     assert_eq!(main.thread, "main");
     // The subagent ran between the Task call and its result: not in the main thread.

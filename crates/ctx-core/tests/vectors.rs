@@ -4,7 +4,7 @@
 use std::cell::Cell;
 use std::collections::HashMap;
 
-use ctx_core::{EmbedError, Embedder, NewRecord, SearchMode, SearchOptions, SearchScope, Workspace};
+use ctxkeep_core::{EmbedError, Embedder, NewRecord, SearchMode, SearchOptions, SearchScope, Workspace};
 
 fn workspace() -> (tempfile::TempDir, Workspace) {
     let dir = tempfile::tempdir().unwrap();
@@ -90,8 +90,8 @@ fn hybrid_rows_carry_both_scores_and_the_retrieval_says_how() {
     let response = ws.search(&options("websocket reconnection", SearchMode::Hybrid)).unwrap();
     let r = &response.retrieval;
     assert_eq!((r.requested_mode, r.mode), (SearchMode::Hybrid, SearchMode::Hybrid));
-    assert_eq!(r.vector_engine, Some(ctx_core::VECTOR_ENGINE));
-    assert_eq!(r.embedder.as_deref(), Some(ctx_core::HashedNgrams::NAME));
+    assert_eq!(r.vector_engine, Some(ctxkeep_core::VECTOR_ENGINE));
+    assert_eq!(r.embedder.as_deref(), Some(ctxkeep_core::HashedNgrams::NAME));
     assert!(r.vector_hits >= 1 && r.lexical_hits >= 1 && r.fused_hits >= 1, "{r:?}");
     assert!(r.fallback_reason.is_none() && r.vector_fallback_reason.is_none(), "{r:?}");
     let top = &response.results[0];
@@ -338,7 +338,7 @@ fn vectors_made_during_ingest_equal_those_made_later() {
 /// 10 by cosine over every record.
 #[test]
 fn the_vector_index_finds_nearly_all_of_the_exact_nearest() {
-    use ctx_core::HashedNgrams;
+    use ctxkeep_core::HashedNgrams;
     const WORDS: [&str; 40] = [
         "token",
         "refresh",

@@ -1,10 +1,10 @@
-//! ctx-map's errors.
+//! ctxkeep-map's errors.
 
 /// What can go wrong building a map.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     #[error(transparent)]
-    Core(#[from] ctx_core::Error),
+    Core(#[from] ctxkeep_core::Error),
     /// A grammar or a tags query failed to load (a bug in this build of ctx).
     #[error("tags: {0}")]
     Tags(String),
@@ -25,7 +25,7 @@ pub enum Error {
 }
 
 impl Error {
-    /// A stable code for programs (JSON errors), as ctx-core's.
+    /// A stable code for programs (JSON errors), as ctxkeep-core's.
     pub fn code(&self) -> &'static str {
         match self {
             Error::Core(err) => err.code(),

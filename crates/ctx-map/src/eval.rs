@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
-use ctx_core::Workspace;
+use ctxkeep_core::Workspace;
 use rayon::prelude::*;
 use rustc_hash::FxHashMap as HashMap;
 use serde::Serialize;
@@ -166,10 +166,10 @@ pub struct CaseResult {
 /// `root` is in (paths relative to `root`; its `.ctx/config.toml`, if any,
 /// configures the scratch workspace).
 pub fn eval(root: &Path, options: &EvalOptions, progress: Option<Progress>) -> Result<EvalReport> {
-    ctx_core::limits::count("--commits", options.commits, MAX_COMMITS)?;
-    ctx_core::limits::count("--tokens (budgets)", options.tokens.len(), MAX_BUDGETS)?;
+    ctxkeep_core::limits::count("--commits", options.commits, MAX_COMMITS)?;
+    ctxkeep_core::limits::count("--tokens (budgets)", options.tokens.len(), MAX_BUDGETS)?;
     for &tokens in &options.tokens {
-        ctx_core::limits::positive("--tokens", tokens)?;
+        ctxkeep_core::limits::positive("--tokens", tokens)?;
     }
     let repo = Repository::of(root)?;
     let (pending, commits_read) = eligible_commits(root, options.commits)?;
@@ -228,12 +228,12 @@ fn methods(budgets: &[usize]) -> Vec<Method> {
 /// The workspace of the scratch clone at `dir`, configured as the user's at
 /// `root`, indexed.
 fn scratch_workspace(root: &Path, dir: &Path) -> Result<Workspace> {
-    let ctx_dir = dir.join(ctx_core::CTX_DIR);
+    let ctx_dir = dir.join(ctxkeep_core::CTX_DIR);
     std::fs::create_dir_all(&ctx_dir)
-        .map_err(|err| ctx_core::Error::Io { path: ctx_dir.clone(), source: err })?;
-    let config = Path::new(ctx_core::CTX_DIR).join(ctx_core::CONFIG_FILE);
-    if let Ok(text) = ctx_core::read_within(root, &config) {
-        ctx_core::write_atomic(&dir.join(&config), &text)?;
+        .map_err(|err| ctxkeep_core::Error::Io { path: ctx_dir.clone(), source: err })?;
+    let config = Path::new(ctxkeep_core::CTX_DIR).join(ctxkeep_core::CONFIG_FILE);
+    if let Ok(text) = ctxkeep_core::read_within(root, &config) {
+        ctxkeep_core::write_atomic(&dir.join(&config), &text)?;
     }
     let mut ws = Workspace::open(dir)?;
     // Parse the whole tree once, untimed: each case's times are then those
@@ -425,7 +425,7 @@ fn eligible(commit: LogCommit) -> Option<Eligible> {
 /// Whether the map reads the file at `path` (a grammar or a line scan).
 fn is_source(path: &str) -> bool {
     let name = path.rsplit('/').next().unwrap_or(path);
-    ctx_core::language(name).is_some_and(crate::index::is_mapped)
+    ctxkeep_core::language(name).is_some_and(crate::index::is_mapped)
 }
 
 /// A commit message as a task: without its trailer block (`Signed-off-by:`,
@@ -486,7 +486,7 @@ fn bm25_order(ws: &Workspace, query: &str) -> Result<Vec<String>> {
     let docs: Vec<String> = paths
         .par_iter()
         .map(|p| {
-            ctx_core::read_within(root, p)
+            ctxkeep_core::read_within(root, p)
                 .map(|b| String::from_utf8_lossy(&b).into_owned())
                 .unwrap_or_default()
         })
@@ -626,7 +626,7 @@ impl Scratch {
             match std::fs::create_dir(&dir) {
                 Ok(()) => return Ok(Scratch { dir }),
                 Err(err) if err.kind() == std::io::ErrorKind::AlreadyExists && n < 1000 => n += 1,
-                Err(err) => return Err(ctx_core::Error::Io { path: dir, source: err }.into()),
+                Err(err) => return Err(ctxkeep_core::Error::Io { path: dir, source: err }.into()),
             }
         }
     }
@@ -647,7 +647,7 @@ fn remove_leftovers(temp: &Path) {
             .to_str()
             .and_then(|n| n.strip_prefix(SCRATCH_PREFIX))
             .and_then(|rest| rest.split('-').next());
-        if pid.and_then(|p| p.parse::<u32>().ok()).is_some_and(ctx_core::process_is_gone) {
+        if pid.and_then(|p| p.parse::<u32>().ok()).is_some_and(ctxkeep_core::process_is_gone) {
             let _ = std::fs::remove_dir_all(entry.path());
         }
     }

@@ -14,7 +14,7 @@
 //! the definitions it references. Everything is computed in a fixed order,
 //! so the ranking is the same on every run and for any number of threads.
 
-use ctx_core::paths::PathRole;
+use ctxkeep_core::paths::PathRole;
 use petgraph::Directed;
 use petgraph::csr::Csr;
 use rayon::prelude::*;

@@ -48,7 +48,7 @@ impl History {
     /// [`History::read`] for the workspace `ws`, from the store when HEAD is
     /// where it was when the log was last read, with secrets redacted. A
     /// store that cannot be written only costs the next call another `git log`.
-    pub fn cached(ws: &mut ctx_core::Workspace, max_commits: usize) -> Option<History> {
+    pub fn cached(ws: &mut ctxkeep_core::Workspace, max_commits: usize) -> Option<History> {
         let root = ws.root().to_path_buf();
         let head = git(&root, &["rev-parse", "HEAD"])?;
         let stamp = format!("{}:{max_commits}\n", head.trim());

@@ -19,8 +19,8 @@
 
 use std::path::Path;
 
-use ctx_core::tokens::Tokenizer;
-use ctx_core::{Inject, SearchOptions, Tier, Workspace};
+use ctxkeep_core::tokens::Tokenizer;
+use ctxkeep_core::{Inject, SearchOptions, Tier, Workspace};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use serde::Serialize;
 
@@ -283,7 +283,7 @@ fn boot(ws: &Workspace) -> crate::Result<Vec<String>> {
     // Claude Code has read ctx's section of CLAUDE.md, which says what
     // boot.md says: its five-line reminder is enough.
     let claude_md = std::fs::read(ws.root().join("CLAUDE.md")).unwrap_or_default();
-    if ctx_core::agents::section::has_section(&claude_md) {
+    if ctxkeep_core::agents::section::has_section(&claude_md) {
         return Ok(vec![SHORT_BOOT.to_string()]);
     }
     let path = ws.ctx_dir().join("boot.md");
@@ -291,7 +291,7 @@ fn boot(ws: &Workspace) -> crate::Result<Vec<String>> {
     match std::fs::read_to_string(&path) {
         Ok(text) => variants.push(text),
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => {}
-        Err(err) => return Err(ctx_core::Error::InvalidInput(format!("{}: {err}", path.display())).into()),
+        Err(err) => return Err(ctxkeep_core::Error::InvalidInput(format!("{}: {err}", path.display())).into()),
     }
     variants.push(SHORT_BOOT.to_string());
     Ok(variants)
@@ -302,13 +302,13 @@ fn boot(ws: &Workspace) -> crate::Result<Vec<String>> {
 fn folder(ws: &Workspace, cwd: &Path, tok: &dyn Tokenizer) -> crate::Result<Vec<String>> {
     let key = ws.resolve_path(cwd, ".").unwrap_or_else(|_| ".".into());
     let mut text = None;
-    for key in std::iter::once(key.as_str()).chain(ctx_core::paths::ancestors(&key)) {
+    for key in std::iter::once(key.as_str()).chain(ctxkeep_core::paths::ancestors(&key)) {
         match ws.context_text(key, Tier::Minimal) {
             Ok(found) => {
                 text = Some(found);
                 break;
             }
-            Err(ctx_core::Error::UnknownFolder { .. }) => continue,
+            Err(ctxkeep_core::Error::UnknownFolder { .. }) => continue,
             Err(err) => return Err(err.into()),
         }
     }
@@ -368,14 +368,14 @@ fn file_line(file: &IndexedFile, words: &[String]) -> String {
         .filter(|(n, _)| *n > 0)
         .collect();
     defs.sort_by_key(|(n, d)| (std::cmp::Reverse(*n), d.line));
-    let path = ctx_core::paths::display_name(&file.path);
+    let path = ctxkeep_core::paths::display_name(&file.path);
     if defs.is_empty() {
         return format!("- {path}\n");
     }
     let names: Vec<String> = defs
         .iter()
         .take(3)
-        .map(|(_, d)| format!("{} (l. {})", ctx_core::paths::display_name(&d.name), d.line))
+        .map(|(_, d)| format!("{} (l. {})", ctxkeep_core::paths::display_name(&d.name), d.line))
         .collect();
     format!("- {path}: {}\n", names.join(", "))
 }

@@ -6,7 +6,7 @@
 
 use std::time::Instant;
 
-use ctx_core::Workspace;
+use ctxkeep_core::Workspace;
 use rayon::prelude::*;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use serde::Serialize;
@@ -66,7 +66,7 @@ pub fn is_mapped(lang: &str) -> bool {
 }
 
 /// The source files the store knows that the map reads.
-pub(crate) fn mapped_sources(ws: &Workspace) -> Result<Vec<ctx_core::SourceFile>> {
+pub(crate) fn mapped_sources(ws: &Workspace) -> Result<Vec<ctxkeep_core::SourceFile>> {
     Ok(ws.source_files()?.into_iter().filter(|f| f.lang.as_deref().is_some_and(is_mapped)).collect())
 }
 
@@ -74,7 +74,7 @@ type TagsCache = HashMap<([u8; 32], String), FileTags>;
 
 /// The cached tags of the contents of `sources`, decoded, and how many
 /// cached entries no source uses any more.
-fn cached_tags(ws: &Workspace, sources: &[ctx_core::SourceFile]) -> Result<(TagsCache, usize)> {
+fn cached_tags(ws: &Workspace, sources: &[ctxkeep_core::SourceFile]) -> Result<(TagsCache, usize)> {
     let wanted: HashSet<([u8; 32], &str)> =
         sources.iter().map(|s| (s.hash, s.lang.as_deref().unwrap_or_default())).collect();
     let mut blobs: Vec<([u8; 32], String, Vec<u8>)> = Vec::new();
@@ -170,7 +170,7 @@ fn file_terms(ws: &mut Workspace, files: &[IndexedFile]) -> Result<Vec<FileTerms
         .filter_map(|&i| {
             let path = &files[i].path;
             // Never through a link out of the workspace the file may have become since the scan.
-            let bytes = ctx_core::read_within(&root, path).ok()?;
+            let bytes = ctxkeep_core::read_within(&root, path).ok()?;
             let text = String::from_utf8_lossy(&bytes);
             let table = FileTerms::of(&detector.redact_in(path, &text), files[i].defined_names());
             // The content read may be newer than the scan's: stored under its own hash.
@@ -262,7 +262,7 @@ pub fn index_scanned(
         .par_iter()
         .map(|&(slot, source)| {
             // Never through a link out of the workspace the file may have become since the scan.
-            let result = ctx_core::read_within(&root, &source.path).ok().map(|bytes| {
+            let result = ctxkeep_core::read_within(&root, &source.path).ok().map(|bytes| {
                 let text = String::from_utf8_lossy(&bytes);
                 let lang = source.lang.clone().unwrap_or_default();
                 let tags = match Lang::from_name(&lang) {

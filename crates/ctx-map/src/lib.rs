@@ -17,6 +17,6 @@ pub mod rank;
 pub mod tags;
 pub mod terms;
 
-pub use ctx_core::structure;
+pub use ctxkeep_core::structure;
 pub use error::{Error, Result};
 pub use map::update;

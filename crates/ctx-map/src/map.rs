@@ -4,9 +4,9 @@
 
 use std::fmt::Write;
 
-use ctx_core::paths::{PathRole, display_name};
-use ctx_core::tokens::Tokenizer;
-use ctx_core::{FileRole, FileUpdate, UpdateOptions, UpdateReport, UpdateStatus, Workspace};
+use ctxkeep_core::paths::{PathRole, display_name};
+use ctxkeep_core::tokens::Tokenizer;
+use ctxkeep_core::{FileRole, FileUpdate, UpdateOptions, UpdateReport, UpdateStatus, Workspace};
 use rustc_hash::FxHashSet as HashSet;
 use serde::Serialize;
 
@@ -75,7 +75,7 @@ pub struct MapDef {
 
 /// Index `ws` and render its map.
 pub fn map(ws: &mut Workspace, options: &MapOptions, progress: Option<Progress>) -> Result<RepoMap> {
-    ctx_core::limits::positive("--tokens", options.tokens)?;
+    ctxkeep_core::limits::positive("--tokens", options.tokens)?;
     let query = options.query.as_deref().filter(|q| !q.trim().is_empty());
     // Ranking for a query reads what `ctx rank` reads: every file's term table and the history.
     let indexed = match query {
@@ -109,7 +109,7 @@ pub const MAP_FILE: &str = "map.md";
 pub fn write_map(ws: &Workspace, map: &RepoMap) -> Result<FileUpdate> {
     let dir = ws.ctx_dir();
     let path = dir.join(MAP_FILE);
-    let status = match ctx_core::read_within(ws.root(), &path) {
+    let status = match ctxkeep_core::read_within(ws.root(), &path) {
         Ok(old) if old == map.text.as_bytes() => UpdateStatus::Unchanged,
         Ok(_) => UpdateStatus::Replaced,
         Err(_) if path.exists() => UpdateStatus::Replaced,
@@ -117,19 +117,19 @@ pub fn write_map(ws: &Workspace, map: &RepoMap) -> Result<FileUpdate> {
     };
     if status != UpdateStatus::Unchanged {
         std::fs::create_dir_all(&dir)
-            .map_err(|err| ctx_core::Error::Io { path: dir.clone(), source: err })?;
-        ctx_core::write_atomic(&path, map.text.as_bytes())?;
+            .map_err(|err| ctxkeep_core::Error::Io { path: dir.clone(), source: err })?;
+        ctxkeep_core::write_atomic(&path, map.text.as_bytes())?;
     }
-    Ok(FileUpdate::new(format!("{}/{MAP_FILE}", ctx_core::CTX_DIR), FileRole::Map, status))
+    Ok(FileUpdate::new(format!("{}/{MAP_FILE}", ctxkeep_core::CTX_DIR), FileRole::Map, status))
 }
 
-/// `ctx update`: the agent files and prompts ([`ctx_core::agents::update`]),
+/// `ctx update`: the agent files and prompts ([`ctxkeep_core::agents::update`]),
 /// then (unless checking, which never opens the database) a scan with its
 /// knowledge sync, and `.ctx/map.md`
 /// with the default budget, mapped after the sections are written so its
 /// scan sees them.
 pub fn update(ws: &mut Workspace, options: &UpdateOptions) -> Result<UpdateReport> {
-    let mut report = ctx_core::agents::update(ws.root(), options)?;
+    let mut report = ctxkeep_core::agents::update(ws.root(), options)?;
     if !options.check {
         report.knowledge = Some(ws.scan()?.knowledge);
         let map = map(ws, &MapOptions::default(), None)?;

@@ -1,6 +1,6 @@
 //! Outlines: what the folder context files show of each source file's code.
 //!
-//! ctx-core owns the store and the context files but cannot parse or rank;
+//! ctxkeep-core owns the store and the context files but cannot parse or rank;
 //! this is where the map hands over what it knows. Whenever it ranks the
 //! whole repository with no focus (`ctx map`, the map of `ctx init` and
 //! `ctx update`, and [`build`] before every `ctx build`), each file's outline
@@ -13,8 +13,8 @@
 //! blocks, functions inside functions, repeated overloads and, in the code itself (not its tests), test
 //! functions and test modules are left out.
 
-use ctx_core::paths::PathRole;
-use ctx_core::{BuildOptions, BuildReport, Outline, OutlineDef, Workspace};
+use ctxkeep_core::paths::PathRole;
+use ctxkeep_core::{BuildOptions, BuildReport, Outline, OutlineDef, Workspace};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use crate::error::Result;
@@ -84,7 +84,7 @@ impl Inputs {
                 let _ = ws.save_derived(INPUTS_KEY, &self.digest);
                 Ok(())
             }
-            Err(ctx_core::Error::ReadOnly { .. }) => Ok(()),
+            Err(ctxkeep_core::Error::ReadOnly { .. }) => Ok(()),
             Err(err) => Err(err.into()),
         }
     }

@@ -29,7 +29,7 @@ use rayon::prelude::*;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use serde::Serialize;
 
-use ctx_core::paths::PathRole;
+use ctxkeep_core::paths::PathRole;
 
 use crate::graph::{self, Focus, Graph};
 use crate::history::History;
@@ -72,7 +72,7 @@ pub struct RankOptions {
     pub lexical_only: bool,
     /// Use the version history when there is one. Default: true.
     pub history: bool,
-    /// Only the first this many files (1 to [`ctx_core::limits::MAX_K`]).
+    /// Only the first this many files (1 to [`ctxkeep_core::limits::MAX_K`]).
     /// Default: all.
     pub top: Option<usize>,
 }
@@ -388,7 +388,7 @@ fn recency(files: &[IndexedFile], history: &History) -> Vec<f64> {
 
 /// Index `ws` and rank its source files for `query`.
 pub fn rank_workspace(
-    ws: &mut ctx_core::Workspace,
+    ws: &mut ctxkeep_core::Workspace,
     query: &str,
     options: RankOptions,
     progress: Option<crate::index::Progress>,
@@ -397,7 +397,7 @@ pub fn rank_workspace(
         return Err(crate::Error::InvalidInput("the query is empty: say what the task is".into()));
     }
     if let Some(top) = options.top {
-        ctx_core::limits::count("-k", top, ctx_core::limits::MAX_K)?;
+        ctxkeep_core::limits::count("-k", top, ctxkeep_core::limits::MAX_K)?;
     }
     let indexed = crate::index::index_with_terms(ws, progress, options.history)?;
     let crate::index::Indexed { files, stats, terms, history } = indexed;

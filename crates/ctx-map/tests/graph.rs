@@ -1,9 +1,9 @@
 //! Which definition a reference goes to when several files define the name.
 
-use ctx_map::graph::{Focus, rank};
-use ctx_map::index::IndexedFile;
-use ctx_map::lang::Lang;
-use ctx_map::tags::extract;
+use ctxkeep_map::graph::{Focus, rank};
+use ctxkeep_map::index::IndexedFile;
+use ctxkeep_map::lang::Lang;
+use ctxkeep_map::tags::extract;
 
 fn files(sources: &[(&str, &str)]) -> Vec<IndexedFile> {
     let mut files: Vec<IndexedFile> = sources
@@ -21,7 +21,7 @@ fn files(sources: &[(&str, &str)]) -> Vec<IndexedFile> {
 }
 
 /// The score of the definition of `name` in `path`.
-fn score(files: &[IndexedFile], ranking: &ctx_map::graph::Ranking, path: &str, name: &str) -> f64 {
+fn score(files: &[IndexedFile], ranking: &ctxkeep_map::graph::Ranking, path: &str, name: &str) -> f64 {
     let f = files.iter().position(|f| f.path == path).unwrap();
     let d = files[f].tags.defs.iter().position(|d| d.name == name).unwrap();
     ranking.def_rank[f][d]

@@ -2,8 +2,8 @@
 
 use std::path::Path;
 
-use ctx_core::Workspace;
-use ctx_map::map::{MapOptions, RepoMap, map};
+use ctxkeep_core::Workspace;
+use ctxkeep_map::map::{MapOptions, RepoMap, map};
 
 /// Write `files` (path, text) under a new temp folder.
 fn tree(files: &[(&str, &str)]) -> tempfile::TempDir {
@@ -80,7 +80,7 @@ fn a_focus_files_neighbours_rise() {
     assert_eq!(position(&focused, "shop/cart.py"), 1, "{}", focused.text);
     assert!(position(&focused, "shop/admin.py") > 1, "{}", focused.text);
     assert_eq!(plain.files[0].path, "shop/models.py", "without focus, the most referenced first");
-    let err = ctx_map::map::map(
+    let err = ctxkeep_map::map::map(
         &mut ws,
         &MapOptions { focus: vec!["nope.py".into()], ..MapOptions::default() },
         None,
@@ -124,7 +124,7 @@ fn budgets_are_filled_to_within_five_percent() {
     let mut ws = open(this_repo(), cache.path());
     for budget in [256, 512, 1024, 2048, 4096, 8192] {
         let map = run(&mut ws, &MapOptions { tokens: budget, ..MapOptions::default() });
-        let exact = ctx_core::tokens::Tokenizer::count(&ctx_core::tokens::O200k, &map.text);
+        let exact = ctxkeep_core::tokens::Tokenizer::count(&ctxkeep_core::tokens::O200k, &map.text);
         assert_eq!(map.tokens, exact);
         assert!(exact <= budget && exact * 100 >= budget * 95, "{budget}: {exact} tokens");
     }
@@ -136,7 +136,7 @@ fn a_small_budget_is_never_exceeded() {
     let mut ws = open(this_repo(), cache.path());
     for budget in [1, 4, 16, 32, 64, 100, 150] {
         let map = run(&mut ws, &MapOptions { tokens: budget, ..MapOptions::default() });
-        let exact = ctx_core::tokens::Tokenizer::count(&ctx_core::tokens::O200k, &map.text);
+        let exact = ctxkeep_core::tokens::Tokenizer::count(&ctxkeep_core::tokens::O200k, &map.text);
         assert!(exact <= budget, "{budget}: {exact} tokens:\n{}", map.text);
         // No heading over nothing.
         assert_eq!(map.text.contains("## Symbols"), !map.files.is_empty(), "{budget}:\n{}", map.text);
@@ -536,7 +536,7 @@ fn the_budget_holds_from_64_to_8192_tokens_for_every_map() {
             ];
             for options in options {
                 let map = run(&mut ws, &options);
-                let exact = ctx_core::tokens::Tokenizer::count(&ctx_core::tokens::O200k, &map.text);
+                let exact = ctxkeep_core::tokens::Tokenizer::count(&ctxkeep_core::tokens::O200k, &map.text);
                 assert_eq!(map.tokens, exact);
                 assert!(exact <= budget, "{}: {budget}: {exact} tokens:\n{}", root.display(), map.text);
             }

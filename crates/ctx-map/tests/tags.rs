@@ -1,7 +1,7 @@
 //! Each language's fixture yields the expected definitions and references.
 
-use ctx_map::lang::Lang;
-use ctx_map::tags::{FileTags, extract};
+use ctxkeep_map::lang::Lang;
+use ctxkeep_map::tags::{FileTags, extract};
 
 /// Definitions (line, kind, name, parent, signature) and references, as text.
 fn describe(tags: &FileTags) -> String {

@@ -1,16 +1,16 @@
 //! The artifact half of the binding: arguments in Python's terms (an
 //! operation as a dict or a JSON string, times as datetimes, ages as
-//! timedeltas), artifact errors raised as `ctxkit.errors.ArtifactError`
+//! timedeltas), artifact errors raised as `ctxkeep.errors.ArtifactError`
 //! subclasses with the seed's `suggestions`, `action` and `candidates`.
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use ctx_core::ArtifactError;
+use ctxkeep_core::ArtifactError;
 use pyo3::exceptions::{PyRuntimeError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyMapping, PyString};
 
-/// The class of `ctxkit.errors` an artifact error code raises.
+/// The class of `ctxkeep.errors` an artifact error code raises.
 fn class_of(code: &str) -> &'static str {
     match code {
         "ARTIFACT_NOT_FOUND" => "ArtifactNotFoundError",
@@ -26,7 +26,7 @@ fn class_of(code: &str) -> &'static str {
     }
 }
 
-/// `err` as the `ctxkit.errors` exception of its code, with `code`,
+/// `err` as the `ctxkeep.errors` exception of its code, with `code`,
 /// `message`, `suggestions`, `action` and `candidates` (the seed's object,
 /// its CLI wording said in Python's terms).
 pub(crate) fn to_py_err(err: &ArtifactError) -> PyErr {
@@ -40,7 +40,7 @@ pub(crate) fn to_py_err(err: &ArtifactError) -> PyErr {
             kwargs.set_item("action", &err.action)?;
             kwargs.set_item("candidates", crate::convert::to_py(py, &err.candidates)?)?;
             kwargs.set_item("text", &text)?;
-            py.import("ctxkit.errors")?
+            py.import("ctxkeep.errors")?
                 .getattr(class_of(code))?
                 .call((err.message.clone(), code), Some(&kwargs))
         })();
@@ -177,8 +177,8 @@ pub(crate) fn duration(age: &Bound<'_, PyAny>) -> PyResult<Duration> {
 }
 
 /// `level=`: minimal, standard or full.
-pub(crate) fn context_level(level: &str) -> PyResult<ctx_core::artifact::ContextLevel> {
-    ctx_core::artifact::ContextLevel::parse(level).ok_or_else(|| {
+pub(crate) fn context_level(level: &str) -> PyResult<ctxkeep_core::artifact::ContextLevel> {
+    ctxkeep_core::artifact::ContextLevel::parse(level).ok_or_else(|| {
         crate::convert::invalid(format!("level={level:?}: the levels are minimal, standard, full"))
     })
 }
@@ -193,10 +193,10 @@ pub(crate) fn markdown_format(format: &str) -> PyResult<bool> {
 }
 
 /// `kind=`: the chat or the research prompt.
-pub(crate) fn prompt_kind(kind: &str) -> PyResult<ctx_core::artifact::PromptKind> {
+pub(crate) fn prompt_kind(kind: &str) -> PyResult<ctxkeep_core::artifact::PromptKind> {
     match kind {
-        "chat" => Ok(ctx_core::artifact::PromptKind::Chat),
-        "research" => Ok(ctx_core::artifact::PromptKind::Research),
+        "chat" => Ok(ctxkeep_core::artifact::PromptKind::Chat),
+        "research" => Ok(ctxkeep_core::artifact::PromptKind::Research),
         other => Err(crate::convert::invalid(format!("kind={other:?}: the prompts are chat, research"))),
     }
 }

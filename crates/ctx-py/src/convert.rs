@@ -1,8 +1,8 @@
 //! Values and errors between the engine and Python: choices parsed from
 //! strings, results as plain dicts and lists, engine errors as the
-//! `ctxkit.errors` exceptions (in one place, [`to_py_err`]).
+//! `ctxkeep.errors` exceptions (in one place, [`to_py_err`]).
 
-use ctx_core::{FrameStatus, Rendering, Tier};
+use ctxkeep_core::{FrameStatus, Rendering, Tier};
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
@@ -33,13 +33,13 @@ pub(crate) fn parse_choice<T>(
 
 /// Bad arguments raise what the engine's `INVALID_INPUT` raises.
 pub(crate) fn invalid(message: String) -> PyErr {
-    to_py_err(ctx_core::Error::InvalidInput(message))
+    to_py_err(ctxkeep_core::Error::InvalidInput(message))
 }
 
 /// The one place where engine errors become Python exceptions: the class
-/// named for the error's code in `ctxkit.errors`, with `code` and `message`.
-pub(crate) fn to_py_err(err: ctx_core::Error) -> PyErr {
-    if let ctx_core::Error::Artifact(err) = &err {
+/// named for the error's code in `ctxkeep.errors`, with `code` and `message`.
+pub(crate) fn to_py_err(err: ctxkeep_core::Error) -> PyErr {
+    if let ctxkeep_core::Error::Artifact(err) = &err {
         return crate::artifact::to_py_err(err);
     }
     let class = match err.code() {
@@ -64,7 +64,7 @@ pub(crate) fn to_py_err(err: ctx_core::Error) -> PyErr {
     let (code, message) = (err.code(), err.to_string());
     Python::attach(|py| {
         let raised = py
-            .import("ctxkit.errors")
+            .import("ctxkeep.errors")
             .and_then(|module| module.getattr(class))
             .and_then(|class| class.call1((message.clone(), code)));
         match raised {
@@ -109,11 +109,11 @@ pub(crate) fn json_to_py<'py>(py: Python<'py>, value: &serde_json::Value) -> PyR
 }
 
 /// Map errors raise what the engine's errors raise.
-pub(crate) fn map_err(err: ctx_map::Error) -> PyErr {
+pub(crate) fn map_err(err: ctxkeep_map::Error) -> PyErr {
     match err {
-        ctx_map::Error::Core(err) => to_py_err(err),
-        ctx_map::Error::InvalidInput(message) => invalid(message),
-        ctx_map::Error::Tags(message) => PyRuntimeError::new_err(format!("[TAGS_ERROR] {message}")),
+        ctxkeep_map::Error::Core(err) => to_py_err(err),
+        ctxkeep_map::Error::InvalidInput(message) => invalid(message),
+        ctxkeep_map::Error::Tags(message) => PyRuntimeError::new_err(format!("[TAGS_ERROR] {message}")),
         // `ctx eval`'s git errors: no Python call reaches them today.
         err => PyRuntimeError::new_err(format!("[{}] {err}", err.code())),
     }

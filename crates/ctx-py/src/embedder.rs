@@ -1,6 +1,6 @@
 //! A Python object as the engine's [`Embedder`].
 
-use ctx_core::{EmbedError, Embedder};
+use ctxkeep_core::{EmbedError, Embedder};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 

@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use ctx_core::Workspace as CoreWorkspace;
+use ctxkeep_core::Workspace as CoreWorkspace;
 use pyo3::prelude::*;
 
 use crate::convert::{map_err, to_py};
@@ -12,7 +12,7 @@ use crate::convert::{map_err, to_py};
 /// the cache lives in the user's cache directory): stack, commands, key
 /// files, tree and the most referenced definitions within `tokens`.
 #[pyfunction]
-#[pyo3(signature = (path=PathBuf::from("."), *, tokens=ctx_map::map::DEFAULT_TOKENS, focus=None, query=None))]
+#[pyo3(signature = (path=PathBuf::from("."), *, tokens=ctxkeep_map::map::DEFAULT_TOKENS, focus=None, query=None))]
 pub(crate) fn map<'py>(
     py: Python<'py>,
     path: PathBuf,
@@ -20,11 +20,11 @@ pub(crate) fn map<'py>(
     focus: Option<Vec<String>>,
     query: Option<String>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let options = ctx_map::map::MapOptions { tokens, focus: focus.unwrap_or_default(), query };
+    let options = ctxkeep_map::map::MapOptions { tokens, focus: focus.unwrap_or_default(), query };
     let map = py
         .detach(|| {
-            let mut ws = CoreWorkspace::discover_or_cache(&path).map_err(ctx_map::Error::from)?;
-            ctx_map::map::map(&mut ws, &options, None)
+            let mut ws = CoreWorkspace::discover_or_cache(&path).map_err(ctxkeep_map::Error::from)?;
+            ctxkeep_map::map::map(&mut ws, &options, None)
         })
         .map_err(map_err)?;
     to_py(py, &map)
@@ -42,11 +42,11 @@ pub(crate) fn rank<'py>(
     k: Option<usize>,
     history: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let options = ctx_map::rank::RankOptions { history, top: k, ..Default::default() };
+    let options = ctxkeep_map::rank::RankOptions { history, top: k, ..Default::default() };
     let (ranked, _) = py
         .detach(|| {
-            let mut ws = CoreWorkspace::discover_or_cache(&path).map_err(ctx_map::Error::from)?;
-            ctx_map::rank::rank_workspace(&mut ws, &query, options, None)
+            let mut ws = CoreWorkspace::discover_or_cache(&path).map_err(ctxkeep_map::Error::from)?;
+            ctxkeep_map::rank::rank_workspace(&mut ws, &query, options, None)
         })
         .map_err(map_err)?;
     to_py(py, &ranked)

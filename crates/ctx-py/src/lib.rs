@@ -1,6 +1,6 @@
-//! `ctxkit._ctx`: the native half of the `ctxkit` Python package.
+//! `ctxkeep._ctx`: the native half of the `ctxkeep` Python package.
 //!
-//! A thin wrapper over ctx-core: arguments are converted, the GIL is released
+//! A thin wrapper over ctxkeep-core: arguments are converted, the GIL is released
 //! while the engine works, and results come back as plain dicts and lists
 //! (the same JSON shapes the CLI prints with `--json`). Errors are mapped to
 //! Python exceptions in one place, [`to_py_err`].
@@ -16,7 +16,7 @@ use std::sync::Mutex;
 use convert::{
     invalid, json_to_py, map_err, parse_choice, parse_rendering, parse_status, parse_tier, to_py, to_py_err,
 };
-use ctx_core::{
+use ctxkeep_core::{
     BuildMode, BuildOptions, FolderEdit, HashedNgrams, NewArtifact, NewAttempt, NewDecision, NewFrame,
     NewRecord, NewTask, SearchMode, SearchOptions, SearchScope, TaskFilter, TimelineSession, TimelineThread,
     ViewOptions, Workspace as CoreWorkspace,
@@ -30,7 +30,7 @@ use pyo3::prelude::*;
 /// `Workspace(path)` never touches the disk; `init()` creates `.ctx/` in
 /// `path`, and every other method opens the workspace whose `.ctx/` is in
 /// `path` or its nearest ancestor.
-#[pyclass(module = "ctxkit._ctx")]
+#[pyclass(module = "ctxkeep._ctx")]
 struct Workspace {
     path: PathBuf,
     /// Opened on first use, then kept for the object's life.
@@ -73,13 +73,13 @@ impl Workspace {
         if check && repair {
             return Err(invalid("check and repair cannot go together".into()));
         }
-        let options = ctx_core::UpdateOptions { check, repair };
+        let options = ctxkeep_core::UpdateOptions { check, repair };
         let report = if check {
             let path = self.path.clone();
-            py.detach(|| ctx_core::agents::update(&ctx_core::agents::workspace_root(&path, true)?, &options))
+            py.detach(|| ctxkeep_core::agents::update(&ctxkeep_core::agents::workspace_root(&path, true)?, &options))
                 .map_err(to_py_err)?
         } else {
-            self.with(py, |ws| Ok(ctx_map::update(ws, &options)))?.map_err(map_err)?
+            self.with(py, |ws| Ok(ctxkeep_map::update(ws, &options)))?.map_err(map_err)?
         };
         to_py(py, &report)
     }
@@ -181,7 +181,7 @@ impl Workspace {
         };
         let tiers = tiers.unwrap_or_default().iter().map(|t| parse_tier(t)).collect::<PyResult<_>>()?;
         let options = BuildOptions { folders: paths.unwrap_or_default(), mode, tiers };
-        let report = self.with(py, |ws| Ok(ctx_map::outline::build(ws, &options)))?.map_err(map_err)?;
+        let report = self.with(py, |ws| Ok(ctxkeep_map::outline::build(ws, &options)))?.map_err(map_err)?;
         to_py(py, &report)
     }
 
@@ -454,7 +454,7 @@ impl Workspace {
     fn ingest<'py>(&self, py: Python<'py>, path: PathBuf) -> PyResult<Bound<'py, PyAny>> {
         let report = self.with(py, |ws| {
             let file = std::fs::File::open(&path)
-                .map_err(|err| ctx_core::Error::Io { path: path.clone(), source: err })?;
+                .map_err(|err| ctxkeep_core::Error::Io { path: path.clone(), source: err })?;
             ws.ingest(&mut std::io::BufReader::new(file), &path.display().to_string())
         })?;
         to_py(py, &report)
@@ -692,7 +692,7 @@ impl Workspace {
         override_finalized: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
         let json = artifact::operation_json(op)?;
-        let mut operation = ctx_core::parse_operation(&json).map_err(to_py_err)?;
+        let mut operation = ctxkeep_core::parse_operation(&json).map_err(to_py_err)?;
         if override_finalized {
             operation.set_override_finalized(true);
         }
@@ -788,7 +788,7 @@ impl Workspace {
         strict: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
         let resolution = self.with(py, |ws| ws.resolve_artifact_target(text, current))?;
-        if strict && let Some(err) = ctx_core::artifact::resolution_error(text, &resolution) {
+        if strict && let Some(err) = ctxkeep_core::artifact::resolution_error(text, &resolution) {
             return Err(artifact::to_py_err(&err));
         }
         to_py(py, &resolution)
@@ -828,7 +828,7 @@ impl Workspace {
         let markdown = artifact::markdown_format(format)?;
         let level = artifact::context_level(level)?;
         let sections = sections.unwrap_or_default();
-        let request = ctx_core::artifact::ContextRequest { slug, level, sections, message, tokens, session };
+        let request = ctxkeep_core::artifact::ContextRequest { slug, level, sections, message, tokens, session };
         let (context, text) = self.with(py, |ws| {
             let context = ws.artifact_context(&request)?;
             let text = if markdown { Some(ws.render_artifact_context(&context)?) } else { None };
@@ -853,7 +853,7 @@ impl Workspace {
         section: Option<String>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let request =
-            ctx_core::artifact::PromptRequest { kind: artifact::prompt_kind(kind)?, slug, text, section };
+            ctxkeep_core::artifact::PromptRequest { kind: artifact::prompt_kind(kind)?, slug, text, section };
         let prompt = self.with(py, |ws| ws.artifact_prompt(&request))?;
         to_py(py, &prompt)
     }
@@ -872,7 +872,7 @@ impl Workspace {
     fn with<T: Send>(
         &self,
         py: Python<'_>,
-        f: impl FnOnce(&mut CoreWorkspace) -> ctx_core::Result<T> + Send,
+        f: impl FnOnce(&mut CoreWorkspace) -> ctxkeep_core::Result<T> + Send,
     ) -> PyResult<T> {
         py.detach(|| {
             let mut guard = self.lock();
@@ -892,6 +892,6 @@ fn _ctx(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(functions::map, m)?)?;
     m.add_function(wrap_pyfunction!(functions::rank, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
-    m.add("SCHEMA_VERSION", ctx_core::SCHEMA_VERSION)?;
+    m.add("SCHEMA_VERSION", ctxkeep_core::SCHEMA_VERSION)?;
     Ok(())
 }

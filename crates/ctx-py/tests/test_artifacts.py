@@ -11,7 +11,7 @@ import pytest
 from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 
-import ctxkit
+import ctxkeep
 
 SCHEMAS = Path(__file__).resolve().parent.parent.parent.parent / "docs" / "schemas"
 
@@ -46,8 +46,8 @@ def repo(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def ws(repo: Path) -> ctxkit.Workspace:
-    ws = ctxkit.Workspace(repo)
+def ws(repo: Path) -> ctxkeep.Workspace:
+    ws = ctxkeep.Workspace(repo)
     ws.init()
     ws.add_artifact("concept.md", stage="discovery")
     ws.add_artifact(repo / "docs" / "research.md", slug="research", stage="design")
@@ -58,7 +58,7 @@ def slugs(view: dict) -> list[str]:
     return [section["slug"] for section in view["sections"]]
 
 
-def test_add_list_show_and_project(ws: ctxkit.Workspace, repo: Path) -> None:
+def test_add_list_show_and_project(ws: ctxkeep.Workspace, repo: Path) -> None:
     view = ws.artifact("concept")
     assert (view["slug"], view["id"], view["name"], view["path"]) == ("concept", "concept", "concept.md", "concept.md")
     assert (view["stage"], view["status"]) == ("discovery", "draft")
@@ -98,7 +98,7 @@ def test_add_list_show_and_project(ws: ctxkit.Workspace, repo: Path) -> None:
     assert [a["slug"] for a in project["artifacts"]] == ["concept", "research"]
 
 
-def test_stage_collapse_finalize_and_remove(ws: ctxkit.Workspace, repo: Path) -> None:
+def test_stage_collapse_finalize_and_remove(ws: ctxkeep.Workspace, repo: Path) -> None:
     assert ws.set_artifact_stage("concept", "build")["stage"] == "build"
     collapsed = ws.collapse_section("concept", "overview")
     assert [s["is_collapsed"] for s in collapsed["sections"]] == [False, False, False, True]
@@ -108,11 +108,11 @@ def test_stage_collapse_finalize_and_remove(ws: ctxkit.Workspace, repo: Path) ->
     assert ws.remove_artifact("research") is None
     assert [a["slug"] for a in ws.artifacts()] == ["concept"]
     assert (repo / "docs" / "research.md").read_bytes() == RESEARCH.encode()
-    with pytest.raises(ctxkit.InvalidOperationError, match="a stage is one short line"):
+    with pytest.raises(ctxkeep.InvalidOperationError, match="a stage is one short line"):
         ws.set_artifact_stage("concept", "two\nlines")
 
 
-def test_operations_as_dicts_and_as_json_strings(ws: ctxkit.Workspace, repo: Path) -> None:
+def test_operations_as_dicts_and_as_json_strings(ws: ctxkeep.Workspace, repo: Path) -> None:
     op = {
         "operation": "update_section",
         "artifact_slug": "research",
@@ -154,7 +154,7 @@ def test_operations_as_dicts_and_as_json_strings(ws: ctxkit.Workspace, repo: Pat
     assert "## Core Features\n\nSections and operations.\n" in (repo / "concept.md").read_text()
 
 
-def test_suggestions_are_stored_then_accepted_or_rejected(ws: ctxkit.Workspace, repo: Path) -> None:
+def test_suggestions_are_stored_then_accepted_or_rejected(ws: ctxkeep.Workspace, repo: Path) -> None:
     before = (repo / "concept.md").read_text()
     suggested = ws.apply_artifact_operation(
         {
@@ -182,20 +182,20 @@ def test_suggestions_are_stored_then_accepted_or_rejected(ws: ctxkit.Workspace, 
     assert (rejected["status"], rejected["decision_reason"]) == ("rejected", "too terse")
     assert ws.artifact("concept")["pending_suggestions"] == 0
 
-    with pytest.raises(ctxkit.InvalidOperationError, match="already"):
+    with pytest.raises(ctxkeep.InvalidOperationError, match="already"):
         ws.accept_suggestion(other["suggestion_id"])
-    with pytest.raises(ctxkit.SuggestionNotFoundError) as missing:
+    with pytest.raises(ctxkeep.SuggestionNotFoundError) as missing:
         ws.reject_suggestion("E-000000000000")
     assert missing.value.code == "SUGGESTION_NOT_FOUND"
     assert missing.value.action == "see `Workspace.artifact_suggestions(slug)`"
     assert isinstance(missing.value, KeyError)
 
 
-def test_a_finalized_artifact_refuses_changes_unless_overridden(ws: ctxkit.Workspace, repo: Path) -> None:
+def test_a_finalized_artifact_refuses_changes_unless_overridden(ws: ctxkeep.Workspace, repo: Path) -> None:
     ws.finalize_artifact("concept")
     op = {"operation": "update_section", "artifact_slug": "concept", "section_slug": "overview", "content": "New.\n"}
     before = (repo / "concept.md").read_bytes()
-    with pytest.raises(ctxkit.ArtifactFinalizedError) as refused:
+    with pytest.raises(ctxkeep.ArtifactFinalizedError) as refused:
         ws.apply_artifact_operation(op)
     err = refused.value
     assert err.code == "ARTIFACT_FINALIZED" and err.message == "Cannot modify finalized artifact 'concept'"
@@ -219,12 +219,12 @@ def test_a_finalized_artifact_refuses_changes_unless_overridden(ws: ctxkit.Works
         {"operation": "suggest_edit", "artifact_slug": "concept", "section_slug": "overview",
          "suggestion": "s", "content": "Suggested.\n"}
     )
-    with pytest.raises(ctxkit.ArtifactFinalizedError):
+    with pytest.raises(ctxkeep.ArtifactFinalizedError):
         ws.accept_suggestion(suggested["suggestion_id"])
     assert ws.accept_suggestion(suggested["suggestion_id"], override_finalized=True)["status"] == "accepted"
 
 
-def test_history_and_snapshot_restore(ws: ctxkit.Workspace, repo: Path) -> None:
+def test_history_and_snapshot_restore(ws: ctxkeep.Workspace, repo: Path) -> None:
     original = (repo / "concept.md").read_bytes()
     first = ws.apply_artifact_operation(
         {"operation": "update_section", "artifact_slug": "concept", "section_slug": "what-is-it",
@@ -249,12 +249,12 @@ def test_history_and_snapshot_restore(ws: ctxkit.Workspace, repo: Path) -> None:
 
     # Restoring is a change: refused on a finalized artifact unless overridden.
     ws.finalize_artifact("concept")
-    with pytest.raises(ctxkit.ArtifactFinalizedError):
+    with pytest.raises(ctxkeep.ArtifactFinalizedError):
         ws.restore_artifact("concept", restored["snapshot_id"])
     undone = ws.restore_artifact("concept", restored["snapshot_id"], override_finalized=True)
     assert undone["artifact"]["sections"][3]["is_done"] is True
 
-    with pytest.raises(ctxkit.SnapshotNotFoundError) as missing:
+    with pytest.raises(ctxkeep.SnapshotNotFoundError) as missing:
         ws.restore_artifact("concept", "S-000000000000", override_finalized=True)
     err = missing.value
     assert err.code == "SNAPSHOT_NOT_FOUND" and first["snapshot_id"] in err.suggestions
@@ -262,8 +262,8 @@ def test_history_and_snapshot_restore(ws: ctxkit.Workspace, repo: Path) -> None:
     check("artifact-error", err.as_dict())
 
 
-def test_not_found_errors_carry_the_closest_slugs(ws: ctxkit.Workspace) -> None:
-    with pytest.raises(ctxkit.SectionNotFoundError) as section:
+def test_not_found_errors_carry_the_closest_slugs(ws: ctxkeep.Workspace) -> None:
+    with pytest.raises(ctxkeep.SectionNotFoundError) as section:
         ws.apply_artifact_operation(
             {"operation": "mark_section_done", "artifact_slug": "concept", "section_slug": "problem"}
         )
@@ -274,13 +274,13 @@ def test_not_found_errors_carry_the_closest_slugs(ws: ctxkit.Workspace) -> None:
     assert str(err) == "Section 'problem' not found in artifact 'concept' (did you mean: problem-being-solved?)"
     assert err.as_dict() == {"error": "SECTION_NOT_FOUND", "message": err.message, "suggestions": ["problem-being-solved"]}
     check("artifact-error", err.as_dict())
-    assert isinstance(err, KeyError) and isinstance(err, ctxkit.ArtifactError) and isinstance(err, ctxkit.CtxError)
-    with pytest.raises(ctxkit.SectionNotFoundError, match="what-is-it"):
+    assert isinstance(err, KeyError) and isinstance(err, ctxkeep.ArtifactError) and isinstance(err, ctxkeep.CtxError)
+    with pytest.raises(ctxkeep.SectionNotFoundError, match="what-is-it"):
         ws.artifact("concept", sections=["what-is"])
-    with pytest.raises(ctxkit.SectionNotFoundError):
+    with pytest.raises(ctxkeep.SectionNotFoundError):
         ws.collapse_section("concept", "nope")
 
-    with pytest.raises(ctxkit.ArtifactNotFoundError) as artifact:
+    with pytest.raises(ctxkeep.ArtifactNotFoundError) as artifact:
         ws.artifact("concpt")
     err = artifact.value
     assert (err.code, err.suggestions) == ("ARTIFACT_NOT_FOUND", ["concept"])
@@ -293,11 +293,11 @@ def test_not_found_errors_carry_the_closest_slugs(ws: ctxkit.Workspace) -> None:
         lambda: ws.remove_artifact("nope"),
         lambda: ws.check_artifact("nope", "0"),
     ):
-        with pytest.raises(ctxkit.ArtifactNotFoundError):
+        with pytest.raises(ctxkeep.ArtifactNotFoundError):
             call()
 
 
-def test_invalid_operations(ws: ctxkit.Workspace, repo: Path) -> None:
+def test_invalid_operations(ws: ctxkeep.Workspace, repo: Path) -> None:
     before = (repo / "concept.md").read_bytes()
     bad = [
         {"operation": "delete_section", "artifact_slug": "concept", "section_slug": "overview"},
@@ -308,41 +308,41 @@ def test_invalid_operations(ws: ctxkit.Workspace, repo: Path) -> None:
         "[1, 2]",
     ]
     for op in bad:
-        with pytest.raises(ctxkit.InvalidOperationError) as refused:
+        with pytest.raises(ctxkeep.InvalidOperationError) as refused:
             ws.apply_artifact_operation(op)
         assert refused.value.code == "INVALID_OPERATION" and isinstance(refused.value, ValueError)
         check("artifact-error", refused.value.as_dict())
     assert (repo / "concept.md").read_bytes() == before
     with pytest.raises(TypeError, match="a dict or a JSON string"):
         ws.apply_artifact_operation(42)  # type: ignore[arg-type]
-    with pytest.raises(ctxkit.InvalidOperationError, match=r"slug=") as slug:
+    with pytest.raises(ctxkeep.InvalidOperationError, match=r"slug=") as slug:
         ws.add_artifact("concept.md", slug="Not A Slug")
     assert "--" not in str(slug.value)
-    with pytest.raises(ctxkit.InvalidOperationError, match="already artifact 'concept'"):
+    with pytest.raises(ctxkeep.InvalidOperationError, match="already artifact 'concept'"):
         ws.add_artifact("concept.md", slug="again")
-    with pytest.raises(ctxkit.InvalidOperationError, match="not a file"):
+    with pytest.raises(ctxkeep.InvalidOperationError, match="not a file"):
         ws.add_artifact("missing.md")
 
 
 def test_content_past_the_limit_is_context_too_large(repo: Path) -> None:
-    ws = ctxkit.Workspace(repo)
+    ws = ctxkeep.Workspace(repo)
     ws.init()
     config = repo / ".ctx" / "config.toml"
     config.write_text(config.read_text().replace("max_content_bytes = 200000", "max_content_bytes = 50"))
-    ws = ctxkit.Workspace(repo)
+    ws = ctxkeep.Workspace(repo)
     ws.add_artifact("concept.md")
-    with pytest.raises(ctxkit.ArtifactContextTooLargeError) as too_large:
+    with pytest.raises(ctxkeep.ArtifactContextTooLargeError) as too_large:
         ws.artifact("concept", content=True)
     err = too_large.value
     assert err.code == "CONTEXT_TOO_LARGE" and "max_content_bytes" in err.message
     assert err.action is not None and "sections=[" in err.action and "--section" not in err.action
-    assert isinstance(err, ctxkit.ContextTooLargeError) and isinstance(err, ctxkit.ArtifactError)
+    assert isinstance(err, ctxkeep.ContextTooLargeError) and isinstance(err, ctxkeep.ArtifactError)
     check("artifact-error", err.as_dict())
     # Sections' content is still there to ask for.
     assert ws.artifact("concept", sections=["overview"])["sections"][3]["content"] == "\nConcept overview.\n"
 
 
-def test_check_artifact_says_when_a_view_is_stale(ws: ctxkit.Workspace) -> None:
+def test_check_artifact_says_when_a_view_is_stale(ws: ctxkeep.Workspace) -> None:
     view = ws.artifact("concept")
     fresh = ws.check_artifact("concept", view["state_hash"])
     assert (fresh["fresh"], fresh["matches"], fresh["too_old"]) == (True, True, False)
@@ -362,15 +362,15 @@ def test_check_artifact_says_when_a_view_is_stale(ws: ctxkit.Workspace) -> None:
         old = ws.check_artifact("concept", now, at=at, max_age=600)
         assert (old["matches"], old["too_old"], old["fresh"]) == (True, True, False)
         assert old["generated_at"] == "2020-01-01T00:00:00.000Z"
-    with pytest.raises(ctxkit.InvalidInputError):
+    with pytest.raises(ctxkeep.InvalidInputError):
         ws.check_artifact("concept", now, max_age=-1)
-    with pytest.raises(ctxkit.InvalidInputError, match="ISO-8601"):
+    with pytest.raises(ctxkeep.InvalidInputError, match="ISO-8601"):
         ws.check_artifact("concept", now, at="yesterday")
     with pytest.raises(TypeError):
         ws.check_artifact("concept", now, at=[2020])  # type: ignore[arg-type]
 
 
-def test_resolve_artifact_target(ws: ctxkit.Workspace) -> None:
+def test_resolve_artifact_target(ws: ctxkeep.Workspace) -> None:
     explicit = ws.resolve_artifact_target("@concept#what-is-it update the definition")
     assert explicit == {
         "outcome": "resolved",
@@ -403,7 +403,7 @@ def test_resolve_artifact_target(ws: ctxkit.Workspace) -> None:
 
     # strict=True raises what is not one target.
     assert ws.resolve_artifact_target("@concept", strict=True)["section"] is None
-    with pytest.raises(ctxkit.AmbiguousTargetError) as ambiguous_err:
+    with pytest.raises(ctxkeep.AmbiguousTargetError) as ambiguous_err:
         ws.resolve_artifact_target("update the overview", strict=True)
     err = ambiguous_err.value
     assert err.code == "AMBIGUOUS_TARGET" and err.message == "'update the overview' matches 2 targets: say which"
@@ -413,22 +413,22 @@ def test_resolve_artifact_target(ws: ctxkit.Workspace) -> None:
     ]
     assert isinstance(err, LookupError) and "(one of: @" in str(err)
     check("artifact-error", err.as_dict())
-    with pytest.raises(ctxkit.SectionNotFoundError) as section_err:
+    with pytest.raises(ctxkeep.SectionNotFoundError) as section_err:
         ws.resolve_artifact_target("@concept#what-si-it", strict=True)
     assert section_err.value.suggestions == ["what-is-it"]
     assert section_err.value.message == "Section 'what-si-it' not found in artifact 'concept'"
-    with pytest.raises(ctxkit.ArtifactNotFoundError) as artifact_err:
+    with pytest.raises(ctxkeep.ArtifactNotFoundError) as artifact_err:
         ws.resolve_artifact_target("@reserch#overview", strict=True)
     assert artifact_err.value.suggestions == ["research"]
 
 
-def test_the_current_artifact_its_contexts_and_prompts(ws: ctxkit.Workspace) -> None:
+def test_the_current_artifact_its_contexts_and_prompts(ws: ctxkeep.Workspace) -> None:
     assert ws.current_artifact() is None
     assert ws.use_artifact("concept") == "concept" and ws.current_artifact() == "concept"
     # `#section` alone means the current artifact's.
     resolved = ws.resolve_artifact_target("#overview tighten it")
     assert (resolved["artifact"], resolved["section"]) == ("concept", "overview")
-    with pytest.raises(ctxkit.ArtifactNotFoundError):
+    with pytest.raises(ctxkeep.ArtifactNotFoundError):
         ws.use_artifact("nope")
 
     minimal = ws.artifact_context(level="minimal")
@@ -443,9 +443,9 @@ def test_the_current_artifact_its_contexts_and_prompts(ws: ctxkit.Workspace) -> 
     assert "A planning layer." in full["currentArtifact"]["content"]
     markdown = ws.artifact_context(level="standard", format="markdown")
     assert isinstance(markdown, str) and "Problem Being Solved" in markdown
-    with pytest.raises(ctxkit.InvalidInputError, match="level="):
+    with pytest.raises(ctxkeep.InvalidInputError, match="level="):
         ws.artifact_context(level="deep")  # type: ignore[call-overload]
-    with pytest.raises(ctxkit.InvalidInputError, match="format="):
+    with pytest.raises(ctxkeep.InvalidInputError, match="format="):
         ws.artifact_context(format="xml")  # type: ignore[call-overload]
 
     chat = ws.artifact_prompt("chat", "what is left to do?")
@@ -455,25 +455,25 @@ def test_the_current_artifact_its_contexts_and_prompts(ws: ctxkit.Workspace) -> 
     research = ws.artifact_prompt("research", "pricing of Cursor", slug="research", section="competitive-analysis")
     assert (research["artifact"], research["section"]) == ("research", "competitive-analysis")
     assert "pricing of Cursor" in research["text"]
-    with pytest.raises(ctxkit.InvalidInputError, match="kind="):
+    with pytest.raises(ctxkeep.InvalidInputError, match="kind="):
         ws.artifact_prompt("summary", "x")  # type: ignore[arg-type]
     assert ws.use_artifact(None) is None and ws.current_artifact() is None
 
 
 def test_every_artifact_error_class_is_importable_and_constructible() -> None:
     classes = {
-        "ARTIFACT_NOT_FOUND": ctxkit.ArtifactNotFoundError,
-        "SECTION_NOT_FOUND": ctxkit.SectionNotFoundError,
-        "ARTIFACT_FINALIZED": ctxkit.ArtifactFinalizedError,
-        "CONTEXT_TOO_LARGE": ctxkit.ArtifactContextTooLargeError,
-        "AMBIGUOUS_TARGET": ctxkit.AmbiguousTargetError,
-        "INVALID_OPERATION": ctxkit.InvalidOperationError,
-        "ARTIFACT_CHANGED": ctxkit.ArtifactChangedError,
-        "SNAPSHOT_NOT_FOUND": ctxkit.SnapshotNotFoundError,
-        "SUGGESTION_NOT_FOUND": ctxkit.SuggestionNotFoundError,
+        "ARTIFACT_NOT_FOUND": ctxkeep.ArtifactNotFoundError,
+        "SECTION_NOT_FOUND": ctxkeep.SectionNotFoundError,
+        "ARTIFACT_FINALIZED": ctxkeep.ArtifactFinalizedError,
+        "CONTEXT_TOO_LARGE": ctxkeep.ArtifactContextTooLargeError,
+        "AMBIGUOUS_TARGET": ctxkeep.AmbiguousTargetError,
+        "INVALID_OPERATION": ctxkeep.InvalidOperationError,
+        "ARTIFACT_CHANGED": ctxkeep.ArtifactChangedError,
+        "SNAPSHOT_NOT_FOUND": ctxkeep.SnapshotNotFoundError,
+        "SUGGESTION_NOT_FOUND": ctxkeep.SuggestionNotFoundError,
     }
     for code, cls in classes.items():
-        assert issubclass(cls, ctxkit.ArtifactError) and issubclass(cls, ctxkit.CtxError)
+        assert issubclass(cls, ctxkeep.ArtifactError) and issubclass(cls, ctxkeep.CtxError)
         err = cls("m", code, suggestions=["a"], action="do", candidates=[{"artifact": "x", "title": "X"}])
         assert (err.code, err.message, err.suggestions, err.action) == (code, "m", ["a"], "do")
         assert str(err) == "m (did you mean: a?) (one of: @x); do"

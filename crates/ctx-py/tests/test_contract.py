@@ -10,11 +10,11 @@ import pytest
 from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 
-import ctxkit
+import ctxkeep
 
 HERE = Path(__file__).resolve().parent
 SCHEMAS = HERE.parent.parent.parent / "docs" / "schemas"
-TRANSCRIPT = HERE.parent.parent / "ctx-core" / "tests" / "fixtures" / "claude_code_session.jsonl"
+TRANSCRIPT = HERE.parent.parent / "ctxkeep-core" / "tests" / "fixtures" / "claude_code_session.jsonl"
 
 
 def load():
@@ -53,7 +53,7 @@ def test_every_schema_is_valid_draft_2020_12():
 
 @pytest.fixture
 def ws(tmp_path):
-    ws = ctxkit.Workspace(tmp_path)
+    ws = ctxkeep.Workspace(tmp_path)
     ws.init()
     path = tmp_path / "session.jsonl"
     path.write_text(TRANSCRIPT.read_text())
@@ -77,7 +77,7 @@ def test_memory_outputs_match_the_contract(ws):
     ws.pin("Never log card numbers")
     for tokens in [None, 1, 20, 60, 120, 400]:
         check("pack", ws.pack(tokens))
-    with pytest.raises(ctxkit.InvalidInputError, match="at least 1"):
+    with pytest.raises(ctxkeep.InvalidInputError, match="at least 1"):
         ws.pack(0)
 
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-import ctxkit
-import ctxkit.errors
+import ctxkeep
+import ctxkeep.errors
 
 
 @pytest.fixture(autouse=True)
@@ -20,13 +20,13 @@ def default_budget(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture
-def ws(tmp_path: Path) -> ctxkit.Workspace:
-    ws = ctxkit.Workspace(tmp_path)
+def ws(tmp_path: Path) -> ctxkeep.Workspace:
+    ws = ctxkeep.Workspace(tmp_path)
     ws.init()
     return ws
 
 
-def test_push_pop_and_current(ws: ctxkit.Workspace) -> None:
+def test_push_pop_and_current(ws: ctxkeep.Workspace) -> None:
     assert ws.current_frame() is None
     outer = ws.push_frame("Build the auth service", title="Auth")
     assert outer["id"] == "F1" and outer["title"] == "Auth" and outer["goal"] == "Build the auth service"
@@ -61,7 +61,7 @@ def test_push_pop_and_current(ws: ctxkit.Workspace) -> None:
     assert shallow[0]["children"] == [] and shallow[0]["children_not_shown"] == 1
 
 
-def test_the_frame_started_last_is_current_even_in_quick_succession(ws: ctxkit.Workspace) -> None:
+def test_the_frame_started_last_is_current_even_in_quick_succession(ws: ctxkeep.Workspace) -> None:
     """Calls from one process often land in the same millisecond."""
     for i in range(20):
         task = ws.add_task(f"Older task {i}")
@@ -73,7 +73,7 @@ def test_the_frame_started_last_is_current_even_in_quick_succession(ws: ctxkit.W
         ws.pop_frame()
 
 
-def test_nested_ancestors_appear_root_first_in_the_xml(ws: ctxkit.Workspace) -> None:
+def test_nested_ancestors_appear_root_first_in_the_xml(ws: ctxkeep.Workspace) -> None:
     ws.push_frame("Ship the billing service", title="Billing")
     ws.push_frame("Invoice generation")
     current = ws.push_frame("Render invoice PDFs")
@@ -90,7 +90,7 @@ def test_nested_ancestors_appear_root_first_in_the_xml(ws: ctxkit.Workspace) -> 
     assert context["report"]["tokens"]["total"] <= context["report"]["budget"]["total"]
 
 
-def test_task_flow_with_a_failed_attempt(ws: ctxkit.Workspace) -> None:
+def test_task_flow_with_a_failed_attempt(ws: ctxkeep.Workspace) -> None:
     epic = ws.add_task("Token auth", type="epic", description="Token auth for the API")
     sign = ws.add_task("Sign tokens", epic=epic["id"], criteria=["EdDSA keys"])
     verify = ws.add_task("Verify tokens", epic=epic["id"], description="Check signature and expiry")
@@ -134,7 +134,7 @@ def test_task_flow_with_a_failed_attempt(ws: ctxkit.Workspace) -> None:
     assert prompt["report"]["siblings"]["included"] == 1
 
 
-def test_json_and_markdown_renderings(ws: ctxkit.Workspace) -> None:
+def test_json_and_markdown_renderings(ws: ctxkeep.Workspace) -> None:
     ws.push_frame("Build the auth service", title="Auth")
     ws.push_frame("Add token refresh")
     document = json.loads(ws.frame_context(format="json")["text"])
@@ -145,11 +145,11 @@ def test_json_and_markdown_renderings(ws: ctxkit.Workspace) -> None:
 
     markdown = ws.frame_context("F2", format="markdown")
     assert markdown["rendering"] == "md" and "Add token refresh" in markdown["text"]
-    with pytest.raises(ctxkit.InvalidInputError, match="the formats are xml, md, json, prompt"):
+    with pytest.raises(ctxkeep.InvalidInputError, match="the formats are xml, md, json, prompt"):
         ws.frame_context(format="html")
 
 
-def test_context_cache_hits_until_the_frame_changes(ws: ctxkit.Workspace) -> None:
+def test_context_cache_hits_until_the_frame_changes(ws: ctxkeep.Workspace) -> None:
     frame = ws.push_frame("Add token refresh")
     first = ws.frame_context()
     assert first["cache"]["hit"] is False and first["cache"]["stored"] is True
@@ -164,10 +164,10 @@ def test_context_cache_hits_until_the_frame_changes(ws: ctxkit.Workspace) -> Non
     assert ws.frame_context()["cache"]["hit"] is True
 
     # Another process (here, another Workspace) shares the cache in the store.
-    assert ctxkit.Workspace(ws.root).frame_context(frame["id"])["cache"]["hit"] is True
+    assert ctxkeep.Workspace(ws.root).frame_context(frame["id"])["cache"]["hit"] is True
 
 
-def test_clear_cache(ws: ctxkit.Workspace) -> None:
+def test_clear_cache(ws: ctxkeep.Workspace) -> None:
     first = ws.push_frame("Build the auth service")
     second = ws.push_frame("Add token refresh")
     ws.frame_context(first["id"])
@@ -181,7 +181,7 @@ def test_clear_cache(ws: ctxkit.Workspace) -> None:
     assert ws.frame_context(first["id"])["cache"]["hit"] is False
 
 
-def test_budget_from_the_environment(ws: ctxkit.Workspace, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_budget_from_the_environment(ws: ctxkeep.Workspace, monkeypatch: pytest.MonkeyPatch) -> None:
     ws.push_frame("Add token refresh")
     assert ws.frame_context()["report"]["budget"]["total"] == 4000
     monkeypatch.setenv("CTX_TOKEN_BUDGET_TOTAL", "8000")
@@ -191,7 +191,7 @@ def test_budget_from_the_environment(ws: ctxkit.Workspace, monkeypatch: pytest.M
     assert context["report"]["budget_sources"]["total"] == "CTX_TOKEN_BUDGET_TOTAL"
 
     monkeypatch.setenv("CTX_TOKEN_BUDGET_TOTAL", "abc")
-    with pytest.raises(ctxkit.BudgetError) as info:
+    with pytest.raises(ctxkeep.BudgetError) as info:
         ws.frame_context()
     assert isinstance(info.value, ValueError)
     assert info.value.code == "INVALID_BUDGET"
@@ -200,53 +200,53 @@ def test_budget_from_the_environment(ws: ctxkit.Workspace, monkeypatch: pytest.M
     for part in ("TOTAL", "ANCESTORS", "SIBLINGS", "CURRENT", "OVERHEAD"):
         monkeypatch.setenv(f"CTX_TOKEN_BUDGET_{part}", "10")
     monkeypatch.setenv("CTX_TOKEN_BUDGET_TOTAL", "40")
-    with pytest.raises(ctxkit.ContextTooLargeError) as too_large:
+    with pytest.raises(ctxkeep.ContextTooLargeError) as too_large:
         ws.frame_context()
     assert isinstance(too_large.value, ValueError) and too_large.value.code == "CONTEXT_TOO_LARGE"
 
 
-def test_frame_errors(ws: ctxkit.Workspace) -> None:
-    with pytest.raises(ctxkit.NoCurrentFrameError) as no_current:
+def test_frame_errors(ws: ctxkeep.Workspace) -> None:
+    with pytest.raises(ctxkeep.NoCurrentFrameError) as no_current:
         ws.pop_frame()
     assert isinstance(no_current.value, LookupError)
     assert no_current.value.code == "NO_CURRENT_FRAME"
-    with pytest.raises(ctxkit.NoCurrentFrameError):
+    with pytest.raises(ctxkeep.NoCurrentFrameError):
         ws.frame_context()
-    with pytest.raises(ctxkit.NoCurrentFrameError):
+    with pytest.raises(ctxkeep.NoCurrentFrameError):
         ws.add_frame_decision("Nowhere to go")
 
-    with pytest.raises(ctxkit.UnknownFrameError) as unknown:
+    with pytest.raises(ctxkeep.UnknownFrameError) as unknown:
         ws.frame("F99")
     assert isinstance(unknown.value, KeyError)
     assert unknown.value.code == "UNKNOWN_FRAME"
     assert str(unknown.value).startswith("F99: unknown frame")
     with pytest.raises(KeyError):
         ws.start_task("F99")
-    with pytest.raises(ctxkit.UnknownFrameError):
+    with pytest.raises(ctxkeep.UnknownFrameError):
         ws.clear_cache("F99")
-    with pytest.raises(ctxkit.InvalidInputError, match="a frame id is F and a number"):
+    with pytest.raises(ctxkeep.InvalidInputError, match="a frame id is F and a number"):
         ws.frame("bogus")
 
     task = ws.add_task("Rotate keys")
-    with pytest.raises(ctxkit.FrameStateError) as state:
+    with pytest.raises(ctxkeep.FrameStateError) as state:
         ws.pop_frame(task["id"])
     assert isinstance(state.value, ValueError) and state.value.code == "INVALID_FRAME_STATE"
     ws.start_task(task["id"])
     ws.finish_task(task["id"])
-    with pytest.raises(ctxkit.FrameStateError):
+    with pytest.raises(ctxkeep.FrameStateError):
         ws.start_task(task["id"])
 
-    with pytest.raises(ctxkit.InvalidInputError, match="the statuses are planned, in_progress, completed"):
+    with pytest.raises(ctxkeep.InvalidInputError, match="the statuses are planned, in_progress, completed"):
         ws.pop_frame(status="done")
-    with pytest.raises(ctxkit.InvalidInputError, match="the statuses are"):
+    with pytest.raises(ctxkeep.InvalidInputError, match="the statuses are"):
         ws.tasks(status="open")
-    with pytest.raises(ctxkit.InvalidInputError):
+    with pytest.raises(ctxkeep.InvalidInputError):
         ws.fail_task(task["id"], reason="  ")
-    with pytest.raises(ctxkit.InvalidInputError):
+    with pytest.raises(ctxkeep.InvalidInputError):
         ws.push_frame("   ")
     with pytest.raises(TypeError):
         ws.add_artifacts("src/one.py")  # type: ignore[arg-type]
-    with pytest.raises(ctxkit.OutsideRootError):
+    with pytest.raises(ctxkeep.OutsideRootError):
         ws.add_artifacts(["../elsewhere.py"], frame=task["id"])
     # Nothing was written by the failed calls.
     assert [t["id"] for t in ws.tasks()] == [task["id"]]
@@ -256,8 +256,8 @@ def test_frame_errors(ws: ctxkit.Workspace) -> None:
 def test_every_error_class_is_exported() -> None:
     classes = {
         name
-        for name, value in vars(ctxkit.errors).items()
-        if isinstance(value, type) and issubclass(value, ctxkit.CtxError)
+        for name, value in vars(ctxkeep.errors).items()
+        if isinstance(value, type) and issubclass(value, ctxkeep.CtxError)
     }
-    assert classes <= set(ctxkit.__all__)
-    assert all(getattr(ctxkit, name) is getattr(ctxkit.errors, name) for name in classes)
+    assert classes <= set(ctxkeep.__all__)
+    assert all(getattr(ctxkeep, name) is getattr(ctxkeep.errors, name) for name in classes)

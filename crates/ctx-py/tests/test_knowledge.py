@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 
-import ctxkit
+import ctxkeep
 
 
 def test_authored_knowledge_survives_a_deleted_database(tmp_path: Path) -> None:
     (tmp_path / "src" / "auth").mkdir(parents=True)
     (tmp_path / "src" / "auth" / "jwt.py").write_text("def sign():\n    pass\n")
-    ws = ctxkit.Workspace(tmp_path)
+    ws = ctxkeep.Workspace(tmp_path)
     ws.init()
     ws.scan()
     ws.describe("src/auth", description="Signs and checks tokens")
@@ -30,7 +30,7 @@ def test_authored_knowledge_survives_a_deleted_database(tmp_path: Path) -> None:
     del ws
     for name in ("ctx.db", "ctx.db-wal", "ctx.db-shm"):
         (tmp_path / ".ctx" / name).unlink(missing_ok=True)
-    fresh = ctxkit.Workspace(tmp_path)
+    fresh = ctxkeep.Workspace(tmp_path)
     report = fresh.scan()
     assert len(report["knowledge"]["loaded"]) == 4
     assert fresh.folder("src/auth")["description"] == "Signs and checks tokens"
@@ -42,13 +42,13 @@ def test_authored_knowledge_survives_a_deleted_database(tmp_path: Path) -> None:
 def test_a_conflicted_knowledge_file_raises_and_loads_nothing(tmp_path: Path) -> None:
     (tmp_path / "src").mkdir()
     (tmp_path / "src" / "a.py").write_text("x = 1\n")
-    ws = ctxkit.Workspace(tmp_path)
+    ws = ctxkeep.Workspace(tmp_path)
     ws.init()
     ws.scan()
     ws.describe("src", description="Sources")
     path = tmp_path / ".ctx" / "knowledge" / "folders" / "src.md"
     path.write_text('+++\npath = "src"\n<<<<<<< HEAD\ndescription = "A"\n=======\ndescription = "B"\n>>>>>>> x\n+++\n')
-    with pytest.raises(ctxkit.KnowledgeFileError) as info:
+    with pytest.raises(ctxkeep.KnowledgeFileError) as info:
         ws.scan()
     assert info.value.code == "INVALID_KNOWLEDGE_FILE"
     assert "src.md:3" in info.value.message

@@ -5,15 +5,15 @@ from pathlib import Path
 
 import pytest
 
-import ctxkit
+import ctxkeep
 
 HERE = Path(__file__).resolve().parent
-TRANSCRIPT = HERE.parent.parent / "ctx-core" / "tests" / "fixtures" / "claude_code_session.jsonl"
+TRANSCRIPT = HERE.parent.parent / "ctxkeep-core" / "tests" / "fixtures" / "claude_code_session.jsonl"
 
 
 @pytest.fixture
 def ws(tmp_path):
-    ws = ctxkit.Workspace(tmp_path)
+    ws = ctxkeep.Workspace(tmp_path)
     ws.init()
     return ws
 
@@ -44,14 +44,14 @@ def test_a_transcript_is_ingested_once(ws, tmp_path):
 
 
 def test_errors(ws, tmp_path):
-    with pytest.raises(ctxkit.UnknownRecordError) as caught:
+    with pytest.raises(ctxkeep.UnknownRecordError) as caught:
         ws.record("H-000000000000")
     assert isinstance(caught.value, KeyError) and caught.value.code == "UNKNOWN_RECORD"
-    with pytest.raises(ctxkit.InvalidInputError):
+    with pytest.raises(ctxkeep.InvalidInputError):
         ws.add_record("note", "   ")
-    with pytest.raises(ctxkit.InvalidInputError, match="the scopes are all, hot, archive"):
+    with pytest.raises(ctxkeep.InvalidInputError, match="the scopes are all, hot, archive"):
         ws.search("x", scope="cold")
-    with pytest.raises(ctxkit.CtxIOError):
+    with pytest.raises(ctxkeep.CtxIOError):
         ws.ingest(tmp_path / "missing.jsonl")
     # A query with nothing the built-in embedder weighs falls back to lexical and says why.
     retrieval = ws.search("the", mode="hybrid")["retrieval"]
@@ -72,7 +72,7 @@ def test_timeline_get_and_archive(ws, tmp_path):
         assert got.get("layer") == "L2" or got.get("note") == "budget_too_small"
     assert ws.archive(24 * 3600) == 7
     assert all(r["source"] == "archive" for r in ws.search("pool", scope="archive")["results"])
-    with pytest.raises(ctxkit.InvalidInputError):
+    with pytest.raises(ctxkeep.InvalidInputError):
         ws.archive(-1)
 
 
@@ -93,7 +93,7 @@ def test_pack_and_pins(ws, tmp_path):
     tight = ws.pack(40)
     assert tight["mode"] in ("minimal", "emergency", "trimmed") and "(trimmed)" in tight["text"]
     ws.unpin(pin["id"])
-    with pytest.raises(ctxkit.UnknownRecordError):
+    with pytest.raises(ctxkeep.UnknownRecordError):
         ws.unpin(pin["id"])
 
 
@@ -144,7 +144,7 @@ def test_a_failing_python_embedder_falls_back_or_raises(ws):
 
     retrieval = ws.search("automobile", mode="hybrid", embedder=Broken())["retrieval"]
     assert retrieval["mode"] == "lexical" and "model server unreachable" in retrieval["vector_fallback_reason"]
-    with pytest.raises(ctxkit.EmbedderError, match="model server unreachable"):
+    with pytest.raises(ctxkeep.EmbedderError, match="model server unreachable"):
         ws.embed_records(Broken())
 
     class NotVectors:
@@ -153,7 +153,7 @@ def test_a_failing_python_embedder_falls_back_or_raises(ws):
         def embed(self, texts):
             return ["not a vector" for _ in texts]
 
-    with pytest.raises(ctxkit.EmbedderError):
+    with pytest.raises(ctxkeep.EmbedderError):
         ws.embed_records(NotVectors())
     with pytest.raises(TypeError, match="embed"):
         ws.search("x", mode="vector", embedder=object())
@@ -175,7 +175,7 @@ def test_search_filters_by_type_tag_and_time(ws):
     day = ws.search("tests", k=50, since="2025-10-05", until="2025-10-05")["results"]
     assert day and all(r["ts"].startswith("2025-10-05") for r in day)
     assert ws.search("tests", since="1d")["hits"] == 0
-    with pytest.raises(ctxkit.InvalidInputError):
+    with pytest.raises(ctxkeep.InvalidInputError):
         ws.search("tests", since="last tuesday")
     answer = ws.record(ws.search('"shop ledger export"', types=["response"])["results"][0]["id"])
     assert answer["meta"]["harness"] == "codex" and answer["meta"]["model"] == "gpt-5-codex"
@@ -207,5 +207,5 @@ def test_a_transcript_is_ingested_incrementally(ws, tmp_path):
     assert (third["ingest"]["lines"], third["pending"]) == (1, 0)
     # Everything is there once: a whole ingest finds nothing new.
     assert ws.ingest(path)["added"] == 0
-    with pytest.raises(ctxkit.CtxIOError):
+    with pytest.raises(ctxkeep.CtxIOError):
         ws.ingest_transcript(tmp_path / "missing.jsonl")

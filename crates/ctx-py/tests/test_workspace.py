@@ -1,4 +1,4 @@
-"""ctxkit end to end: a real workspace in a temp dir, driven from Python."""
+"""ctxkeep end to end: a real workspace in a temp dir, driven from Python."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-import ctxkit
+import ctxkeep
 
 
 def make_repo(root: Path) -> Path:
@@ -33,15 +33,15 @@ def repo(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def ws(repo: Path) -> ctxkit.Workspace:
-    ws = ctxkit.Workspace(repo)
+def ws(repo: Path) -> ctxkeep.Workspace:
+    ws = ctxkeep.Workspace(repo)
     ws.init()
     ws.scan()
     return ws
 
 
 def test_init_creates_the_workspace_and_is_idempotent(repo: Path) -> None:
-    ws = ctxkit.Workspace(repo)
+    ws = ctxkeep.Workspace(repo)
     first = ws.init()
     assert first["created"] == [
         ".ctx/config.toml",
@@ -53,14 +53,14 @@ def test_init_creates_the_workspace_and_is_idempotent(repo: Path) -> None:
     ]
     assert first["already_initialized"] is False
     assert (repo / ".ctx" / "config.toml").is_file()
-    second = ctxkit.Workspace(str(repo)).init()
+    second = ctxkeep.Workspace(str(repo)).init()
     assert second["created"] == []
     assert second["already_initialized"] is True
 
 
 def test_update_writes_the_agent_files_and_check_reports_them(repo: Path) -> None:
     (repo / "AGENTS.md").write_bytes(b"# Ours\r\nKeep this.")
-    ws = ctxkit.Workspace(repo)
+    ws = ctxkeep.Workspace(repo)
     ws.init()
     before = ws.update(check=True)
     assert before["up_to_date"] is False
@@ -85,7 +85,7 @@ def test_update_writes_the_agent_files_and_check_reports_them(repo: Path) -> Non
     assert ws.update(check=True)["up_to_date"] is True
 
     (repo / "AGENTS.md").write_bytes(agents.replace(b"<!-- END CTX MANAGED SECTION -->", b""))
-    with pytest.raises(ctxkit.ManagedSectionError) as info:
+    with pytest.raises(ctxkeep.ManagedSectionError) as info:
         ws.update()
     assert info.value.code == "MANAGED_SECTION_BROKEN" and "AGENTS.md: line 4" in info.value.message
     repaired = ws.update(repair=True)["files"][0]
@@ -93,7 +93,7 @@ def test_update_writes_the_agent_files_and_check_reports_them(repo: Path) -> Non
 
 
 def test_scan_reports_changes_and_respects_gitignore(repo: Path) -> None:
-    ws = ctxkit.Workspace(repo)
+    ws = ctxkeep.Workspace(repo)
     ws.init()
     report = ws.scan()
     assert report["files_added"] == 5  # build/ is ignored
@@ -107,18 +107,18 @@ def test_scan_reports_changes_and_respects_gitignore(repo: Path) -> None:
     assert again["stale_folders"] == [".", "src", "src/db"]
 
 
-def test_status_is_a_plain_dict(ws: ctxkit.Workspace) -> None:
+def test_status_is_a_plain_dict(ws: ctxkeep.Workspace) -> None:
     status = ws.status()
     assert isinstance(status, dict)
     assert status["files"] == 5
     assert status["folders"] == 4
     assert status["secret_files"] == 1
-    assert status["schema_version"] == ctxkit.SCHEMA_VERSION
+    assert status["schema_version"] == ctxkeep.SCHEMA_VERSION
     assert status["last_scan_at"].endswith("Z")
     assert Path(status["root"]) == ws.root
 
 
-def test_folders_and_decisions(ws: ctxkit.Workspace) -> None:
+def test_folders_and_decisions(ws: ctxkeep.Workspace) -> None:
     folder = ws.describe("src/auth", description="JWT signing", content="## Notes\nRotate keys.\n")
     assert folder["description"] == "JWT signing"
     assert folder["content_md"] == "## Notes\nRotate keys."  # kept trimmed, as its knowledge file holds it
@@ -131,36 +131,36 @@ def test_folders_and_decisions(ws: ctxkit.Workspace) -> None:
     assert ws.folder(".")["children"] == ["src"]
 
 
-def test_scope_and_relations(ws: ctxkit.Workspace) -> None:
+def test_scope_and_relations(ws: ctxkeep.Workspace) -> None:
     assert ws.set_scope("src", True)["is_scope"] is True
     assert ws.set_scope("src", False)["is_scope"] is False
     related = ws.relate("src/auth", "src/db", note="sessions live in the db")["related"]
     assert related == [{"path": "src/db", "note": "sessions live in the db"}]
     assert ws.unrelate("src/auth", "src/db")["related"] == []
-    with pytest.raises(ctxkit.InvalidInputError):
+    with pytest.raises(ctxkeep.InvalidInputError):
         ws.unrelate("src/auth", "src/db")
 
 
 def test_errors_are_typed_and_carry_the_cli_message(
-    tmp_path_factory: pytest.TempPathFactory, ws: ctxkit.Workspace
+    tmp_path_factory: pytest.TempPathFactory, ws: ctxkeep.Workspace
 ) -> None:
-    with pytest.raises(ctxkit.NotAWorkspaceError) as info:
-        ctxkit.Workspace(tmp_path_factory.mktemp("empty")).status()
+    with pytest.raises(ctxkeep.NotAWorkspaceError) as info:
+        ctxkeep.Workspace(tmp_path_factory.mktemp("empty")).status()
     assert info.value.code == "NOT_A_WORKSPACE"
     assert "ctx init" in str(info.value)
     assert isinstance(info.value, FileNotFoundError)
 
-    with pytest.raises(ctxkit.UnknownFolderError) as info:
+    with pytest.raises(ctxkeep.UnknownFolderError) as info:
         ws.folder("nope")
     assert str(info.value) == "nope: unknown folder (not in the last scan; run `ctx scan`?)"
     assert isinstance(info.value, KeyError)
 
-    with pytest.raises(ctxkit.OutsideRootError):
+    with pytest.raises(ctxkeep.OutsideRootError):
         ws.folder("../elsewhere")
-    with pytest.raises(ctxkit.InvalidInputError) as info:
+    with pytest.raises(ctxkeep.InvalidInputError) as info:
         ws.log_decision("src", "  ")
     assert isinstance(info.value, ValueError)
-    with pytest.raises(ctxkit.InvalidInputError):
+    with pytest.raises(ctxkeep.InvalidInputError):
         ws.describe("src", description="two\nlines")
     # Nothing was written by the failed calls.
     assert ws.decisions() == []
@@ -169,30 +169,30 @@ def test_errors_are_typed_and_carry_the_cli_message(
 def test_a_broken_database_raises_instead_of_crashing(repo: Path) -> None:
     (repo / ".ctx").mkdir()
     (repo / ".ctx" / "ctx.db").write_text("definitely not sqlite\n")
-    with pytest.raises(ctxkit.DatabaseError) as info:
-        ctxkit.Workspace(repo).scan()
+    with pytest.raises(ctxkeep.DatabaseError) as info:
+        ctxkeep.Workspace(repo).scan()
     assert info.value.code == "NOT_A_CTX_DATABASE"
     assert (repo / ".ctx" / "ctx.db").read_text() == "definitely not sqlite\n"
 
 
 def test_a_broken_config_raises_config_error(repo: Path) -> None:
-    ws = ctxkit.Workspace(repo)
+    ws = ctxkeep.Workspace(repo)
     ws.init()
     (repo / ".ctx" / "config.toml").write_text("[scan]\nbogus = 1\n")
-    with pytest.raises(ctxkit.ConfigError) as info:
-        ctxkit.Workspace(repo).scan()
+    with pytest.raises(ctxkeep.ConfigError) as info:
+        ctxkeep.Workspace(repo).scan()
     assert "bogus" in str(info.value)
 
 
-def test_workspace_is_found_from_a_subfolder(ws: ctxkit.Workspace, repo: Path) -> None:
-    sub = ctxkit.Workspace(repo / "src" / "auth")
+def test_workspace_is_found_from_a_subfolder(ws: ctxkeep.Workspace, repo: Path) -> None:
+    sub = ctxkeep.Workspace(repo / "src" / "auth")
     assert sub.root == ws.root
     assert sub.status()["files"] == 5
 
 
 def test_stubs_match_the_runtime() -> None:
     """Every public name in _ctx.pyi exists at runtime, and vice versa."""
-    stub_path = Path(ctxkit.__file__).with_name("_ctx.pyi")
+    stub_path = Path(ctxkeep.__file__).with_name("_ctx.pyi")
     tree = ast.parse(stub_path.read_text())
     stub_names = set()
     stub_methods: dict[str, set[str]] = {}
@@ -206,17 +206,17 @@ def test_stubs_match_the_runtime() -> None:
             stub_names.add(node.target.id)
         elif isinstance(node, ast.FunctionDef):
             stub_names.add(node.name)
-    runtime = {name for name in dir(ctxkit._ctx) if not name.startswith("_") or name == "__version__"}
+    runtime = {name for name in dir(ctxkeep._ctx) if not name.startswith("_") or name == "__version__"}
     assert stub_names == runtime
     for cls, methods in stub_methods.items():
         runtime_methods = {
-            name for name, _ in inspect.getmembers(getattr(ctxkit._ctx, cls)) if not name.startswith("__")
+            name for name, _ in inspect.getmembers(getattr(ctxkeep._ctx, cls)) if not name.startswith("__")
         }
         assert methods == runtime_methods, cls
-    assert (Path(ctxkit.__file__).parent / "py.typed").exists()
+    assert (Path(ctxkeep.__file__).parent / "py.typed").exists()
 
 
-def test_released_gil_allows_threads(ws: ctxkit.Workspace, repo: Path) -> None:
+def test_released_gil_allows_threads(ws: ctxkeep.Workspace, repo: Path) -> None:
     """Two threads, each with its own Workspace, scan at once without deadlock."""
     import threading
 
@@ -227,7 +227,7 @@ def test_released_gil_allows_threads(ws: ctxkit.Workspace, repo: Path) -> None:
 
     def scan() -> None:
         try:
-            results.append(ctxkit.Workspace(repo).scan())
+            results.append(ctxkeep.Workspace(repo).scan())
         except BaseException as err:  # pragma: no cover - reported below
             errors.append(err)
 
@@ -241,7 +241,7 @@ def test_released_gil_allows_threads(ws: ctxkit.Workspace, repo: Path) -> None:
     assert ws.status()["files"] == 55
 
 
-def test_build_context_validate_and_todo(ws: ctxkit.Workspace, repo: Path) -> None:
+def test_build_context_validate_and_todo(ws: ctxkeep.Workspace, repo: Path) -> None:
     report = ws.build()
     assert report["files_written"] == 16  # 4 folders x 4 tiers
     assert ws.validate()["ok"] is True
@@ -265,13 +265,13 @@ def test_build_context_validate_and_todo(ws: ctxkit.Workspace, repo: Path) -> No
     todo = [t["path"] for t in ws.todo()]
     assert "src/auth" not in todo and todo[0] == "src/db"
 
-    with pytest.raises(ctxkit.InvalidInputError, match="the tiers are"):
+    with pytest.raises(ctxkeep.InvalidInputError, match="the tiers are"):
         ws.context("src", tier="huge")
-    with pytest.raises(ctxkit.InvalidInputError, match="the modes are"):
+    with pytest.raises(ctxkeep.InvalidInputError, match="the modes are"):
         ws.build(mode="sometimes")
     (repo / ".ctx" / "templates").mkdir()
     (repo / ".ctx" / "templates" / "header.md.hbs").write_text("{{#if title}}\n")
-    with pytest.raises(ctxkit.TemplateError, match="header.md.hbs"):
+    with pytest.raises(ctxkeep.TemplateError, match="header.md.hbs"):
         ws.build(mode="force")
 
 
@@ -280,19 +280,19 @@ def test_map_and_rank_work_in_any_folder(tmp_path: Path, monkeypatch: pytest.Mon
     repo = make_repo(tmp_path / "repo")
     (repo / "src/db/pool.py").write_text("class Pool:\n    def acquire_connection(self):\n        pass\n")
     (repo / "src/auth/jwt.py").write_text("from src.db.pool import Pool\n\ndef sign():\n    Pool().acquire_connection()\n")
-    first = ctxkit.map(repo, tokens=512)
+    first = ctxkeep.map(repo, tokens=512)
     assert first["tokens"] <= 512 and "class Pool:" in first["text"]
     assert first["index"]["parsed"] == 2
-    assert ctxkit.map(repo, tokens=512)["index"]["parsed"] == 0
+    assert ctxkeep.map(repo, tokens=512)["index"]["parsed"] == 0
     assert not (repo / ".ctx").exists()
-    ranked = ctxkit.rank("acquire_connection hangs", repo, k=1)
+    ranked = ctxkeep.rank("acquire_connection hangs", repo, k=1)
     assert [r["path"] for r in ranked] == ["src/db/pool.py"]
     assert set(ranked[0]) == {"path", "score", "lexical", "graph", "recency", "similar", "named"}
-    assert ctxkit.rank("acquire_connection hangs", repo, history=False)[0]["recency"] == 0.0
-    with pytest.raises(ctxkit.InvalidInputError):
-        ctxkit.rank("   ", repo)
-    with pytest.raises(ctxkit.InvalidInputError):
-        ctxkit.map(repo, focus=["nope.py"])
+    assert ctxkeep.rank("acquire_connection hangs", repo, history=False)[0]["recency"] == 0.0
+    with pytest.raises(ctxkeep.InvalidInputError):
+        ctxkeep.rank("   ", repo)
+    with pytest.raises(ctxkeep.InvalidInputError):
+        ctxkeep.map(repo, focus=["nope.py"])
 
 
 def _token(seed: int) -> str:
@@ -303,7 +303,7 @@ def _token(seed: int) -> str:
     return "".join(rng.choice("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789") for _ in range(36))
 
 
-def test_secrets_are_redacted_on_the_way_in_and_listed_by_scan(ws: ctxkit.Workspace, tmp_path: Path) -> None:
+def test_secrets_are_redacted_on_the_way_in_and_listed_by_scan(ws: ctxkeep.Workspace, tmp_path: Path) -> None:
     token = "gh" + "p_" + _token(1)
     (tmp_path / "src" / "auth" / "keys.py").write_text(f'GITHUB_TOKEN = "{token}"\n')
     report = ws.secrets_scan()

@@ -1,14 +1,14 @@
 //! `ctx artifact …`: planning documents (ACK artifacts) and the agent
 //! operations on them. The arguments live here with the command; the work
-//! is ctx-core's (`Workspace::add_artifact`, `apply_operation`, …).
+//! is ctxkeep-core's (`Workspace::add_artifact`, `apply_operation`, …).
 
 use std::io::{Read, Write};
 use std::process::ExitCode;
 
 use anyhow::Context as _;
 use clap::Subcommand;
-use ctx_core::artifact::target::{CONFIRM_BELOW, Resolution};
-use ctx_core::{
+use ctxkeep_core::artifact::target::{CONFIRM_BELOW, Resolution};
+use ctxkeep_core::{
     ArtifactHistory, ArtifactStatus, ArtifactSummary, ArtifactView, ContextLevel, ContextRequest,
     NewArtifact, OperationResult, ProjectView, PromptKind, PromptRequest, StalenessReport, Suggestion,
     ViewOptions, parse_operation, resolution_error,
@@ -165,7 +165,7 @@ pub enum PromptCommand {
 }
 
 /// The agent context `request` asks for: JSON, or its Markdown.
-fn print_context(env: &Env, ws: &mut ctx_core::Workspace, request: &ContextRequest) -> anyhow::Result<()> {
+fn print_context(env: &Env, ws: &mut ctxkeep_core::Workspace, request: &ContextRequest) -> anyhow::Result<()> {
     let context = ws.artifact_context(request)?;
     if env.json {
         output::json(&context)?;
@@ -314,7 +314,7 @@ pub fn run(env: &Env, command: ArtifactsCommand) -> anyhow::Result<ExitCode> {
         ArtifactsCommand::Resolve { text } => {
             let resolution = ws.resolve_artifact_target(&text, None)?;
             if let Some(err) = resolution_error(&text, &resolution) {
-                return Err(ctx_core::Error::from(err).into());
+                return Err(ctxkeep_core::Error::from(err).into());
             }
             if env.json {
                 output::json(&resolution)?;
@@ -557,7 +557,7 @@ fn print_check(report: &StalenessReport) -> anyhow::Result<()> {
 mod tests {
     //! The JSON Schemas of docs/schemas/ for the operations and the errors
     //! are generated from the engine's types: a test fails when they drift
-    //! (`CTX_UPDATE_SCHEMAS=1 cargo test -p ctx-cli schemas` writes them again).
+    //! (`CTX_UPDATE_SCHEMAS=1 cargo test -p ctxkeep schemas` writes them again).
 
     use std::path::PathBuf;
 
@@ -574,7 +574,7 @@ mod tests {
         let committed = std::fs::read_to_string(&path).unwrap_or_default();
         assert_eq!(
             committed, text,
-            "{name}.json is out of date: CTX_UPDATE_SCHEMAS=1 cargo test -p ctx-cli schemas"
+            "{name}.json is out of date: CTX_UPDATE_SCHEMAS=1 cargo test -p ctxkeep schemas"
         );
     }
 
@@ -583,32 +583,32 @@ mod tests {
         check(
             "artifact-operation",
             "Artifact operation (ctx artifact apply)",
-            serde_json::to_value(schemars::schema_for!(ctx_core::Operation)).unwrap(),
+            serde_json::to_value(schemars::schema_for!(ctxkeep_core::Operation)).unwrap(),
         );
         check(
             "artifact-error",
             "Artifact error (ctx --json artifact ..., on stderr)",
-            serde_json::to_value(schemars::schema_for!(ctx_core::ArtifactError)).unwrap(),
+            serde_json::to_value(schemars::schema_for!(ctxkeep_core::ArtifactError)).unwrap(),
         );
         check(
             "artifact-operation-result",
             "Applied operation (ctx --json artifact apply)",
-            serde_json::to_value(schemars::schema_for!(ctx_core::OperationResult)).unwrap(),
+            serde_json::to_value(schemars::schema_for!(ctxkeep_core::OperationResult)).unwrap(),
         );
         check(
             "artifact-context",
             "Agent context (ctx --json artifact context)",
-            serde_json::to_value(schemars::schema_for!(ctx_core::AgentContext)).unwrap(),
+            serde_json::to_value(schemars::schema_for!(ctxkeep_core::AgentContext)).unwrap(),
         );
         check(
             "artifact-resolution",
             "Resolved target (ctx --json artifact resolve)",
-            serde_json::to_value(schemars::schema_for!(ctx_core::artifact::target::Resolution)).unwrap(),
+            serde_json::to_value(schemars::schema_for!(ctxkeep_core::artifact::target::Resolution)).unwrap(),
         );
         check(
             "artifact-prompt",
             "Rendered prompt (ctx --json artifact prompt)",
-            serde_json::to_value(schemars::schema_for!(ctx_core::ArtifactPrompt)).unwrap(),
+            serde_json::to_value(schemars::schema_for!(ctxkeep_core::ArtifactPrompt)).unwrap(),
         );
     }
 
@@ -620,7 +620,7 @@ mod tests {
             r#"{"operation": "create_section", "artifact_slug": "concept", "after_section": "core-features", "title": "Technical Requirements", "content": "...", "order": 4}"#,
             r#"{"operation": "suggest_edit", "artifact_slug": "research", "section_slug": "competitive-analysis", "suggestion": "Add comparison of pricing models", "rationale": "User asked about pricing validation"}"#,
         ] {
-            ctx_core::parse_operation(op).unwrap();
+            ctxkeep_core::parse_operation(op).unwrap();
         }
     }
 }

@@ -5,12 +5,12 @@ use std::ops::ControlFlow;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use ctx_core::{BuildMode, BuildOptions, BuildReport, ValidateReport, WatchCycle, WatchOptions};
+use ctxkeep_core::{BuildMode, BuildOptions, BuildReport, ValidateReport, WatchCycle, WatchOptions};
 
 use super::Env;
 use crate::args::{BuildArgs, ContextArgs, WatchArgs};
 use crate::output;
-use ctx_core::paths::display_name;
+use ctxkeep_core::paths::display_name;
 
 pub fn build(env: &Env, args: &BuildArgs) -> anyhow::Result<()> {
     let mut ws = env.workspace()?;
@@ -21,7 +21,7 @@ pub fn build(env: &Env, args: &BuildArgs) -> anyhow::Result<()> {
     if let Some(scan) = &scan {
         super::scan::warn_issues(scan);
     }
-    let report = ctx_map::outline::build(&mut ws, &BuildOptions { folders, mode, tiers: args.tier.clone() })?;
+    let report = ctxkeep_map::outline::build(&mut ws, &BuildOptions { folders, mode, tiers: args.tier.clone() })?;
     if env.json {
         return match scan {
             Some(scan) => output::json(&serde_json::json!({ "scan": scan, "build": report })),
@@ -143,8 +143,8 @@ pub fn watch(env: &Env, args: &WatchArgs) -> anyhow::Result<()> {
         println!("watching {} (Ctrl-C to stop)", display_name(&ws.root().display().to_string()));
     }
     // Outlines first, as `ctx build` does: a changed file's definitions show at once.
-    let build = |ws: &mut ctx_core::Workspace, options: &BuildOptions| {
-        ctx_map::outline::build(ws, options).map_err(|err| err.to_string())
+    let build = |ws: &mut ctxkeep_core::Workspace, options: &BuildOptions| {
+        ctxkeep_map::outline::build(ws, options).map_err(|err| err.to_string())
     };
     ws.watch(&options, build, |cycle| match print_cycle(env, cycle) {
         Ok(()) => ControlFlow::Continue(()),

@@ -2,8 +2,8 @@
 
 use std::io::{IsTerminal, Write};
 
-use ctx_core::paths::display_name;
-use ctx_map::eval::{EvalOptions, EvalReport, KS};
+use ctxkeep_core::paths::display_name;
+use ctxkeep_map::eval::{EvalOptions, EvalReport, KS};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::Env;
@@ -17,7 +17,7 @@ pub fn run(env: &Env, args: &EvalArgs) -> anyhow::Result<()> {
     // The folder `ctx rank` would rank: --root, the workspace around, or here.
     let root = match &env.root {
         Some(root) => root.clone(),
-        None => ctx_core::Workspace::find_root(&env.cwd).unwrap_or_else(|_| env.cwd.clone()),
+        None => ctxkeep_core::Workspace::find_root(&env.cwd).unwrap_or_else(|_| env.cwd.clone()),
     };
     let options = EvalOptions { commits: args.commits, tokens: args.tokens.clone() };
     let bar = progress_bar();
@@ -27,7 +27,7 @@ pub fn run(env: &Env, args: &EvalArgs) -> anyhow::Result<()> {
             bar.set_position(done as u64);
         }
     };
-    let report = ctx_map::eval::eval(&root, &options, Some(&progress));
+    let report = ctxkeep_map::eval::eval(&root, &options, Some(&progress));
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
@@ -36,7 +36,7 @@ pub fn run(env: &Env, args: &EvalArgs) -> anyhow::Result<()> {
         output::warn(&format!(
             "no eligible commit among the {} read (non-merge, modifying 1 to {} source files)",
             report.commits_read,
-            ctx_map::eval::MAX_CHANGED
+            ctxkeep_map::eval::MAX_CHANGED
         ));
     }
     if let Some(first) = report.skipped.first() {

@@ -4,12 +4,12 @@ use std::io::{Read, Write};
 use std::path::Path;
 
 use anyhow::Context as _;
-use ctx_core::{Folder, FolderEdit};
+use ctxkeep_core::{Folder, FolderEdit};
 
 use super::Env;
 use crate::args::FolderCommand;
 use crate::output;
-use ctx_core::paths::display_name;
+use ctxkeep_core::paths::display_name;
 
 pub fn run(env: &Env, command: FolderCommand) -> anyhow::Result<()> {
     let mut ws = env.workspace()?;
@@ -34,7 +34,7 @@ pub fn run(env: &Env, command: FolderCommand) -> anyhow::Result<()> {
     print_folder(&folder)
 }
 
-fn print_todo(env: &Env, todo: &[ctx_core::TodoFolder]) -> anyhow::Result<()> {
+fn print_todo(env: &Env, todo: &[ctxkeep_core::TodoFolder]) -> anyhow::Result<()> {
     if env.json {
         return output::json(&todo);
     }
@@ -92,7 +92,7 @@ fn print_folder(folder: &Folder) -> anyhow::Result<()> {
             if let Some(lang) = &file.lang {
                 about.insert(0, lang.clone());
             }
-            if file.kind != ctx_core::FileKind::Text {
+            if file.kind != ctxkeep_core::FileKind::Text {
                 about.push(file.kind.as_str().to_string());
             }
             if let Some(reason) = &file.secret {

@@ -2,7 +2,7 @@
 
 use std::io::Write;
 
-use ctx_core::{
+use ctxkeep_core::{
     AssembledContext, Attempt, BudgetSources, Frame, FrameDetail, FrameLine, FrameTree, NewDecision,
     NewFrame, Rendering, Workspace,
 };
@@ -97,10 +97,10 @@ pub fn run(env: &Env, command: FrameCommand) -> anyhow::Result<()> {
         FrameCommand::Preview { format } => match ws.frame_context(None, format) {
             Ok(context) => return print_context(env, &context),
             // What a hook would inject: nothing at all when no frame is current.
-            Err(ctx_core::Error::NoCurrentFrame) if env.json => {
+            Err(ctxkeep_core::Error::NoCurrentFrame) if env.json => {
                 return output::json(&serde_json::Value::Null);
             }
-            Err(ctx_core::Error::NoCurrentFrame) => {
+            Err(ctxkeep_core::Error::NoCurrentFrame) => {
                 output::warn("no current frame: nothing would be injected")
             }
             Err(err) => return Err(err.into()),
@@ -120,7 +120,7 @@ pub fn run(env: &Env, command: FrameCommand) -> anyhow::Result<()> {
 fn status(env: &Env, ws: &Workspace) -> anyhow::Result<()> {
     let detail = match ws.frame(None) {
         Ok(detail) => Some(detail),
-        Err(ctx_core::Error::NoCurrentFrame) => None,
+        Err(ctxkeep_core::Error::NoCurrentFrame) => None,
         Err(err) => return Err(err.into()),
     };
     let stack: Vec<FrameLine> = detail
@@ -270,8 +270,8 @@ pub fn print_context(env: &Env, context: &AssembledContext) -> anyhow::Result<()
 struct Info<'a> {
     frame: &'a str,
     rendering: Rendering,
-    report: &'a ctx_core::AssemblyReport,
-    cache: &'a ctx_core::CacheReport,
+    report: &'a ctxkeep_core::AssemblyReport,
+    cache: &'a ctxkeep_core::CacheReport,
 }
 
 impl<'a> From<&'a AssembledContext> for Info<'a> {

@@ -16,7 +16,7 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
-use ctx_core::Workspace;
+use ctxkeep_core::Workspace;
 use serde::Deserialize;
 
 use super::Env;
@@ -56,7 +56,7 @@ pub fn run(env: &Env, args: &HookArgs) -> ExitCode {
         let result = answer(kind, &cwd, root.as_deref(), started, &timeout);
         let _ = send.send(Message::Done(result));
     });
-    let mut deadline = started + Duration::from_millis(ctx_core::HooksConfig::default().timeout_ms);
+    let mut deadline = started + Duration::from_millis(ctxkeep_core::HooksConfig::default().timeout_ms);
     let late = |deadline: Instant| -> ! {
         let ms = deadline.duration_since(started).as_millis();
         give_up(&format!("ctx hook {event}: gave up after {ms} ms ([hooks] timeout_ms); nothing injected"))
@@ -119,7 +119,7 @@ fn subagent_transcripts(transcript: &Path) -> Vec<PathBuf> {
     let mut paths: Vec<PathBuf> = entries
         .filter_map(|entry| Some(entry.ok()?.path()))
         .filter(|path| path.extension().is_some_and(|ext| ext == "jsonl") && path.is_file())
-        .filter(|path| !ctx_core::memory::discover::is_background_fork(path))
+        .filter(|path| !ctxkeep_core::memory::discover::is_background_fork(path))
         .collect();
     paths.sort();
     paths
@@ -179,10 +179,10 @@ fn answer(
                 let until = started + Duration::from_millis(config.timeout_ms / 4);
                 catch_up(&mut ws, payload.transcript_path.as_deref(), until);
             }
-            ctx_map::hook::session_start(&ws, cwd)?.text
+            ctxkeep_map::hook::session_start(&ws, cwd)?.text
         }
         Event::UserPromptSubmit => {
-            ctx_map::hook::user_prompt(&ws, payload.prompt.as_deref().unwrap_or(""))?.text
+            ctxkeep_map::hook::user_prompt(&ws, payload.prompt.as_deref().unwrap_or(""))?.text
         }
         Event::PreCompact | Event::Stop | Event::SessionEnd => {
             let on = match event {

@@ -3,12 +3,12 @@
 
 use std::io::Write;
 
-use ctx_core::{BuildOptions, UpdateOptions, UpdateStatus, Workspace};
+use ctxkeep_core::{BuildOptions, UpdateOptions, UpdateStatus, Workspace};
 
 use super::Env;
 use crate::args::InitArgs;
 use crate::output;
-use ctx_core::paths::display_name;
+use ctxkeep_core::paths::display_name;
 
 pub fn run(env: &Env, args: &InitArgs) -> anyhow::Result<()> {
     let (mut ws, report) = Workspace::init(env.init_root())?;
@@ -16,7 +16,7 @@ pub fn run(env: &Env, args: &InitArgs) -> anyhow::Result<()> {
     let mut agents = if args.no_agents {
         None
     } else {
-        Some(ctx_core::agents::update(ws.root(), &UpdateOptions::default())?)
+        Some(ctxkeep_core::agents::update(ws.root(), &UpdateOptions::default())?)
     };
     let scan = if args.no_scan { None } else { Some(ws.scan()?) };
     if let Some(scan) = &scan {
@@ -25,17 +25,17 @@ pub fn run(env: &Env, args: &InitArgs) -> anyhow::Result<()> {
     // The map before the build: mapping stores the outlines the context files show.
     let map = match &agents {
         Some(_) if !args.no_scan => {
-            Some(ctx_map::map::map(&mut ws, &ctx_map::map::MapOptions::default(), None)?)
+            Some(ctxkeep_map::map::map(&mut ws, &ctxkeep_map::map::MapOptions::default(), None)?)
         }
         _ => None,
     };
     let build = match map {
         _ if args.no_scan || args.no_build => None,
         Some(_) => Some(ws.build(&BuildOptions::default())?),
-        None => Some(ctx_map::outline::build(&mut ws, &BuildOptions::default())?),
+        None => Some(ctxkeep_map::outline::build(&mut ws, &BuildOptions::default())?),
     };
     if let (Some(agents), Some(map)) = (agents.as_mut(), &map) {
-        agents.push(ctx_map::map::write_map(&ws, map)?);
+        agents.push(ctxkeep_map::map::write_map(&ws, map)?);
     }
     if env.json {
         return output::json(

@@ -1,9 +1,9 @@
-//! `ctx install HARNESS` and `ctx uninstall HARNESS`: the edit is ctx-core's
-//! (`ctx_core::install`); this picks the places and prints the report.
+//! `ctx install HARNESS` and `ctx uninstall HARNESS`: the edit is ctxkeep-core's
+//! (`ctxkeep_core::install`); this picks the places and prints the report.
 
 use std::io::Write;
 
-use ctx_core::install::{Action, FileStatus, Harness, InstallOptions, InstallReport, Places, Scope};
+use ctxkeep_core::install::{Action, FileStatus, Harness, InstallOptions, InstallReport, Places, Scope};
 
 use super::Env;
 use crate::args::InstallArgs;
@@ -15,7 +15,7 @@ pub fn run(env: &Env, args: &InstallArgs, action: Action) -> anyhow::Result<()> 
     // The project's files go to the workspace root (--root as given, else the `.ctx/` above).
     let root = match (&env.root, scope) {
         (Some(root), _) => std::fs::canonicalize(root).unwrap_or_else(|_| root.clone()),
-        (None, Scope::Project) => ctx_core::agents::workspace_root(&env.cwd, true)?,
+        (None, Scope::Project) => ctxkeep_core::agents::workspace_root(&env.cwd, true)?,
         (None, Scope::User) => env.cwd.clone(),
     };
     let options = InstallOptions {
@@ -23,7 +23,7 @@ pub fn run(env: &Env, args: &InstallArgs, action: Action) -> anyhow::Result<()> 
         dry_run: args.dry_run,
         ..InstallOptions::new(harness, scope, action)
     };
-    let report = ctx_core::install::run(&options, &Places::from_env(root))?;
+    let report = ctxkeep_core::install::run(&options, &Places::from_env(root))?;
     if action == Action::Install && !runnable(&args.command) {
         output::warn(&format!(
             "`{}` is not an executable on PATH, so {} will not be able to start it: put ctx on PATH \
@@ -70,7 +70,7 @@ fn print_report(report: &InstallReport) -> anyhow::Result<()> {
             (FileStatus::Unchanged | FileStatus::Absent, Action::Uninstall) => "nothing of ctx's",
             (FileStatus::Absent, Action::Install) => "not needed",
         };
-        writeln!(out, "{}: {status}", ctx_core::paths::display_name(&file.name))?;
+        writeln!(out, "{}: {status}", ctxkeep_core::paths::display_name(&file.name))?;
         for change in &file.changes {
             writeln!(out, "  {change}")?;
         }

@@ -2,12 +2,12 @@
 
 use std::io::Write;
 
-use ctx_core::{Decision, NewDecision};
+use ctxkeep_core::{Decision, NewDecision};
 
 use super::Env;
 use crate::args::{LogArgs, LogCommand};
 use crate::output;
-use ctx_core::paths::display_name;
+use ctxkeep_core::paths::display_name;
 
 pub fn run(env: &Env, args: LogArgs) -> anyhow::Result<()> {
     let mut ws = env.workspace()?;

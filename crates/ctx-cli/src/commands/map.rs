@@ -2,14 +2,14 @@
 
 use std::io::{IsTerminal, Read, Write};
 
-use ctx_map::map::MapOptions;
-use ctx_map::rank::RankOptions;
+use ctxkeep_map::map::MapOptions;
+use ctxkeep_map::rank::RankOptions;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::Env;
 use crate::args::{MapArgs, RankArgs};
 use crate::output;
-use ctx_core::paths::display_name;
+use ctxkeep_core::paths::display_name;
 
 /// Below this many files to parse, no progress bar (it would only flicker).
 const PROGRESS_MIN_FILES: usize = 500;
@@ -21,13 +21,13 @@ pub fn map(env: &Env, args: &MapArgs) -> anyhow::Result<()> {
     let options = MapOptions { tokens: args.tokens, focus, query };
     let bar = progress_bar();
     let progress = |done: usize, total: usize| show_progress(bar.as_ref(), done, total);
-    let map = ctx_map::map::map(&mut ws, &options, Some(&progress));
+    let map = ctxkeep_map::map::map(&mut ws, &options, Some(&progress));
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
     let map = map?;
     if args.write {
-        ctx_map::map::write_map(&ws, &map)?;
+        ctxkeep_map::map::write_map(&ws, &map)?;
     }
     if map.text.is_empty() {
         output::warn(&format!(
@@ -48,7 +48,7 @@ pub fn rank(env: &Env, args: &RankArgs) -> anyhow::Result<()> {
     let bar = progress_bar();
     let progress = |done: usize, total: usize| show_progress(bar.as_ref(), done, total);
     let options = RankOptions { lexical_only: args.lexical_only, history: !args.no_history, top: args.top };
-    let ranked = ctx_map::rank::rank_workspace(&mut ws, &query, options, Some(&progress));
+    let ranked = ctxkeep_map::rank::rank_workspace(&mut ws, &query, options, Some(&progress));
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }

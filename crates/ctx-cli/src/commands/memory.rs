@@ -4,7 +4,7 @@ use std::io::{BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
-use ctx_core::{
+use ctxkeep_core::{
     IngestReport, NewRecord, SearchMode, SearchOptions, SearchScope, TimelineSession, TimelineThread,
 };
 
@@ -43,12 +43,12 @@ pub fn ingest(env: &Env, args: &IngestArgs) -> anyhow::Result<()> {
     if stdin && args.files.len() > 1 {
         anyhow::bail!("`-` (standard input) cannot be ingested with other inputs");
     }
-    let mut files = if stdin { Vec::new() } else { ctx_core::memory::discover::expand_inputs(&args.files)? };
+    let mut files = if stdin { Vec::new() } else { ctxkeep_core::memory::discover::expand_inputs(&args.files)? };
     let home = || std::env::var_os("HOME").or_else(|| std::env::var_os("USERPROFILE")).map(PathBuf::from);
     if args.claude_code {
         let home = home().context("--claude-code: $HOME is not set")?;
-        let dir = ctx_core::memory::discover::claude_code_dir(&home, ws.root());
-        let found = if dir.is_dir() { ctx_core::memory::discover::jsonl_files(&dir)? } else { Vec::new() };
+        let dir = ctxkeep_core::memory::discover::claude_code_dir(&home, ws.root());
+        let found = if dir.is_dir() { ctxkeep_core::memory::discover::jsonl_files(&dir)? } else { Vec::new() };
         if found.is_empty() {
             anyhow::bail!(
                 "--claude-code: no Claude Code transcripts of {} in {}",
@@ -63,7 +63,7 @@ pub fn ingest(env: &Env, args: &IngestArgs) -> anyhow::Result<()> {
             Some(dir) => PathBuf::from(dir),
             None => home().context("--codex: $HOME is not set")?.join(".codex"),
         };
-        let found = ctx_core::memory::discover::codex_rollouts(&codex_home, ws.root())?;
+        let found = ctxkeep_core::memory::discover::codex_rollouts(&codex_home, ws.root())?;
         if found.is_empty() {
             anyhow::bail!(
                 "--codex: no Codex CLI session started in {} under {}",

@@ -22,7 +22,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Context as _;
-use ctx_core::Workspace;
+use ctxkeep_core::Workspace;
 
 use crate::args::{Cli, Command};
 
@@ -46,8 +46,8 @@ impl Env {
     /// whose database lives in the user's cache directory (nothing is written here).
     pub fn workspace_or_cache(&self) -> anyhow::Result<Workspace> {
         Ok(match &self.root {
-            Some(root) if root.join(ctx_core::CTX_DIR).is_dir() => Workspace::open(root)?,
-            Some(root) => Workspace::open_in_cache(root, &ctx_core::default_cache_dir()?)?,
+            Some(root) if root.join(ctxkeep_core::CTX_DIR).is_dir() => Workspace::open(root)?,
+            Some(root) => Workspace::open_in_cache(root, &ctxkeep_core::default_cache_dir()?)?,
             None => Workspace::discover_or_cache(&self.cwd)?,
         })
     }
@@ -92,8 +92,8 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Pack(args) => memory::pack(&env, &args),
         Command::Pin(command) => memory::pin(&env, command),
         Command::Secrets(command) => secrets::run(&env, command),
-        Command::Install(args) => install::run(&env, &args, ctx_core::install::Action::Install),
-        Command::Uninstall(args) => install::run(&env, &args, ctx_core::install::Action::Uninstall),
+        Command::Install(args) => install::run(&env, &args, ctxkeep_core::install::Action::Install),
+        Command::Uninstall(args) => install::run(&env, &args, ctxkeep_core::install::Action::Uninstall),
         Command::Mcp => crate::mcp::run(env),
         Command::Hook(args) => return Ok(hook::run(&env, &args)),
     }?;

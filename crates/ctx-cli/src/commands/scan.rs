@@ -2,7 +2,7 @@
 
 use std::io::Write;
 
-use ctx_core::ScanReport;
+use ctxkeep_core::ScanReport;
 
 use super::Env;
 use crate::output;

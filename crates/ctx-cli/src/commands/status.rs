@@ -4,7 +4,7 @@ use std::io::Write;
 
 use super::Env;
 use crate::output;
-use ctx_core::paths::display_name;
+use ctxkeep_core::paths::display_name;
 
 pub fn run(env: &Env) -> anyhow::Result<()> {
     let ws = env.workspace()?;

@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 use std::io::Write;
 
-use ctx_core::{Frame, NewAttempt, NewTask, TaskFilter};
+use ctxkeep_core::{Frame, NewAttempt, NewTask, TaskFilter};
 
 use super::Env;
 use super::frame::{frame_line, line, print_context};

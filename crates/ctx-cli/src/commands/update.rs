@@ -4,8 +4,8 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-use ctx_core::paths::display_name;
-use ctx_core::{FileUpdate, UpdateOptions, UpdateReport, UpdateStatus};
+use ctxkeep_core::paths::display_name;
+use ctxkeep_core::{FileUpdate, UpdateOptions, UpdateReport, UpdateStatus};
 
 use super::Env;
 use crate::args::UpdateArgs;
@@ -16,12 +16,12 @@ pub fn run(env: &Env, args: &UpdateArgs) -> anyhow::Result<ExitCode> {
     let report = if args.check {
         // No database: a fresh clone in CI has none, and a check makes none.
         let root = match &env.root {
-            Some(root) => ctx_core::agents::workspace_root(root, false)?,
-            None => ctx_core::agents::workspace_root(&env.cwd, true)?,
+            Some(root) => ctxkeep_core::agents::workspace_root(root, false)?,
+            None => ctxkeep_core::agents::workspace_root(&env.cwd, true)?,
         };
-        ctx_core::agents::update(&root, &options)?
+        ctxkeep_core::agents::update(&root, &options)?
     } else {
-        ctx_map::update(&mut env.workspace()?, &options)?
+        ctxkeep_map::update(&mut env.workspace()?, &options)?
     };
     if env.json {
         output::json(&report)?;

@@ -2,8 +2,8 @@
 //! operation applied, a message's target, a prompt. Their errors are the
 //! seed's object (`{"error": "SECTION_NOT_FOUND", "message", "suggestions"}`).
 
-use ctx_core::artifact::target::{Resolution, Target};
-use ctx_core::{
+use ctxkeep_core::artifact::target::{Resolution, Target};
+use ctxkeep_core::{
     AgentContext, ArtifactPrompt, ContextLevel, ContextRequest, Operation, OperationResult, PromptKind,
     PromptRequest, resolution_error,
 };
@@ -19,7 +19,7 @@ use super::{Needs, Server, ToolError, reply};
 type Answer = Result<CallToolResult, ToolError>;
 
 fn invalid(message: String) -> anyhow::Error {
-    ctx_core::Error::InvalidInput(message).into()
+    ctxkeep_core::Error::InvalidInput(message).into()
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -150,8 +150,8 @@ impl Server {
                     Resolution::Resolved(target) => Ok(target),
                     other => {
                         let err = resolution_error(&args.text, &other)
-                            .unwrap_or_else(|| ctx_core::ArtifactError::invalid("unresolved target"));
-                        Err(ctx_core::Error::from(err).into())
+                            .unwrap_or_else(|| ctxkeep_core::ArtifactError::invalid("unresolved target"));
+                        Err(ctxkeep_core::Error::from(err).into())
                     }
                 }
             })

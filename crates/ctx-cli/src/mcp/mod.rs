@@ -15,7 +15,7 @@ use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
 
 use anyhow::Context as _;
-use ctx_core::Workspace;
+use ctxkeep_core::Workspace;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::tool::{IntoCallToolResult, ToolCallContext};
 use rmcp::model::{
@@ -73,7 +73,7 @@ struct Workspaces {
 }
 
 fn config_mtime(ws: &Workspace) -> Option<SystemTime> {
-    std::fs::metadata(ws.ctx_dir().join(ctx_core::CONFIG_FILE)).and_then(|m| m.modified()).ok()
+    std::fs::metadata(ws.ctx_dir().join(ctxkeep_core::CONFIG_FILE)).and_then(|m| m.modified()).ok()
 }
 
 impl Workspaces {
@@ -112,7 +112,7 @@ impl Workspaces {
 }
 
 fn is_not_a_workspace(err: &anyhow::Error) -> bool {
-    matches!(err.downcast_ref::<ctx_core::Error>(), Some(ctx_core::Error::NotAWorkspace { .. }))
+    matches!(err.downcast_ref::<ctxkeep_core::Error>(), Some(ctxkeep_core::Error::NotAWorkspace { .. }))
 }
 
 /// Which workspace a tool needs.
@@ -233,7 +233,7 @@ fn coded(result: CallToolResult) -> CallToolResult {
     }
     let message: Vec<&str> =
         result.content.iter().filter_map(|c| c.as_text()).map(|t| t.text.as_str()).collect();
-    let err = anyhow::Error::from(ctx_core::Error::InvalidInput(message.join(" ")));
+    let err = anyhow::Error::from(ctxkeep_core::Error::InvalidInput(message.join(" ")));
     ToolError(err).into()
 }
 

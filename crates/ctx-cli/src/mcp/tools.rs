@@ -3,12 +3,12 @@
 //! the model, and an output type (its schema the tool's output schema). Each
 //! calls the same engine function as its `ctx` command.
 
-use ctx_core::{
+use ctxkeep_core::{
     AssembledContext, Decision, Folder, Frame, NewDecision, NewFrame, NewRecord, Pack, Record, SearchMode,
     SearchOptions, SearchResponse, SearchScope, Timeline, TimelineSession, TimelineThread, Workspace,
 };
-use ctx_map::map::{MapOptions, RepoMap};
-use ctx_map::rank::{RankOptions, RankedFile};
+use ctxkeep_map::map::{MapOptions, RepoMap};
+use ctxkeep_map::rank::{RankOptions, RankedFile};
 use rmcp::handler::server::tool::schema_for_output;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::CallToolResult;
@@ -23,7 +23,7 @@ type Answer = Result<CallToolResult, ToolError>;
 
 /// A bad argument value: the engine's `INVALID_INPUT`.
 fn invalid(message: String) -> anyhow::Error {
-    ctx_core::Error::InvalidInput(message).into()
+    ctxkeep_core::Error::InvalidInput(message).into()
 }
 
 /// A folder argument as a folder key: relative to the workspace root.
@@ -329,9 +329,9 @@ impl Server {
             .with(Needs::AnyFolder, move |ws| {
                 let focus =
                     args.focus.iter().map(|f| folder_key(ws, f)).collect::<anyhow::Result<Vec<_>>>()?;
-                let tokens = args.tokens.unwrap_or(ctx_map::map::DEFAULT_TOKENS);
+                let tokens = args.tokens.unwrap_or(ctxkeep_map::map::DEFAULT_TOKENS);
                 let options = MapOptions { tokens, focus, query: args.query };
-                Ok(ctx_map::map::map(ws, &options, None)?)
+                Ok(ctxkeep_map::map::map(ws, &options, None)?)
             })
             .await?;
         let text = map.text.clone();
@@ -349,7 +349,7 @@ impl Server {
         let files = self
             .with(Needs::AnyFolder, move |ws| {
                 let options = RankOptions { top: Some(args.k.unwrap_or(RANK_K)), ..RankOptions::default() };
-                Ok(ctx_map::rank::rank_workspace(ws, &args.task, options, None)?.0)
+                Ok(ctxkeep_map::rank::rank_workspace(ws, &args.task, options, None)?.0)
             })
             .await?;
         reply(&RankOutput { files }, None)
@@ -412,7 +412,7 @@ impl Server {
     async fn get(&self, Parameters(args): Parameters<GetArgs>) -> Answer {
         let output = self
             .with(Needs::Workspace, move |ws| {
-                ctx_core::limits::count("ids", args.ids.len(), ctx_core::limits::MAX_K)?;
+                ctxkeep_core::limits::count("ids", args.ids.len(), ctxkeep_core::limits::MAX_K)?;
                 let mut records = Vec::with_capacity(args.ids.len());
                 for id in &args.ids {
                     let json = ws.record_json(id, args.head)?;
@@ -539,7 +539,7 @@ impl Server {
         let folder = self
             .with(Needs::Workspace, move |ws| {
                 let key = folder_key(ws, &args.folder)?;
-                let edit = ctx_core::FolderEdit { description: args.description, content_md: args.content };
+                let edit = ctxkeep_core::FolderEdit { description: args.description, content_md: args.content };
                 Ok(ws.describe_folder(&key, &edit)?)
             })
             .await?;

@@ -1,8 +1,8 @@
 //! The files ctx writes for agents (docs/agents.md): its managed section in
 //! AGENTS.md, CLAUDE.md and the other files of `[agents] files`, and the
 //! prompts of `.ctx/` (boot.md, constitution.md, runloop.md). `ctx init` and
-//! `ctx update` go through [`update`]; the map (`.ctx/map.md`) is ctx-map's,
-//! which adds it (`ctx_map::update`).
+//! `ctx update` go through [`update`]; the map (`.ctx/map.md`) is ctxkeep-map's,
+//! which adds it (`ctxkeep_map::update`).
 //!
 //! Every file is read and checked before any is written: broken markers in
 //! one file and nothing is written at all. No database is opened here, so

@@ -12,7 +12,7 @@
 //! an outcome.
 //!
 //! ```
-//! use ctx_core::artifact::target::{resolve, ArtifactRef, Resolution, SectionRef};
+//! use ctxkeep_core::artifact::target::{resolve, ArtifactRef, Resolution, SectionRef};
 //!
 //! let sections = vec![SectionRef { slug: "what-is-it", title: "What Is It?" }];
 //! let concept = ArtifactRef { slug: "concept", title: "Concept", path: "concept.md", sections };

@@ -2,7 +2,7 @@
 //! `ctx search`.
 //!
 //! A caller brings its own model through the [`Embedder`] trait (from Rust,
-//! or from Python with `ctxkit`). ctx itself ships [`HashedNgrams`], which
+//! or from Python with `ctxkeep`). ctx itself ships [`HashedNgrams`], which
 //! needs no model and no download — and is honest about being no model:
 //! it hashes words and their character trigrams into a fixed number of
 //! dimensions (signed feature hashing). Texts that share words, word

@@ -1,12 +1,12 @@
-"""Type stubs of the native module `ctxkit._ctx`."""
+"""Type stubs of the native module `ctxkeep._ctx`."""
 
 from os import PathLike
 from pathlib import Path
 from datetime import datetime, timedelta
 from typing import Any, Literal, Mapping, Optional, Union, overload
 
-from ctxkit import Embedder
-from ctxkit.types import (
+from ctxkeep import Embedder
+from ctxkeep.types import (
     AgentContext,
     ArtifactHistory,
     ArtifactPrompt,

@@ -1,15 +1,15 @@
-"""ctxkit: the ctx context engine from Python.
+"""ctxkeep: the ctx context engine from Python.
 
->>> import ctxkit
->>> ws = ctxkit.Workspace(".")
+>>> import ctxkeep
+>>> ws = ctxkeep.Workspace(".")
 >>> ws.init()          # creates .ctx/ (idempotent)
 >>> ws.update()        # ctx's section in AGENTS.md/CLAUDE.md, .ctx/ prompts, .ctx/map.md
 >>> ws.scan()["files_added"]
 >>> ws.status()["stale_folders"]
 >>> ws.build()["files_written"]     # .ctx/context/<folder>.<tier>.md
 >>> ws.context("src", tier="minimal")["text"]
->>> ctxkit.map(".", tokens=1024)["text"]          # any folder, no init needed
->>> ctxkit.rank("fix the pool timeout", ".", k=5)  # [{"path": ..., "score": ...}, ...]
+>>> ctxkeep.map(".", tokens=1024)["text"]          # any folder, no init needed
+>>> ctxkeep.rank("fix the pool timeout", ".", k=5)  # [{"path": ..., "score": ...}, ...]
 >>> ws.push_frame("Add token refresh")["id"]       # "F1", now the current frame
 >>> ws.frame_context()["text"]                     # <ctx-context> within the token budget
 >>> ws.pop_frame(summary="refresh on 401")
@@ -29,8 +29,8 @@ Every method returns plain dicts and lists, shaped like the JSON that the
 
 from typing import Protocol, Sequence, runtime_checkable
 
-from ctxkit._ctx import SCHEMA_VERSION, Workspace, __version__, map, rank
-from ctxkit.errors import (
+from ctxkeep._ctx import SCHEMA_VERSION, Workspace, __version__, map, rank
+from ctxkeep.errors import (
     AmbiguousTargetError,
     ArtifactChangedError,
     ArtifactContextTooLargeError,

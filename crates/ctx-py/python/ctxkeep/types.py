@@ -1,4 +1,4 @@
-"""Typed shapes of the dicts ctxkit returns (the JSON of docs/json.md)."""
+"""Typed shapes of the dicts ctxkeep returns (the JSON of docs/json.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Exceptions raised by ctxkit.
+"""Exceptions raised by ctxkeep.
 
 Each carries `code` (stable, e.g. "UNKNOWN_FOLDER") and `message` (the same
 one-line text the `ctx` command prints), and also subclasses the closest
@@ -11,7 +11,7 @@ from typing import Any, Mapping, Optional, Sequence
 
 
 class CtxError(Exception):
-    """Base class of every ctxkit error."""
+    """Base class of every ctxkeep error."""
 
     code: str
     message: str
