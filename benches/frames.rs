@@ -29,7 +29,8 @@ fn frames(c: &mut Criterion) {
     let miss_estimate = open("[cache]\nttl_seconds = 0\n[build]\ntokenizer = \"estimate\"\n");
     let hit = open("[cache]\nttl_seconds = 3600\n");
     // The workspaces keep the configuration they were opened with.
-    ctxkeep_core::write_atomic(&root.join(".ctx/config.toml"), DEFAULT_CONFIG_TOML.as_bytes()).expect("config");
+    ctxkeep_core::write_atomic(&root.join(".ctx/config.toml"), DEFAULT_CONFIG_TOML.as_bytes())
+        .expect("config");
 
     let first = miss.frame_context(focus, Rendering::Xml).expect("context");
     let r = &first.report;

@@ -291,7 +291,9 @@ fn boot(ws: &Workspace) -> crate::Result<Vec<String>> {
     match std::fs::read_to_string(&path) {
         Ok(text) => variants.push(text),
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => {}
-        Err(err) => return Err(ctxkeep_core::Error::InvalidInput(format!("{}: {err}", path.display())).into()),
+        Err(err) => {
+            return Err(ctxkeep_core::Error::InvalidInput(format!("{}: {err}", path.display())).into());
+        }
     }
     variants.push(SHORT_BOOT.to_string());
     Ok(variants)

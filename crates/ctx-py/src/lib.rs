@@ -76,8 +76,10 @@ impl Workspace {
         let options = ctxkeep_core::UpdateOptions { check, repair };
         let report = if check {
             let path = self.path.clone();
-            py.detach(|| ctxkeep_core::agents::update(&ctxkeep_core::agents::workspace_root(&path, true)?, &options))
-                .map_err(to_py_err)?
+            py.detach(|| {
+                ctxkeep_core::agents::update(&ctxkeep_core::agents::workspace_root(&path, true)?, &options)
+            })
+            .map_err(to_py_err)?
         } else {
             self.with(py, |ws| Ok(ctxkeep_map::update(ws, &options)))?.map_err(map_err)?
         };
@@ -828,7 +830,8 @@ impl Workspace {
         let markdown = artifact::markdown_format(format)?;
         let level = artifact::context_level(level)?;
         let sections = sections.unwrap_or_default();
-        let request = ctxkeep_core::artifact::ContextRequest { slug, level, sections, message, tokens, session };
+        let request =
+            ctxkeep_core::artifact::ContextRequest { slug, level, sections, message, tokens, session };
         let (context, text) = self.with(py, |ws| {
             let context = ws.artifact_context(&request)?;
             let text = if markdown { Some(ws.render_artifact_context(&context)?) } else { None };

@@ -165,7 +165,11 @@ pub enum PromptCommand {
 }
 
 /// The agent context `request` asks for: JSON, or its Markdown.
-fn print_context(env: &Env, ws: &mut ctxkeep_core::Workspace, request: &ContextRequest) -> anyhow::Result<()> {
+fn print_context(
+    env: &Env,
+    ws: &mut ctxkeep_core::Workspace,
+    request: &ContextRequest,
+) -> anyhow::Result<()> {
     let context = ws.artifact_context(request)?;
     if env.json {
         output::json(&context)?;

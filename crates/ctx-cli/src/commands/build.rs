@@ -21,7 +21,8 @@ pub fn build(env: &Env, args: &BuildArgs) -> anyhow::Result<()> {
     if let Some(scan) = &scan {
         super::scan::warn_issues(scan);
     }
-    let report = ctxkeep_map::outline::build(&mut ws, &BuildOptions { folders, mode, tiers: args.tier.clone() })?;
+    let report =
+        ctxkeep_map::outline::build(&mut ws, &BuildOptions { folders, mode, tiers: args.tier.clone() })?;
     if env.json {
         return match scan {
             Some(scan) => output::json(&serde_json::json!({ "scan": scan, "build": report })),

@@ -43,12 +43,14 @@ pub fn ingest(env: &Env, args: &IngestArgs) -> anyhow::Result<()> {
     if stdin && args.files.len() > 1 {
         anyhow::bail!("`-` (standard input) cannot be ingested with other inputs");
     }
-    let mut files = if stdin { Vec::new() } else { ctxkeep_core::memory::discover::expand_inputs(&args.files)? };
+    let mut files =
+        if stdin { Vec::new() } else { ctxkeep_core::memory::discover::expand_inputs(&args.files)? };
     let home = || std::env::var_os("HOME").or_else(|| std::env::var_os("USERPROFILE")).map(PathBuf::from);
     if args.claude_code {
         let home = home().context("--claude-code: $HOME is not set")?;
         let dir = ctxkeep_core::memory::discover::claude_code_dir(&home, ws.root());
-        let found = if dir.is_dir() { ctxkeep_core::memory::discover::jsonl_files(&dir)? } else { Vec::new() };
+        let found =
+            if dir.is_dir() { ctxkeep_core::memory::discover::jsonl_files(&dir)? } else { Vec::new() };
         if found.is_empty() {
             anyhow::bail!(
                 "--claude-code: no Claude Code transcripts of {} in {}",

@@ -539,7 +539,8 @@ impl Server {
         let folder = self
             .with(Needs::Workspace, move |ws| {
                 let key = folder_key(ws, &args.folder)?;
-                let edit = ctxkeep_core::FolderEdit { description: args.description, content_md: args.content };
+                let edit =
+                    ctxkeep_core::FolderEdit { description: args.description, content_md: args.content };
                 Ok(ws.describe_folder(&key, &edit)?)
             })
             .await?;
