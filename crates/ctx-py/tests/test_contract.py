@@ -14,7 +14,7 @@ import ctxkeep
 
 HERE = Path(__file__).resolve().parent
 SCHEMAS = HERE.parent.parent.parent / "docs" / "schemas"
-TRANSCRIPT = HERE.parent.parent / "ctxkeep-core" / "tests" / "fixtures" / "claude_code_session.jsonl"
+TRANSCRIPT = HERE.parent.parent / "ctx-core" / "tests" / "fixtures" / "claude_code_session.jsonl"
 
 
 def load():

@@ -8,7 +8,7 @@ import pytest
 import ctxkeep
 
 HERE = Path(__file__).resolve().parent
-TRANSCRIPT = HERE.parent.parent / "ctxkeep-core" / "tests" / "fixtures" / "claude_code_session.jsonl"
+TRANSCRIPT = HERE.parent.parent / "ctx-core" / "tests" / "fixtures" / "claude_code_session.jsonl"
 
 
 @pytest.fixture
