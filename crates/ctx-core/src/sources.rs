@@ -165,6 +165,18 @@ impl Workspace {
         Ok(crate::store::kv_set(&self.store_mut().conn, &format!("derived.{key}"), value)?)
     }
 
+    /// [`Workspace::derived`] for bytes (a graph, not a text): whatever a
+    /// caller saved with [`Workspace::save_derived_bytes`]; its own encoding.
+    /// Like every derived value, `ctx secrets scrub` drops it.
+    pub fn derived_bytes(&self, key: &str) -> Result<Option<Vec<u8>>> {
+        Ok(crate::store::kv_get_bytes(&self.store().conn, &format!("derived.{key}"))?)
+    }
+
+    /// Keep `value` under `key` (see [`Workspace::derived_bytes`]), replacing what was there.
+    pub fn save_derived_bytes(&mut self, key: &str, value: &[u8]) -> Result<()> {
+        Ok(crate::store::kv_set_bytes(&self.store_mut().conn, &format!("derived.{key}"), value)?)
+    }
+
     /// Store freshly extracted tags, and drop entries no file's content has
     /// any more (or of another extractor version), in one transaction.
     pub fn save_tags(&mut self, version: u32, entries: &[([u8; 32], String, Vec<u8>)]) -> Result<()> {

@@ -305,6 +305,20 @@ pub(crate) fn kv_set(conn: &Connection, key: &str, value: &str) -> rusqlite::Res
     Ok(())
 }
 
+/// [`kv_get`] for a value stored as bytes (a blob: the column is typeless in SQLite).
+pub(crate) fn kv_get_bytes(conn: &Connection, key: &str) -> rusqlite::Result<Option<Vec<u8>>> {
+    conn.query_row("SELECT value FROM kv WHERE key = ?1", [key], |row| row.get(0)).optional()
+}
+
+/// [`kv_set`] for bytes.
+pub(crate) fn kv_set_bytes(conn: &Connection, key: &str, value: &[u8]) -> rusqlite::Result<()> {
+    conn.execute(
+        "INSERT INTO kv (key, value) VALUES (?1, ?2) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+        rusqlite::params![key, value],
+    )?;
+    Ok(())
+}
+
 /// A non-empty file that does not start with SQLite's magic is not ours: say so
 /// before SQLite gets a chance to touch it.
 fn check_header(path: &Path) -> Result<()> {

@@ -86,10 +86,12 @@ pub fn map(ws: &mut Workspace, options: &MapOptions, progress: Option<Progress>)
         }
     };
     let focus = focus(ws, &indexed.files, &options.focus, query)?;
+    // One graph for rank's ranking and the map's: both weigh the query's names.
+    let graph = Graph::cached(ws, &indexed.files, &focus.names);
     let plan = if query.is_some() || !focus.files.is_empty() {
-        plan_task(&indexed, &focus, query, options.tokens)
+        plan_task(&graph, &indexed, &focus, query, options.tokens)
     } else {
-        let ranking = graph::rank(&indexed.files, &focus);
+        let ranking = graph.rank(&focus);
         // The whole repository ranked with no focus: what the folder context files show.
         crate::outline::save(ws, &indexed.files, &ranking)?;
         plan_overview(&indexed.files, ranking, &focus, options.tokens)
@@ -223,15 +225,13 @@ fn plan_overview(files: &[IndexedFile], ranking: Ranking, focus: &Focus, limit: 
 /// their neighbours in the graph personalized by rank's scores; the first
 /// [`LEAD_FILES`] files get a line each before any gets a second; within a
 /// file, the definitions the task names first, then the most referenced.
-fn plan_task(indexed: &Indexed, focus: &Focus, query: Option<&str>, limit: usize) -> Plan {
+fn plan_task(graph: &Graph, indexed: &Indexed, focus: &Focus, query: Option<&str>, limit: usize) -> Plan {
     let files = &indexed.files;
     let n = files.len();
-    // One graph for rank's ranking and the map's: both weigh the query's names.
-    let graph = Graph::new(files, &focus.names);
     let mut task = vec![0.0; n];
     if let Some(query) = query {
         let ranked =
-            rank::rank_on(&graph, &indexed.terms, query, indexed.history.as_ref(), RankOptions::default());
+            rank::rank_on(graph, &indexed.terms, query, indexed.history.as_ref(), RankOptions::default());
         for r in ranked {
             if let Ok(i) = files.binary_search_by(|f| f.path.as_str().cmp(&r.path)) {
                 task[i] = r.score;

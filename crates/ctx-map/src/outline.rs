@@ -18,7 +18,7 @@ use ctxkeep_core::{BuildOptions, BuildReport, Outline, OutlineDef, Workspace};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use crate::error::Result;
-use crate::graph::{self, Focus, Ranking};
+use crate::graph::{Focus, Graph, Ranking};
 use crate::index::{self, IndexedFile};
 use crate::tags::{Def, Kind};
 
@@ -36,7 +36,8 @@ pub fn build(ws: &mut Workspace, options: &BuildOptions) -> Result<BuildReport> 
     let (files, _) = index::index_scanned(ws, None)?;
     let inputs = Inputs::of(ws, &files)?;
     if !inputs.stored(ws) {
-        inputs.save(ws, &files, &graph::rank(&files, &Focus::default()))?;
+        let ranking = Graph::cached(ws, &files, &Default::default()).rank(&Focus::default());
+        inputs.save(ws, &files, &ranking)?;
     }
     Ok(ws.build(options)?)
 }
@@ -266,7 +267,7 @@ mod tests {
             indexed("tests/test_app.py", Lang::Python, "def test_app():\n    App().run(1)\n"),
         ];
         let hashes = files.iter().map(|f| (f.path.clone(), [0; 32])).collect();
-        let outlines = outlines(&files, &graph::rank(&files, &Focus::default()), &hashes);
+        let outlines = outlines(&files, &crate::graph::rank(&files, &Focus::default()), &hashes);
         let by_path = |p: &str| outlines.iter().find(|o| o.path == p).unwrap();
         let core = by_path("src/pkg/core.rs");
         // Pool is used elsewhere; then public before private; the test module and its function never.

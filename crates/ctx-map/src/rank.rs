@@ -401,7 +401,12 @@ pub fn rank_workspace(
     }
     let indexed = crate::index::index_with_terms(ws, progress, options.history)?;
     let crate::index::Indexed { files, stats, terms, history } = indexed;
-    let mut ranked = rank(&files, &terms, query, history.as_ref(), options);
+    let mut ranked = if options.lexical_only {
+        rank(&files, &terms, query, history.as_ref(), options)
+    } else {
+        let graph = Graph::cached(ws, &files, &graph::query_names(query));
+        rank_on(&graph, &terms, query, history.as_ref(), options)
+    };
     crate::index::drop_in_background((files, terms, history));
     ranked.truncate(options.top.unwrap_or(usize::MAX));
     Ok((ranked, stats))

@@ -543,3 +543,32 @@ fn the_budget_holds_from_64_to_8192_tokens_for_every_map() {
         }
     }
 }
+
+/// The ranking of a graph whose base came from the store.
+fn cached_ranking(ws: &mut Workspace, query: &str) -> (Vec<f64>, Vec<Vec<f64>>) {
+    let (files, _) = ctxkeep_map::index::index(ws, None).unwrap();
+    let names = ctxkeep_map::graph::query_names(query);
+    let focus = ctxkeep_map::graph::Focus { names: names.clone(), ..Default::default() };
+    let cached = ctxkeep_map::graph::Graph::cached(ws, &files, &names).rank(&focus);
+    let fresh = ctxkeep_map::graph::Graph::new(&files, &names).rank(&focus);
+    assert_eq!((&cached.file_rank, &cached.def_rank), (&fresh.file_rank, &fresh.def_rank), "{query}");
+    (cached.file_rank, cached.def_rank)
+}
+
+#[test]
+fn the_stored_graph_ranks_as_a_fresh_one_and_follows_the_files() {
+    let dir = tree(SHOP);
+    let cache = tempfile::tempdir().unwrap();
+    let mut ws = open(dir.path(), cache.path());
+    // The first call builds and stores the base, the second reads it back.
+    let first = cached_ranking(&mut ws, "");
+    assert_eq!(cached_ranking(&mut ws, ""), first);
+    cached_ranking(&mut ws, "fix Cart total");
+    // A new reference changes the graph (the same definitions: only the
+    // digest tells the stored base is another one's).
+    let admin = "from shop.cart import Cart\n\ndef render_dashboard():\n    return Cart().total()\n\n\
+                 def describe_inventory():\n    return []\n";
+    std::fs::write(dir.path().join("shop/admin.py"), admin).unwrap();
+    let changed = cached_ranking(&mut ws, "");
+    assert_ne!(changed, first);
+}

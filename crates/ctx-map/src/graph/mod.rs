@@ -1,0 +1,276 @@
+//! The reference graph and its ranking.
+//!
+//! Nodes are files; an edge runs from a file that references a name to each
+//! file that defines it, weighted so that specific names count more than
+//! common ones: long `snake_case`/`camelCase` names ×10, names the query
+//! mentions ×10, private `_names` ×0.1, names defined in more than five files
+//! ×0.1, and the square root of the number of references. A name defined in
+//! several files is split among them by [`affinity`]: the package's own
+//! definition over a look-alike in tests or examples, a near definer over a
+//! far one. Files are ranked by PageRank personalized toward
+//! the focus files, the files the query names and the files that define
+//! names the query mentions (without any, toward every file, tests and
+//! examples less); each file's rank then flows along its edges to
+//! the definitions it references. Everything is computed in a fixed order,
+//! so the ranking is the same on every run and for any number of threads.
+
+mod base;
+
+use ctxkeep_core::Workspace;
+use ctxkeep_core::paths::PathRole;
+use petgraph::Directed;
+use petgraph::csr::Csr;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+
+use self::base::{Base, NONE};
+use crate::index::IndexedFile;
+
+/// What to rank toward.
+#[derive(Debug, Clone, Default)]
+pub struct Focus {
+    /// Indices of focus files (being edited, or named by the user).
+    pub files: Vec<usize>,
+    /// Identifiers the query mentions.
+    pub names: HashSet<String>,
+    /// Indices of files the query names.
+    pub named_files: Vec<usize>,
+    /// Files to rank toward with a weight of their own (e.g. their lexical score).
+    pub seeds: Vec<(usize, f64)>,
+}
+
+/// The ranking of a repository's files and definitions.
+#[derive(Debug, Clone)]
+pub struct Ranking {
+    /// PageRank of each file (sums to 1).
+    pub file_rank: Vec<f64>,
+    /// Score of each definition: `def_rank[file][index into its defs]`.
+    pub def_rank: Vec<Vec<f64>>,
+}
+
+const DAMPING: f64 = 0.85;
+const MAX_ITERATIONS: usize = 100;
+const TOLERANCE: f64 = 1e-8;
+/// A name defined in more files than this links nothing (`new`, `get`, `run`):
+/// split that many ways, its edges would weigh next to nothing and cost the most.
+const MAX_DEFINERS: usize = 40;
+
+/// How much a reference to `name` says about the relation of two files,
+/// before the task: see [`MENTIONED`].
+fn name_weight(name: &str, definers: usize) -> f64 {
+    let mut weight = 1.0;
+    let specific = name.chars().count() >= 8
+        && (name.contains('_')
+            || (name.chars().any(char::is_uppercase) && name.chars().any(char::is_lowercase)));
+    if specific {
+        weight *= 10.0;
+    }
+    if name.starts_with('_') {
+        weight *= 0.1;
+    }
+    if definers > 5 {
+        weight *= 0.1;
+    }
+    weight
+}
+
+/// How much more a reference weighs when the task mentions its name.
+const MENTIONED: f64 = 10.0;
+
+/// Share of the personalization of a file that surrounds the code (tests,
+/// examples, ...) when nothing else personalizes: the map's overview.
+const AUXILIARY_PERSONAL: f64 = 0.1;
+
+/// The identifiers a task mentions: its words of three characters or more,
+/// as written (`url_for`, `Session`).
+pub fn query_names(query: &str) -> HashSet<String> {
+    query
+        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|w| w.len() >= 3)
+        .map(str::to_string)
+        .collect()
+}
+
+/// The reference graph of a repository, weighted for the names a task
+/// mentions: built once, ranked toward as many personalizations as needed.
+pub struct Graph<'a> {
+    files: &'a [IndexedFile],
+    /// Its edges' weights include the task's names.
+    base: Base,
+    /// Where each file's definitions start in the base's per-definition arrays.
+    def_starts: Vec<usize>,
+    out_weight: Vec<f64>,
+    /// One edge per pair of files, weighted by its share of the source's out-weight.
+    links: Csr<(), f64, Directed, u32>,
+}
+
+impl<'a> Graph<'a> {
+    /// The graph of `files`, references to the `mentioned` names weighing more.
+    pub fn new(files: &'a [IndexedFile], mentioned: &HashSet<String>) -> Graph<'a> {
+        Graph::with_base(files, Base::build(files), mentioned)
+    }
+
+    /// [`Graph::new`], its task-independent part read from `ws`'s store when
+    /// it was made from these files (and kept there when it was not).
+    pub fn cached(ws: &mut Workspace, files: &'a [IndexedFile], mentioned: &HashSet<String>) -> Graph<'a> {
+        Graph::with_base(files, Base::cached(ws, files), mentioned)
+    }
+
+    fn with_base(files: &'a [IndexedFile], mut base: Base, mentioned: &HashSet<String>) -> Graph<'a> {
+        let n = files.len();
+        let mut def_starts = Vec::with_capacity(n + 1);
+        let mut at = 0;
+        for file in files {
+            def_starts.push(at);
+            at += file.tags.defs.len();
+        }
+        def_starts.push(at);
+        let mut graph =
+            Graph { files, base: Base::default(), def_starts, out_weight: Vec::new(), links: Csr::new() };
+        let named = graph.name_ids(&base, mentioned);
+        if !named.is_empty() {
+            for edge in &mut base.edges {
+                if named.contains(&base.slot_names[edge.slot as usize]) {
+                    edge.weight *= MENTIONED;
+                }
+            }
+        }
+        let mut out_weight = vec![0.0; n];
+        for edge in &base.edges {
+            out_weight[edge.from as usize] += edge.weight;
+        }
+        // The iteration needs one edge per pair of files: names between the same two merge
+        // (edges come sorted by pair). petgraph's `page_rank` ignores weights and
+        // personalization, so the power iteration is ours, over its compressed rows.
+        let pairs: Vec<(u32, u32, f64)> = base
+            .edges
+            .chunk_by(|a, b| (a.from, a.to) == (b.from, b.to))
+            .map(|pair| {
+                let from = pair[0].from;
+                let share: f64 = pair.iter().map(|e| e.weight / out_weight[from as usize]).sum();
+                (from, pair[0].to, share)
+            })
+            .collect();
+        // Sorted by (from, to) by construction; were it not, no edges is a graph still.
+        graph.links = Csr::from_sorted_edges(&pairs).unwrap_or_else(|_| Csr::with_nodes(0));
+        graph.out_weight = out_weight;
+        graph.base = base;
+        graph
+    }
+
+    /// The ids of the `names` some file defines.
+    fn name_ids(&self, base: &Base, names: &HashSet<String>) -> HashSet<u32> {
+        if names.is_empty() {
+            return HashSet::default();
+        }
+        let defs = self.files.iter().flat_map(|f| &f.tags.defs);
+        defs.zip(&base.def_names)
+            .filter(|&(def, &id)| id != NONE && names.contains(&def.name))
+            .map(|(_, &id)| id)
+            .collect()
+    }
+
+    /// The files defining each of `names` (that some file defines), in file order.
+    fn definers<'n>(&self, names: &'n HashSet<String>) -> HashMap<&'n str, Vec<u32>> {
+        let mut definers: HashMap<&str, Vec<u32>> = HashMap::default();
+        if names.is_empty() {
+            return definers;
+        }
+        for (i, file) in self.files.iter().enumerate() {
+            for def in file.tags.defs.iter().filter(|d| d.kind.defines_name()) {
+                if let Some(name) = names.get(&def.name) {
+                    let list = definers.entry(name.as_str()).or_default();
+                    if list.last() != Some(&(i as u32)) {
+                        list.push(i as u32);
+                    }
+                }
+            }
+        }
+        definers
+    }
+
+    /// Rank the files toward `focus` (its names were the graph's to weigh).
+    pub fn rank(&self, focus: &Focus) -> Ranking {
+        let (files, n) = (self.files, self.files.len());
+        // Personalization: focus files, named files, definers of mentioned names; else uniform.
+        let mut personal = vec![0.0; n];
+        for &i in focus.files.iter().chain(&focus.named_files) {
+            if i < n {
+                personal[i] += 1.0;
+            }
+        }
+        for &(i, weight) in &focus.seeds {
+            if i < n {
+                personal[i] += weight;
+            }
+        }
+        let mut mentioned: Vec<(&str, Vec<u32>)> = self.definers(&focus.names).into_iter().collect();
+        mentioned.sort_unstable_by_key(|&(name, _)| name);
+        for (_, targets) in mentioned {
+            for &i in &targets {
+                personal[i as usize] += 1.0 / targets.len() as f64;
+            }
+        }
+        let total: f64 = personal.iter().sum();
+        if total > 0.0 {
+            personal.iter_mut().for_each(|p| *p /= total);
+        } else if n > 0 {
+            for (p, file) in personal.iter_mut().zip(files) {
+                *p = if PathRole::of(&file.path).is_auxiliary() { AUXILIARY_PERSONAL } else { 1.0 };
+            }
+            let total: f64 = personal.iter().sum();
+            personal.iter_mut().for_each(|p| *p /= total);
+        }
+
+        // Power iteration; a file without outgoing edges gives its rank back to the personalization.
+        let mut rank = personal.clone();
+        let mut next = vec![0.0; n];
+        for _ in 0..MAX_ITERATIONS {
+            let dangling: f64 = (0..n).filter(|&i| self.out_weight[i] == 0.0).map(|i| rank[i]).sum();
+            for (next, p) in next.iter_mut().zip(&personal) {
+                *next = (1.0 - DAMPING + DAMPING * dangling) * p;
+            }
+            // Files past the last with edges have none.
+            for (from, &from_rank) in rank.iter().enumerate().take(self.links.node_count()) {
+                let node = from as u32;
+                let weights = self.links.edges_slice(node);
+                for (&to, &weight) in self.links.neighbors_slice(node).iter().zip(weights) {
+                    next[to as usize] += DAMPING * from_rank * weight;
+                }
+            }
+            let change: f64 = next.iter().zip(&rank).map(|(a, b)| (a - b).abs()).sum();
+            std::mem::swap(&mut rank, &mut next);
+            if change < TOLERANCE {
+                break;
+            }
+        }
+
+        // Definitions: each file's rank flows along its edges to the names it references.
+        let mut slot_rank = vec![0.0; self.base.slot_names.len()];
+        for edge in &self.base.edges {
+            let from = edge.from as usize;
+            slot_rank[edge.slot as usize] += rank[from] * edge.weight / self.out_weight[from];
+        }
+        let def_rank = files
+            .iter()
+            .enumerate()
+            .map(|(i, file)| {
+                let defs = file.tags.defs.len().max(1) as f64;
+                let slots = &self.base.def_slots[self.def_starts[i]..self.def_starts[i + 1]];
+                // Unreferenced definitions keep a sliver of their file's rank: after the referenced ones.
+                let referenced = |slot: u32| if slot == NONE { 0.0 } else { slot_rank[slot as usize] };
+                slots.iter().map(|&slot| referenced(slot) + rank[i] * 1e-3 / defs).collect()
+            })
+            .collect();
+        Ranking { file_rank: rank, def_rank }
+    }
+
+    /// The files the graph was built from.
+    pub fn files(&self) -> &'a [IndexedFile] {
+        self.files
+    }
+}
+
+/// Rank `files` toward `focus`: [`Graph::new`] then [`Graph::rank`].
+pub fn rank(files: &[IndexedFile], focus: &Focus) -> Ranking {
+    Graph::new(files, &focus.names).rank(focus)
+}
