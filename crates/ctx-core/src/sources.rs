@@ -157,24 +157,24 @@ impl Workspace {
     /// A value derived from something outside the store (the version
     /// history at one HEAD), kept under `key` so it is computed once.
     pub fn derived(&self, key: &str) -> Result<Option<String>> {
-        Ok(crate::store::kv_get(&self.store().conn, &format!("derived.{key}"))?)
+        Ok(crate::store::derived_get(&self.store().conn, key)?)
     }
 
     /// Keep `value` under `key` (see [`Workspace::derived`]), replacing what was there.
     pub fn save_derived(&mut self, key: &str, value: &str) -> Result<()> {
-        Ok(crate::store::kv_set(&self.store_mut().conn, &format!("derived.{key}"), value)?)
+        Ok(crate::store::derived_set(&self.store_mut().conn, key, &value)?)
     }
 
     /// [`Workspace::derived`] for bytes (a graph, not a text): whatever a
     /// caller saved with [`Workspace::save_derived_bytes`]; its own encoding.
     /// Like every derived value, `ctx secrets scrub` drops it.
     pub fn derived_bytes(&self, key: &str) -> Result<Option<Vec<u8>>> {
-        Ok(crate::store::kv_get_bytes(&self.store().conn, &format!("derived.{key}"))?)
+        Ok(crate::store::derived_get(&self.store().conn, key)?)
     }
 
     /// Keep `value` under `key` (see [`Workspace::derived_bytes`]), replacing what was there.
     pub fn save_derived_bytes(&mut self, key: &str, value: &[u8]) -> Result<()> {
-        Ok(crate::store::kv_set_bytes(&self.store_mut().conn, &format!("derived.{key}"), value)?)
+        Ok(crate::store::derived_set(&self.store_mut().conn, key, &value)?)
     }
 
     /// Store freshly extracted tags, and drop entries no file's content has

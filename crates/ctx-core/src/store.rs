@@ -41,6 +41,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../migrations/0012_outlines.sql"),
     include_str!("../migrations/0013_file_terms.sql"),
     include_str!("../migrations/0014_artifacts.sql"),
+    include_str!("../migrations/0015_derived.sql"),
 ];
 
 /// The schema version this build of ctx writes and understands.
@@ -305,15 +306,18 @@ pub(crate) fn kv_set(conn: &Connection, key: &str, value: &str) -> rusqlite::Res
     Ok(())
 }
 
-/// [`kv_get`] for a value stored as bytes (a blob: the column is typeless in SQLite).
-pub(crate) fn kv_get_bytes(conn: &Connection, key: &str) -> rusqlite::Result<Option<Vec<u8>>> {
-    conn.query_row("SELECT value FROM kv WHERE key = ?1", [key], |row| row.get(0)).optional()
+/// The value derived under `key` (table `derived`), as text or bytes.
+pub(crate) fn derived_get<T: rusqlite::types::FromSql>(
+    conn: &Connection,
+    key: &str,
+) -> rusqlite::Result<Option<T>> {
+    conn.query_row("SELECT value FROM derived WHERE key = ?1", [key], |row| row.get(0)).optional()
 }
 
-/// [`kv_set`] for bytes.
-pub(crate) fn kv_set_bytes(conn: &Connection, key: &str, value: &[u8]) -> rusqlite::Result<()> {
+/// Keep `value` (text or bytes) as the one derived under `key`.
+pub(crate) fn derived_set(conn: &Connection, key: &str, value: &dyn rusqlite::ToSql) -> rusqlite::Result<()> {
     conn.execute(
-        "INSERT INTO kv (key, value) VALUES (?1, ?2) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+        "INSERT INTO derived (key, value) VALUES (?1, ?2) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
         rusqlite::params![key, value],
     )?;
     Ok(())

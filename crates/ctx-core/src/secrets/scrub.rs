@@ -48,7 +48,8 @@ pub(crate) fn scrub_if_needed(conn: &mut Connection, detector: &Detector) -> Res
     tx.execute("DELETE FROM file_tags", [])?;
     tx.execute("DELETE FROM file_terms", [])?;
     tx.execute("DELETE FROM file_outlines", [])?;
-    tx.execute("DELETE FROM kv WHERE key LIKE 'derived.%' OR key = ?1", [crate::sources::OUTLINES_DIGEST])?;
+    tx.execute("DELETE FROM derived", [])?;
+    tx.execute("DELETE FROM kv WHERE key = ?1", [crate::sources::OUTLINES_DIGEST])?;
     tx.execute("DELETE FROM context_cache", [])?;
     if changed > 0 {
         // Merge the full-text index, so the deleted terms leave its pages.
