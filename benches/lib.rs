@@ -547,3 +547,9 @@ pub fn open_with_config(root: &Path, config_toml: &str) -> ctxkeep_core::Result<
     ctxkeep_core::write_atomic(&root.join(".ctx/config.toml"), config_toml.as_bytes())?;
     Workspace::open(root)
 }
+
+// docs/crates.md, the guide to the library crates' API, is compiled (and its
+// first example run) as doctests of this crate, which is never published.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/crates.md")]
+struct CratesGuide;

@@ -9,6 +9,7 @@ mod artifacts;
 mod build;
 
 mod cli;
+mod crate_readme;
 mod eval;
 mod faults;
 mod folder_context;

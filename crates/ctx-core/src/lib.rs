@@ -110,3 +110,8 @@ pub use sources::{Outline, OutlineDef, SourceFile, default_cache_dir};
 pub use store::{SCHEMA_VERSION, Store};
 pub use watch::{WatchCycle, WatchOptions};
 pub use workspace::{CONFIG_FILE, CTX_DIR, InitReport, Status, Workspace};
+
+// The README's example is compiled and run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

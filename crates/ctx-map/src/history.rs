@@ -31,7 +31,7 @@ pub struct History {
 
 #[derive(Debug, Clone, Default)]
 pub struct Commit {
-    /// The commit message (cut to [`MAX_MESSAGE`] bytes).
+    /// The commit message (cut to 2,000 bytes).
     pub message: String,
     /// Paths relative to the workspace root, with `/`.
     pub files: Vec<String>,

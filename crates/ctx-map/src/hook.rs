@@ -10,7 +10,7 @@
 //!   context is cut (to half, a quarter, nothing), then the pack goes.
 //! - **Prompt**: the files `ctx rank` puts first for the prompt, and the
 //!   session records `ctx search` finds for it, within `[hooks.
-//!   user_prompt_submit] tokens`; only what is relevant (see [`relevant`]),
+//!   user_prompt_submit] tokens`; only what is relevant (see `relevant`),
 //!   so most prompts inject nothing. Short replies ("yes", "continue") and
 //!   slash commands inject nothing. `pack` injects the L1 pack every turn.
 //!

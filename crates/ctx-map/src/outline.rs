@@ -172,7 +172,7 @@ fn parent<'a>(defs: &'a [Def], def: &Def) -> Option<&'a Def> {
 
 /// A signature of any number of lines on one: whitespace collapsed, no
 /// space inside brackets, no `:` or `{` that opens the body, cut at
-/// [`MAX_SIGNATURE_CHARS`].
+/// 160 characters.
 pub fn one_line(signature: &str) -> String {
     let mut line = signature.split_whitespace().collect::<Vec<_>>().join(" ");
     for (from, to) in

@@ -2,7 +2,7 @@
 //!
 //! Parsed with tree-sitter and the language's tags query ([`Lang::query`]);
 //! a file with syntax errors yields what parses. Languages without a grammar
-//! get their definitions from a cheap line scan ([`fallback`]). Definitions
+//! get their definitions from a cheap line scan ([`crate::fallback`]). Definitions
 //! carry their signature (the lines before the body) and the definition
 //! around them (the class of a method, the impl of a Rust method), so a map
 //! can show a method in its context.

@@ -3,7 +3,7 @@
 //! A thin wrapper over ctxkeep-core: arguments are converted, the GIL is released
 //! while the engine works, and results come back as plain dicts and lists
 //! (the same JSON shapes the CLI prints with `--json`). Errors are mapped to
-//! Python exceptions in one place, [`to_py_err`].
+//! Python exceptions in one place, `to_py_err`.
 
 mod artifact;
 mod convert;

@@ -44,7 +44,8 @@ mod prompt;
 #[cfg(test)]
 mod proptests;
 pub(crate) mod state;
-/// Targeting: `@artifact#section`, `/artifact section`, `#section` and titles.
+// Targeting: `@artifact#section`, `/artifact section`, `#section` and titles
+// (its own `//!` docs say more; an outer doc here would move their links).
 pub mod target;
 mod view;
 

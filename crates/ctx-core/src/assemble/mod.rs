@@ -8,10 +8,10 @@
 //!    first: what its own sub-work found), its fields cut to shares of the
 //!    current budget; if it still does not fit, every field is cut further together.
 //! 3. **Ancestors**: the parent always (cut to fit the ancestors budget);
-//!    the others by score ([`select::ancestor_score`]), each that fits the
+//!    the others by score (`select::ancestor_score`), each that fits the
 //!    budget left; shown root first. The rest are counted as omitted.
 //! 4. **Siblings**: completed and failed siblings scored by relevance to the
-//!    current goal ([`select::sibling_score`]); those under the minimum
+//!    current goal (`select::sibling_score`); those under the minimum
 //!    score are filtered out, the rest chosen by score within the siblings
 //!    budget and shown most recent first. The task prompt lists every
 //!    completed sibling (most recent first) and the remaining ones as titles.
@@ -21,7 +21,7 @@
 //!    cut further. The text never exceeds the total; a budget too small for
 //!    even the shortest document is [`Error::ContextTooLarge`].
 //!
-//! Every cut text ends with [`select::TRUNCATION_MARKER`] and is counted
+//! Every cut text ends with the marker ` …[truncated]` and is counted
 //! (XML: `truncated="true"`), and every count of what was left out reaches
 //! the output and the [`AssemblyReport`].
 

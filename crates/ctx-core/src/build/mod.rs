@@ -1,7 +1,7 @@
 //! Build: deploy one ready-to-read context file per folder and tier into
 //! `.ctx/context/`, from the store (the source of truth).
 //!
-//! 1. Read the whole tree once ([`model::Tree`]), in one read transaction,
+//! 1. Read the whole tree once (`model::Tree`), in one read transaction,
 //!    and parse the templates. No lock is held after that.
 //! 2. For each folder, hash every input its files can show (the deep doc,
 //!    the templates, the tokenizer): the **source hash**.
@@ -10,7 +10,7 @@
 //!    Folders render in parallel, each file to a temp file first; only when
 //!    every render succeeded are they renamed into place, so a broken
 //!    template leaves the previous files as they were.
-//! 4. One build at a time ([`record`]): rename the files into place, then,
+//! 4. One build at a time (`record`): rename the files into place, then,
 //!    briefly under the database's write lock, record them (`builds`), clear
 //!    the stale flags of the folders nothing marked stale since step 1, and
 //!    remove the files of folders that no longer exist.

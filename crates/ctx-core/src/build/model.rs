@@ -1,5 +1,5 @@
 //! What a context file says, before it is rendered: the store read once into
-//! a [`Tree`], and one [`ContextDoc`] per folder and tier assembled from it.
+//! a `Tree`, and one [`ContextDoc`] per folder and tier assembled from it.
 //!
 //! The doc is what templates see, what `ctx context --format json` prints,
 //! and (for the deep tier, which holds every input) what the source hash is

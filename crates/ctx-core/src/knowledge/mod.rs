@@ -12,7 +12,7 @@
 //! them without a conflict.
 //!
 //! Both directions run in the same write transaction as the change they
-//! go with ([`sync`]):
+//! go with (`sync`):
 //! - **in**: files that changed on disk since ctx last read or wrote them
 //!   (a pull, a merge, a hand edit) are read, all of them checked before any
 //!   is applied, and their items put into the store (staleness flows as for

@@ -1,7 +1,7 @@
 //! Session memory: the turns of agent sessions (queries, responses, tool
 //! calls and outputs, notes) as records, added one by one or ingested from
 //! transcripts, and found again with progressive retrieval (the ContextFS
-//! L0/L1/L2 contract): [`search`] returns cheap single-line L0 rows.
+//! L0/L1/L2 contract): a search ([`Workspace::search`](crate::Workspace::search)) returns cheap single-line L0 rows.
 //!
 //! Session records have stable ids `H-` and 12 hex digits. An ingested turn's
 //! id is derived from where it came from (the transcript's session and

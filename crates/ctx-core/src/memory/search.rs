@@ -247,7 +247,7 @@ pub struct L0Row {
     pub ts: String,
     #[serde(rename = "type")]
     pub record_type: String,
-    /// One line, at most [`SUMMARY_CHARS`] characters.
+    /// One line, at most 160 characters.
     pub summary: String,
     /// `hot` or `archive`.
     pub source: String,

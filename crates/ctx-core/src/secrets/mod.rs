@@ -8,8 +8,8 @@
 //! rendering made from it holds none. The secret value becomes
 //! `[REDACTED:<rule>]`; the rest of the line stays.
 //!
-//! Rules are data ([`rules`]): a regex per token format, keywords that
-//! gate it, an optional entropy floor. One Aho–Corasick pass finds the
+//! Rules are data ([`BUILTIN_RULES_TOML`], plus `[secrets] rules`): a regex
+//! per token format, keywords that gate it, an optional entropy floor. One Aho–Corasick pass finds the
 //! keywords of every rule; a rule's regex then runs only on the lines where
 //! its keywords are, so text that holds none costs one linear scan.
 //!
@@ -169,7 +169,7 @@ impl Detector {
     }
 
     /// Changes whenever what is detected or allowed changes: text stored
-    /// under another digest is scrubbed again ([`scrub`]).
+    /// under another digest is scrubbed again when a workspace opens.
     pub fn digest(&self) -> &str {
         &self.digest
     }

@@ -82,7 +82,7 @@ impl Workspace {
     }
 
     /// Ingest what was added, since their last read, to the transcripts
-    /// under `dir` that were read before (at most [`CATCH_UP_FILES`], the
+    /// under `dir` that were read before (at most 50, the
     /// most recently read first): the lines a harness wrote after its last
     /// hook ran. Claude Code can end a session before the last turn reaches
     /// its transcript; the next session start (a transcript in the same
