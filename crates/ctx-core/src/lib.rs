@@ -98,9 +98,9 @@ pub use frames::{
 pub use fsutil::{open_within, process_is_gone, read_within, write_atomic};
 pub use knowledge::KnowledgeReport;
 pub use memory::{
-    EmbedError, Embedder, HashedNgrams, IngestError, IngestReport, L0Row, LEXICAL_WINDOW, NewRecord, Pack,
-    PackSection, Record, SearchMode, SearchOptions, SearchResponse, SearchScope, Timeline, TimelineSession,
-    TimelineThread, VECTOR_ENGINE,
+    EmbedError, Embedder, EmbedderFailure, HashedNgrams, IngestError, IngestReport, L0Row, LEXICAL_WINDOW,
+    NewRecord, Pack, PackSection, Record, SearchMode, SearchOptions, SearchResponse, SearchScope, Timeline,
+    TimelineSession, TimelineThread, VECTOR_ENGINE,
 };
 pub use memory::{TranscriptIngestReport, TranscriptRead};
 pub use records::{Decision, NewDecision};

@@ -4,7 +4,9 @@
 use std::cell::Cell;
 use std::collections::HashMap;
 
-use ctxkeep_core::{EmbedError, Embedder, NewRecord, SearchMode, SearchOptions, SearchScope, Workspace};
+use ctxkeep_core::{
+    EmbedError, Embedder, EmbedderFailure, NewRecord, SearchMode, SearchOptions, SearchScope, Workspace,
+};
 
 fn workspace() -> (tempfile::TempDir, Workspace) {
     let dir = tempfile::tempdir().unwrap();
@@ -237,6 +239,55 @@ fn a_failing_embedder_falls_back_and_a_malformed_one_is_an_error() {
     // Nothing of the failed sync was kept: the next one starts over.
     let err = ws.embed_records(&Ragged).unwrap_err();
     assert!(err.to_string().contains("dimensions"), "{err}");
+}
+
+/// Embeds the records, then fails on every later call (the query).
+struct FailsAfterRecords {
+    calls: Cell<usize>,
+}
+
+impl Embedder for FailsAfterRecords {
+    fn name(&self) -> &str {
+        "test:flaky"
+    }
+
+    fn embed(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, EmbedError> {
+        self.calls.set(self.calls.get() + 1);
+        if self.calls.get() > 1 {
+            return Err(EmbedError("the model timed out".into()));
+        }
+        Ok(texts.iter().map(|t| vec![1.0, t.len() as f32]).collect())
+    }
+}
+
+#[test]
+fn a_search_told_to_fail_on_embedder_errors_fails_instead_of_falling_back() {
+    let (_dir, mut ws) = workspace();
+    note(&mut ws, "the automobile would not start", None);
+    let strict = |query: &str, mode| SearchOptions {
+        on_embedder_error: EmbedderFailure::Error,
+        ..options(query, mode)
+    };
+    // The records cannot be embedded.
+    let broken = Concepts { calls: Cell::new(0), fail: true };
+    let err = ws.search_with(&strict("automobile", SearchMode::Hybrid), &broken).unwrap_err();
+    assert_eq!(err.code(), "EMBEDDER_ERROR");
+    assert!(err.to_string().contains("model server unreachable"), "{err}");
+    // The records are, the query is not.
+    let flaky = FailsAfterRecords { calls: Cell::new(0) };
+    let err = ws.search_with(&strict("automobile", SearchMode::Vector), &flaky).unwrap_err();
+    assert_eq!(err.code(), "EMBEDDER_ERROR");
+    assert!(err.to_string().contains("the model timed out"), "{err}");
+    // The default falls back, as before.
+    let response = ws.search_with(&options("automobile", SearchMode::Vector), &flaky).unwrap();
+    assert_eq!(response.retrieval.mode, SearchMode::Lexical);
+    // Not failures: a lexical search, a query the embedder cannot place, vectors turned off.
+    assert_eq!(ws.search_with(&strict("automobile", SearchMode::Lexical), &broken).unwrap().hits, 1);
+    let quiet = ws.search(&strict("the", SearchMode::Hybrid)).unwrap();
+    assert_eq!(quiet.retrieval.mode, SearchMode::Lexical);
+    std::fs::write(ws.root().join(".ctx/config.toml"), "[memory]\nembedder = \"none\"\n").unwrap();
+    let ws = Workspace::open(ws.root()).unwrap();
+    assert_eq!(ws.search(&strict("automobile", SearchMode::Vector)).unwrap().hits, 1);
 }
 
 #[test]

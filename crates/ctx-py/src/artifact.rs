@@ -55,60 +55,9 @@ pub(crate) fn to_py_err(err: &ArtifactError) -> PyErr {
 /// said as the Python calls that do the same.
 fn pythonic(err: &ArtifactError) -> ArtifactError {
     let mut err = err.clone();
-    err.message = python_words(&err.message);
-    err.action = err.action.as_deref().map(python_words);
+    err.message = crate::words::pythonic(&err.message);
+    err.action = err.action.as_deref().map(crate::words::pythonic);
     err
-}
-
-/// `ctx artifact unfinalize concept` → `Workspace.unfinalize_artifact("concept")`, …
-fn python_words(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(start) = rest.find("`ctx artifact ") {
-        let Some(len) = rest[start + 1..].find('`') else { break };
-        let command = &rest[start + 1..start + 1 + len];
-        out.push_str(&rest[..start]);
-        match python_call(command) {
-            Some(call) => out.push_str(&format!("`{call}`")),
-            None => out.push_str(&rest[start..start + len + 2]),
-        }
-        rest = &rest[start + len + 2..];
-    }
-    out.push_str(rest);
-    const FLAGS: [(&str, &str); 4] = [
-        ("(`--section SLUG`)", "(`artifact(slug, sections=[...])`)"),
-        ("\"override_finalized\": true", "override_finalized=True"),
-        ("--override-finalized", "override_finalized=True"),
-        ("--slug", "slug="),
-    ];
-    FLAGS.iter().fold(out, |text, (cli, python)| text.replace(cli, python))
-}
-
-/// The `Workspace` call that does what `command` (`ctx artifact VERB ARGS…`) does.
-fn python_call(command: &str) -> Option<String> {
-    let mut words = command.split_whitespace().skip(2);
-    let method = match words.next()? {
-        "add" => "add_artifact",
-        "list" => "artifacts",
-        "show" => "artifact",
-        "unfinalize" => "unfinalize_artifact",
-        "finalize" => "finalize_artifact",
-        "history" => "artifact_history",
-        "suggestions" => "artifact_suggestions",
-        "restore" => "restore_artifact",
-        _ => return None,
-    };
-    // Placeholders (PATH, SLUG) become argument names; values are quoted.
-    let args: Vec<String> = words
-        .map(|word| {
-            if word.chars().all(|c| c.is_ascii_uppercase() || c == '_') {
-                word.to_ascii_lowercase()
-            } else {
-                format!("{word:?}")
-            }
-        })
-        .collect();
-    Some(format!("Workspace.{method}({})", args.join(", ")))
 }
 
 /// An operation given as a dict (any mapping) or as a JSON string.
@@ -219,12 +168,5 @@ mod tests {
             err.action.as_deref(),
             Some("add it with `Workspace.add_artifact(path)`, or see `Workspace.artifacts()`")
         );
-        assert_eq!(
-            python_words("see `ctx artifact suggestions SLUG`"),
-            "see `Workspace.artifact_suggestions(slug)`"
-        );
-        assert_eq!(python_words("`ctx artifact frobnicate x` stays"), "`ctx artifact frobnicate x` stays");
-        assert_eq!(python_words("unclosed `ctx artifact list"), "unclosed `ctx artifact list");
-        assert_eq!(python_words("give another with --slug"), "give another with slug=");
     }
 }

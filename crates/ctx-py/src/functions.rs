@@ -6,17 +6,22 @@ use std::path::PathBuf;
 use ctxkeep_core::Workspace as CoreWorkspace;
 use pyo3::prelude::*;
 
-use crate::convert::{map_err, to_py};
+use crate::convert::{count, map_err, optional_count, to_py};
 
 /// The repository map of the folder `path` (a workspace, or any folder: then
 /// the cache lives in the user's cache directory): stack, commands, key
 /// files, tree and the most referenced definitions within `tokens`.
+/// (`ctxkeep.map` is the same function by its first name, which
+/// `from ctxkeep import *` leaves out so as not to hide the builtin.)
 #[pyfunction]
-#[pyo3(signature = (path=PathBuf::from("."), *, tokens=ctxkeep_map::map::DEFAULT_TOKENS, focus=None, query=None))]
-pub(crate) fn map<'py>(
+#[pyo3(
+    signature = (path=PathBuf::from("."), *, tokens=ctxkeep_map::map::DEFAULT_TOKENS, focus=None, query=None),
+    text_signature = "(path='.', *, tokens=1500, focus=None, query=None)"
+)]
+pub(crate) fn repo_map<'py>(
     py: Python<'py>,
     path: PathBuf,
-    tokens: usize,
+    #[pyo3(from_py_with = count::tokens)] tokens: usize,
     focus: Option<Vec<String>>,
     query: Option<String>,
 ) -> PyResult<Bound<'py, PyAny>> {
@@ -34,12 +39,15 @@ pub(crate) fn map<'py>(
 /// (`k`: only the first k), each `{path, score, lexical, graph, recency, similar, named}`;
 /// `history=False` leaves the git history out.
 #[pyfunction]
-#[pyo3(signature = (query, path=PathBuf::from("."), *, k=None, history=true))]
+#[pyo3(
+    signature = (query, path=PathBuf::from("."), *, k=None, history=true),
+    text_signature = "(query, path='.', *, k=None, history=True)"
+)]
 pub(crate) fn rank<'py>(
     py: Python<'py>,
     query: String,
     path: PathBuf,
-    k: Option<usize>,
+    #[pyo3(from_py_with = optional_count::k)] k: Option<usize>,
     history: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
     let options = ctxkeep_map::rank::RankOptions { history, top: k, ..Default::default() };

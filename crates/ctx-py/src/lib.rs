@@ -3,45 +3,87 @@
 //! A thin wrapper over ctxkeep-core: arguments are converted, the GIL is released
 //! while the engine works, and results come back as plain dicts and lists
 //! (the same JSON shapes the CLI prints with `--json`). Errors are mapped to
-//! Python exceptions in one place, `to_py_err`.
+//! Python exceptions in one place, `to_py_err`, in Python's words
+//! (`words`). A `Workspace` lives as `state` says: opened on first use,
+//! closed by `close()` or the end of a `with` block.
 
 mod artifact;
 mod convert;
 mod embedder;
 mod functions;
+mod state;
+mod words;
 
 use std::path::PathBuf;
 use std::sync::Mutex;
 
 use convert::{
-    invalid, json_to_py, map_err, parse_choice, parse_rendering, parse_status, parse_tier, to_py, to_py_err,
+    count, invalid, json_text_to_py, map_err, optional_count, parse_build_mode, parse_choice,
+    parse_embedder_failure, parse_rendering, parse_status, parse_tier, seconds, to_py, to_py_err,
 };
 use ctxkeep_core::{
-    BuildMode, BuildOptions, FolderEdit, HashedNgrams, NewArtifact, NewAttempt, NewDecision, NewFrame,
-    NewRecord, NewTask, SearchMode, SearchOptions, SearchScope, TaskFilter, TimelineSession, TimelineThread,
+    BuildOptions, FolderEdit, HashedNgrams, NewArtifact, NewAttempt, NewDecision, NewFrame, NewRecord,
+    NewTask, SearchMode, SearchOptions, SearchScope, TaskFilter, TimelineSession, TimelineThread,
     ViewOptions, Workspace as CoreWorkspace,
 };
 use embedder::PyEmbedder;
-use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 
 /// A ctx workspace: a repository root with a `.ctx/` folder.
 ///
 /// `Workspace(path)` never touches the disk; `init()` creates `.ctx/` in
 /// `path`, and every other method opens the workspace whose `.ctx/` is in
-/// `path` or its nearest ancestor.
+/// `path` or its nearest ancestor. `Workspace.open(path)` opens it at once.
+/// `close()` (or the end of a `with` block) closes its database; every
+/// method after raises `WorkspaceClosedError`.
 #[pyclass(module = "ctxkeep._ctx")]
 struct Workspace {
     path: PathBuf,
-    /// Opened on first use, then kept for the object's life.
-    inner: Mutex<Option<CoreWorkspace>>,
+    state: Mutex<state::State>,
 }
 
 #[pymethods]
 impl Workspace {
     #[new]
     fn new(path: PathBuf) -> Self {
-        Workspace { path, inner: Mutex::new(None) }
+        Workspace::with_state(path, state::State::Unopened)
+    }
+
+    /// The workspace whose `.ctx/` is in `path` or its nearest ancestor,
+    /// opened now: `NotAWorkspaceError` at once when there is none.
+    #[classmethod]
+    #[pyo3(signature = (path=PathBuf::from(".")), text_signature = "(path='.')")]
+    fn open(_class: &Bound<'_, pyo3::types::PyType>, py: Python<'_>, path: PathBuf) -> PyResult<Workspace> {
+        let ws = py.detach(|| CoreWorkspace::discover(&path)).map_err(to_py_err)?;
+        Ok(Workspace::with_state(path, state::State::Open(Box::new(ws))))
+    }
+
+    /// Close the workspace's database (after a call running on it ends);
+    /// closing again does nothing.
+    fn close(&self, py: Python<'_>) {
+        self.close_now(py);
+    }
+
+    /// Whether `close()` was called.
+    #[getter]
+    fn closed(&self) -> bool {
+        self.is_closed()
+    }
+
+    fn __enter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    /// Close; exceptions of the block go on.
+    fn __exit__(
+        &self,
+        py: Python<'_>,
+        exc_type: Option<Bound<'_, PyAny>>,
+        exc_value: Option<Bound<'_, PyAny>>,
+        traceback: Option<Bound<'_, PyAny>>,
+    ) {
+        let _ = (exc_type, exc_value, traceback);
+        self.close_now(py);
     }
 
     /// The path this workspace was created with.
@@ -58,9 +100,7 @@ impl Workspace {
 
     /// Create `.ctx/` in `path` (idempotent) and return what was created.
     fn init<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let path = self.path.clone();
-        let (ws, report) = py.detach(|| CoreWorkspace::init(&path)).map_err(to_py_err)?;
-        *self.lock() = Some(ws);
+        let report = self.init_open(py, || CoreWorkspace::init(&self.path))?;
         to_py(py, &report)
     }
 
@@ -75,6 +115,9 @@ impl Workspace {
         }
         let options = ctxkeep_core::UpdateOptions { check, repair };
         let report = if check {
+            if self.is_closed() {
+                return Err(state::closed());
+            }
             let path = self.path.clone();
             py.detach(|| {
                 ctxkeep_core::agents::update(&ctxkeep_core::agents::workspace_root(&path, true)?, &options)
@@ -88,20 +131,17 @@ impl Workspace {
 
     /// Bring the store up to date with the files on disk.
     fn scan<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let report = self.with(py, |ws| ws.scan())?;
-        to_py(py, &report)
+        self.json(py, |ws| ws.scan())
     }
 
     /// Counts, stale folders and the last scan time.
     fn status<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let status = self.with(py, |ws| ws.status())?;
-        to_py(py, &status)
+        self.json(py, |ws| ws.status())
     }
 
     /// Everything known about a folder (a repository-relative path, `.` for the root).
     fn folder<'py>(&self, py: Python<'py>, path: &str) -> PyResult<Bound<'py, PyAny>> {
-        let folder = self.with(py, |ws| ws.folder(path))?;
-        to_py(py, &folder)
+        self.json(py, |ws| ws.folder(path))
     }
 
     /// Write a folder's one-line description and/or long-form markdown content.
@@ -114,14 +154,12 @@ impl Workspace {
         content: Option<String>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let edit = FolderEdit { description, content_md: content };
-        let folder = self.with(py, |ws| ws.describe_folder(path, &edit))?;
-        to_py(py, &folder)
+        self.json(py, |ws| ws.describe_folder(path, &edit))
     }
 
     /// Mark a folder as a scope (its description heads its descendants' context), or unmark it.
     fn set_scope<'py>(&self, py: Python<'py>, path: &str, is_scope: bool) -> PyResult<Bound<'py, PyAny>> {
-        let folder = self.with(py, |ws| ws.set_scope(path, is_scope))?;
-        to_py(py, &folder)
+        self.json(py, |ws| ws.set_scope(path, is_scope))
     }
 
     /// Relate a folder to another one (a related scope in its context); replaces the note.
@@ -133,36 +171,32 @@ impl Workspace {
         other: &str,
         note: Option<&str>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let folder = self.with(py, |ws| ws.relate(path, other, note))?;
-        to_py(py, &folder)
+        self.json(py, |ws| ws.relate(path, other, note))
     }
 
     /// Remove the relation from `path` to `other`.
     fn unrelate<'py>(&self, py: Python<'py>, path: &str, other: &str) -> PyResult<Bound<'py, PyAny>> {
-        let folder = self.with(py, |ws| ws.unrelate(path, other))?;
-        to_py(py, &folder)
+        self.json(py, |ws| ws.unrelate(path, other))
     }
 
     /// Log a decision on a folder.
-    #[pyo3(signature = (path, title, *, rationale=String::new(), tags=Vec::new()))]
+    #[pyo3(signature = (path, title, *, rationale="", tags=None))]
     fn log_decision<'py>(
         &self,
         py: Python<'py>,
         path: &str,
         title: String,
-        rationale: String,
-        tags: Vec<String>,
+        rationale: &str,
+        tags: Option<Vec<String>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let new = NewDecision { title, rationale, tags };
-        let decision = self.with(py, |ws| ws.log_decision(path, &new))?;
-        to_py(py, &decision)
+        let new = NewDecision { title, rationale: rationale.into(), tags: tags.unwrap_or_default() };
+        self.json(py, |ws| ws.log_decision(path, &new))
     }
 
     /// Decisions on one folder, or all of them, newest first.
     #[pyo3(signature = (path=None))]
     fn decisions<'py>(&self, py: Python<'py>, path: Option<&str>) -> PyResult<Bound<'py, PyAny>> {
-        let decisions = self.with(py, |ws| ws.decisions(path))?;
-        to_py(py, &decisions)
+        self.json(py, |ws| ws.decisions(path))
     }
 
     /// Write the stale context files (inputs changed, missing or edited;
@@ -175,12 +209,7 @@ impl Workspace {
         mode: &str,
         tiers: Option<Vec<String>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let mode = match mode {
-            // "changed" was the default's name before 0.1's release; kept as an alias.
-            "stale" | "changed" => BuildMode::Stale,
-            "force" => BuildMode::Force,
-            other => return Err(invalid(format!("{other:?}: the modes are stale, force"))),
-        };
+        let mode = parse_build_mode(mode)?;
         let tiers = tiers.unwrap_or_default().iter().map(|t| parse_tier(t)).collect::<PyResult<_>>()?;
         let options = BuildOptions { folders: paths.unwrap_or_default(), mode, tiers };
         let report = self.with(py, |ws| Ok(ctxkeep_map::outline::build(ws, &options)))?.map_err(map_err)?;
@@ -192,15 +221,13 @@ impl Workspace {
     #[pyo3(signature = (path=".", tier="standard"))]
     fn context<'py>(&self, py: Python<'py>, path: &str, tier: &str) -> PyResult<Bound<'py, PyAny>> {
         let tier = parse_tier(tier)?;
-        let rendered = self.with(py, |ws| ws.context(path, tier))?;
-        to_py(py, &rendered)
+        self.json(py, |ws| ws.context(path, tier))
     }
 
     /// Compare `.ctx/context/` with the database: `ok`, and the missing,
     /// stale, edited and orphaned files.
     fn validate<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let report = self.with(py, |ws| ws.validate())?;
-        to_py(py, &report)
+        self.json(py, |ws| ws.validate())
     }
 
     /// Scan, then list the secrets in the files at or below folder `path`
@@ -223,8 +250,7 @@ impl Workspace {
 
     /// Folders nobody has described yet, deepest first, with what their files say.
     fn todo<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let todo = self.with(py, |ws| ws.todo())?;
-        to_py(py, &todo)
+        self.json(py, |ws| ws.todo())
     }
 
     /// Push a frame (under `parent`, default the current frame) and make it
@@ -239,8 +265,7 @@ impl Workspace {
         r#type: Option<String>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let new = NewFrame { goal, title, parent, frame_type: r#type };
-        let frame = self.with(py, |ws| ws.push_frame(&new))?;
-        to_py(py, &frame)
+        self.json(py, |ws| ws.push_frame(&new))
     }
 
     /// End work on frame `id` (default: the current frame) as `completed`,
@@ -255,8 +280,7 @@ impl Workspace {
         summary: Option<&str>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let status = parse_status(status)?;
-        let frame = self.with(py, |ws| ws.pop_frame(id, status, summary))?;
-        to_py(py, &frame)
+        self.json(py, |ws| ws.pop_frame(id, status, summary))
     }
 
     /// Replace the goal of `frame` (default: the current frame).
@@ -267,8 +291,7 @@ impl Workspace {
         goal: &str,
         frame: Option<&str>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let frame = self.with(py, |ws| ws.set_frame_goal(frame, goal))?;
-        to_py(py, &frame)
+        self.json(py, |ws| ws.set_frame_goal(frame, goal))
     }
 
     /// Add artifacts (repository-relative paths or globs, or absolute paths
@@ -280,37 +303,33 @@ impl Workspace {
         paths: Vec<String>,
         frame: Option<&str>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let frame = self.with(py, |ws| ws.add_frame_artifacts(frame, &paths))?;
-        to_py(py, &frame)
+        self.json(py, |ws| ws.add_frame_artifacts(frame, &paths))
     }
 
     /// Log a decision on `frame` (default: the current frame).
-    #[pyo3(signature = (title, *, frame=None, rationale=String::new(), tags=Vec::new()))]
+    #[pyo3(signature = (title, *, frame=None, rationale="", tags=None))]
     fn add_frame_decision<'py>(
         &self,
         py: Python<'py>,
         title: String,
         frame: Option<&str>,
-        rationale: String,
-        tags: Vec<String>,
+        rationale: &str,
+        tags: Option<Vec<String>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let new = NewDecision { title, rationale, tags };
-        let decision = self.with(py, |ws| ws.add_frame_decision(frame, &new))?;
-        to_py(py, &decision)
+        let new = NewDecision { title, rationale: rationale.into(), tags: tags.unwrap_or_default() };
+        self.json(py, |ws| ws.add_frame_decision(frame, &new))
     }
 
     /// Frame `id` (default: the current frame) with its ancestors (root
     /// first), subframes, decisions and attempts.
     #[pyo3(signature = (id=None))]
     fn frame<'py>(&self, py: Python<'py>, id: Option<&str>) -> PyResult<Bound<'py, PyAny>> {
-        let detail = self.with(py, |ws| ws.frame(id))?;
-        to_py(py, &detail)
+        self.json(py, |ws| ws.frame(id))
     }
 
     /// The current frame (the in-progress frame pushed or started last), or `None`.
     fn current_frame<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let frame = self.with(py, |ws| ws.current_frame())?;
-        to_py(py, &frame)
+        self.json(py, |ws| ws.current_frame())
     }
 
     /// The frames under `root` (every top-level frame when `None`), `depth` levels deep at most.
@@ -319,10 +338,9 @@ impl Workspace {
         &self,
         py: Python<'py>,
         root: Option<&str>,
-        depth: Option<usize>,
+        #[pyo3(from_py_with = optional_count::depth)] depth: Option<usize>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let tree = self.with(py, |ws| ws.frame_tree(root, depth))?;
-        to_py(py, &tree)
+        self.json(py, |ws| ws.frame_tree(root, depth))
     }
 
     /// Add a planned task under `epic` (`type="epic"`: an epic). Its goal is
@@ -339,14 +357,12 @@ impl Workspace {
     ) -> PyResult<Bound<'py, PyAny>> {
         let new =
             NewTask { title, epic, description, criteria: criteria.unwrap_or_default(), task_type: r#type };
-        let task = self.with(py, |ws| ws.add_task(&new))?;
-        to_py(py, &task)
+        self.json(py, |ws| ws.add_task(&new))
     }
 
     /// Start (or retry) task `id`: it is in progress and the current frame.
     fn start_task<'py>(&self, py: Python<'py>, id: &str) -> PyResult<Bound<'py, PyAny>> {
-        let task = self.with(py, |ws| ws.start_task(id))?;
-        to_py(py, &task)
+        self.json(py, |ws| ws.start_task(id))
     }
 
     /// Mark task `id` completed, with what was done.
@@ -357,8 +373,7 @@ impl Workspace {
         id: &str,
         summary: Option<&str>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let task = self.with(py, |ws| ws.finish_task(id, summary))?;
-        to_py(py, &task)
+        self.json(py, |ws| ws.finish_task(id, summary))
     }
 
     /// Record a failed attempt at task `id` and mark it failed; its next
@@ -377,8 +392,7 @@ impl Workspace {
             observations: observations.unwrap_or_default(),
             avoid: avoid.unwrap_or_default(),
         };
-        let task = self.with(py, |ws| ws.fail_task(id, &attempt))?;
-        to_py(py, &task)
+        self.json(py, |ws| ws.fail_task(id, &attempt))
     }
 
     /// Tasks and epics (or the children of `epic`), in the order they were
@@ -391,8 +405,7 @@ impl Workspace {
         status: Option<&str>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let filter = TaskFilter { epic, status: status.map(parse_status).transpose()? };
-        let tasks = self.with(py, |ws| ws.tasks(&filter))?;
-        to_py(py, &tasks)
+        self.json(py, |ws| ws.tasks(&filter))
     }
 
     /// The context of frame `id` (default: the current frame) within the
@@ -407,14 +420,12 @@ impl Workspace {
         format: &str,
     ) -> PyResult<Bound<'py, PyAny>> {
         let rendering = parse_rendering(format)?;
-        let context = self.with(py, |ws| ws.frame_context(id, rendering))?;
-        to_py(py, &context)
+        self.json(py, |ws| ws.frame_context(id, rendering))
     }
 
     /// The task prompt of task `id`: `frame_context(id, format="prompt")`.
     fn task_prompt<'py>(&self, py: Python<'py>, id: &str) -> PyResult<Bound<'py, PyAny>> {
-        let context = self.with(py, |ws| ws.task_prompt(id))?;
-        to_py(py, &context)
+        self.json(py, |ws| ws.task_prompt(id))
     }
 
     /// Remove the cached context of frame `id` (every entry when `None`);
@@ -447,8 +458,7 @@ impl Workspace {
             session_id: session,
             ..Default::default()
         };
-        let record = self.with(py, |ws| ws.add_record(&new))?;
-        to_py(py, &record)
+        self.json(py, |ws| ws.add_record(&new))
     }
 
     /// Add the records of a JSONL file (ctx records, a Claude Code
@@ -468,14 +478,12 @@ impl Workspace {
     /// start, adding nothing twice; an unchanged one costs a `stat`. What
     /// `ctx hook Stop` does; for a harness of your own.
     fn ingest_transcript<'py>(&self, py: Python<'py>, path: PathBuf) -> PyResult<Bound<'py, PyAny>> {
-        let report = self.with(py, |ws| ws.ingest_transcript(&path, None))?;
-        to_py(py, &report)
+        self.json(py, |ws| ws.ingest_transcript(&path, None))
     }
 
     /// The record with id `id` (`{id, ts, role, type, refs, text, tags, session_id}`).
     fn record<'py>(&self, py: Python<'py>, id: &str) -> PyResult<Bound<'py, PyAny>> {
-        let record = self.with(py, |ws| ws.record(id))?;
-        to_py(py, &record)
+        self.json(py, |ws| ws.record(id))
     }
 
     /// The L0 rows around record `id` in time order (`session`: an id or
@@ -486,52 +494,54 @@ impl Workspace {
         &self,
         py: Python<'py>,
         id: &str,
-        before: usize,
-        after: usize,
+        #[pyo3(from_py_with = count::before)] before: usize,
+        #[pyo3(from_py_with = count::after)] after: usize,
         session: Option<String>,
         thread: &str,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let thread = parse_choice(thread, TimelineThread::parse, "threads", "anchor, main, subagents, all")?;
+        let thread =
+            parse_choice(thread, TimelineThread::parse, "thread", "threads", "anchor, main, subagents, all")?;
         let session = match session.as_deref() {
             None => TimelineSession::Anchor,
             Some("all") => TimelineSession::All,
             Some(id) => TimelineSession::Id(id.to_string()),
         };
-        let timeline = self.with(py, |ws| ws.timeline_in(id, before, after, &session, &thread))?;
-        to_py(py, &timeline)
+        self.json(py, |ws| ws.timeline_in(id, before, after, &session, &thread))
     }
 
     /// Record `id` as the contract's L2 object, its JSON within `head`
     /// characters when given (the tiny `budget_too_small` object below that).
     #[pyo3(signature = (id, *, head=None))]
-    fn get<'py>(&self, py: Python<'py>, id: &str, head: Option<usize>) -> PyResult<Bound<'py, PyAny>> {
+    fn get<'py>(
+        &self,
+        py: Python<'py>,
+        id: &str,
+        #[pyo3(from_py_with = optional_count::head)] head: Option<usize>,
+    ) -> PyResult<Bound<'py, PyAny>> {
         let text = self.with(py, |ws| ws.record_json(id, head))?;
-        let value: serde_json::Value =
-            serde_json::from_str(&text).map_err(|err| PyRuntimeError::new_err(err.to_string()))?;
-        json_to_py(py, &value)
+        json_text_to_py(py, &text)
     }
 
     /// Move session records older than `older_than_seconds` to the archive pool; how many moved.
     fn archive(&self, py: Python<'_>, older_than_seconds: f64) -> PyResult<usize> {
-        if !(older_than_seconds.is_finite() && older_than_seconds >= 0.0) {
-            return Err(invalid(format!("{older_than_seconds}: a number of seconds, 0 or more")));
-        }
-        let older_than = std::time::Duration::from_secs_f64(older_than_seconds);
+        let older_than = seconds("older_than_seconds", older_than_seconds)?;
         self.with(py, |ws| ws.archive(older_than))
     }
 
     /// The L1 pack (`{layer, text, tokens, threshold, mode, sections, stored}`)
     /// within `tokens` (default `[pack] tokens`).
     #[pyo3(signature = (tokens=None))]
-    fn pack<'py>(&self, py: Python<'py>, tokens: Option<usize>) -> PyResult<Bound<'py, PyAny>> {
-        let pack = self.with(py, |ws| ws.pack(tokens))?;
-        to_py(py, &pack)
+    fn pack<'py>(
+        &self,
+        py: Python<'py>,
+        #[pyo3(from_py_with = optional_count::tokens)] tokens: Option<usize>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        self.json(py, |ws| ws.pack(tokens))
     }
 
     /// Pin a text: every pack shows it first. Returns the pin's record.
     fn pin<'py>(&self, py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
-        let record = self.with(py, |ws| ws.pin(text))?;
-        to_py(py, &record)
+        self.json(py, |ws| ws.pin(text))
     }
 
     /// Remove the pin `id`.
@@ -541,8 +551,7 @@ impl Workspace {
 
     /// The pins, newest first.
     fn pins<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let pins = self.with(py, |ws| ws.pins())?;
-        to_py(py, &pins)
+        self.json(py, |ws| ws.pins())
     }
 
     /// L0 rows of the records matching `query` (words, "phrases", prefix*), best first.
@@ -550,14 +559,17 @@ impl Workspace {
     /// serves the vector channel instead of the configured one. `types`
     /// (any of), `tags` (all of; `!tag`: without it), `since` and `until`
     /// (RFC 3339 in UTC, `YYYY-MM-DD`, or a duration ago such as `7d`)
-    /// filter the records inside the search.
-    #[pyo3(signature = (query, *, k=10, scope="all", session=None, mode="lexical", embedder=None, types=None, tags=None, since=None, until=None))]
+    /// filter the records inside the search. An embedder that fails (raises,
+    /// or returns vectors of the wrong number or size) leaves the search to
+    /// the lexical channel (`retrieval.vector_fallback_reason` says why);
+    /// `on_embedder_error="raise"` raises `EmbedderError` instead.
+    #[pyo3(signature = (query, *, k=10, scope="all", session=None, mode="lexical", embedder=None, types=None, tags=None, since=None, until=None, on_embedder_error="fallback"))]
     #[allow(clippy::too_many_arguments)] // Python's keyword arguments
     fn search<'py>(
         &self,
         py: Python<'py>,
         query: String,
-        k: usize,
+        #[pyo3(from_py_with = count::k)] k: usize,
         scope: &str,
         session: Option<String>,
         mode: &str,
@@ -566,23 +578,27 @@ impl Workspace {
         tags: Option<Vec<String>>,
         since: Option<String>,
         until: Option<String>,
+        on_embedder_error: &str,
     ) -> PyResult<Bound<'py, PyAny>> {
         let options = SearchOptions {
             query,
             k,
-            scope: parse_choice(scope, SearchScope::parse, "scopes", "all, hot, archive")?,
+            scope: parse_choice(scope, SearchScope::parse, "scope", "scopes", "all, hot, archive")?,
             session,
-            mode: parse_choice(mode, SearchMode::parse, "modes", "lexical, vector, hybrid")?,
+            mode: parse_choice(mode, SearchMode::parse, "mode", "modes", "lexical, vector, hybrid")?,
             types: types.unwrap_or_default(),
             tags: tags.unwrap_or_default(),
             since,
             until,
+            on_embedder_error: parse_embedder_failure(on_embedder_error)?,
         };
-        let response = match embedder.map(PyEmbedder::new).transpose()? {
-            Some(embedder) => self.with(py, |ws| ws.search_with(&options, &embedder))?,
-            None => self.with(py, |ws| ws.search(&options))?,
-        };
-        to_py(py, &response)
+        match embedder.map(PyEmbedder::new).transpose()? {
+            Some(embedder) => {
+                let response = self.with(py, |ws| ws.search_with(&options, &embedder));
+                to_py(py, &response.map_err(|err| embedder.cause_of(py, err))?)
+            }
+            None => self.json(py, |ws| ws.search(&options)),
+        }
     }
 
     /// Embed every record that has no vector of `embedder`'s yet (the
@@ -590,7 +606,9 @@ impl Workspace {
     #[pyo3(signature = (embedder=None))]
     fn embed_records(&self, py: Python<'_>, embedder: Option<Bound<'_, PyAny>>) -> PyResult<usize> {
         match embedder.map(PyEmbedder::new).transpose()? {
-            Some(embedder) => self.with(py, |ws| ws.embed_records(&embedder)),
+            Some(embedder) => {
+                self.with(py, |ws| ws.embed_records(&embedder)).map_err(|err| embedder.cause_of(py, err))
+            }
             None => self.with(py, |ws| ws.embed_records(&HashedNgrams)),
         }
     }
@@ -609,14 +627,12 @@ impl Workspace {
         let path =
             path.to_str().ok_or_else(|| invalid(format!("{}: not UTF-8", path.display())))?.to_string();
         let new = NewArtifact { path, slug, stage };
-        let view = self.with(py, |ws| ws.add_artifact(&new))?;
-        to_py(py, &view)
+        self.json(py, |ws| ws.add_artifact(&new))
     }
 
     /// Every artifact (summaries), by slug.
     fn artifacts<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let list = self.with(py, |ws| ws.artifacts())?;
-        to_py(py, &list)
+        self.json(py, |ws| ws.artifacts())
     }
 
     /// Artifact `slug`: its sections' metadata; `content=True` adds the whole
@@ -630,26 +646,22 @@ impl Workspace {
         sections: Option<Vec<String>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let options = ViewOptions { content, sections: sections.unwrap_or_default() };
-        let view = self.with(py, |ws| ws.artifact(slug, &options))?;
-        to_py(py, &view)
+        self.json(py, |ws| ws.artifact(slug, &options))
     }
 
     /// The project: name, description, current stage and the progress of each stage.
     fn artifact_project<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let project = self.with(py, |ws| ws.artifact_project())?;
-        to_py(py, &project)
+        self.json(py, |ws| ws.artifact_project())
     }
 
     /// Mark artifact `slug` finalized: operations on it are refused unless they override it.
     fn finalize_artifact<'py>(&self, py: Python<'py>, slug: &str) -> PyResult<Bound<'py, PyAny>> {
-        let view = self.with(py, |ws| ws.finalize_artifact(slug, true))?;
-        to_py(py, &view)
+        self.json(py, |ws| ws.finalize_artifact(slug, true))
     }
 
     /// Make artifact `slug` a draft again.
     fn unfinalize_artifact<'py>(&self, py: Python<'py>, slug: &str) -> PyResult<Bound<'py, PyAny>> {
-        let view = self.with(py, |ws| ws.finalize_artifact(slug, false))?;
-        to_py(py, &view)
+        self.json(py, |ws| ws.finalize_artifact(slug, false))
     }
 
     /// Move artifact `slug` to `stage`.
@@ -659,8 +671,7 @@ impl Workspace {
         slug: &str,
         stage: &str,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let view = self.with(py, |ws| ws.set_artifact_stage(slug, stage))?;
-        to_py(py, &view)
+        self.json(py, |ws| ws.set_artifact_stage(slug, stage))
     }
 
     /// Collapse section `section` of artifact `slug` (`collapsed=False`:
@@ -673,8 +684,7 @@ impl Workspace {
         section: &str,
         collapsed: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let view = self.with(py, |ws| ws.set_section_collapsed(slug, section, collapsed))?;
-        to_py(py, &view)
+        self.json(py, |ws| ws.set_section_collapsed(slug, section, collapsed))
     }
 
     /// Stop tracking artifact `slug` (its state, snapshots and suggestions go; the file stays).
@@ -698,14 +708,12 @@ impl Workspace {
         if override_finalized {
             operation.set_override_finalized(true);
         }
-        let result = self.with(py, |ws| ws.apply_operation(&operation))?;
-        to_py(py, &result)
+        self.json(py, |ws| ws.apply_operation(&operation))
     }
 
     /// The suggested edits on artifact `slug` (pending and decided), oldest first.
     fn artifact_suggestions<'py>(&self, py: Python<'py>, slug: &str) -> PyResult<Bound<'py, PyAny>> {
-        let suggestions = self.with(py, |ws| ws.artifact_suggestions(slug))?;
-        to_py(py, &suggestions)
+        self.json(py, |ws| ws.artifact_suggestions(slug))
     }
 
     /// Accept suggestion `id`: its content, if any, is applied as an
@@ -717,8 +725,7 @@ impl Workspace {
         id: &str,
         override_finalized: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let suggestion = self.with(py, |ws| ws.accept_suggestion(id, override_finalized))?;
-        to_py(py, &suggestion)
+        self.json(py, |ws| ws.accept_suggestion(id, override_finalized))
     }
 
     /// Reject suggestion `id` (nothing is applied), with why.
@@ -729,14 +736,12 @@ impl Workspace {
         id: &str,
         reason: Option<&str>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let suggestion = self.with(py, |ws| ws.reject_suggestion(id, reason))?;
-        to_py(py, &suggestion)
+        self.json(py, |ws| ws.reject_suggestion(id, reason))
     }
 
     /// Artifact `slug`'s snapshots and operations, newest first.
     fn artifact_history<'py>(&self, py: Python<'py>, slug: &str) -> PyResult<Bound<'py, PyAny>> {
-        let history = self.with(py, |ws| ws.artifact_history(slug))?;
-        to_py(py, &history)
+        self.json(py, |ws| ws.artifact_history(slug))
     }
 
     /// Put artifact `slug` back as snapshot `snapshot` (`S-…`) left it: the
@@ -749,8 +754,7 @@ impl Workspace {
         snapshot: &str,
         override_finalized: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let result = self.with(py, |ws| ws.restore_artifact(slug, snapshot, override_finalized))?;
-        to_py(py, &result)
+        self.json(py, |ws| ws.restore_artifact(slug, snapshot, override_finalized))
     }
 
     /// Whether a view of artifact `slug` an agent holds (its `state_hash`)
@@ -769,8 +773,7 @@ impl Workspace {
     ) -> PyResult<Bound<'py, PyAny>> {
         let at = at.map(artifact::system_time).transpose()?;
         let max_age = max_age.map(artifact::duration).transpose()?;
-        let report = self.with(py, |ws| ws.check_artifact(slug, state_hash, at, max_age))?;
-        to_py(py, &report)
+        self.json(py, |ws| ws.check_artifact(slug, state_hash, at, max_age))
     }
 
     /// What the message `text` targets among the artifacts (`@concept#what-is-it …`,
@@ -823,7 +826,7 @@ impl Workspace {
         level: &str,
         sections: Option<Vec<String>>,
         message: Option<String>,
-        tokens: Option<usize>,
+        #[pyo3(from_py_with = optional_count::tokens)] tokens: Option<usize>,
         session: Option<String>,
         format: &str,
     ) -> PyResult<Bound<'py, PyAny>> {
@@ -857,42 +860,19 @@ impl Workspace {
     ) -> PyResult<Bound<'py, PyAny>> {
         let request =
             ctxkeep_core::artifact::PromptRequest { kind: artifact::prompt_kind(kind)?, slug, text, section };
-        let prompt = self.with(py, |ws| ws.artifact_prompt(&request))?;
-        to_py(py, &prompt)
+        self.json(py, |ws| ws.artifact_prompt(&request))
     }
 
     fn __repr__(&self) -> String {
-        format!("Workspace({:?})", self.path.display().to_string())
-    }
-}
-
-impl Workspace {
-    fn lock(&self) -> std::sync::MutexGuard<'_, Option<CoreWorkspace>> {
-        self.inner.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
-    }
-
-    /// Run `f` on the open workspace (opening it first), without the GIL.
-    fn with<T: Send>(
-        &self,
-        py: Python<'_>,
-        f: impl FnOnce(&mut CoreWorkspace) -> ctxkeep_core::Result<T> + Send,
-    ) -> PyResult<T> {
-        py.detach(|| {
-            let mut guard = self.lock();
-            let ws = match guard.as_mut() {
-                Some(ws) => ws,
-                None => guard.insert(CoreWorkspace::discover(&self.path)?),
-            };
-            f(ws)
-        })
-        .map_err(to_py_err)
+        let closed = if self.is_closed() { " (closed)" } else { "" };
+        format!("Workspace({:?}){closed}", self.path.display().to_string())
     }
 }
 
 #[pymodule]
 fn _ctx(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Workspace>()?;
-    m.add_function(wrap_pyfunction!(functions::map, m)?)?;
+    m.add_function(wrap_pyfunction!(functions::repo_map, m)?)?;
     m.add_function(wrap_pyfunction!(functions::rank, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("SCHEMA_VERSION", ctxkeep_core::SCHEMA_VERSION)?;

@@ -141,18 +141,18 @@ def test_scope_and_relations(ws: ctxkeep.Workspace) -> None:
         ws.unrelate("src/auth", "src/db")
 
 
-def test_errors_are_typed_and_carry_the_cli_message(
+def test_errors_are_typed_and_carry_the_message_in_python_terms(
     tmp_path_factory: pytest.TempPathFactory, ws: ctxkeep.Workspace
 ) -> None:
     with pytest.raises(ctxkeep.NotAWorkspaceError) as info:
         ctxkeep.Workspace(tmp_path_factory.mktemp("empty")).status()
     assert info.value.code == "NOT_A_WORKSPACE"
-    assert "ctx init" in str(info.value)
+    assert "call `Workspace.init()`" in str(info.value)
     assert isinstance(info.value, FileNotFoundError)
 
     with pytest.raises(ctxkeep.UnknownFolderError) as info:
         ws.folder("nope")
-    assert str(info.value) == "nope: unknown folder (not in the last scan; run `ctx scan`?)"
+    assert str(info.value) == "nope: unknown folder (not in the last scan; call `Workspace.scan()`?)"
     assert isinstance(info.value, KeyError)
 
     with pytest.raises(ctxkeep.OutsideRootError):

@@ -155,6 +155,7 @@ pub fn search(env: &Env, args: &SearchArgs) -> anyhow::Result<()> {
         tags: args.tags.clone(),
         since: args.since.clone(),
         until: args.until.clone(),
+        ..Default::default()
     };
     let response = ws.search(&options)?;
     if env.json {

@@ -142,6 +142,7 @@ impl SearchArgs {
             tags: self.tags,
             since: self.since,
             until: self.until,
+            ..Default::default()
         })
     }
 }

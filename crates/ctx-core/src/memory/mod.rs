@@ -29,8 +29,8 @@ pub use expand::{Timeline, TimelineSession, TimelineThread};
 pub use ingest::{IngestError, IngestReport};
 pub use pack::{Pack, PackSection};
 pub use search::{
-    Expand, L0Row, LEXICAL_WINDOW, Retrieval, SearchMode, SearchOptions, SearchResponse, SearchScope,
-    VECTOR_ENGINE,
+    EmbedderFailure, Expand, L0Row, LEXICAL_WINDOW, Retrieval, SearchMode, SearchOptions, SearchResponse,
+    SearchScope, VECTOR_ENGINE,
 };
 pub use transcript::{TranscriptIngestReport, TranscriptRead};
 

@@ -90,6 +90,19 @@ impl SearchMode {
     }
 }
 
+/// What a search does when its embedder fails: raises, or returns vectors
+/// of the wrong number or size. A query the embedder cannot place (no words
+/// it weighs) and vectors turned off in the config are not failures.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EmbedderFailure {
+    /// The lexical channel serves; `retrieval.vector_fallback_reason` says why.
+    #[default]
+    Fallback,
+    /// The search fails with [`Error::Embedder`].
+    Error,
+}
+
 /// What to search for. Every field but `query` has a default (JSON too).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(default)]
@@ -110,6 +123,8 @@ pub struct SearchOptions {
     pub since: Option<String>,
     /// Only records at or before this time: as `since` (a date: its end).
     pub until: Option<String>,
+    /// What a failing embedder does to the search. Default: fall back.
+    pub on_embedder_error: EmbedderFailure,
 }
 
 impl Default for SearchOptions {
@@ -124,6 +139,7 @@ impl Default for SearchOptions {
             tags: Vec::new(),
             since: None,
             until: None,
+            on_embedder_error: EmbedderFailure::Fallback,
         }
     }
 }
@@ -500,14 +516,22 @@ fn nearest(
     depth: usize,
 ) -> Result<std::result::Result<Vec<(i64, f64)>, String>> {
     let name = embedder.name();
+    // The embedder failed: the reason, or the error when the search must fail.
+    let failed = |reason: String| match options.on_embedder_error {
+        EmbedderFailure::Fallback => Ok(Err(reason)),
+        EmbedderFailure::Error => Err(Error::Embedder(reason)),
+    };
     let mut query = match embedder.embed(&[options.query.as_str()]) {
         Ok(mut vectors) if vectors.len() == 1 => vectors.remove(0),
         Ok(vectors) => {
-            return Ok(Err(format!("embedder {name:?} returned {} vectors for 1 text", vectors.len())));
+            return failed(format!("embedder {name:?} returned {} vectors for 1 text", vectors.len()));
         }
-        Err(err) => return Ok(Err(format!("embedder {name:?} failed on the query: {err}"))),
+        Err(err) => return failed(format!("embedder {name:?} failed on the query: {err}")),
     };
-    if query.iter().all(|x| *x == 0.0) || query.iter().any(|x| !x.is_finite()) {
+    if query.iter().any(|x| !x.is_finite()) {
+        return failed(format!("embedder {name:?} returned a vector that is not finite for the query"));
+    }
+    if query.iter().all(|x| *x == 0.0) {
         return Ok(Err(format!("the query has nothing embedder {name:?} can place (no words it weighs)")));
     }
     let Some(space) = space else { return Ok(Ok(Vec::new())) };
@@ -515,8 +539,8 @@ fn nearest(
     let filter = vectors::Filter { pool: options.scope.pool(), session: options.session.as_deref(), records };
     match vectors::nearest(conn, space, embedder, &query, depth, filter) {
         Ok(hits) => Ok(Ok(hits.into_iter().map(|(id, cosine)| (id, f64::from(cosine))).collect())),
-        Err(Error::InvalidInput(reason)) => Ok(Err(format!("embedder {name:?}: {reason}"))),
-        Err(Error::Embedder(reason)) => Ok(Err(reason)),
+        Err(Error::InvalidInput(reason)) => failed(format!("embedder {name:?}: {reason}")),
+        Err(Error::Embedder(reason)) => failed(reason),
         Err(err) => Err(err),
     }
 }

@@ -184,7 +184,10 @@ impl Workspace {
                     embedder,
                     space: memory::vectors::space(&self.store.conn, embedder.name())?,
                 },
-                Err(Error::Embedder(reason)) => VectorChannel::Unavailable(reason),
+                Err(Error::Embedder(reason)) => match options.on_embedder_error {
+                    memory::EmbedderFailure::Fallback => VectorChannel::Unavailable(reason),
+                    memory::EmbedderFailure::Error => return Err(Error::Embedder(reason)),
+                },
                 // Records without vectors, which a read-only database cannot take.
                 Err(err @ Error::ReadOnly { .. }) => VectorChannel::Unavailable(err.to_string()),
                 Err(err) => return Err(err),

@@ -3,12 +3,14 @@
 >>> import ctxkeep
 >>> ws = ctxkeep.Workspace(".")
 >>> ws.init()          # creates .ctx/ (idempotent)
+>>> with ctxkeep.Workspace.open(".") as ws:   # or: closed at the end of the block
+...     ws.status()
 >>> ws.update()        # ctx's section in AGENTS.md/CLAUDE.md, .ctx/ prompts, .ctx/map.md
 >>> ws.scan()["files_added"]
 >>> ws.status()["stale_folders"]
 >>> ws.build()["files_written"]     # .ctx/context/<folder>.<tier>.md
 >>> ws.context("src", tier="minimal")["text"]
->>> ctxkeep.map(".", tokens=1024)["text"]          # any folder, no init needed
+>>> ctxkeep.repo_map(".", tokens=1024)["text"]     # any folder, no init needed
 >>> ctxkeep.rank("fix the pool timeout", ".", k=5)  # [{"path": ..., "score": ...}, ...]
 >>> ws.push_frame("Add token refresh")["id"]       # "F1", now the current frame
 >>> ws.frame_context()["text"]                     # <ctx-context> within the token budget
@@ -23,13 +25,17 @@
 ...     "artifact_slug": "concept", "section_slug": "what-is-it"})
 
 Every method returns plain dicts and lists, shaped like the JSON that the
-`ctx` command prints with `--json`. Errors are subclasses of `CtxError`; the artifact ones, of `ArtifactError`
+`ctx` command prints with `--json` and typed by the `TypedDict`s of
+`ctxkeep.types`. Errors are subclasses of `CtxError`; the artifact ones, of `ArtifactError`
 (with the seed's `suggestions`, `action` and `candidates`).
+
+`ctxkeep.map` is `repo_map` by its old name; `from ctxkeep import *`
+leaves it out, so the builtin `map` stays what it is.
 """
 
 from typing import Protocol, Sequence, runtime_checkable
 
-from ctxkeep._ctx import SCHEMA_VERSION, Workspace, __version__, map, rank
+from ctxkeep._ctx import SCHEMA_VERSION, Workspace, __version__, rank, repo_map
 from ctxkeep.errors import (
     AmbiguousTargetError,
     ArtifactChangedError,
@@ -59,7 +65,11 @@ from ctxkeep.errors import (
     SectionNotFoundError,
     SnapshotNotFoundError,
     SuggestionNotFoundError,
+    WorkspaceClosedError,
 )
+
+map = repo_map
+"""`repo_map` by its first name (not in `__all__`: a star import would hide the builtin)."""
 
 
 @runtime_checkable
@@ -110,7 +120,8 @@ __all__ = [
     "SnapshotNotFoundError",
     "SuggestionNotFoundError",
     "Workspace",
+    "WorkspaceClosedError",
     "__version__",
-    "map",
     "rank",
+    "repo_map",
 ]

@@ -95,7 +95,13 @@ class KnowledgeFileError(CtxError, ValueError):
 
 
 class EmbedderError(CtxError, RuntimeError):
-    """An embedder failed, or returned vectors of the wrong number or size."""
+    """An embedder failed, or returned vectors of the wrong number or size.
+    When the embedder raised, that exception is the `__cause__`."""
+
+
+class WorkspaceClosedError(CtxError, ValueError):
+    """A method of a `Workspace` after `close()` (or the end of its `with` block);
+    `code` WORKSPACE_CLOSED. Open it again with `Workspace.open(path)`."""
 
 
 class ArtifactError(CtxError):
