@@ -85,9 +85,6 @@ mod codec;
 mod error;
 pub mod eval;
 pub mod fallback;
-// graph.rs's module docs link to its private `affinity`; that file is being
-// reworked on another branch, which drops the link (then remove this allow).
-#[allow(rustdoc::private_intra_doc_links)]
 pub mod graph;
 pub mod history;
 pub mod hook;

@@ -5,7 +5,7 @@
 //! common ones: long `snake_case`/`camelCase` names ×10, names the query
 //! mentions ×10, private `_names` ×0.1, names defined in more than five files
 //! ×0.1, and the square root of the number of references. A name defined in
-//! several files is split among them by [`affinity`]: the package's own
+//! several files is split among them by affinity (`base.rs`): the package's own
 //! definition over a look-alike in tests or examples, a near definer over a
 //! far one. Files are ranked by PageRank personalized toward
 //! the focus files, the files the query names and the files that define
