@@ -180,7 +180,7 @@ fn architectural_and_breaking_decisions_outlast_a_tight_tier() {
     assert!(standard.contains("## Left out to fit 2000 tokens"), "nothing was cut:\n{standard}");
     // The folder's own ordinary decisions go before any pinned one does.
     assert!(!standard.contains("Hook decision"), "ordinary decisions outlasted pinned ones:\n{standard}");
-    assert!(standard.contains("of this folder's decisions"), "{standard}");
+    assert!(standard.contains("this folder's 5 decisions"), "{standard}");
     assert!(standard.contains("architectural or breaking decisions"), "{standard}");
     for pinned in ["Sessions are stateless", "Architectural and breaking"] {
         assert!(standard.contains(pinned), "{pinned:?} cut:\n{standard}");
