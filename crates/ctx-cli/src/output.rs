@@ -53,8 +53,9 @@ fn error_code(err: &anyhow::Error) -> &'static str {
 
 /// The causes of `err` joined by ": ", up to the first error of ctx's
 /// libraries (whose message already ends with its cause: an I/O error's
-/// reason, SQLite's).
-fn error_message(err: &anyhow::Error) -> String {
+/// reason, SQLite's): every error line of ctx (`main`'s, the MCP server's,
+/// the hooks') says each cause once.
+pub fn error_message(err: &anyhow::Error) -> String {
     let mut causes = Vec::new();
     for cause in err.chain() {
         causes.push(cause.to_string());
