@@ -21,6 +21,7 @@ mod limits;
 mod map;
 mod mcp;
 mod memory;
+mod rough_edges;
 mod scan;
 mod secrets;
 mod store;

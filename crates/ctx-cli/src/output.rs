@@ -72,6 +72,24 @@ pub fn warn(message: &str) {
     eprintln!("ctx: warning: {}", display_name(message));
 }
 
+/// An informational line on stderr (see `Env::note`, which `--quiet` silences).
+pub fn note(message: &str) {
+    eprintln!("ctx: note: {}", display_name(message));
+}
+
+/// `value` (a struct: a JSON object) as [`json`] prints it, with
+/// `"from_file"` added when its folder argument named a file.
+pub fn json_from_file<T: Serialize>(value: &T, from_file: Option<&str>) -> anyhow::Result<()> {
+    #[derive(Serialize)]
+    struct FromFile<'a, T> {
+        #[serde(flatten)]
+        value: &'a T,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        from_file: Option<&'a str>,
+    }
+    json(&FromFile { value, from_file })
+}
+
 /// `1234567` → `1.2 MB`.
 pub fn human_bytes(bytes: u64) -> String {
     const UNITS: [&str; 5] = ["B", "KB", "MB", "GB", "TB"];
