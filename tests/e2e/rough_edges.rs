@@ -167,6 +167,10 @@ fn an_edit_prints_what_changed_and_the_folder_only_when_asked() {
     let said = repo.ok(&["folder", "describe", "src/flask", "--description", "The web app"]);
     assert!(said.lines().count() <= 2, "{said}");
     assert!(said.contains("src/flask") && said.contains("The web app"), "{said}");
+    // Only what was given: the content, not the description it already had.
+    repo.write("notes.md", "# Flask\n\nThe app factory lives in app.py.\n");
+    let said = repo.ok(&["folder", "describe", "src/flask", "--content-file", "notes.md"]);
+    assert_eq!(said, "content of src/flask: 3 lines\n");
     let shown = repo.ok(&["folder", "describe", "src/flask", "--description", "The web app", "--show"]);
     assert!(shown.contains("files:") && shown.contains("app.py"), "{shown}");
     // JSON stays the whole folder: programs read it.

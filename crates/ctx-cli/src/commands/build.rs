@@ -81,6 +81,7 @@ pub fn context(env: &Env, args: &ContextArgs) -> anyhow::Result<()> {
         return output::json_from_file(&ws.context(&folder.key, args.tier)?, folder.file.as_deref());
     }
     if env.verbose {
+        // Rendered again for its count: the text printed is the file's, when current.
         let context = ws.context(&folder.key, args.tier)?;
         env.note(&format!(".ctx/context/{}: {}", context.file, count(context.tokens, "token")));
     }

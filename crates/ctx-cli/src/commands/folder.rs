@@ -23,15 +23,20 @@ pub fn run(env: &Env, command: FolderCommand) -> anyhow::Result<()> {
         FolderCommand::Describe { path, description, content_file, show } => {
             let FolderPath { key, file } = env.folder(&ws, &path)?;
             let content_md = content_file.as_deref().map(read_content).transpose()?;
-            let folder =
-                ws.describe_folder(&key, &FolderEdit { description, content_md: content_md.clone() })?;
+            let gave_description = description.is_some();
+            let content_lines = content_md.as_deref().map(|content| content.lines().count());
+            let folder = ws.describe_folder(&key, &FolderEdit { description, content_md })?;
+            // What was given (the engine refuses neither), as stored (redacted).
             let name = display_name(&folder.path);
-            let mut said = vec![match folder.description.as_str() {
-                "" => format!("{name}: no description"),
-                text => format!("described {name}: {}", display_name(text)),
-            }];
-            if let Some(content) = content_md {
-                said.push(format!("content of {name}: {}", count(content.lines().count(), "line")));
+            let mut said = Vec::new();
+            if gave_description {
+                said.push(match folder.description.as_str() {
+                    "" => format!("{name}: description cleared"),
+                    text => format!("described {name}: {}", display_name(text)),
+                });
+            }
+            if let Some(lines) = content_lines {
+                said.push(format!("content of {name}: {}", count(lines, "line")));
             }
             (folder, file, Some((said, show)))
         }
@@ -88,7 +93,7 @@ fn print_todo(env: &Env, todo: &[ctxkeep_core::TodoFolder]) -> anyhow::Result<()
     writeln!(
         out,
         "{} to describe: ctx folder describe PATH --description TEXT",
-        ctxkeep_core::wording::count(todo.len(), "folder")
+        count(todo.len(), "folder")
     )?;
     Ok(())
 }
