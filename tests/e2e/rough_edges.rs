@@ -107,7 +107,8 @@ fn a_scan_reports_what_a_silent_scan_found_since_the_last_report() {
     repo.write("src/flask/auth.py", "def login():\n    pass\n");
     repo.ok(&["map"]);
     let text = repo.ok(&["scan"]);
-    assert!(text.contains("1 file added") && text.contains("src/flask/auth.py"), "{text}");
+    assert!(text.contains("1 file added") && text.contains("added: src/flask/auth.py\n"), "{text}");
+    assert!(!text.contains("not listed"), "{text}");
     // Reported once: the next scan has nothing earlier to tell.
     let json = repo.scan();
     assert!(json.get("earlier").is_none(), "{json}");

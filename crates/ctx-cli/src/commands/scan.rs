@@ -66,8 +66,9 @@ pub fn print_summary(env: &Env, report: &ScanReport) -> anyhow::Result<()> {
             files_line(earlier.files_added, earlier.files_changed, earlier.files_removed),
             folders_line(earlier.folders_added, earlier.folders_removed),
         )?;
-        if env.verbose || earlier.files_added + earlier.files_changed + earlier.files_removed <= some {
-            print_files(&mut out, &earlier.files, usize::MAX)?;
+        let total = earlier.files_added + earlier.files_changed + earlier.files_removed;
+        if env.verbose || total <= some {
+            print_files(&mut out, &earlier.files, total)?;
         }
     }
     if !report.stale_folders.is_empty() {
@@ -122,7 +123,7 @@ fn print_files(out: &mut impl Write, files: &ChangedFiles, total: usize) -> std:
     }
     let shown = files.added.len() + files.changed.len() + files.removed.len();
     if total > shown && shown > 0 {
-        writeln!(out, "({} more not listed)", count(total - shown, "path"))?;
+        writeln!(out, "(and {} more, not listed)", count(total - shown, "path"))?;
     }
     Ok(())
 }
