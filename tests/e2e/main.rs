@@ -22,6 +22,7 @@ mod limits;
 mod map;
 mod mcp;
 mod memory;
+mod rough_edges;
 mod scan;
 mod secrets;
 mod store;

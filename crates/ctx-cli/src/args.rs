@@ -20,6 +20,15 @@ pub struct Cli {
     #[arg(long, global = true)]
     pub json: bool,
 
+    /// Print only what was asked for: no progress, no report of the work done, no notes
+    /// (warnings and errors still go to stderr; --json output is unchanged).
+    #[arg(short, long, global = true, conflicts_with = "verbose")]
+    pub quiet: bool,
+
+    /// Print more where there is more to say: timings, which files, every folder of a list.
+    #[arg(short, long, global = true)]
+    pub verbose: bool,
+
     #[command(subcommand)]
     pub command: Command,
 }
@@ -410,6 +419,8 @@ pub enum FolderCommand {
         /// Read the long-form markdown content from this file (`-` for standard input).
         #[arg(long, value_name = "FILE")]
         content_file: Option<PathBuf>,
+        #[command(flatten)]
+        show: ShowArg,
     },
     /// Mark a folder as a scope (its description heads its descendants' context), or unmark it.
     Scope {
@@ -418,6 +429,8 @@ pub enum FolderCommand {
         on: bool,
         #[arg(long)]
         off: bool,
+        #[command(flatten)]
+        show: ShowArg,
     },
     /// Relate a folder to another one (shown as a related scope in its context).
     Relate {
@@ -429,9 +442,20 @@ pub enum FolderCommand {
         /// Remove the relation instead.
         #[arg(long)]
         remove: bool,
+        #[command(flatten)]
+        show: ShowArg,
     },
     /// List the folders nobody has described yet, deepest first: the work list for describing agents.
     Todo,
+}
+
+/// `--show` of the commands that edit something: they print what changed,
+/// and the whole of what they edited only when asked.
+#[derive(Debug, Clone, Copy, Args)]
+pub struct ShowArg {
+    /// Print the whole edited item afterwards, not just what changed.
+    #[arg(long)]
+    pub show: bool,
 }
 
 #[derive(Debug, Args)]
