@@ -97,9 +97,24 @@ class ScanPhases(TypedDict):
     apply_ms: int
 
 
-class ScanReport(TypedDict):
-    """`Workspace.scan()`: what changed since the last scan."""
+class EarlierScans(TypedDict):
+    """The changes scans nobody saw a report of (run by a map, a rank, a
+    tool) made since the last reported scan, summed."""
 
+    scans: int
+    first_at: str
+    last_at: str
+    files_added: int
+    files_changed: int
+    files_removed: int
+    folders_added: int
+    folders_removed: int
+    added: List[str]
+    changed: List[str]
+    removed: List[str]
+
+
+class _ScanReportBase(TypedDict):
     files_added: int
     files_changed: int
     files_removed: int
@@ -112,6 +127,17 @@ class ScanReport(TypedDict):
     elapsed_ms: int
     phases: ScanPhases
     knowledge: KnowledgeReport
+    added: List[str]
+    changed: List[str]
+    removed: List[str]
+
+
+class ScanReport(_ScanReportBase, total=False):
+    """`Workspace.scan()`: what changed since the last scan (which files:
+    up to 50 paths of each kind); `earlier` when silent scans changed
+    something since the last reported one."""
+
+    earlier: EarlierScans
 
 
 class Status(TypedDict):
