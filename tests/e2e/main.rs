@@ -25,3 +25,4 @@ mod scan;
 mod secrets;
 mod store;
 mod transcripts;
+mod tried;
