@@ -163,11 +163,15 @@ pub struct NewFrame {
     pub goal: String,
     /// One line; default: the goal's first line, shortened.
     pub title: Option<String>,
-    /// The parent's id; default: the current frame (none: a top-level frame).
+    /// The parent's id; default (`None`): the current frame, or a top-level
+    /// frame when there is none; `"none"` (any case): a top-level frame.
     pub parent: Option<String>,
     /// Default: `frame`.
     pub frame_type: Option<String>,
 }
+
+/// The [`NewFrame::parent`] that makes a top-level frame, whatever is current.
+const TOP_LEVEL: &str = "none";
 
 /// A task to add: it starts planned.
 #[derive(Debug, Clone, Default)]
@@ -451,7 +455,8 @@ pub(crate) fn push(conn: &Connection, new: &NewFrame) -> Result<FrameRow> {
         Some(title) => required_line(title, "a frame's title")?,
         None => derive_title(goal),
     };
-    let parent = match &new.parent {
+    let parent = match new.parent.as_deref().map(str::trim) {
+        Some(id) if id.eq_ignore_ascii_case(TOP_LEVEL) => None,
         Some(id) => Some(by_id(conn, id)?.node_id),
         None => current(conn)?,
     };

@@ -227,8 +227,9 @@ impl Workspace {
         to_py(py, &todo)
     }
 
-    /// Push a frame (under `parent`, default the current frame) and make it
-    /// current. `title` defaults to the goal's first line, `type` to `frame`.
+    /// Push a frame (under `parent`, default the current frame; `"none"`: a
+    /// top-level frame) and make it current. `title` defaults to the goal's
+    /// first line, `type` to `frame`.
     #[pyo3(signature = (goal, *, title=None, parent=None, r#type=None))]
     fn push_frame<'py>(
         &self,
