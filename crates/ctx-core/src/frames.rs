@@ -553,6 +553,16 @@ pub(crate) fn start(conn: &Connection, row: &FrameRow) -> Result<()> {
     if row.status == FrameStatus::Completed {
         return Err(Error::FrameState(format!("{} is completed; add a new task for more work", row.id())));
     }
+    // Started, it would be current above work still in progress below it,
+    // which then is nobody's current frame (and it could not be popped).
+    let open = open_children(conn, row.node_id)?;
+    if let Some(first) = open.first() {
+        return Err(Error::FrameState(format!(
+            "{} has frames in progress ({}): end them first (`ctx task done {first}` or `ctx frame pop {first}`)",
+            row.id(),
+            open.join(", ")
+        )));
+    }
     conn.prepare_cached(
         "UPDATE nodes SET status = 'in_progress', activated_at = ?2, activation = ?3, ended_at = NULL WHERE id = ?1",
     )?
