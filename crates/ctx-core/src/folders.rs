@@ -46,8 +46,10 @@ pub struct FileEntry {
     pub size: u64,
     pub kind: FileKind,
     pub lang: Option<String>,
-    /// Why the file looks like a secret; its content never appears in any output.
-    pub secret: Option<String>,
+    /// The file looks like a secret: its content never appears in any output.
+    pub secret: bool,
+    /// Why it looks like one (`private key`, `environment file`, …); `None` when it does not.
+    pub secret_reason: Option<String>,
 }
 
 /// A directed "related scope" link.
@@ -91,12 +93,14 @@ pub(crate) fn load(conn: &Connection, key: &str) -> Result<Folder> {
         .query_map([id], |row| {
             let path: String = row.get(0)?;
             let kind: String = row.get(2)?;
+            let secret_reason: Option<String> = row.get(4)?;
             Ok(FileEntry {
                 name: paths::name(&path).to_string(),
                 size: row.get::<_, i64>(1)? as u64,
                 kind: FileKind::parse(&kind),
                 lang: row.get(3)?,
-                secret: row.get(4)?,
+                secret: secret_reason.is_some(),
+                secret_reason,
             })
         })?
         .collect::<rusqlite::Result<Vec<_>>>()?;
