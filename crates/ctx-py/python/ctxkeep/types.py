@@ -85,9 +85,7 @@ TranscriptIngestReport = TypedDict(
 )
 
 
-class Record(TypedDict):
-    """A record (`Workspace.record()`): types and meta keys in docs/records.md."""
-
+class _RecordFields(TypedDict):
     id: str
     ts: str
     role: Literal["user", "assistant", "tool", "unknown"]
@@ -95,8 +93,14 @@ class Record(TypedDict):
     refs: List[str]
     text: str
     tags: List[str]
-    session_id: Optional[str]
     meta: Dict[str, Any]
+
+
+class Record(_RecordFields, total=False):
+    """A record (`Workspace.record()`): types and meta keys in docs/records.md."""
+
+    session_id: str
+    """The session it belongs to; absent when none."""
 
 
 # --- Artifacts (docs/artifacts.md; the JSON of `ctx --json artifact ...`) ---
