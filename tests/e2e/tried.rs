@@ -89,7 +89,8 @@ fn following_a_search_hint_gets_the_record() {
             let (text, full) =
                 (got["record"]["text"].as_str().unwrap(), whole["record"]["text"].as_str().unwrap());
             if full.chars().count() <= 2000 {
-                assert_eq!(got, whole, "{id}: the hint {head} gets the whole record");
+                assert_eq!(got["record"], whole["record"], "{id}: the hint {head} gets the whole record");
+                assert_eq!(got["truncated"], false);
             } else {
                 // A long text: its first 2,000 characters at least, never an empty cut.
                 assert!(full.starts_with(text) && text.chars().count() >= 2000, "{id}: {head}");
@@ -104,15 +105,16 @@ fn following_a_search_hint_gets_the_record() {
 #[test]
 fn get_head_n_is_at_most_n_characters_or_a_clear_error() {
     let repo = memory();
-    let id =
-        repo.json(&["search", "\"Pool timeout is 30 s\""])["results"][0]["id"].as_str().unwrap().to_string();
+    let id_of = |query: &str| repo.json(&["search", query])["results"][0]["id"].as_str().unwrap().to_string();
+    let id = id_of("analysis");
     let (mut cut, mut tiny) = (false, false);
-    for head in [0, 1, 2, 10, 50, 71, 72, 73, 80, 90, 120, 160, 200, 10_000] {
+    for head in [0, 1, 2, 10, 50, 71, 72, 73, 80, 90, 120, 160, 200, 400, 1000, 100_000] {
         let args = ["--json", "get", id.as_str(), "--head", &head.to_string()];
         if head < 72 {
             let (code, message) = json_error(&repo, &args[1..]);
             assert_eq!(code, "INVALID_INPUT", "{head}: {message}");
-            assert!(message.contains("--head") && message.contains("at least 72"), "{head}: {message}");
+            assert!(message.contains(&format!("a head of {head} characters is too small")), "{message}");
+            assert!(message.contains("at least 72"), "{head}: {message}");
             continue;
         }
         let out = repo.ok(&args);
@@ -124,7 +126,7 @@ fn get_head_n_is_at_most_n_characters_or_a_clear_error() {
     }
     assert!(tiny && cut, "the heads tried cover the tiny fallback and a cut text");
     // Without --json, --head counts the text's characters: any N goes.
-    let text = repo.ok(&["get", &id, "--head", "4"]);
+    let text = repo.ok(&["get", &id_of("\"Pool timeout is 30 s\""), "--head", "4"]);
     assert!(text.trim_end().ends_with("Pool… [4 of 20 characters]"), "{text}");
 }
 

@@ -176,7 +176,7 @@ pub struct TimelineArgs {
 pub struct GetArgs {
     /// The record's id.
     pub id: String,
-    /// At most this many characters: of the JSON with --json, else of the text.
+    /// At most this many characters: of the JSON with --json (72 at least), else of the text.
     #[arg(long, value_name = "N")]
     pub head: Option<usize>,
 }

@@ -503,7 +503,8 @@ impl Workspace {
     }
 
     /// Record `id` as the contract's L2 object, its JSON within `head`
-    /// characters when given (the tiny `budget_too_small` object below that).
+    /// characters when given, 72 at least (the tiny `budget_too_small`
+    /// object when the record cannot fit).
     #[pyo3(signature = (id, *, head=None))]
     fn get<'py>(&self, py: Python<'py>, id: &str, head: Option<usize>) -> PyResult<Bound<'py, PyAny>> {
         let text = self.with(py, |ws| ws.record_json(id, head))?;
