@@ -227,9 +227,8 @@ impl Workspace {
         to_py(py, &todo)
     }
 
-    /// Push a frame (under `parent`, default the current frame; `"none"`: a
-    /// top-level frame) and make it current. `title` defaults to the goal's
-    /// first line, `type` to `frame`.
+    /// Push a frame (under `parent`: default the current frame, `"none"` the top) and make
+    /// it current. `title` defaults to the goal's first line, `type` to `frame`.
     #[pyo3(signature = (goal, *, title=None, parent=None, r#type=None))]
     fn push_frame<'py>(
         &self,
@@ -502,9 +501,8 @@ impl Workspace {
         to_py(py, &timeline)
     }
 
-    /// Record `id` as the contract's L2 object, its JSON within `head`
-    /// characters when given, 72 at least (the tiny `budget_too_small`
-    /// object when the record cannot fit).
+    /// Record `id` as the contract's L2 object, its JSON within `head` characters when
+    /// given, 72 at least (the tiny `budget_too_small` object when nothing else fits).
     #[pyo3(signature = (id, *, head=None))]
     fn get<'py>(&self, py: Python<'py>, id: &str, head: Option<usize>) -> PyResult<Bound<'py, PyAny>> {
         let text = self.with(py, |ws| ws.record_json(id, head))?;
