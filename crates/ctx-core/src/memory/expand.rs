@@ -251,11 +251,11 @@ impl<'a> L2<'a> {
     fn render(&self, head: Option<usize>, text_chars: usize, cut: bool, refs: bool, tags: bool) -> String {
         let record = self.record;
         let mut truncated = vec!["text"];
-        let mut keep = |list: &Vec<String>, keep: bool, name| {
-            if !keep && !list.is_empty() {
+        let mut keep = |list: &Vec<String>, kept: bool, name| {
+            if !kept && !list.is_empty() {
                 truncated.push(name);
             }
-            if keep { list.clone() } else { Vec::new() }
+            if kept { list.clone() } else { Vec::new() }
         };
         // Field by field: the whole text is never copied.
         let shown = Record {

@@ -613,7 +613,7 @@ fn hydrate(conn: &Connection, ranked: &[Ranked]) -> Result<Vec<L0Row>> {
         super::RECORD_COLUMNS
     ))?;
     let mut found: std::collections::HashMap<i64, (Record, String)> = stmt
-        .query_map([ids], |row| Ok((row.get::<_, i64>(11)?, super::read_record(row)?)))?
+        .query_map([ids], |row| Ok((row.get::<_, i64>("id")?, super::read_record(row)?)))?
         .collect::<rusqlite::Result<_>>()?;
     let best = ranked.first().map_or(0.0, |r| r.score_final);
     Ok(ranked
