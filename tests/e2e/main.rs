@@ -27,3 +27,4 @@ mod scan;
 mod secrets;
 mod store;
 mod transcripts;
+mod tried;

@@ -185,7 +185,7 @@ pub struct TimelineArgs {
 pub struct GetArgs {
     /// The record's id.
     pub id: String,
-    /// At most this many characters: of the JSON with --json, else of the text.
+    /// At most this many characters: of the JSON with --json (72 at least), else of the text.
     #[arg(long, value_name = "N")]
     pub head: Option<usize>,
 }
@@ -254,6 +254,19 @@ pub struct SearchArgs {
     #[arg(long, default_value = "all")]
     pub session: String,
     /// lexical (words), vector (meaning: hashed n-grams, no model) or hybrid (both, fused).
+    ///
+    /// lexical: the words of the query, ranked by bm25 (SQLite FTS5).
+    ///
+    /// vector: the meaning, by the similarity of the embedder's vectors (the built-in one: hashed
+    /// character n-grams, no model).
+    ///
+    /// hybrid: both, fused by reciprocal rank.
+    ///
+    /// When the vector channel cannot serve (vectors are off with `[memory] embedder = "none"`,
+    /// the embedder failed, or the query has nothing it can place), the lexical channel serves
+    /// instead; when the query has no words to match, vectors alone serve a hybrid search. A
+    /// warning says so; with --json, `retrieval.mode` is what served and
+    /// `retrieval.fallback_reason` says why.
     #[arg(long, default_value = "lexical", value_parser = ["lexical", "vector", "hybrid"])]
     pub mode: String,
     /// Only records of this type (query, response, command, system, tool_call, tool_output, note, ...); repeat for any of several.

@@ -83,7 +83,9 @@ pub struct Status {
     pub secret_files: usize,
     pub decisions: usize,
     pub records: usize,
-    /// Folders marked stale, sorted.
+    /// Folders whose context files are not all current (missing, built from
+    /// inputs that changed since, or edited): what `ctx build` would rewrite
+    /// and `ctx validate` reports, by the same judgement; sorted.
     pub stale_folders: Vec<String>,
     /// ISO-8601 time of the last scan; `None` before the first.
     pub last_scan_at: Option<String>,
@@ -314,10 +316,9 @@ impl Workspace {
         let count = |sql: &str| -> Result<usize> {
             Ok(conn.query_row(sql, [], |row| row.get::<_, i64>(0))? as usize)
         };
-        let stale_folders = conn
-            .prepare("SELECT path FROM nodes WHERE kind = 'folder' AND stale = 1 ORDER BY path")?
-            .query_map([], |row| row.get(0))?
-            .collect::<rusqlite::Result<Vec<String>>>()?;
+        let ctx_dir = self.ctx_dir();
+        // What validate finds stale, by the same judgement (not the flag edits and scans set).
+        let stale_folders = build::stale_folders(conn, self.build_site(&ctx_dir), None)?;
         let db_path = self.store.path();
         let db_bytes = ["", "-wal"]
             .iter()
@@ -347,7 +348,9 @@ impl Workspace {
         let key = self.key(path)?;
         // One read transaction: the folder, its files and its decisions agree.
         let tx = self.store.conn.unchecked_transaction()?;
-        folders::load(&tx, &key)
+        let ctx_dir = self.ctx_dir();
+        let stale = !build::stale_folders(&tx, self.build_site(&ctx_dir), Some(&key))?.is_empty();
+        folders::load(&tx, &key, stale)
     }
 
     /// Write a folder's description and/or long-form content; marks it and

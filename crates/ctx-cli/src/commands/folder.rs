@@ -137,7 +137,7 @@ fn print_folder(folder: &Folder) -> anyhow::Result<()> {
             if file.kind != ctxkeep_core::FileKind::Text {
                 about.push(file.kind.as_str().to_string());
             }
-            if let Some(reason) = &file.secret {
+            if let Some(reason) = &file.secret_reason {
                 about.push(format!("secret: {reason}"));
             }
             writeln!(out, "  {}  ({})", display_name(&file.name), about.join(", "))?;

@@ -184,7 +184,8 @@ const TIMELINE_SIDE: usize = 3;
 pub struct GetArgs {
     /// The ids of the records (`H-…`), 1 to 1000 of them.
     pub ids: Vec<String>,
-    /// Keep each record's JSON within this many characters (its text is cut first). Default: no limit.
+    /// Keep each record's JSON within this many characters, 72 at least (its text is cut first).
+    /// Default: no limit. A search row's `expand.get.head` returns the record.
     #[serde(default)]
     pub head: Option<usize>,
 }

@@ -818,7 +818,7 @@ mod tests {
 
         assert_eq!((report.files_removed, report.folders_removed), (0, 0), "{report:?}");
         assert_eq!(report.files_unchanged, 3);
-        let db = folders::load(&store.conn, "src/db").unwrap();
+        let db = folders::load(&store.conn, "src/db", false).unwrap();
         assert_eq!(db.description, "Connection pool");
         assert_eq!(db.files.len(), 1);
         assert_eq!(db.children, ["src/db/sql"]);

@@ -160,13 +160,14 @@ class Status(TypedDict):
 
 
 class FileEntry(TypedDict):
-    """A file of a folder; `secret` names why it is hidden whole (or None)."""
+    """A file of a folder; `secret` whether it is hidden whole, `secret_reason` why (or None)."""
 
     name: str
     size: int
     kind: FileKind
     lang: Optional[str]
-    secret: Optional[str]
+    secret: bool
+    secret_reason: Optional[str]
 
 
 class Relation(TypedDict):
