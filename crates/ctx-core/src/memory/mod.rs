@@ -11,6 +11,7 @@
 pub mod discover;
 pub(crate) mod embed;
 pub(crate) mod expand;
+mod fts_query;
 pub(crate) mod ingest;
 pub(crate) mod pack;
 pub(crate) mod rank;
