@@ -180,7 +180,7 @@ fn architectural_and_breaking_decisions_outlast_a_tight_tier() {
     assert!(standard.contains("## Left out to fit 2000 tokens"), "nothing was cut:\n{standard}");
     // The folder's own ordinary decisions go before any pinned one does.
     assert!(!standard.contains("Hook decision"), "ordinary decisions outlasted pinned ones:\n{standard}");
-    assert!(standard.contains("of this folder's decisions"), "{standard}");
+    assert!(standard.contains("this folder's 5 decisions"), "{standard}");
     assert!(standard.contains("architectural or breaking decisions"), "{standard}");
     for pinned in ["Sessions are stateless", "Architectural and breaking"] {
         assert!(standard.contains(pinned), "{pinned:?} cut:\n{standard}");
@@ -355,7 +355,7 @@ fn validate_compares_the_stores_files_with_the_disk() {
     assert_eq!(out.status.code(), Some(1));
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("unscanned src/db/pool.rs\n") && text.contains("vanished  src/lib.rs\n"), "{text}");
-    assert!(text.contains("1 files not scanned, 1 scanned files gone; run `ctx scan`"), "{text}");
+    assert!(text.contains("1 file not scanned, 1 scanned file gone; run `ctx scan`"), "{text}");
 
     repo.ok(&["build", "--scan"]);
     assert_eq!(repo.json(&["validate"])["ok"], true);
@@ -726,7 +726,7 @@ fn a_build_removes_what_an_interrupted_build_left_and_not_what_a_running_one_wri
     }
     let text = String::from_utf8(repo.run(&["validate"]).stdout).unwrap();
     assert!(text.contains("leftover .ctx/context/.tmp-3999999-0-deadbeef\n"), "{text}");
-    assert!(text.contains("1 leftover temp files; run `ctx build`"), "{text}");
+    assert!(text.contains("1 leftover temp file; run `ctx build`"), "{text}");
     repo.ok(&["build"]);
     assert!(!left.exists());
     assert!(running.exists());

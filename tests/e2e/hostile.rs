@@ -249,7 +249,7 @@ fn cases() -> Vec<Case> {
         check(&["record", "add", "--type", "note", "--text", "-"], 1, "a record needs text"),
         check(&["record", "add", "--type", "note", "--text", "-"], 0, "H-").stdin("x".repeat(1 << 20)),
         check(&["ingest", "-"], 0, "0 lines"),
-        check(&["ingest", "-"], 0, "1 records added, 1 already there")
+        check(&["ingest", "-"], 0, "1 record added, 1 already there")
             .stdin(format!("{GOOD_LINE}{GOOD_LINE}")),
         // A raw NUL near the start: binary, not JSON lines (JSON cannot hold one).
         check(&["ingest", "-"], 1, "binary content")
@@ -257,9 +257,8 @@ fn cases() -> Vec<Case> {
         // Far from the start, it only makes its line malformed.
         check(&["ingest", "-"], 0, "1 malformed")
             .stdin(format!("{}{{\"type\": \"note\", \"text\": \"raw \0 NUL\"}}\n", GOOD_LINE.repeat(200))),
-        check(&["ingest", "-"], 0, "1 records added")
-            .stdin("{\"type\": \"note\", \"text\": \"a\\u0000b\"}\n"),
-        check(&["ingest", "-"], 0, "1 records added")
+        check(&["ingest", "-"], 0, "1 record added").stdin("{\"type\": \"note\", \"text\": \"a\\u0000b\"}\n"),
+        check(&["ingest", "-"], 0, "1 record added")
             .stdin(&b"{\"type\": \"note\", \"text\": \"bad \xff\"}\n"[..]),
         check(&["ingest", "-"], 0, "recursion limit exceeded").stdin(deep),
         check(&["ingest", "-"], 0, "recursion limit exceeded").stdin(deep_object),
@@ -276,7 +275,7 @@ fn cases() -> Vec<Case> {
         // Huge arguments.
         check(&["record", "add", "--type", "note", "--text", big], 0, "H-"),
         check(&["frame", "push", big], 0, "pushed F1"),
-        check(&["folder", "describe", "src", "--description", big], 0, "description: word word"),
+        check(&["folder", "describe", "src", "--description", big], 0, "described src: word word"),
         check(&["log", "src", "--title", big], 0, "logged D-"),
         // Counts that would size memory, and counts that must be positive.
         check(

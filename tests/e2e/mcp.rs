@@ -47,6 +47,13 @@ fn a_bad_argument_is_a_coded_tool_error_and_the_server_goes_on() {
     let good = ask(call(3, json!({"folder": "src"}))).expect("an answer");
     assert_eq!(good["result"]["isError"], false, "{good}");
     assert_eq!(good["result"]["structuredContent"]["folder"], "src");
+    assert!(good["result"]["structuredContent"].get("from_file").is_none(), "{good}");
+
+    // As context files title folders, and a file for its folder.
+    let file = ask(call(4, json!({"folder": "/src/lib.rs"}))).expect("an answer");
+    assert_eq!(file["result"]["isError"], false, "{file}");
+    let content = &file["result"]["structuredContent"];
+    assert_eq!((&content["folder"], &content["from_file"]), (&json!("src"), &json!("src/lib.rs")), "{file}");
 
     drop(stdin);
     assert!(child.wait().expect("ctx mcp exits").success(), "ctx mcp exits 0 when stdin closes");

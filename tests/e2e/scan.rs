@@ -165,12 +165,13 @@ fn secrets_are_flagged_by_name_and_by_content() {
     assert!(out.contains("secrets: 2 files flagged"), "{out}");
     let report = repo.json(&["folder", "show", "config"]);
     let files = report["files"].as_array().unwrap();
-    let secret = |name: &str| files.iter().find(|f| f["name"] == name).unwrap()["secret"].clone();
+    let secret = |name: &str| files.iter().find(|f| f["name"] == name).unwrap()["secret_reason"].clone();
     assert!(secret("deploy.yml").is_null());
     assert!(secret("settings.yml").is_null());
     let keys = repo.json(&["folder", "show", "config/keys"]);
     let key_files = keys["files"].as_array().unwrap();
-    let key_secret = |name: &str| key_files.iter().find(|f| f["name"] == name).unwrap()["secret"].clone();
+    let key_secret =
+        |name: &str| key_files.iter().find(|f| f["name"] == name).unwrap()["secret_reason"].clone();
     assert_eq!(key_secret("server.pem"), "private key");
     assert!(key_secret("ca.pem").is_null(), "a public certificate is not a secret");
     assert_eq!(
@@ -179,7 +180,7 @@ fn secrets_are_flagged_by_name_and_by_content() {
             .unwrap()
             .iter()
             .find(|f| f["name"] == ".env")
-            .unwrap()["secret"],
+            .unwrap()["secret_reason"],
         "environment file"
     );
     assert_eq!(repo.json(&["status"])["secret_files"], 2);

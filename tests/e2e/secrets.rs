@@ -404,7 +404,7 @@ fn no_planted_secret_reaches_any_output_file_or_the_database() {
     let certs = repo.json(&["folder", "show", "certs"]);
     let files = certs["files"].as_array().unwrap();
     let secret_of =
-        |name: &str| files.iter().find(|f| f["name"] == name).map(|f| f["secret"].clone()).unwrap();
+        |name: &str| files.iter().find(|f| f["name"] == name).map(|f| f["secret_reason"].clone()).unwrap();
     assert!(secret_of("public.crt").is_null(), "{certs}");
     assert_eq!(secret_of("server.pem"), "private key", "{certs}");
     // `ctx secrets scan` names where they are, by rule, never the value.

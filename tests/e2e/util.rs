@@ -219,9 +219,15 @@ impl Repo {
         self.db().execute("UPDATE nodes SET stale = 0", []).unwrap();
     }
 
-    /// Stale folders according to `ctx status`.
+    /// Folders flagged stale: what scans and edits mark (and a build
+    /// clears; see [`Repo::clear_stale`]), sorted. `ctx status` judges by
+    /// the source hash instead, as `ctx validate` does.
     pub fn stale(&self) -> Vec<String> {
-        strings(&self.json(&["status"])["stale_folders"])
+        let rows = query_rows(
+            &self.db(),
+            "SELECT path FROM nodes WHERE kind = 'folder' AND stale = 1 ORDER BY path",
+        );
+        rows.unwrap().into_iter().map(|mut row| row.remove(0)).collect()
     }
 
     pub fn integrity_ok(&self) {

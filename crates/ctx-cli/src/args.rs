@@ -20,6 +20,15 @@ pub struct Cli {
     #[arg(long, global = true)]
     pub json: bool,
 
+    /// Print only what was asked for: no progress, no report of the work done, no notes
+    /// (warnings and errors still go to stderr; --json output is unchanged).
+    #[arg(short, long, global = true, conflicts_with = "verbose")]
+    pub quiet: bool,
+
+    /// Print more where there is more to say: timings, which files, every folder of a list.
+    #[arg(short, long, global = true)]
+    pub verbose: bool,
+
     #[command(subcommand)]
     pub command: Command,
 }
@@ -176,7 +185,7 @@ pub struct TimelineArgs {
 pub struct GetArgs {
     /// The record's id.
     pub id: String,
-    /// At most this many characters: of the JSON with --json, else of the text.
+    /// At most this many characters: of the JSON with --json (72 at least), else of the text.
     #[arg(long, value_name = "N")]
     pub head: Option<usize>,
 }
@@ -245,6 +254,19 @@ pub struct SearchArgs {
     #[arg(long, default_value = "all")]
     pub session: String,
     /// lexical (words), vector (meaning: hashed n-grams, no model) or hybrid (both, fused).
+    ///
+    /// lexical: the words of the query, ranked by bm25 (SQLite FTS5).
+    ///
+    /// vector: the meaning, by the similarity of the embedder's vectors (the built-in one: hashed
+    /// character n-grams, no model).
+    ///
+    /// hybrid: both, fused by reciprocal rank.
+    ///
+    /// When the vector channel cannot serve (vectors are off with `[memory] embedder = "none"`,
+    /// the embedder failed, or the query has nothing it can place), the lexical channel serves
+    /// instead; when the query has no words to match, vectors alone serve a hybrid search. A
+    /// warning says so; with --json, `retrieval.mode` is what served and
+    /// `retrieval.fallback_reason` says why.
     #[arg(long, default_value = "lexical", value_parser = ["lexical", "vector", "hybrid"])]
     pub mode: String,
     /// Only records of this type (query, response, command, system, tool_call, tool_output, note, ...); repeat for any of several.
@@ -410,6 +432,8 @@ pub enum FolderCommand {
         /// Read the long-form markdown content from this file (`-` for standard input).
         #[arg(long, value_name = "FILE")]
         content_file: Option<PathBuf>,
+        #[command(flatten)]
+        show: ShowArg,
     },
     /// Mark a folder as a scope (its description heads its descendants' context), or unmark it.
     Scope {
@@ -418,6 +442,8 @@ pub enum FolderCommand {
         on: bool,
         #[arg(long)]
         off: bool,
+        #[command(flatten)]
+        show: ShowArg,
     },
     /// Relate a folder to another one (shown as a related scope in its context).
     Relate {
@@ -429,9 +455,20 @@ pub enum FolderCommand {
         /// Remove the relation instead.
         #[arg(long)]
         remove: bool,
+        #[command(flatten)]
+        show: ShowArg,
     },
     /// List the folders nobody has described yet, deepest first: the work list for describing agents.
     Todo,
+}
+
+/// `--show` of the commands that edit something: they print what changed,
+/// and the whole of what they edited only when asked.
+#[derive(Debug, Clone, Copy, Args)]
+pub struct ShowArg {
+    /// Print the whole edited item afterwards, not just what changed.
+    #[arg(long)]
+    pub show: bool,
 }
 
 #[derive(Debug, Args)]

@@ -53,8 +53,9 @@ fn error_code(err: &anyhow::Error) -> &'static str {
 
 /// The causes of `err` joined by ": ", up to the first error of ctx's
 /// libraries (whose message already ends with its cause: an I/O error's
-/// reason, SQLite's).
-fn error_message(err: &anyhow::Error) -> String {
+/// reason, SQLite's): every error line of ctx (`main`'s, the MCP server's,
+/// the hooks') says each cause once.
+pub fn error_message(err: &anyhow::Error) -> String {
     let mut causes = Vec::new();
     for cause in err.chain() {
         causes.push(cause.to_string());
@@ -69,6 +70,24 @@ fn error_message(err: &anyhow::Error) -> String {
 /// A warning on stderr (text mode and JSON mode alike: stdout stays parseable).
 pub fn warn(message: &str) {
     eprintln!("ctx: warning: {}", display_name(message));
+}
+
+/// An informational line on stderr (see `Env::note`, which `--quiet` silences).
+pub fn note(message: &str) {
+    eprintln!("ctx: note: {}", display_name(message));
+}
+
+/// `value` (a struct: a JSON object) as [`json`] prints it, with
+/// `"from_file"` added when its folder argument named a file.
+pub fn json_from_file<T: Serialize>(value: &T, from_file: Option<&str>) -> anyhow::Result<()> {
+    #[derive(Serialize)]
+    struct FromFile<'a, T> {
+        #[serde(flatten)]
+        value: &'a T,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        from_file: Option<&'a str>,
+    }
+    json(&FromFile { value, from_file })
 }
 
 /// `1234567` → `1.2 MB`.

@@ -7,8 +7,10 @@
 //! 2. `[budget]` in `.ctx/config.toml`;
 //! 3. the defaults: 4000 = 1500 + 1500 + 800 + 200.
 //!
-//! Every number must be a whole number above zero and the shares must add up
-//! to at most the total; an error names where the offending number came from.
+//! A total given without any share scales the default shares to it (their
+//! proportions kept, rounded down). Every number must be a whole number above
+//! zero and the shares must add up to at most the total; an error names where
+//! the offending number came from.
 
 use serde::{Deserialize, Serialize};
 
@@ -57,6 +59,12 @@ const PARTS: [(&str, &str); 5] = [
 /// What the config's `[budget]` is called in messages.
 const CONFIG_SOURCE: &str = ".ctx/config.toml";
 
+/// The source of a number nobody gave.
+const DEFAULT_SOURCE: &str = "default";
+
+/// The source of a default share scaled to a total given without shares.
+const SCALED_SOURCE: &str = "default, scaled to the total";
+
 impl Budget {
     /// The budget from the defaults, `config` and the environment as `env`
     /// reads it (`std::env::var` in the front-ends; a map in tests).
@@ -80,13 +88,20 @@ impl Budget {
                         .map_err(|_| Error::Budget(format!("{source}: {n} is too large")))?;
                     (n, source)
                 }
-                (None, None) => (default_values[i], "default".to_string()),
+                (None, None) => (default_values[i], DEFAULT_SOURCE.to_string()),
             };
             if value == 0 {
                 return Err(Error::Budget(format!("{source}: the {name} budget must be above 0 tokens")));
             }
             values[i] = value;
             sources[i] = source;
+        }
+        // A total given alone keeps the defaults' proportions.
+        if sources[0] != DEFAULT_SOURCE && sources[1..].iter().all(|source| source == DEFAULT_SOURCE) {
+            for i in 1..values.len() {
+                values[i] = scaled(default_values[i], values[0], defaults.total);
+                sources[i] = SCALED_SOURCE.to_string();
+            }
         }
         let [total, ancestors, siblings, current, overhead] = values;
         let budget = Budget { total, ancestors, siblings, current, overhead };
@@ -114,6 +129,13 @@ impl Budget {
     pub fn from_env(config: &BudgetConfig) -> Result<(Budget, BudgetSources)> {
         Budget::resolve(config, &|name| std::env::var(name).ok())
     }
+}
+
+/// `share` of `of` tokens, as a share of `total`: rounded down, at least 1
+/// (too small a total then fails the check of the shares' sum).
+fn scaled(share: usize, total: usize, of: usize) -> usize {
+    let scaled = share as u128 * total as u128 / of.max(1) as u128;
+    usize::try_from(scaled).unwrap_or(usize::MAX).max(1)
 }
 
 fn parse_env(var: &str, text: &str) -> Result<usize> {
@@ -182,7 +204,40 @@ mod tests {
         assert!(message.contains("ancestors 2000 from CTX_TOKEN_BUDGET_ANCESTORS"), "{message}");
         assert!(message.contains("over the total 3000 from .ctx/config.toml [budget] total"), "{message}");
         // Exactly the total is fine.
-        let env = [("CTX_TOKEN_BUDGET_TOTAL", "4000")];
+        let env = [("CTX_TOKEN_BUDGET_TOTAL", "4000"), ("CTX_TOKEN_BUDGET_CURRENT", "800")];
         assert!(resolve(&BudgetConfig::default(), &env).is_ok());
+    }
+
+    #[test]
+    fn a_total_alone_scales_the_default_shares() {
+        let (budget, sources) =
+            resolve(&BudgetConfig::default(), &[("CTX_TOKEN_BUDGET_TOTAL", "1000")]).unwrap();
+        assert_eq!(budget, Budget { total: 1000, ancestors: 375, siblings: 375, current: 200, overhead: 50 });
+        assert_eq!(
+            (sources.total.as_str(), sources.overhead.as_str()),
+            ("CTX_TOKEN_BUDGET_TOTAL", SCALED_SOURCE)
+        );
+        let config = BudgetConfig { total: Some(10_000), ..Default::default() };
+        let (budget, _) = resolve(&config, &[]).unwrap();
+        assert_eq!((budget.ancestors, budget.current, budget.overhead), (3750, 2000, 500));
+        // Rounded down, so never over the total; at least 1 each.
+        for total in [4, 7, 999, 4001, 123_457] {
+            let (budget, _) =
+                resolve(&BudgetConfig::default(), &[("CTX_TOKEN_BUDGET_TOTAL", &total.to_string())])
+                    .unwrap_or_else(|err| panic!("{total}: {err}"));
+            let shares = budget.ancestors + budget.siblings + budget.current + budget.overhead;
+            assert!(shares <= total && budget.overhead >= 1, "{total}: {budget:?}");
+        }
+        assert_eq!(
+            resolve(&BudgetConfig::default(), &[("CTX_TOKEN_BUDGET_TOTAL", "3")]).unwrap_err().code(),
+            "INVALID_BUDGET"
+        );
+        // Huge totals do not overflow.
+        let config = BudgetConfig { total: Some(u64::MAX / 2), ..Default::default() };
+        assert!(resolve(&config, &[]).is_ok());
+        // A share given with the total: the other defaults stay as they are.
+        let env = [("CTX_TOKEN_BUDGET_TOTAL", "8000"), ("CTX_TOKEN_BUDGET_SIBLINGS", "2000")];
+        let (budget, sources) = resolve(&BudgetConfig::default(), &env).unwrap();
+        assert_eq!((budget.ancestors, budget.siblings, sources.ancestors.as_str()), (1500, 2000, "default"));
     }
 }

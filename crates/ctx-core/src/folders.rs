@@ -23,6 +23,8 @@ pub struct Folder {
     /// Long-form context in markdown; empty until somebody writes it.
     pub content_md: String,
     pub is_scope: bool,
+    /// Its context files are not all current (missing, built from inputs
+    /// that changed since, or edited): `ctx build` would rewrite them.
     pub stale: bool,
     /// When a person or agent last wrote the description or content; `None`: never.
     pub described_at: Option<String>,
@@ -46,8 +48,10 @@ pub struct FileEntry {
     pub size: u64,
     pub kind: FileKind,
     pub lang: Option<String>,
-    /// Why the file looks like a secret; its content never appears in any output.
-    pub secret: Option<String>,
+    /// The file looks like a secret: its content never appears in any output.
+    pub secret: bool,
+    /// Why it looks like one (`private key`, `environment file`, …); `None` when it does not.
+    pub secret_reason: Option<String>,
 }
 
 /// A directed "related scope" link.
@@ -73,12 +77,14 @@ pub(crate) fn folder_id(conn: &Connection, key: &str) -> Result<i64> {
         .ok_or_else(|| Error::UnknownFolder { path: key.to_string() })
 }
 
-pub(crate) fn load(conn: &Connection, key: &str) -> Result<Folder> {
+/// The folder at `key`; `stale` as the caller judged it (see
+/// `build::stale_folders`: the source hash, not the flag edits set).
+pub(crate) fn load(conn: &Connection, key: &str, stale: bool) -> Result<Folder> {
     let id = folder_id(conn, key)?;
-    let (description, content_md, is_scope, stale, described_at, updated_at) = conn.query_row(
-        "SELECT description, content_md, is_scope, stale, described_at, updated_at FROM nodes WHERE id = ?1",
+    let (description, content_md, is_scope, described_at, updated_at) = conn.query_row(
+        "SELECT description, content_md, is_scope, described_at, updated_at FROM nodes WHERE id = ?1",
         [id],
-        |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?, row.get(4)?, row.get(5)?)),
+        |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?, row.get(4)?)),
     )?;
     let children = conn
         .prepare_cached("SELECT path FROM nodes WHERE kind = 'folder' AND parent_id = ?1 ORDER BY path")?
@@ -91,12 +97,14 @@ pub(crate) fn load(conn: &Connection, key: &str) -> Result<Folder> {
         .query_map([id], |row| {
             let path: String = row.get(0)?;
             let kind: String = row.get(2)?;
+            let secret_reason: Option<String> = row.get(4)?;
             Ok(FileEntry {
                 name: paths::name(&path).to_string(),
                 size: row.get::<_, i64>(1)? as u64,
                 kind: FileKind::parse(&kind),
                 lang: row.get(3)?,
-                secret: row.get(4)?,
+                secret: secret_reason.is_some(),
+                secret_reason,
             })
         })?
         .collect::<rusqlite::Result<Vec<_>>>()?;

@@ -163,11 +163,15 @@ pub struct NewFrame {
     pub goal: String,
     /// One line; default: the goal's first line, shortened.
     pub title: Option<String>,
-    /// The parent's id; default: the current frame (none: a top-level frame).
+    /// The parent's id; default (`None`): the current frame, or a top-level
+    /// frame when there is none; `"none"` (any case): a top-level frame.
     pub parent: Option<String>,
     /// Default: `frame`.
     pub frame_type: Option<String>,
 }
+
+/// The [`NewFrame::parent`] that makes a top-level frame, whatever is current.
+const TOP_LEVEL: &str = "none";
 
 /// A task to add: it starts planned.
 #[derive(Debug, Clone, Default)]
@@ -451,7 +455,8 @@ pub(crate) fn push(conn: &Connection, new: &NewFrame) -> Result<FrameRow> {
         Some(title) => required_line(title, "a frame's title")?,
         None => derive_title(goal),
     };
-    let parent = match &new.parent {
+    let parent = match new.parent.as_deref().map(str::trim) {
+        Some(id) if id.eq_ignore_ascii_case(TOP_LEVEL) => None,
         Some(id) => Some(by_id(conn, id)?.node_id),
         None => current(conn)?,
     };
@@ -547,6 +552,16 @@ pub(crate) fn pop(
 pub(crate) fn start(conn: &Connection, row: &FrameRow) -> Result<()> {
     if row.status == FrameStatus::Completed {
         return Err(Error::FrameState(format!("{} is completed; add a new task for more work", row.id())));
+    }
+    // Started, it would be current above work still in progress below it,
+    // which then is nobody's current frame (and it could not be popped).
+    let open = open_children(conn, row.node_id)?;
+    if let Some(first) = open.first() {
+        return Err(Error::FrameState(format!(
+            "{} has frames in progress ({}): end them first (`ctx task done {first}` or `ctx frame pop {first}`)",
+            row.id(),
+            open.join(", ")
+        )));
     }
     conn.prepare_cached(
         "UPDATE nodes SET status = 'in_progress', activated_at = ?2, activation = ?3, ended_at = NULL WHERE id = ?1",

@@ -66,6 +66,7 @@ mod templates;
 pub mod time;
 pub mod tokens;
 mod watch;
+pub mod wording;
 mod workspace;
 
 pub use agents::{FileRole, FileUpdate, UpdateOptions, UpdateReport, UpdateStatus};
@@ -104,12 +105,15 @@ pub use memory::{
 };
 pub use memory::{TranscriptIngestReport, TranscriptRead};
 pub use records::{Decision, NewDecision};
-pub use scan::{FileKind, ScanIssue, ScanPhases, ScanReport, language, secret_by_content, secret_by_name};
+pub use scan::{
+    ChangedFiles, EarlierScans, FileKind, ScanIssue, ScanPhases, ScanReport, language, secret_by_content,
+    secret_by_name,
+};
 pub use secrets::{Detector, Finding, HiddenFile, SecretFinding, SecretsConfig, SecretsReport};
 pub use sources::{Outline, OutlineDef, SourceFile, default_cache_dir};
 pub use store::{SCHEMA_VERSION, Store};
 pub use watch::{WatchCycle, WatchOptions};
-pub use workspace::{CONFIG_FILE, CTX_DIR, InitReport, Status, Workspace};
+pub use workspace::{CONFIG_FILE, CTX_DIR, FolderPath, InitReport, Status, Workspace};
 
 // The README's example is compiled and run as a doctest.
 #[cfg(doctest)]

@@ -80,7 +80,7 @@ handlebars_helper!(join: |list: array, separator: str| {
     list.iter().map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_string)).collect::<Vec<_>>().join(separator)
 });
 handlebars_helper!(indent: |text: str| text.trim_end().replace('\n', "\n  "));
-handlebars_helper!(count: |n: u64, noun: str| if n == 1 { format!("1 {noun}") } else { format!("{n} {noun}s") });
+handlebars_helper!(count: |n: u64, noun: str| crate::wording::count(usize::try_from(n).unwrap_or(usize::MAX), noun));
 
 /// The texts of a set of templates, read but not compiled: enough to know
 /// their digest (a cached rendering needs no more).

@@ -51,6 +51,15 @@ pub struct Workspace {
     detector: OnceLock<Detector>,
 }
 
+/// A folder argument resolved by [`Workspace::resolve_folder`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct FolderPath {
+    /// The folder's key (`.` for the root).
+    pub key: String,
+    /// The file the input named, when it named one: `key` is its folder.
+    pub file: Option<String>,
+}
+
 /// What `init` did. Stable JSON.
 #[derive(Debug, Clone, Serialize)]
 pub struct InitReport {
@@ -74,7 +83,9 @@ pub struct Status {
     pub secret_files: usize,
     pub decisions: usize,
     pub records: usize,
-    /// Folders marked stale, sorted.
+    /// Folders whose context files are not all current (missing, built from
+    /// inputs that changed since, or edited): what `ctx build` would rewrite
+    /// and `ctx validate` reports, by the same judgement; sorted.
     pub stale_folders: Vec<String>,
     /// ISO-8601 time of the last scan; `None` before the first.
     pub last_scan_at: Option<String>,
@@ -218,11 +229,27 @@ impl Workspace {
         &mut self.store
     }
 
-    /// Turn user input into a folder key: absolute, or relative to `cwd` when
-    /// `cwd` is inside the workspace, else relative to the root. See [`paths::resolve`].
+    /// Turn user input into a repository-relative key: absolute, or relative
+    /// to `cwd` when `cwd` is inside the workspace, else relative to the root
+    /// (see [`paths::resolve`]). An absolute path that is not inside the root
+    /// is read from the root, as context files title folders (`/src/auth`),
+    /// unless it names something outside the root and nothing inside it.
     pub fn resolve_path(&self, cwd: &Path, input: &str) -> Result<String> {
         let cwd = std::fs::canonicalize(cwd).unwrap_or_else(|_| cwd.to_path_buf());
         self.resolve_from(&cwd, input)
+    }
+
+    /// Turn user input that names a folder into its key, as
+    /// [`Workspace::resolve_path`] does; an input that names a file means
+    /// the file's folder, and [`FolderPath::file`] says which file it was.
+    /// Every folder argument of the CLI and the MCP server goes through here.
+    pub fn resolve_folder(&self, cwd: &Path, input: &str) -> Result<FolderPath> {
+        let key = self.resolve_path(cwd, input)?;
+        if key != paths::ROOT && self.root.join(&key).is_file() {
+            let folder = paths::parent(&key).unwrap_or(paths::ROOT).to_string();
+            return Ok(FolderPath { key: folder, file: Some(key) });
+        }
+        Ok(FolderPath { key, file: None })
     }
 
     /// A repository-relative path (or an absolute one inside the root) as a folder key.
@@ -230,17 +257,30 @@ impl Workspace {
         self.resolve_from(&self.root, path)
     }
 
-    /// [`paths::resolve`], and for an absolute path that is outside the root
-    /// only as spelled (through a symlink to the checkout), once more with
-    /// its existing part resolved.
+    /// [`paths::resolve`]; for an absolute path outside the root, once more
+    /// with its existing part resolved (it may be outside only as spelled,
+    /// through a symlink to the checkout), then from the root (`/src/auth`)
+    /// unless it names something that exists outside the root and not inside.
     fn resolve_from(&self, cwd: &Path, input: &str) -> Result<String> {
+        let given = Path::new(input);
         match paths::resolve(&self.root, cwd, input) {
-            Err(err @ Error::OutsideRoot { .. }) if Path::new(input).is_absolute() => {
-                let real = canonicalize_existing_prefix(Path::new(input));
-                match real.to_str() {
-                    Some(real) if real != input => paths::resolve(&self.root, cwd, real).map_err(|_| err),
-                    _ => Err(err),
+            Err(err @ Error::OutsideRoot { .. }) if given.is_absolute() => {
+                let real = canonicalize_existing_prefix(given);
+                if let Some(key) = real
+                    .to_str()
+                    .filter(|real| *real != input)
+                    .and_then(|real| paths::resolve(&self.root, cwd, real).ok())
+                {
+                    return Ok(key);
                 }
+                let rooted = input.trim_start_matches('/');
+                if given.exists() && !self.root.join(rooted).exists() {
+                    return Err(err);
+                }
+                if rooted.is_empty() {
+                    return Ok(paths::ROOT.to_string());
+                }
+                paths::resolve(&self.root, &self.root, rooted).map_err(|_| err)
             }
             other => other,
         }
@@ -248,18 +288,25 @@ impl Workspace {
 
     /// Bring the store up to date with the files on disk: the repository's,
     /// then the knowledge files of `.ctx/knowledge/` (see [`Workspace::sync_knowledge`]).
+    /// The report is meant to be shown: it also holds what the silent scans
+    /// since the last one like it applied ([`ScanReport::earlier`]).
     pub fn scan(&mut self) -> Result<ScanReport> {
-        let mut report = self.scan_files()?;
+        let mut report = self.scan_with(scan::Reporting::Reported)?;
         report.knowledge = self.sync_knowledge()?;
         Ok(report)
     }
 
     /// Bring the store up to date with the repository's files alone (what
     /// the map and `rank` need: a knowledge file left mid-merge does not
-    /// stop them).
+    /// stop them). A silent scan: its changes are kept for the next
+    /// [`Workspace::scan`] to report.
     pub fn scan_files(&mut self) -> Result<ScanReport> {
+        self.scan_with(scan::Reporting::Silent)
+    }
+
+    fn scan_with(&mut self, reporting: scan::Reporting) -> Result<ScanReport> {
         let detector = detector_of(&self.config.secrets, &self.detector);
-        scan::scan(&mut self.store, &self.root, &self.config.scan, detector)
+        scan::scan(&mut self.store, &self.root, &self.config.scan, detector, reporting)
     }
 
     pub fn status(&self) -> Result<Status> {
@@ -269,10 +316,9 @@ impl Workspace {
         let count = |sql: &str| -> Result<usize> {
             Ok(conn.query_row(sql, [], |row| row.get::<_, i64>(0))? as usize)
         };
-        let stale_folders = conn
-            .prepare("SELECT path FROM nodes WHERE kind = 'folder' AND stale = 1 ORDER BY path")?
-            .query_map([], |row| row.get(0))?
-            .collect::<rusqlite::Result<Vec<String>>>()?;
+        let ctx_dir = self.ctx_dir();
+        // What validate finds stale, by the same judgement (not the flag edits and scans set).
+        let stale_folders = build::stale_folders(conn, self.build_site(&ctx_dir), None)?;
         let db_path = self.store.path();
         let db_bytes = ["", "-wal"]
             .iter()
@@ -302,7 +348,9 @@ impl Workspace {
         let key = self.key(path)?;
         // One read transaction: the folder, its files and its decisions agree.
         let tx = self.store.conn.unchecked_transaction()?;
-        folders::load(&tx, &key)
+        let ctx_dir = self.ctx_dir();
+        let stale = !build::stale_folders(&tx, self.build_site(&ctx_dir), Some(&key))?.is_empty();
+        folders::load(&tx, &key, stale)
     }
 
     /// Write a folder's description and/or long-form content; marks it and

@@ -344,7 +344,7 @@ fn signature(source: &str, node: Node, kind: Kind, overloads: usize) -> String {
         header.push_str(&members(source, body, header.lines().last().map_or(0, |l| l.chars().count())));
     }
     if overloads > 0 {
-        header.push_str(&format!(" (+{overloads} overloads)"));
+        header.push_str(&format!(" (+{})", ctxkeep_core::wording::count(overloads, "overload")));
     }
     let mut out: Vec<String> = decorators(node, bytes)
         .into_iter()

@@ -253,8 +253,8 @@ impl Workspace {
         self.json(py, |ws| ws.todo())
     }
 
-    /// Push a frame (under `parent`, default the current frame) and make it
-    /// current. `title` defaults to the goal's first line, `type` to `frame`.
+    /// Push a frame (under `parent`: default the current frame, `"none"` the top) and make
+    /// it current. `title` defaults to the goal's first line, `type` to `frame`.
     #[pyo3(signature = (goal, *, title=None, parent=None, r#type=None))]
     fn push_frame<'py>(
         &self,
@@ -509,8 +509,8 @@ impl Workspace {
         self.json(py, |ws| ws.timeline_in(id, before, after, &session, &thread))
     }
 
-    /// Record `id` as the contract's L2 object, its JSON within `head`
-    /// characters when given (the tiny `budget_too_small` object below that).
+    /// Record `id` as the contract's L2 object, its JSON within `head` characters when
+    /// given, 72 at least (the tiny `budget_too_small` object when nothing else fits).
     #[pyo3(signature = (id, *, head=None))]
     fn get<'py>(
         &self,

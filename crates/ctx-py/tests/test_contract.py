@@ -72,7 +72,7 @@ def test_memory_outputs_match_the_contract(ws):
     check("timeline", ws.timeline(hit, before=2, after=2))
     check("timeline", ws.timeline(hit, session="all"))
     check("record", ws.record(hit))
-    for head in [None, 0, 1, 10, 50, 100, 300, 500, 1000, 100_000]:
+    for head in [None, 72, 100, 300, 500, 1000, 100_000]:
         check("get", ws.get(hit, head=head))
     ws.pin("Never log card numbers")
     for tokens in [None, 1, 20, 60, 120, 400]:

@@ -67,9 +67,12 @@ def test_timeline_get_and_archive(ws, tmp_path):
     assert timeline["anchor"] == hit and [r["type"] for r in timeline["results"]] == ["tool_call", "tool_output", "response"]
     whole = ws.get(hit)
     assert whole["layer"] == "L2" and whole["record"]["text"].startswith("error: old_string")
-    for head in range(0, 700, 7):
+    for head in range(72, 700, 7):
         got = ws.get(hit, head=head)
         assert got.get("layer") == "L2" or got.get("note") == "budget_too_small"
+    # Below 72 characters not even the tiny fallback fits: an error, never more than asked for.
+    with pytest.raises(ctxkeep.InvalidInputError, match="at least 72"):
+        ws.get(hit, head=71)
     assert ws.archive(24 * 3600) == 7
     assert all(r["source"] == "archive" for r in ws.search("pool", scope="archive")["results"])
     with pytest.raises(ctxkeep.InvalidInputError):

@@ -8,6 +8,7 @@ use std::process::ExitCode;
 use anyhow::Context as _;
 use clap::Subcommand;
 use ctxkeep_core::artifact::target::{CONFIRM_BELOW, Resolution};
+use ctxkeep_core::wording::count;
 use ctxkeep_core::{
     ArtifactHistory, ArtifactStatus, ArtifactSummary, ArtifactView, ContextLevel, ContextRequest,
     NewArtifact, OperationResult, ProjectView, PromptKind, PromptRequest, StalenessReport, Suggestion,
@@ -15,6 +16,7 @@ use ctxkeep_core::{
 };
 
 use super::Env;
+use crate::args::ShowArg;
 use crate::output;
 
 #[derive(Debug, Subcommand)]
@@ -48,17 +50,32 @@ pub enum ArtifactsCommand {
         level: Option<ContextLevel>,
     },
     /// Mark an artifact finalized: operations on it are refused unless they override it.
-    Finalize { slug: String },
+    Finalize {
+        slug: String,
+        #[command(flatten)]
+        show: ShowArg,
+    },
     /// Make a finalized artifact a draft again.
-    Unfinalize { slug: String },
+    Unfinalize {
+        slug: String,
+        #[command(flatten)]
+        show: ShowArg,
+    },
     /// Move an artifact to another stage.
-    Stage { slug: String, stage: String },
+    Stage {
+        slug: String,
+        stage: String,
+        #[command(flatten)]
+        show: ShowArg,
+    },
     /// Collapse a section in views (or --expand it again); the file is not changed.
     Collapse {
         slug: String,
         section: String,
         #[arg(long)]
         expand: bool,
+        #[command(flatten)]
+        show: ShowArg,
     },
     /// Stop tracking an artifact (its state, snapshots and suggestions go; the file stays).
     Remove { slug: String },
@@ -187,18 +204,17 @@ pub fn run(env: &Env, command: ArtifactsCommand) -> anyhow::Result<ExitCode> {
     let mut ws = env.workspace()?;
     match command {
         ArtifactsCommand::Add { path, slug, stage } => {
-            let path = env.folder_key(&ws, &path)?;
+            let path = env.path_key(&ws, &path)?;
             let view = ws.add_artifact(&NewArtifact { path, slug, stage })?;
             if env.json {
                 output::json(&view)?;
             } else {
-                writeln!(
-                    std::io::stdout().lock(),
-                    "added artifact {} ({}, {} sections)",
+                env.report(format_args!(
+                    "added artifact {} ({}, {})",
                     view.slug,
                     view.path,
-                    view.sections_total
-                )?;
+                    count(view.sections_total, "section")
+                ))?;
             }
         }
         ArtifactsCommand::List => {
@@ -229,18 +245,29 @@ pub fn run(env: &Env, command: ArtifactsCommand) -> anyhow::Result<ExitCode> {
                 print_view(&view)?;
             }
         }
-        ArtifactsCommand::Finalize { slug } => changed(env, &ws.finalize_artifact(&slug, true)?)?,
-        ArtifactsCommand::Unfinalize { slug } => changed(env, &ws.finalize_artifact(&slug, false)?)?,
-        ArtifactsCommand::Stage { slug, stage } => changed(env, &ws.set_artifact_stage(&slug, &stage)?)?,
-        ArtifactsCommand::Collapse { slug, section, expand } => {
-            changed(env, &ws.set_section_collapsed(&slug, &section, !expand)?)?
+        ArtifactsCommand::Finalize { slug, show } => {
+            let view = ws.finalize_artifact(&slug, true)?;
+            changed(env, &view, show, &format!("{} is finalized now", view.slug))?
+        }
+        ArtifactsCommand::Unfinalize { slug, show } => {
+            let view = ws.finalize_artifact(&slug, false)?;
+            changed(env, &view, show, &format!("{} is a draft now", view.slug))?
+        }
+        ArtifactsCommand::Stage { slug, stage, show } => {
+            let view = ws.set_artifact_stage(&slug, &stage)?;
+            changed(env, &view, show, &format!("{} is in stage {} now", view.slug, view.stage))?
+        }
+        ArtifactsCommand::Collapse { slug, section, expand, show } => {
+            let view = ws.set_section_collapsed(&slug, &section, !expand)?;
+            let now = if expand { "expanded" } else { "collapsed" };
+            changed(env, &view, show, &format!("{section} of {} is {now} in views now", view.slug))?
         }
         ArtifactsCommand::Remove { slug } => {
             ws.remove_artifact(&slug)?;
             if env.json {
                 output::json(&serde_json::json!({ "removed": slug }))?;
             } else {
-                writeln!(std::io::stdout().lock(), "removed artifact {slug} (its file is left as it is)")?;
+                env.report(format_args!("removed artifact {slug} (its file is left as it is)"))?;
             }
         }
         ArtifactsCommand::Apply { file, override_finalized } => {
@@ -250,11 +277,7 @@ pub fn run(env: &Env, command: ArtifactsCommand) -> anyhow::Result<ExitCode> {
                 op.set_override_finalized(true);
             }
             let result = ws.apply_operation(&op)?;
-            if env.json {
-                output::json(&result)?;
-            } else {
-                print_result(&result)?;
-            }
+            applied(env, &result)?;
         }
         ArtifactsCommand::Suggestions { slug } => {
             let list = ws.artifact_suggestions(&slug)?;
@@ -280,11 +303,7 @@ pub fn run(env: &Env, command: ArtifactsCommand) -> anyhow::Result<ExitCode> {
         }
         ArtifactsCommand::Restore { slug, snapshot, override_finalized } => {
             let result = ws.restore_artifact(&slug, &snapshot, override_finalized)?;
-            if env.json {
-                output::json(&result)?;
-            } else {
-                print_result(&result)?;
-            }
+            applied(env, &result)?;
         }
         ArtifactsCommand::Check { slug, hash, at, max_age } => {
             let report = ws.check_artifact(&slug, &hash, at, max_age)?;
@@ -363,16 +382,31 @@ fn status(status: ArtifactStatus) -> &'static str {
     }
 }
 
-fn changed(env: &Env, view: &ArtifactView) -> anyhow::Result<()> {
+/// After an edit: the whole view with --json or --show, else what changed.
+fn changed(env: &Env, view: &ArtifactView, show: ShowArg, said: &str) -> anyhow::Result<()> {
     if env.json {
         return output::json(view);
     }
-    print_view(view)
+    if show.show {
+        return print_view(view);
+    }
+    Ok(env.report(format_args!("{said}"))?)
+}
+
+/// An operation applied (or a snapshot restored): the result, unless `--quiet`.
+fn applied(env: &Env, result: &OperationResult) -> anyhow::Result<()> {
+    if env.json {
+        return output::json(result);
+    }
+    if env.quiet { Ok(()) } else { print_result(result) }
 }
 
 fn decided(env: &Env, suggestion: &Suggestion) -> anyhow::Result<()> {
     if env.json {
         return output::json(suggestion);
+    }
+    if env.quiet {
+        return Ok(());
     }
     let applied =
         suggestion.operation_id.as_deref().map(|op| format!(" (applied as {op})")).unwrap_or_default();
@@ -447,8 +481,9 @@ fn print_view(view: &ArtifactView) -> anyhow::Result<()> {
     if view.pending_suggestions > 0 {
         writeln!(
             out,
-            "{} pending suggestion(s): `ctx artifact suggestions {}`",
-            view.pending_suggestions, view.slug
+            "{}: `ctx artifact suggestions {}`",
+            count(view.pending_suggestions, "pending suggestion"),
+            view.slug
         )?;
     }
     if let Some(content) = &view.content {
@@ -513,7 +548,8 @@ fn print_history(history: &ArtifactHistory) -> anyhow::Result<()> {
     }
     writeln!(out, "snapshots:")?;
     for snapshot in &history.snapshots {
-        writeln!(out, "  {} {} {} bytes ({})", snapshot.id, snapshot.ts, snapshot.bytes, snapshot.reason)?;
+        let bytes = count(snapshot.bytes, "byte");
+        writeln!(out, "  {} {} {bytes} ({})", snapshot.id, snapshot.ts, snapshot.reason)?;
     }
     Ok(())
 }

@@ -11,6 +11,7 @@ use super::Env;
 use crate::args::{BuildArgs, ContextArgs, WatchArgs};
 use crate::output;
 use ctxkeep_core::paths::display_name;
+use ctxkeep_core::wording::{count, plural};
 
 pub fn build(env: &Env, args: &BuildArgs) -> anyhow::Result<()> {
     let mut ws = env.workspace()?;
@@ -30,26 +31,42 @@ pub fn build(env: &Env, args: &BuildArgs) -> anyhow::Result<()> {
         };
     }
     if let Some(scan) = &scan {
-        super::scan::print_summary(scan)?;
+        super::scan::print_summary(env, scan)?;
     }
-    print_build(&report)
+    print_build(env, &report)
 }
 
-pub fn print_build(report: &BuildReport) -> anyhow::Result<()> {
+/// The text report of a build (nothing with `--quiet`; with `--verbose`,
+/// every folder with its tiers, and every file removed).
+pub fn print_build(env: &Env, report: &BuildReport) -> anyhow::Result<()> {
+    if env.quiet {
+        return Ok(());
+    }
     let mut out = std::io::stdout().lock();
     writeln!(
         out,
-        "built in {} ms: {} files written for {} folder{}, {} unchanged, {} removed",
+        "built in {} ms: {} written for {}, {} unchanged, {} removed",
         report.elapsed_ms,
-        report.files_written,
-        report.built.len(),
-        if report.built.len() == 1 { "" } else { "s" },
+        count(report.files_written, "file"),
+        count(report.built.len(), "folder"),
         report.files_unchanged,
         report.files_removed.len(),
     )?;
-    let rebuilt: Vec<String> = report.built.iter().map(|f| format!("{} ({})", f.path, f.reason)).collect();
-    if !rebuilt.is_empty() {
-        writeln!(out, "rebuilt: {}", output::list_some(&rebuilt, 12))?;
+    if env.verbose {
+        for folder in &report.built {
+            let tiers: Vec<&str> = folder.tiers.iter().map(|t| t.as_str()).collect();
+            let tiers = format!("{} {}", plural(tiers.len(), "tier"), tiers.join(", "));
+            writeln!(out, "rebuilt {} ({}; {tiers})", display_name(&folder.path), folder.reason)?;
+        }
+        for file in &report.files_removed {
+            writeln!(out, "removed .ctx/context/{}", display_name(file))?;
+        }
+    } else {
+        let rebuilt: Vec<String> =
+            report.built.iter().map(|f| format!("{} ({})", f.path, f.reason)).collect();
+        if !rebuilt.is_empty() {
+            writeln!(out, "rebuilt: {}", output::list_some(&rebuilt, 12))?;
+        }
     }
     if report.boot_written {
         writeln!(out, "wrote .ctx/boot.md (how agents read this context)")?;
@@ -59,11 +76,16 @@ pub fn print_build(report: &BuildReport) -> anyhow::Result<()> {
 
 pub fn context(env: &Env, args: &ContextArgs) -> anyhow::Result<()> {
     let ws = env.workspace()?;
-    let key = env.folder_key(&ws, &args.path)?;
+    let folder = env.folder(&ws, &args.path)?;
     if env.json || args.format == "json" {
-        return output::json(&ws.context(&key, args.tier)?);
+        return output::json_from_file(&ws.context(&folder.key, args.tier)?, folder.file.as_deref());
     }
-    let text = ws.context_text(&key, args.tier)?;
+    if env.verbose {
+        // Rendered again for its count: the text printed is the file's, when current.
+        let context = ws.context(&folder.key, args.tier)?;
+        env.note(&format!(".ctx/context/{}: {}", context.file, count(context.tokens, "token")));
+    }
+    let text = ws.context_text(&folder.key, args.tier)?;
     std::io::stdout().lock().write_all(text.as_bytes())?;
     Ok(())
 }
@@ -73,7 +95,8 @@ pub fn validate(env: &Env) -> anyhow::Result<ExitCode> {
     let report = ws.validate()?;
     if env.json {
         output::json(&report)?;
-    } else {
+    } else if !env.quiet {
+        // Quiet, the exit code says it.
         print_validate(&report)?;
     }
     Ok(if report.ok { ExitCode::SUCCESS } else { ExitCode::from(1) })
@@ -106,29 +129,28 @@ fn print_validate(report: &ValidateReport) -> anyhow::Result<()> {
         }
     }
     if report.ok {
-        writeln!(out, "ok: all {} context files are current", report.current)?;
+        writeln!(out, "ok: {} current", count(report.current, "context file"))?;
         return Ok(());
     }
     if report.current < report.expected || !report.orphaned.is_empty() || !report.temp_files.is_empty() {
         writeln!(
             out,
-            "{} of {} context files current: {} missing, {} stale, {} edited, {} orphaned, \
-             {} leftover temp files; run `ctx build`",
+            "{} of {} current: {} missing, {} stale, {} edited, {} orphaned, {}; run `ctx build`",
             report.current,
-            report.expected,
+            count(report.expected, "context file"),
             report.missing.len(),
             report.stale.len(),
             report.edited.len(),
             report.orphaned.len(),
-            report.temp_files.len()
+            count(report.temp_files.len(), "leftover temp file")
         )?;
     }
     if !report.unscanned_files.is_empty() || !report.vanished_files.is_empty() {
         writeln!(
             out,
-            "the store is not the disk: {} files not scanned, {} scanned files gone; run `ctx scan`",
-            report.unscanned_files.len(),
-            report.vanished_files.len()
+            "the store is not the disk: {} not scanned, {} gone; run `ctx scan`",
+            count(report.unscanned_files.len(), "file"),
+            count(report.vanished_files.len(), "scanned file")
         )?;
     }
     Ok(())
@@ -140,7 +162,7 @@ pub fn watch(env: &Env, args: &WatchArgs) -> anyhow::Result<()> {
         debounce: Duration::from_millis(args.debounce),
         build: BuildOptions { tiers: args.tier.clone(), ..BuildOptions::default() },
     };
-    if !env.json {
+    if !env.json && !env.quiet {
         println!("watching {} (Ctrl-C to stop)", display_name(&ws.root().display().to_string()));
     }
     // Outlines first, as `ctx build` does: a changed file's definitions show at once.
@@ -167,16 +189,16 @@ fn print_cycle(env: &Env, cycle: &WatchCycle) -> anyhow::Result<()> {
         output::warn(error);
     }
     super::scan::warn_issues(&cycle.scan);
-    if cycle.build.built.is_empty() && cycle.build.files_removed.is_empty() {
+    if env.quiet || (cycle.build.built.is_empty() && cycle.build.files_removed.is_empty()) {
         return Ok(());
     }
     let rebuilt: Vec<String> = cycle.build.built.iter().map(|f| f.path.clone()).collect();
     writeln!(
         out,
-        "{} files changed; rebuilt {} ({} files) in {} ms",
-        cycle.scan.files_added + cycle.scan.files_changed + cycle.scan.files_removed,
-        output::list_some(&rebuilt, 12),
-        cycle.build.files_written,
+        "{} changed; rebuilt {} ({}) in {} ms",
+        count(cycle.scan.files_added + cycle.scan.files_changed + cycle.scan.files_removed, "file"),
+        output::list_some(&rebuilt, if env.verbose { usize::MAX } else { 12 }),
+        count(cycle.build.files_written, "file"),
         cycle.scan.elapsed_ms + cycle.build.elapsed_ms
     )?;
     out.flush()?;

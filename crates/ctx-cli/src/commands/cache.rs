@@ -1,7 +1,5 @@
 //! `ctx cache clear [ID]`.
 
-use std::io::Write;
-
 use super::Env;
 use crate::args::CacheCommand;
 use crate::output;
@@ -13,7 +11,6 @@ pub fn run(env: &Env, command: CacheCommand) -> anyhow::Result<()> {
     if env.json {
         return output::json(&serde_json::json!({ "cleared": cleared }));
     }
-    let plural = if cleared == 1 { "" } else { "s" };
-    writeln!(std::io::stdout().lock(), "cleared {cleared} cached context{plural}")?;
+    env.report(format_args!("cleared {}", ctxkeep_core::wording::count(cleared, "cached context")))?;
     Ok(())
 }

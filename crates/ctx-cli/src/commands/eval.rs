@@ -3,6 +3,7 @@
 use std::io::{IsTerminal, Write};
 
 use ctxkeep_core::paths::display_name;
+use ctxkeep_core::wording::count;
 use ctxkeep_map::eval::{EvalOptions, EvalReport, KS};
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -20,7 +21,7 @@ pub fn run(env: &Env, args: &EvalArgs) -> anyhow::Result<()> {
         None => ctxkeep_core::Workspace::find_root(&env.cwd).unwrap_or_else(|_| env.cwd.clone()),
     };
     let options = EvalOptions { commits: args.commits, tokens: args.tokens.clone() };
-    let bar = progress_bar();
+    let bar = if env.quiet { None } else { progress_bar() };
     let progress = |done: usize, total: usize| {
         if let Some(bar) = &bar {
             bar.set_length(total as u64);
@@ -41,8 +42,8 @@ pub fn run(env: &Env, args: &EvalArgs) -> anyhow::Result<()> {
     }
     if let Some(first) = report.skipped.first() {
         output::warn(&format!(
-            "{} eligible commits skipped, their parent could not be checked out (the first: {})",
-            report.skipped.len(),
+            "{} skipped, their parent could not be checked out (the first: {})",
+            count(report.skipped.len(), "eligible commit"),
             first.reason
         ));
     }
@@ -78,7 +79,8 @@ fn print_text(report: &EvalReport) -> anyhow::Result<()> {
     let head = &report.head[..report.head.len().min(10)];
     writeln!(
         out,
-        "{n} commits up to {head} ({} read): the message as the task, the files it modified as the answer",
+        "{} up to {head} ({} read): the message as the task, the files it modified as the answer",
+        count(n, "commit"),
         report.commits_read
     )?;
     let [k1, k5, k10] = KS;

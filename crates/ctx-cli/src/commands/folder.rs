@@ -4,34 +4,77 @@ use std::io::{Read, Write};
 use std::path::Path;
 
 use anyhow::Context as _;
-use ctxkeep_core::{Folder, FolderEdit};
+use ctxkeep_core::wording::count;
+use ctxkeep_core::{Folder, FolderEdit, FolderPath};
 
 use super::Env;
-use crate::args::FolderCommand;
+use crate::args::{FolderCommand, ShowArg};
 use crate::output;
 use ctxkeep_core::paths::display_name;
 
 pub fn run(env: &Env, command: FolderCommand) -> anyhow::Result<()> {
     let mut ws = env.workspace()?;
-    let folder = match command {
-        FolderCommand::Show { path } => ws.folder(&env.folder_key(&ws, &path)?)?,
-        FolderCommand::Describe { path, description, content_file } => {
-            let key = env.folder_key(&ws, &path)?;
-            let content_md = content_file.as_deref().map(read_content).transpose()?;
-            ws.describe_folder(&key, &FolderEdit { description, content_md })?
+    // The folder, the file its argument named, and for an edit, what changed.
+    let (folder, from_file, edit) = match command {
+        FolderCommand::Show { path } => {
+            let FolderPath { key, file } = env.folder(&ws, &path)?;
+            (ws.folder(&key)?, file, None)
         }
-        FolderCommand::Scope { path, on, off: _ } => ws.set_scope(&env.folder_key(&ws, &path)?, on)?,
-        FolderCommand::Relate { path, other, note, remove } => {
-            let key = env.folder_key(&ws, &path)?;
+        FolderCommand::Describe { path, description, content_file, show } => {
+            let FolderPath { key, file } = env.folder(&ws, &path)?;
+            let content_md = content_file.as_deref().map(read_content).transpose()?;
+            let gave_description = description.is_some();
+            let content_lines = content_md.as_deref().map(|content| content.lines().count());
+            let folder = ws.describe_folder(&key, &FolderEdit { description, content_md })?;
+            // What was given (the engine refuses neither), as stored (redacted).
+            let name = display_name(&folder.path);
+            let mut said = Vec::new();
+            if gave_description {
+                said.push(match folder.description.as_str() {
+                    "" => format!("{name}: description cleared"),
+                    text => format!("described {name}: {}", display_name(text)),
+                });
+            }
+            if let Some(lines) = content_lines {
+                said.push(format!("content of {name}: {}", count(lines, "line")));
+            }
+            (folder, file, Some((said, show)))
+        }
+        FolderCommand::Scope { path, on, off: _, show } => {
+            let FolderPath { key, file } = env.folder(&ws, &path)?;
+            let folder = ws.set_scope(&key, on)?;
+            let now = if on { "a scope now" } else { "no scope now" };
+            (folder, file, Some((vec![format!("{} is {now}", display_name(&key))], show)))
+        }
+        FolderCommand::Relate { path, other, note, remove, show } => {
+            let FolderPath { key, file } = env.folder(&ws, &path)?;
             let other = env.folder_key(&ws, &other)?;
-            if remove { ws.unrelate(&key, &other)? } else { ws.relate(&key, &other, note.as_deref())? }
+            let (key_name, other_name) = (display_name(&key), display_name(&other));
+            let (folder, said) = if remove {
+                (ws.unrelate(&key, &other)?, format!("{key_name} is no longer related to {other_name}"))
+            } else {
+                let why = note.as_deref().map(|n| format!(" ({})", display_name(n))).unwrap_or_default();
+                (
+                    ws.relate(&key, &other, note.as_deref())?,
+                    format!("related {key_name} to {other_name}{why}"),
+                )
+            };
+            (folder, file, Some((vec![said], show)))
         }
         FolderCommand::Todo => return print_todo(env, &ws.todo()?),
     };
     if env.json {
-        return output::json(&folder);
+        return output::json_from_file(&folder, from_file.as_deref());
     }
-    print_folder(&folder)
+    match edit {
+        Some((_, ShowArg { show: true })) | None => print_folder(&folder),
+        Some((said, _)) => {
+            for line in said {
+                env.report(format_args!("{line}"))?;
+            }
+            Ok(())
+        }
+    }
 }
 
 fn print_todo(env: &Env, todo: &[ctxkeep_core::TodoFolder]) -> anyhow::Result<()> {
@@ -49,9 +92,8 @@ fn print_todo(env: &Env, todo: &[ctxkeep_core::TodoFolder]) -> anyhow::Result<()
     }
     writeln!(
         out,
-        "{} folder{} to describe: ctx folder describe PATH --description TEXT",
-        todo.len(),
-        if todo.len() == 1 { "" } else { "s" }
+        "{} to describe: ctx folder describe PATH --description TEXT",
+        count(todo.len(), "folder")
     )?;
     Ok(())
 }
@@ -95,7 +137,7 @@ fn print_folder(folder: &Folder) -> anyhow::Result<()> {
             if file.kind != ctxkeep_core::FileKind::Text {
                 about.push(file.kind.as_str().to_string());
             }
-            if let Some(reason) = &file.secret {
+            if let Some(reason) = &file.secret_reason {
                 about.push(format!("secret: {reason}"));
             }
             writeln!(out, "  {}  ({})", display_name(&file.name), about.join(", "))?;

@@ -11,6 +11,7 @@ use serde::Serialize;
 use super::Env;
 use crate::args::{ArtifactCommand, DecisionCommand, FrameCommand};
 use crate::output;
+use ctxkeep_core::wording::count;
 
 pub fn run(env: &Env, command: FrameCommand) -> anyhow::Result<()> {
     let mut ws = env.workspace()?;
@@ -20,18 +21,19 @@ pub fn run(env: &Env, command: FrameCommand) -> anyhow::Result<()> {
             if env.json {
                 return output::json(&frame);
             }
-            writeln!(std::io::stdout().lock(), "pushed {}: {}", frame.id, frame.title)?;
+            env.report(format_args!("pushed {}: {}", frame.id, frame.title))?;
         }
         FrameCommand::Pop { id, status, summary } => {
             let frame = ws.pop_frame(id.as_deref(), status, summary.as_deref())?;
             if env.json {
                 return output::json(&frame);
             }
-            let mut out = std::io::stdout().lock();
-            writeln!(out, "popped {} ({})", frame.id, frame.status)?;
+            env.report(format_args!("popped {} ({})", frame.id, frame.status))?;
             match ws.current_frame()? {
-                Some(current) => writeln!(out, "current frame: {}", line(&frame_line(&current)))?,
-                None => writeln!(out, "no current frame")?,
+                Some(current) => {
+                    env.report(format_args!("current frame: {}", line(&frame_line(&current))))?
+                }
+                None => env.report(format_args!("no current frame"))?,
             }
         }
         FrameCommand::Goal { text: Some(text), frame } => {
@@ -39,7 +41,7 @@ pub fn run(env: &Env, command: FrameCommand) -> anyhow::Result<()> {
             if env.json {
                 return output::json(&frame);
             }
-            writeln!(std::io::stdout().lock(), "goal of {}: {}", frame.id, frame.goal)?;
+            env.report(format_args!("goal of {}: {}", frame.id, frame.goal))?;
         }
         FrameCommand::Goal { text: None, frame } => {
             let frame = ws.frame(frame.as_deref())?.frame;
@@ -50,17 +52,16 @@ pub fn run(env: &Env, command: FrameCommand) -> anyhow::Result<()> {
         }
         FrameCommand::Status => return status(env, &ws),
         FrameCommand::Artifact(ArtifactCommand::Add { paths, frame }) => {
-            let paths = paths.iter().map(|p| env.folder_key(&ws, p)).collect::<anyhow::Result<Vec<_>>>()?;
+            let paths = paths.iter().map(|p| env.path_key(&ws, p)).collect::<anyhow::Result<Vec<_>>>()?;
             let frame = ws.add_frame_artifacts(frame.as_deref(), &paths)?;
             if env.json {
                 return output::json(&frame);
             }
-            writeln!(
-                std::io::stdout().lock(),
+            env.report(format_args!(
                 "artifacts of {}: {}",
                 frame.id,
                 output::list_some(&frame.artifacts, 12)
-            )?;
+            ))?;
         }
         FrameCommand::Decision(DecisionCommand::Add { text, rationale, tags, frame }) => {
             let new = NewDecision { title: text, rationale: rationale.unwrap_or_default(), tags };
@@ -69,7 +70,7 @@ pub fn run(env: &Env, command: FrameCommand) -> anyhow::Result<()> {
                 return output::json(&decision);
             }
             let on = decision.frame.as_deref().unwrap_or_default();
-            writeln!(std::io::stdout().lock(), "logged {} on {on}", decision.id)?;
+            env.report(format_args!("logged {} on {on}", decision.id))?;
         }
         FrameCommand::Show { id } => {
             let detail = ws.frame(id.as_deref())?;
@@ -288,11 +289,11 @@ fn print_info(context: &AssembledContext) -> anyhow::Result<()> {
     let (budget, sources, tokens) = (&report.budget, &report.budget_sources, &report.tokens);
     writeln!(
         out,
-        "{} context ({}): {} of {} tokens, counted with {}",
+        "{} context ({}): {} of {}, counted with {}",
         context.frame,
         context.rendering.as_str(),
         tokens.total,
-        budget.total,
+        count(budget.total, "token"),
         report.tokenizer
     )?;
     writeln!(out, "budget (tokens used of each share, and where the share comes from):")?;
@@ -337,8 +338,10 @@ fn print_info(context: &AssembledContext) -> anyhow::Result<()> {
     };
     writeln!(
         out,
-        "cache: {served}; TTL {} s; {} of {} entries",
-        cache.ttl_seconds, cache.entries, cache.max_entries
+        "cache: {served}; TTL {} s; {} of {}",
+        cache.ttl_seconds,
+        cache.entries,
+        count(cache.max_entries, "entry")
     )?;
     Ok(())
 }

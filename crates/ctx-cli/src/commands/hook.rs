@@ -21,6 +21,7 @@ use serde::Deserialize;
 
 use super::Env;
 use crate::args::HookArgs;
+use crate::output;
 
 /// The hook's input fields ctx reads (Claude Code sends more; they are ignored).
 #[derive(Debug, Default, Deserialize)]
@@ -85,7 +86,7 @@ pub fn run(env: &Env, args: &HookArgs) -> ExitCode {
             let _ = writeln!(out, "{answer}").and_then(|()| out.flush());
         }
         Ok(None) => {}
-        Err(err) => eprintln!("ctx hook {event}: {}", one_line(&err)),
+        Err(err) => eprintln!("ctx hook {event}: {}", output::error_message(&err)),
     }
     ExitCode::SUCCESS
 }
@@ -104,7 +105,11 @@ fn give_up(message: &str) -> ! {
 fn catch_up(ws: &mut Workspace, transcript: Option<&Path>, until: Instant) {
     let Some(dir) = transcript.and_then(Path::parent).filter(|dir| dir.is_dir()) else { return };
     if let Err(err) = ws.catch_up_transcripts(dir, Some(until)) {
-        eprintln!("ctx hook SessionStart: catching up {}: {}", dir.display(), one_line(&err.into()));
+        eprintln!(
+            "ctx hook SessionStart: catching up {}: {}",
+            dir.display(),
+            output::error_message(&err.into())
+        );
     }
 }
 
@@ -123,12 +128,6 @@ fn subagent_transcripts(transcript: &Path) -> Vec<PathBuf> {
         .collect();
     paths.sort();
     paths
-}
-
-/// An error and its causes on one line, control characters escaped.
-fn one_line(err: &anyhow::Error) -> String {
-    let text = err.chain().map(ToString::to_string).collect::<Vec<_>>().join(": ");
-    text.chars().flat_map(|c| if c.is_control() { c.escape_default().collect() } else { vec![c] }).collect()
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

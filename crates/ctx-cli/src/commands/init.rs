@@ -42,6 +42,9 @@ pub fn run(env: &Env, args: &InitArgs) -> anyhow::Result<()> {
             &serde_json::json!({ "init": report, "agents": agents, "scan": scan, "build": build }),
         );
     }
+    if env.quiet {
+        return Ok(());
+    }
     let mut out = std::io::stdout().lock();
     let mut created = report.created.clone();
     let mut other = Vec::new();
@@ -63,10 +66,10 @@ pub fn run(env: &Env, args: &InitArgs) -> anyhow::Result<()> {
     }
     drop(out);
     if let Some(scan) = &scan {
-        super::scan::print_summary(scan)?;
+        super::scan::print_summary(env, scan)?;
     }
     if let Some(build) = &build {
-        super::build::print_build(build)?;
+        super::build::print_build(env, build)?;
         if args.no_agents {
             println!("agents start at .ctx/boot.md; commit .ctx/ (its .gitignore keeps the local parts out)");
         } else {

@@ -34,6 +34,10 @@ pub fn run(env: &Env, args: &InstallArgs, action: Action) -> anyhow::Result<()> 
     if env.json {
         return output::json(&report);
     }
+    // A dry run's diff is what was asked for.
+    if env.quiet && !report.dry_run {
+        return Ok(());
+    }
     print_report(&report)
 }
 

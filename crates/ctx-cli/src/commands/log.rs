@@ -36,7 +36,7 @@ pub fn run(env: &Env, args: LogArgs) -> anyhow::Result<()> {
     if env.json {
         return output::json(&decision);
     }
-    writeln!(std::io::stdout().lock(), "logged {} on {}", decision.id, key)?;
+    env.report(format_args!("logged {} on {}", decision.id, display_name(&key)))?;
     Ok(())
 }
 

@@ -10,29 +10,39 @@ use super::Env;
 use crate::args::{MapArgs, RankArgs};
 use crate::output;
 use ctxkeep_core::paths::display_name;
+use ctxkeep_core::wording::count;
+use ctxkeep_map::index::IndexStats;
 
 /// Below this many files to parse, no progress bar (it would only flicker).
 const PROGRESS_MIN_FILES: usize = 500;
 
 pub fn map(env: &Env, args: &MapArgs) -> anyhow::Result<()> {
     let mut ws = env.workspace_or_cache()?;
-    let focus = args.focus.iter().map(|f| env.folder_key(&ws, f)).collect::<anyhow::Result<Vec<_>>>()?;
+    let focus = args.focus.iter().map(|f| env.path_key(&ws, f)).collect::<anyhow::Result<Vec<_>>>()?;
     let query = read_query(args.query.as_deref(), args.query_file.as_deref())?;
     let options = MapOptions { tokens: args.tokens, focus, query };
-    let bar = progress_bar();
+    let bar = progress_bar(env);
     let progress = |done: usize, total: usize| show_progress(bar.as_ref(), done, total);
     let map = ctxkeep_map::map::map(&mut ws, &options, Some(&progress));
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
     let map = map?;
+    if env.verbose {
+        env.note(&format!(
+            "map: {} of {}, {}",
+            map.tokens,
+            count(map.budget, "token"),
+            index_line(&map.index)
+        ));
+    }
     if args.write {
         ctxkeep_map::map::write_map(&ws, &map)?;
     }
     if map.text.is_empty() {
         output::warn(&format!(
-            "a budget of {} tokens is too small for any map (not even its title)",
-            map.budget
+            "a budget of {} is too small for any map (not even its title)",
+            count(map.budget, "token")
         ));
     }
     if env.json || args.format == "json" {
@@ -45,14 +55,17 @@ pub fn map(env: &Env, args: &MapArgs) -> anyhow::Result<()> {
 pub fn rank(env: &Env, args: &RankArgs) -> anyhow::Result<()> {
     let mut ws = env.workspace_or_cache()?;
     let query = read_query(args.query.as_deref(), args.query_file.as_deref())?.unwrap_or_default();
-    let bar = progress_bar();
+    let bar = progress_bar(env);
     let progress = |done: usize, total: usize| show_progress(bar.as_ref(), done, total);
     let options = RankOptions { lexical_only: args.lexical_only, history: !args.no_history, top: args.top };
     let ranked = ctxkeep_map::rank::rank_workspace(&mut ws, &query, options, Some(&progress));
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
-    let (ranked, _) = ranked?;
+    let (ranked, index) = ranked?;
+    if env.verbose {
+        env.note(&format!("rank: {}", index_line(&index)));
+    }
     if env.json {
         return output::json(&ranked);
     }
@@ -92,9 +105,26 @@ fn show_progress(bar: Option<&ProgressBar>, done: usize, total: usize) {
     }
 }
 
-/// A progress bar for stderr when it is a terminal, hidden until there is much to do.
-fn progress_bar() -> Option<ProgressBar> {
-    if !std::io::stderr().is_terminal() {
+/// What the index behind a map or a ranking did (`--verbose`).
+fn index_line(index: &IndexStats) -> String {
+    format!(
+        "{} ({} parsed, {} from the cache, {} line-scanned, {} with syntax errors, {} unreadable); \
+         scan {} ms, parse {} ms",
+        count(index.files, "source file"),
+        index.parsed,
+        index.cached,
+        index.line_scanned,
+        index.syntax_errors,
+        index.unreadable,
+        index.scan_ms,
+        index.parse_ms
+    )
+}
+
+/// A progress bar for stderr when it is a terminal (and not `--quiet`),
+/// hidden until there is much to do.
+fn progress_bar(env: &Env) -> Option<ProgressBar> {
+    if env.quiet || !std::io::stderr().is_terminal() {
         return None;
     }
     let bar = ProgressBar::hidden();

@@ -13,6 +13,7 @@ use crate::args::{
     ArchiveArgs, GetArgs, IngestArgs, PackArgs, PinCommand, RecordCommand, SearchArgs, TimelineArgs,
 };
 use crate::output;
+use ctxkeep_core::wording::count;
 
 pub fn record(env: &Env, command: RecordCommand) -> anyhow::Result<()> {
     let RecordCommand::Add { record_type, role, text, refs, tags, session } = command;
@@ -98,21 +99,20 @@ pub fn ingest(env: &Env, args: &IngestArgs) -> anyhow::Result<()> {
     }
     let source = match reports.as_slice() {
         [one] => one.source.clone(),
-        many => format!("{} files", many.len()),
+        many => count(many.len(), "file"),
     };
     let total = IngestReport::total(&source, &reports);
     if env.json {
         return output::json(&IngestOutput { total: &total, files: &reports });
     }
-    let mut out = std::io::stdout().lock();
     for report in &reports {
         for error in &report.errors {
             output::warn(&format!("{}:{}: {}", report.source, error.line, error.message));
         }
-        writeln!(out, "{}", report_line(report))?;
+        env.report(format_args!("{}", report_line(report)))?;
     }
     if reports.len() > 1 {
-        writeln!(out, "{}", report_line(&total))?;
+        env.report(format_args!("{}", report_line(&total)))?;
     }
     Ok(())
 }
@@ -128,13 +128,13 @@ struct IngestOutput<'a> {
 fn report_line(report: &IngestReport) -> String {
     let types: Vec<String> = report.types.iter().map(|(kind, n)| format!("{n} {kind}")).collect();
     format!(
-        "{}: {} lines ({} ctx, {} Claude Code, {} Codex): {} records added, {} already there, {} with nothing to record, {} malformed{}",
+        "{}: {} ({} ctx, {} Claude Code, {} Codex): {} added, {} already there, {} with nothing to record, {} malformed{}",
         report.source,
-        report.lines,
+        count(report.lines, "line"),
         report.ctx_lines,
         report.claude_code_lines,
         report.codex_lines,
-        report.added,
+        count(report.added, "record"),
         report.duplicates,
         report.empty,
         report.errors.len(),
@@ -160,6 +160,20 @@ pub fn search(env: &Env, args: &SearchArgs) -> anyhow::Result<()> {
     let response = ws.search(&options)?;
     if env.json {
         return output::json(&response);
+    }
+    if env.verbose {
+        let r = &response.retrieval;
+        env.note(&format!(
+            "{} search: {} lexical, {} vector, {} fused hits; {} ms (lexical {}, vector {}, fusion {})",
+            r.mode.as_str(),
+            r.lexical_hits,
+            r.vector_hits,
+            r.fused_hits,
+            r.latency_ms.total,
+            r.latency_ms.lexical,
+            r.latency_ms.vector,
+            r.latency_ms.fusion
+        ));
     }
     let mut out = std::io::stdout().lock();
     let retrieval = &response.retrieval;
@@ -241,7 +255,7 @@ pub fn archive(env: &Env, args: &ArchiveArgs) -> anyhow::Result<()> {
     if env.json {
         return output::json(&serde_json::json!({ "archived": moved }));
     }
-    writeln!(std::io::stdout().lock(), "archived {moved} records")?;
+    env.report(format_args!("archived {}", count(moved, "record")))?;
     Ok(())
 }
 
@@ -271,7 +285,7 @@ pub fn pin(env: &Env, command: PinCommand) -> anyhow::Result<()> {
             if env.json {
                 return output::json(&serde_json::json!({ "removed": id }));
             }
-            writeln!(out, "unpinned {id}")?;
+            env.report(format_args!("unpinned {id}"))?;
         }
         PinCommand::List => {
             let pins = ws.pins()?;

@@ -18,11 +18,12 @@ mod status;
 mod task;
 mod update;
 
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Context as _;
-use ctxkeep_core::Workspace;
+use ctxkeep_core::{FolderPath, Workspace};
 
 use crate::args::{Cli, Command};
 
@@ -31,6 +32,10 @@ pub struct Env {
     pub cwd: PathBuf,
     pub root: Option<PathBuf>,
     pub json: bool,
+    /// `--quiet`: what was asked for and problems, nothing else.
+    pub quiet: bool,
+    /// `--verbose`: timings, which files, whole lists.
+    pub verbose: bool,
 }
 
 impl Env {
@@ -52,9 +57,38 @@ impl Env {
         })
     }
 
-    /// A path argument as a folder key of `ws`.
+    /// A folder argument of `ws`: a file means its folder, which a note says.
+    pub fn folder(&self, ws: &Workspace, input: &str) -> anyhow::Result<FolderPath> {
+        let folder = ws.resolve_folder(&self.cwd, input)?;
+        if let Some(file) = &folder.file {
+            self.note(&format!("{file} is a file: using its folder {}", folder.key));
+        }
+        Ok(folder)
+    }
+
+    /// The key of a folder argument of `ws` (see [`Env::folder`]).
     pub fn folder_key(&self, ws: &Workspace, input: &str) -> anyhow::Result<String> {
+        Ok(self.folder(ws, input)?.key)
+    }
+
+    /// A path argument that may name a file or a folder (a focus, an artifact) as a key of `ws`.
+    pub fn path_key(&self, ws: &Workspace, input: &str) -> anyhow::Result<String> {
         Ok(ws.resolve_path(&self.cwd, input)?)
+    }
+
+    /// A line reporting the work done, on stdout, unless `--quiet`.
+    pub fn report(&self, line: std::fmt::Arguments) -> std::io::Result<()> {
+        if self.quiet {
+            return Ok(());
+        }
+        writeln!(std::io::stdout().lock(), "{line}")
+    }
+
+    /// An informational line on stderr, unless `--quiet`.
+    pub fn note(&self, message: &str) {
+        if !self.quiet {
+            crate::output::note(message);
+        }
     }
 
     pub fn init_root(&self) -> &Path {
@@ -64,7 +98,7 @@ impl Env {
 
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     let cwd = std::env::current_dir().context("cannot read the current directory")?;
-    let env = Env { cwd, root: cli.root, json: cli.json };
+    let env = Env { cwd, root: cli.root, json: cli.json, quiet: cli.quiet, verbose: cli.verbose };
     match cli.command {
         Command::Init(args) => init::run(&env, &args),
         Command::Update(args) => return update::run(&env, &args),

@@ -5,6 +5,7 @@ use std::io::Write;
 use super::Env;
 use crate::args::SecretsCommand;
 use crate::output;
+use ctxkeep_core::wording::count;
 
 pub fn run(env: &Env, command: SecretsCommand) -> anyhow::Result<()> {
     match command {
@@ -16,8 +17,9 @@ pub fn run(env: &Env, command: SecretsCommand) -> anyhow::Result<()> {
 fn scan(env: &Env, path: Option<&str>) -> anyhow::Result<()> {
     // Like the map, it works in any folder: without `.ctx/` the store is in the cache.
     let mut ws = env.workspace_or_cache()?;
-    ws.scan()?;
-    let under = path.map(|p| env.folder_key(&ws, p)).transpose()?;
+    // A scan whose report is not shown: the next `ctx scan` reports its changes.
+    ws.scan_files()?;
+    let under = path.map(|p| env.path_key(&ws, p)).transpose()?;
     let report = ws.secrets_scan(under.as_deref())?;
     if env.json {
         return output::json(&report);
@@ -37,14 +39,11 @@ fn scan(env: &Env, path: Option<&str>) -> anyhow::Result<()> {
     let files: std::collections::BTreeSet<&str> = report.findings.iter().map(|f| f.path.as_str()).collect();
     writeln!(
         out,
-        "{} secret{} in {} file{} of {} scanned (redacted in every output); {} file{} hidden whole; {} allow-listed",
-        report.findings.len(),
-        plural(report.findings.len()),
-        files.len(),
-        plural(files.len()),
+        "{} in {} of {} scanned (redacted in every output); {} hidden whole; {} allow-listed",
+        count(report.findings.len(), "secret"),
+        count(files.len(), "file"),
         report.files_scanned,
-        report.hidden.len(),
-        plural(report.hidden.len()),
+        count(report.hidden.len(), "file"),
         report.files_allowed,
     )?;
     Ok(())
@@ -62,8 +61,4 @@ fn rules(env: &Env) -> anyhow::Result<()> {
         writeln!(out, "{:width$}  {}", rule.id, rule.description)?;
     }
     Ok(())
-}
-
-fn plural(n: usize) -> &'static str {
-    if n == 1 { "" } else { "s" }
 }

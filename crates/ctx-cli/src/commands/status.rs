@@ -28,7 +28,8 @@ pub fn run(env: &Env) -> anyhow::Result<()> {
     }
     writeln!(out, "database: {} (schema v{})", output::human_bytes(status.db_bytes), status.schema_version)?;
     if !status.stale_folders.is_empty() {
-        writeln!(out, "stale folders: {}", output::list_some(&status.stale_folders, 10))?;
+        let some = if env.verbose { usize::MAX } else { 10 };
+        writeln!(out, "stale folders: {}", output::list_some(&status.stale_folders, some))?;
     }
     Ok(())
 }

@@ -34,7 +34,7 @@ pub fn run(env: &Env, command: TaskCommand) -> anyhow::Result<()> {
     if env.json {
         return output::json(&frame);
     }
-    writeln!(std::io::stdout().lock(), "{verb} {}: {} ({})", frame.id, frame.title, frame.status)?;
+    env.report(format_args!("{verb} {}: {} ({})", frame.id, frame.title, frame.status))?;
     Ok(())
 }
 

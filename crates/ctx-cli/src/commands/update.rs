@@ -25,7 +25,7 @@ pub fn run(env: &Env, args: &UpdateArgs) -> anyhow::Result<ExitCode> {
     };
     if env.json {
         output::json(&report)?;
-    } else {
+    } else if !env.quiet || args.check {
         print_report(&report)?;
     }
     Ok(if report.check && !report.up_to_date { ExitCode::from(1) } else { ExitCode::SUCCESS })
@@ -40,7 +40,11 @@ pub fn print_report(report: &UpdateReport) -> anyhow::Result<()> {
     if let Some(knowledge) = &report.knowledge {
         let (read, written) = (knowledge.loaded.len(), knowledge.written.len());
         if read + written > 0 {
-            writeln!(out, ".ctx/knowledge/: {read} file(s) read, {written} written")?;
+            writeln!(
+                out,
+                ".ctx/knowledge/: {} read, {written} written",
+                ctxkeep_core::wording::count(read, "file")
+            )?;
         }
     }
     Ok(())

@@ -4,8 +4,9 @@
 //! calls the same engine function as its `ctx` command.
 
 use ctxkeep_core::{
-    AssembledContext, Decision, Folder, Frame, NewDecision, NewFrame, NewRecord, Pack, Record, SearchMode,
-    SearchOptions, SearchResponse, SearchScope, Timeline, TimelineSession, TimelineThread, Workspace,
+    AssembledContext, Decision, Folder, FolderPath, Frame, NewDecision, NewFrame, NewRecord, Pack, Record,
+    SearchMode, SearchOptions, SearchResponse, SearchScope, Timeline, TimelineSession, TimelineThread,
+    Workspace,
 };
 use ctxkeep_map::map::{MapOptions, RepoMap};
 use ctxkeep_map::rank::{RankOptions, RankedFile};
@@ -26,9 +27,14 @@ fn invalid(message: String) -> anyhow::Error {
     ctxkeep_core::Error::InvalidInput(message).into()
 }
 
-/// A folder argument as a folder key: relative to the workspace root.
+/// A folder argument, relative to the workspace root (a file means its folder).
+fn folder(ws: &Workspace, input: &str) -> anyhow::Result<FolderPath> {
+    Ok(ws.resolve_folder(ws.root(), input)?)
+}
+
+/// A folder argument as a folder key (see [`folder`]).
 fn folder_key(ws: &Workspace, input: &str) -> anyhow::Result<String> {
-    Ok(ws.resolve_path(ws.root(), input)?)
+    Ok(folder(ws, input)?.key)
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -47,6 +53,9 @@ pub struct ContextArgs {
 pub struct ContextOutput {
     /// The folder key (`.` for the root).
     pub folder: String,
+    /// The file the `folder` argument named, when it named one: `folder` is its folder.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub from_file: Option<String>,
     pub tier: String,
     /// The context file's markdown.
     pub text: String,
@@ -175,7 +184,8 @@ const TIMELINE_SIDE: usize = 3;
 pub struct GetArgs {
     /// The ids of the records (`H-…`), 1 to 1000 of them.
     pub ids: Vec<String>,
-    /// Keep each record's JSON within this many characters (its text is cut first). Default: no limit.
+    /// Keep each record's JSON within this many characters, 72 at least (its text is cut first).
+    /// Default: no limit. A search row's `expand.get.head` returns the record.
     #[serde(default)]
     pub head: Option<usize>,
 }
@@ -307,9 +317,9 @@ impl Server {
             .with(Needs::Workspace, move |ws| {
                 let tier = args.tier.as_deref().unwrap_or("standard");
                 let tier = args::parse_tier(tier).map_err(invalid)?;
-                let folder = folder_key(ws, args.folder.as_deref().unwrap_or("."))?;
-                let text = ws.context_text(&folder, tier)?;
-                Ok(ContextOutput { folder, tier: tier.as_str().to_string(), text })
+                let FolderPath { key, file } = folder(ws, args.folder.as_deref().unwrap_or("."))?;
+                let text = ws.context_text(&key, tier)?;
+                Ok(ContextOutput { folder: key, from_file: file, tier: tier.as_str().to_string(), text })
             })
             .await?;
         let text = output.text.clone();
@@ -328,8 +338,11 @@ impl Server {
     async fn map(&self, Parameters(args): Parameters<MapArgs>) -> Answer {
         let map = self
             .with(Needs::AnyFolder, move |ws| {
-                let focus =
-                    args.focus.iter().map(|f| folder_key(ws, f)).collect::<anyhow::Result<Vec<_>>>()?;
+                let focus = args
+                    .focus
+                    .iter()
+                    .map(|f| Ok(ws.resolve_path(ws.root(), f)?))
+                    .collect::<anyhow::Result<Vec<_>>>()?;
                 let tokens = args.tokens.unwrap_or(ctxkeep_map::map::DEFAULT_TOKENS);
                 let options = MapOptions { tokens, focus, query: args.query };
                 Ok(ctxkeep_map::map::map(ws, &options, None)?)

@@ -6,6 +6,7 @@ use super::{AncestorCounts, FrameInput, Inputs, Rendering, Settings, SiblingCoun
 use crate::budget::Budget;
 use crate::error::Result;
 use crate::frames::FrameStatus;
+use crate::wording::count;
 
 /// An item chosen for a section, with what it is worth when room runs out.
 #[derive(Debug, Clone)]
@@ -30,7 +31,10 @@ pub(super) fn choose_ancestors(
     let mut counts = AncestorCounts { total: inputs.ancestors.len(), ..Default::default() };
     let Some((last, rest)) = inputs.ancestors.split_last() else { return Ok((None, Vec::new(), counts)) };
     let item = fit_item(budget.ancestors, |scale| renderer.ancestor(last, scale))?.ok_or_else(|| {
-        too_small(format!("the ancestors budget ({} tokens) cannot hold the parent frame", budget.ancestors))
+        too_small(format!(
+            "the ancestors budget ({}) cannot hold the parent frame",
+            count(budget.ancestors, "token")
+        ))
     })?;
     let mut room = budget.ancestors - item.tokens;
     let parent = Chosen { item, score: f64::INFINITY, order: (rest.len() as i64, 0) };

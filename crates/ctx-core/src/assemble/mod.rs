@@ -37,6 +37,7 @@ use crate::budget::{Budget, BudgetSources};
 use crate::error::{Error, Result};
 use crate::templates::Templates;
 use crate::tokens::Tokenizer;
+use crate::wording::count;
 pub use cache::CacheReport;
 pub(crate) use inputs::{FrameInput, Inputs};
 
@@ -179,7 +180,10 @@ pub(crate) fn assemble(
 
     let mut current =
         fit_item(budget.current, |scale| renderer.current(inputs, scale))?.ok_or_else(|| {
-            too_small(format!("the current budget ({} tokens) cannot hold the current frame", budget.current))
+            too_small(format!(
+                "the current budget ({}) cannot hold the current frame",
+                count(budget.current, "token")
+            ))
         })?;
 
     let (mut parent, mut ancestors, mut ancestor_counts) = choose_ancestors(inputs, &renderer, budget)?;
@@ -310,8 +314,9 @@ pub(crate) fn assemble(
         }
     }
     Err(too_small(format!(
-        "the total budget ({} tokens) cannot hold even the shortest context of {}",
-        budget.total, frame.id
+        "the total budget ({}) cannot hold even the shortest context of {}",
+        count(budget.total, "token"),
+        frame.id
     )))
 }
 

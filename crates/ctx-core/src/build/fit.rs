@@ -21,6 +21,7 @@ use super::model::{ContextDoc, DecisionGroup};
 use super::render::{Section, Templates};
 use crate::error::Result;
 use crate::tokens::{self, Tokenizer};
+use crate::wording::count;
 
 /// Below this many tokens a cut text is dropped instead: a stub says nothing.
 const MIN_USEFUL_TOKENS: usize = 24;
@@ -384,27 +385,39 @@ impl<'a> Fitter<'a> {
                 continue;
             }
             let gone = size - kept;
+            let of_size = |noun: &str| format!("{gone} of {}", count(size, noun));
+            // `2 of this folder's 5 decisions`, `this folder's 5 decisions`.
+            let of_this = |noun: &str| match gone == size {
+                true => format!("this folder's {}", count(size, noun)),
+                false => format!("{gone} of this folder's {}", count(size, noun)),
+            };
             notes.push(match cut {
-                Cut::Siblings => format!("{gone} of {size} sibling folders"),
-                Cut::MoreDefinitions => format!("{gone} of {size} further definitions of files"),
-                Cut::Definitions => format!("the definitions of {gone} of {size} files"),
-                Cut::Commands => format!("{gone} of {size} of the project's commands"),
-                Cut::FileSummaries => format!("the summaries of {gone} of {size} files"),
-                Cut::AncestorRationales => format!("the rationale of {gone} decisions of other folders"),
-                Cut::PinnedDecisions => format!("{gone} of {size} architectural or breaking decisions"),
-                Cut::AncestorDecisions => format!("{gone} of {size} decisions of ancestor folders"),
-                Cut::CurrentRationales => format!("the rationale of {gone} of this folder's decisions"),
-                Cut::Related => format!("{gone} of {size} related folders"),
-                Cut::Files => format!("{gone} of {size} files"),
-                Cut::BootContent if kept == 0 => format!("the project's context ({size} tokens)"),
-                Cut::BootContent => format!("the project's context after {kept} of {size} tokens"),
-                Cut::SubfolderDescriptions => format!("the descriptions of {gone} of {size} subfolders"),
-                Cut::CurrentContent if kept == 0 => format!("this folder's context ({size} tokens)"),
-                Cut::CurrentContent => format!("this folder's context after {kept} of {size} tokens"),
-                Cut::CurrentDecisions => format!("{gone} of {size} of this folder's decisions"),
-                Cut::Subfolders => format!("{gone} of {size} subfolders"),
-                Cut::Children => format!("{gone} of {size} child folder names"),
-                Cut::MiddleScopes => format!("{gone} of {size} scopes between the root and the parent"),
+                Cut::Siblings => of_size("sibling folder"),
+                Cut::MoreDefinitions => format!("{} of files", of_size("further definition")),
+                Cut::Definitions => format!("the definitions of {}", of_size("file")),
+                Cut::Commands => format!("{gone} of the project's {}", count(size, "command")),
+                Cut::FileSummaries => format!("the summaries of {}", of_size("file")),
+                Cut::AncestorRationales => {
+                    format!("the rationale of {} of other folders", count(gone, "decision"))
+                }
+                Cut::PinnedDecisions => of_size("architectural or breaking decision"),
+                Cut::AncestorDecisions => format!("{} of ancestor folders", of_size("decision")),
+                Cut::CurrentRationales => format!("the rationale of {}", of_this("decision")),
+                Cut::Related => of_size("related folder"),
+                Cut::Files => of_size("file"),
+                Cut::BootContent if kept == 0 => format!("the project's context ({})", count(size, "token")),
+                Cut::BootContent => format!("the project's context after {kept} of {}", count(size, "token")),
+                Cut::SubfolderDescriptions => format!("the descriptions of {}", of_size("subfolder")),
+                Cut::CurrentContent if kept == 0 => {
+                    format!("this folder's context ({})", count(size, "token"))
+                }
+                Cut::CurrentContent => {
+                    format!("this folder's context after {kept} of {}", count(size, "token"))
+                }
+                Cut::CurrentDecisions => of_this("decision"),
+                Cut::Subfolders => of_size("subfolder"),
+                Cut::Children => of_size("child folder name"),
+                Cut::MiddleScopes => format!("{} between the root and the parent", of_size("scope")),
                 Cut::ScopeChain => "the scope chain".to_string(),
                 Cut::Parent => "the parent link".to_string(),
             });

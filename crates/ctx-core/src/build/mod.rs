@@ -649,45 +649,16 @@ pub(crate) fn validate(conn: &Connection, site: Site, scan: &ScanConfig) -> Resu
     let tree = &inputs.tree;
     let context_dir = ctx_dir.join(CONTEXT_DIR);
     let rows = load_builds(conn)?;
-    let row_of: HashMap<(&str, Tier), &BuildRow> =
-        rows.iter().map(|row| ((row.folder.as_str(), row.tier), row)).collect();
-
-    #[derive(Clone, Copy)]
-    enum Verdict {
-        Current,
-        Missing,
-        Stale,
-        Edited,
-    }
-    let (row_of, context_dir_ref) = (&row_of, &context_dir);
-    let verdicts: Vec<(usize, Tier, String, Verdict)> = (0..tree.folders.len())
-        .into_par_iter()
-        .flat_map_iter(|i| {
-            let folder = &tree.folders[i].path;
-            let source_hash = inputs.source_hash(i);
-            Tier::ALL.into_iter().map(move |tier| {
-                let row = row_of.get(&(folder.as_str(), tier));
-                let file_name = row.map_or_else(|| names::file_name(folder, tier), |r| r.file_name.clone());
-                let verdict = match (file_hash(&context_dir_ref.join(&file_name)), row) {
-                    (None, _) => Verdict::Missing,
-                    (Some(_), None) => Verdict::Edited,
-                    (Some(hash), Some(row)) if hash != row.file_hash => Verdict::Edited,
-                    (Some(_), Some(row)) if row.source_hash != source_hash => Verdict::Stale,
-                    _ => Verdict::Current,
-                };
-                (i, tier, file_name, verdict)
-            })
-        })
-        .collect();
-
+    let all: Vec<usize> = (0..tree.folders.len()).collect();
+    let verdicts = file_states(&inputs, &rows, &context_dir, &all);
     let mut report = ValidateReport { expected: verdicts.len(), ..ValidateReport::default() };
-    for (i, tier, file, verdict) in verdicts {
+    for (i, tier, file, state) in verdicts {
         let problem = FileProblem { path: tree.folders[i].path.clone(), tier, file };
-        match verdict {
-            Verdict::Current => report.current += 1,
-            Verdict::Missing => report.missing.push(problem),
-            Verdict::Stale => report.stale.push(problem),
-            Verdict::Edited => report.edited.push(problem),
+        match state {
+            FileState::Current => report.current += 1,
+            FileState::Missing => report.missing.push(problem),
+            FileState::Stale => report.stale.push(problem),
+            FileState::Edited => report.edited.push(problem),
         }
     }
     report.orphaned = orphans(conn, &context_dir, &|key| tree.get(key).is_some())?.0;
@@ -703,6 +674,76 @@ pub(crate) fn validate(conn: &Connection, site: Site, scan: &ScanConfig) -> Resu
         && report.unscanned_files.is_empty()
         && report.vanished_files.is_empty();
     Ok(report)
+}
+
+/// A context file against what a build would write now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum FileState {
+    Current,
+    /// Not on disk.
+    Missing,
+    /// Built from inputs that have changed since (its source hash differs).
+    Stale,
+    /// Its bytes are not what the build wrote (or no build wrote it).
+    Edited,
+}
+
+/// The context files of `folders` (indices into the tree), every tier, each
+/// with its name and state: the one judgement of staleness, which
+/// `validate`, `status` and a folder's `stale` share.
+fn file_states(
+    inputs: &Inputs,
+    rows: &[BuildRow],
+    context_dir: &Path,
+    folders: &[usize],
+) -> Vec<(usize, Tier, String, FileState)> {
+    let tree = &inputs.tree;
+    let row_of: HashMap<(&str, Tier), &BuildRow> =
+        rows.iter().map(|row| ((row.folder.as_str(), row.tier), row)).collect();
+    let row_of = &row_of;
+    folders
+        .par_iter()
+        .flat_map_iter(|&i| {
+            let folder = &tree.folders[i].path;
+            let source_hash = inputs.source_hash(i);
+            Tier::ALL.into_iter().map(move |tier| {
+                let row = row_of.get(&(folder.as_str(), tier));
+                let file_name = row.map_or_else(|| names::file_name(folder, tier), |r| r.file_name.clone());
+                let state = match (file_hash(&context_dir.join(&file_name)), row) {
+                    (None, _) => FileState::Missing,
+                    (Some(_), None) => FileState::Edited,
+                    (Some(hash), Some(row)) if hash != row.file_hash => FileState::Edited,
+                    (Some(_), Some(row)) if row.source_hash != source_hash => FileState::Stale,
+                    _ => FileState::Current,
+                };
+                (i, tier, file_name, state)
+            })
+        })
+        .collect()
+}
+
+/// The folders (all, or the one at `only`) whose context files are not all
+/// current — missing, stale or edited: what `ctx build` would rewrite —,
+/// sorted. `conn` is in a read transaction.
+pub(crate) fn stale_folders(conn: &Connection, site: Site, only: Option<&str>) -> Result<Vec<String>> {
+    let inputs = Inputs::load(conn, site)?;
+    let folders = match only {
+        Some(key) => vec![inputs.folder_index(key)?],
+        None => (0..inputs.tree.folders.len()).collect(),
+    };
+    let rows = match only {
+        Some(key) => load_builds_where(conn, "WHERE folder_path = ?1", &[&key])?,
+        None => load_builds(conn)?,
+    };
+    let context_dir = site.ctx_dir.join(CONTEXT_DIR);
+    let mut stale: Vec<String> = file_states(&inputs, &rows, &context_dir, &folders)
+        .into_iter()
+        .filter(|(.., state)| *state != FileState::Current)
+        .map(|(i, ..)| inputs.tree.folders[i].path.clone())
+        .collect();
+    stale.sort();
+    stale.dedup();
+    Ok(stale)
 }
 
 /// A folder whose description and content nobody has written yet.

@@ -333,7 +333,7 @@ impl Tree {
             0 => "No files of its own".to_string(),
             _ => {
                 let by_lang: Vec<String> = langs.iter().take(4).map(|(n, l)| format!("{n} {l}")).collect();
-                format!("{n} file{} ({})", plural(n), by_lang.join(", "))
+                format!("{} ({})", crate::wording::count(n, "file"), by_lang.join(", "))
             }
         };
         if !folder.children.is_empty() {
@@ -345,10 +345,6 @@ impl Tree {
         }
         text
     }
-}
-
-fn plural(n: usize) -> &'static str {
-    if n == 1 { "" } else { "s" }
 }
 
 /// What a file is, for a folder summary: its language, else its extension.

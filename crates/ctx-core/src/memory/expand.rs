@@ -170,63 +170,120 @@ pub(crate) fn timeline(
 /// characters (no limit when `None`). The text is cut first, then refs and
 /// tags; when not even the envelope fits, the contract's tiny fallback
 /// `{id, truncated, effective_head, note: "budget_too_small"}` (its id cut
-/// to fit; an empty id when nothing fits: still valid JSON).
+/// to fit). A `head` below [`min_head`], which not even the tiny fallback
+/// fits, is an error: the answer is never longer than `head`.
 pub(crate) fn get_json(conn: &Connection, id: &str, head: Option<usize>) -> Result<String> {
+    if let Some(head) = head.filter(|&head| head < min_head()) {
+        return Err(Error::InvalidInput(format!(
+            "a head of {head} characters is too small: the shortest answer (the contract's \
+             budget_too_small note) takes {}; ask for at least {}",
+            min_head(),
+            min_head()
+        )));
+    }
     let (record, source) = get(conn, id)?;
-    let original_text_len = record.text.chars().count();
-    let original_sizes =
-        json!({"text": original_text_len, "refs": record.refs.len(), "tags": record.tags.len()});
-    let limit = head.unwrap_or(usize::MAX);
-    let envelope = |record: &Record, truncated: &[&str]| -> Value {
+    Ok(L2::new(&record, &source).within(head))
+}
+
+/// The smallest `head` [`get_json`] can answer within: the tiny fallback's
+/// length with an empty id.
+pub(crate) fn min_head() -> usize {
+    // Its length grows with the digits of `head` itself; the first that fits.
+    (1..).find(|&head| tiny("", head).chars().count() <= head).unwrap_or(usize::MAX)
+}
+
+/// The head a search row hints for `get`: the smallest whose answer holds
+/// the record whole, or, for a text longer than `text_chars`, its first
+/// `text_chars` characters with everything else.
+pub(crate) fn head_hint(record: &Record, source: &str, text_chars: usize) -> usize {
+    let l2 = L2::new(record, source);
+    let text_chars = text_chars.min(l2.chars.len());
+    let cut = text_chars < l2.chars.len();
+    let length = |head: usize| l2.render(Some(head), text_chars, cut, true, true).chars().count();
+    // The answer holds `head` itself: grow it until the answer fits (a digit more at most twice).
+    let mut head = length(0);
+    while length(head) > head {
+        head = length(head);
+    }
+    head
+}
+
+/// One record's L2 answer, to be rendered within a head.
+struct L2<'a> {
+    record: &'a Record,
+    source: &'a str,
+    chars: Vec<char>,
+}
+
+impl<'a> L2<'a> {
+    fn new(record: &'a Record, source: &'a str) -> L2<'a> {
+        L2 { record, source, chars: record.text.chars().collect() }
+    }
+
+    /// The most of the record that fits in `head` characters (see [`get_json`]).
+    fn within(&self, head: Option<usize>) -> String {
+        let whole = self.chars.len();
+        let full = self.render(head, whole, false, true, true);
+        let limit = head.unwrap_or(usize::MAX);
+        if full.chars().count() <= limit {
+            return full;
+        }
+        // Cut the text: the most characters whose JSON fits (escaping makes it non-linear, not non-monotonic).
+        let fits = |n: usize, refs: bool, tags: bool| {
+            self.render(head, n, true, refs, tags).chars().count() <= limit
+        };
+        for (refs, tags) in [(true, true), (false, true), (false, false)] {
+            if !fits(0, refs, tags) {
+                continue;
+            }
+            let (mut fits_n, mut too_many) = (0, whole);
+            while too_many - fits_n > 1 {
+                let mid = (fits_n + too_many) / 2;
+                if fits(mid, refs, tags) { fits_n = mid } else { too_many = mid }
+            }
+            return self.render(head, fits_n, true, refs, tags);
+        }
+        tiny(&self.record.id, limit)
+    }
+
+    /// The envelope with the first `text_chars` characters of the text, the
+    /// refs and tags or not; `cut`: say what was cut (the text at least).
+    fn render(&self, head: Option<usize>, text_chars: usize, cut: bool, refs: bool, tags: bool) -> String {
+        let record = self.record;
+        let mut truncated = vec!["text"];
+        let mut keep = |list: &Vec<String>, kept: bool, name| {
+            if !kept && !list.is_empty() {
+                truncated.push(name);
+            }
+            if kept { list.clone() } else { Vec::new() }
+        };
+        // Field by field: the whole text is never copied.
+        let shown = Record {
+            id: record.id.clone(),
+            ts: record.ts.clone(),
+            role: record.role.clone(),
+            record_type: record.record_type.clone(),
+            refs: keep(&record.refs, refs, "refs"),
+            text: self.chars[..text_chars].iter().collect(),
+            tags: keep(&record.tags, tags, "tags"),
+            session_id: record.session_id.clone(),
+            meta: record.meta.clone(),
+        };
         let mut value = json!({
             "layer": "L2",
-            "record": record,
-            "source": source,
-            "head": head.unwrap_or(original_text_len),
-            "original_text_len": original_text_len,
+            "record": shown,
+            "source": self.source,
+            "head": head.unwrap_or(self.chars.len()),
+            "original_text_len": self.chars.len(),
+            "truncated": cut,
         });
-        if !truncated.is_empty() {
-            value["truncated"] = json!(true);
+        if cut {
             value["truncated_fields"] = json!(truncated);
-            value["original_sizes"] = original_sizes.clone();
-        } else {
-            value["truncated"] = json!(false);
+            value["original_sizes"] =
+                json!({"text": self.chars.len(), "refs": record.refs.len(), "tags": record.tags.len()});
         }
-        value
-    };
-    let render = |value: &Value| value.to_string();
-    let full = render(&envelope(&record, &[]));
-    if full.chars().count() <= limit {
-        return Ok(full);
+        value.to_string()
     }
-    // Cut the text: the most characters whose JSON fits (escaping makes it non-linear, not non-monotonic).
-    let chars: Vec<char> = record.text.chars().collect();
-    let with_text = |n: usize, refs: bool, tags: bool| -> (String, Vec<&'static str>) {
-        let mut cut = record.clone();
-        let mut fields = vec!["text"];
-        cut.text = chars[..n].iter().collect();
-        if !refs && !cut.refs.is_empty() {
-            cut.refs.clear();
-            fields.push("refs");
-        }
-        if !tags && !cut.tags.is_empty() {
-            cut.tags.clear();
-            fields.push("tags");
-        }
-        (render(&envelope(&cut, &fields)), fields)
-    };
-    for (refs, tags) in [(true, true), (false, true), (false, false)] {
-        if with_text(0, refs, tags).0.chars().count() > limit {
-            continue;
-        }
-        let (mut fits, mut too_many) = (0, chars.len());
-        while too_many - fits > 1 {
-            let mid = (fits + too_many) / 2;
-            if with_text(mid, refs, tags).0.chars().count() <= limit { fits = mid } else { too_many = mid }
-        }
-        return Ok(with_text(fits, refs, tags).0);
-    }
-    Ok(tiny(&record.id, limit))
 }
 
 /// The contract's tiny fallback, its id cut to fit `limit` characters if it can.

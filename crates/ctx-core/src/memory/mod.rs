@@ -11,6 +11,7 @@
 pub mod discover;
 pub(crate) mod embed;
 pub(crate) mod expand;
+mod fts_query;
 pub(crate) mod ingest;
 pub(crate) mod pack;
 pub(crate) mod rank;
@@ -48,6 +49,9 @@ pub struct Record {
     pub refs: Vec<String>,
     pub text: String,
     pub tags: Vec<String>,
+    /// The session it belongs to; absent from the JSON when none (the
+    /// contract's optional field: a present field is always a string).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub session_id: Option<String>,
     /// Where the record came from, as its source said (transcripts: `harness`,
     /// `version`, `model`, `cwd`, `git_branch`, `usage`, `agent_id`, ...;

@@ -22,9 +22,11 @@ use std::time::Instant;
 use rusqlite::Connection;
 use serde::{Deserialize, Serialize};
 
+use super::Record;
 use super::embed::{Embedder, normalize};
 use super::vectors::{self, Space};
 use crate::error::{Error, Result};
+use super::fts_query::Terms;
 use crate::limits::{self, MAX_K, MAX_QUERY_TERMS};
 
 /// Longest L0 summary, in characters (the contract: single-line, bounded).
@@ -321,7 +323,10 @@ pub struct ExpandTimeline {
 #[derive(Debug, Clone, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ExpandGet {
+    /// The head for `get` (characters of its JSON answer) that returns the
+    /// whole record, or a text longer than 2,000 characters cut there.
     pub head: usize,
+    /// About what the answer costs: `head` / 4.
     pub tokens_est: usize,
     pub size: &'static str,
     /// `low`, `medium` or `high`: how this row's score compares with the best.
@@ -374,7 +379,7 @@ pub struct Latency {
 
 /// Rows per side a timeline expansion shows by default.
 const TIMELINE_SIDE: usize = 3;
-/// Characters `ctx get` shows by default.
+/// Characters of a record's text the `get` hint of a search row makes room for.
 const GET_HEAD: usize = 2000;
 
 /// What the vector channel can do for a search.
@@ -627,79 +632,61 @@ fn hydrate(conn: &Connection, ranked: &[Ranked]) -> Result<Vec<L0Row>> {
     }
     let ids: Vec<i64> = ranked.iter().map(|r| r.id).collect();
     let ids = serde_json::to_string(&ids).map_err(|err| Error::InvalidInput(err.to_string()))?;
-    let mut stmt = conn.prepare_cached(
-        "SELECT id, uid, ts, type, title, body, pool FROM records WHERE id IN (SELECT value FROM json_each(?1))",
-    )?;
-    let mut found: std::collections::HashMap<i64, Hit> = stmt
-        .query_map([ids], |row| {
-            let (title, body): (String, String) = (row.get(4)?, row.get(5)?);
-            Ok((
-                row.get::<_, i64>(0)?,
-                Hit {
-                    id: row.get(1)?,
-                    ts: row.get(2)?,
-                    record_type: row.get(3)?,
-                    text: super::record_text(&title, &body),
-                    pool: row.get(6)?,
-                },
-            ))
-        })?
+    // The whole records: a row's `get` hint is the head their answers need.
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {}, id FROM records WHERE id IN (SELECT value FROM json_each(?1))",
+        super::RECORD_COLUMNS
+    ))?;
+    let mut found: std::collections::HashMap<i64, (Record, String)> = stmt
+        .query_map([ids], |row| Ok((row.get::<_, i64>("id")?, super::read_record(row)?)))?
         .collect::<rusqlite::Result<_>>()?;
     let best = ranked.first().map_or(0.0, |r| r.score_final);
-    Ok(ranked.iter().filter_map(|rank| found.remove(&rank.id).map(|hit| hit.into_l0(rank, best))).collect())
+    Ok(ranked
+        .iter()
+        .filter_map(|rank| found.remove(&rank.id).map(|(record, pool)| found_row(record, pool, rank, best)))
+        .collect())
 }
 
-/// A matching record before it becomes a row.
-struct Hit {
-    id: String,
-    ts: String,
-    record_type: String,
-    text: String,
-    pool: String,
-}
-
-impl Hit {
-    fn into_l0(self, rank: &Ranked, best: f64) -> L0Row {
-        let summary = summarize(&self.text);
-        let chars = self.text.chars().count();
-        let get_tokens = chars.min(GET_HEAD).div_ceil(4);
-        let window = 2 * TIMELINE_SIDE + 1;
-        // A timeline row is a summary: about 40 tokens with its JSON.
-        let timeline_tokens = window * 40;
-        let ratio = if best > 0.0 { rank.score_final / best } else { 0.0 };
-        L0Row {
-            layer: "L0",
-            id: self.id,
-            ts: self.ts,
-            record_type: self.record_type,
-            summary,
-            source: self.pool,
-            score: Some(rank.score_final),
-            score_lex: rank.score_lex,
-            score_vec: rank.score_vec,
-            score_final: Some(rank.score_final),
-            expand: Some(Expand {
-                timeline: ExpandTimeline {
-                    before: TIMELINE_SIDE,
-                    after: TIMELINE_SIDE,
-                    window,
-                    tokens_est: timeline_tokens,
-                    size: size(timeline_tokens),
+/// A matching record as its row: scores and expansion hints.
+fn found_row(record: Record, pool: String, rank: &Ranked, best: f64) -> L0Row {
+    let head = super::expand::head_hint(&record, &pool, GET_HEAD);
+    let get_tokens = head.div_ceil(4);
+    let window = 2 * TIMELINE_SIDE + 1;
+    // A timeline row is a summary: about 40 tokens with its JSON.
+    let timeline_tokens = window * 40;
+    let ratio = if best > 0.0 { rank.score_final / best } else { 0.0 };
+    L0Row {
+        layer: "L0",
+        summary: summarize(&record.text),
+        id: record.id,
+        ts: record.ts,
+        record_type: record.record_type,
+        source: pool,
+        score: Some(rank.score_final),
+        score_lex: rank.score_lex,
+        score_vec: rank.score_vec,
+        score_final: Some(rank.score_final),
+        expand: Some(Expand {
+            timeline: ExpandTimeline {
+                before: TIMELINE_SIDE,
+                after: TIMELINE_SIDE,
+                window,
+                tokens_est: timeline_tokens,
+                size: size(timeline_tokens),
+            },
+            get: ExpandGet {
+                head,
+                tokens_est: get_tokens,
+                size: size(get_tokens),
+                confidence: if ratio >= 0.8 {
+                    "high"
+                } else if ratio >= 0.5 {
+                    "medium"
+                } else {
+                    "low"
                 },
-                get: ExpandGet {
-                    head: chars.min(GET_HEAD),
-                    tokens_est: get_tokens,
-                    size: size(get_tokens),
-                    confidence: if ratio >= 0.8 {
-                        "high"
-                    } else if ratio >= 0.5 {
-                        "medium"
-                    } else {
-                        "low"
-                    },
-                },
-            }),
-        }
+            },
+        }),
     }
 }
 
@@ -813,100 +800,9 @@ fn lexical(
     Ok(Lexical { hits, ranked, windowed: ranked == LEXICAL_WINDOW })
 }
 
-/// A query's distinct terms, each already in FTS5's syntax.
-struct Terms {
-    terms: Vec<String>,
-    /// Distinct terms left out: there were more than the limit.
-    dropped: usize,
-}
-
-impl Terms {
-    /// `"a phrase"` stays a phrase; `pre*` is a prefix; every other run of
-    /// letters and digits is a word (`foo-bar` is the phrase `foo bar`, as
-    /// the index splits it). Everything else is dropped, as are repeats
-    /// and the distinct terms after the first `max`.
-    fn parse(query: &str, max: usize) -> Terms {
-        let mut terms = Terms { terms: Vec::new(), dropped: 0 };
-        let mut seen = std::collections::HashSet::new();
-        let mut push = |term: Option<String>| {
-            if let Some(term) = term
-                && seen.insert(term.clone())
-            {
-                if terms.terms.len() < max {
-                    terms.terms.push(term);
-                } else {
-                    terms.dropped += 1;
-                }
-            }
-        };
-        let mut rest = query;
-        while !rest.is_empty() {
-            if let Some(after) = rest.strip_prefix('"') {
-                let (inside, next) = after.split_once('"').unwrap_or((after, ""));
-                push(phrase(inside, false));
-                rest = next;
-                continue;
-            }
-            let end = rest.find(|c: char| c.is_whitespace() || c == '"').unwrap_or(rest.len());
-            let chunk = &rest[..end];
-            push(phrase(chunk.trim_end_matches('*'), chunk.ends_with('*')));
-            rest = rest[end..].trim_start();
-        }
-        terms
-    }
-
-    fn len(&self) -> usize {
-        self.terms.len()
-    }
-
-    /// Every term must match; `None` without terms.
-    fn all(&self) -> Option<String> {
-        (!self.terms.is_empty()).then(|| self.terms.join(" AND "))
-    }
-
-    /// Any term may match.
-    fn any(&self) -> Option<String> {
-        (!self.terms.is_empty()).then(|| self.terms.join(" OR "))
-    }
-}
-
-/// The words of `text` as one FTS5 string (a phrase when several), a
-/// prefix if asked; `None` without words.
-fn phrase(text: &str, prefix: bool) -> Option<String> {
-    let words: Vec<&str> = text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
-    if words.is_empty() {
-        return None;
-    }
-    // Only letters and digits inside: nothing to escape.
-    Some(format!("\"{}\"{}", words.join(" "), if prefix { "*" } else { "" }))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn user_text_becomes_safe_fts_terms() {
-        let parse = |q: &str| Terms::parse(q, MAX_QUERY_TERMS).terms;
-        assert_eq!(parse("jwt refresh"), ["\"jwt\"", "\"refresh\""]);
-        assert_eq!(parse("\"token refresh\" auth*"), ["\"token refresh\"", "\"auth\"*"]);
-        assert_eq!(parse("foo-bar AND (NOT x) OR"), ["\"foo bar\"", "\"AND\"", "\"NOT\"", "\"x\"", "\"OR\""]);
-        assert_eq!(parse("\"unclosed phrase"), ["\"unclosed phrase\""]);
-        assert!(parse("\"\" * ( ) ; -- ' ").is_empty());
-        assert_eq!(parse("ünïcödé 名前"), ["\"ünïcödé\"", "\"名前\""]);
-    }
-
-    #[test]
-    fn repeated_terms_count_once_and_only_the_first_distinct_ones_are_kept() {
-        assert_eq!(
-            Terms::parse("pool pool \"pool\" pool* Pool", 64).terms,
-            ["\"pool\"", "\"pool\"*", "\"Pool\""]
-        );
-        let query: String = (0..5000).map(|i| format!("w{} ", i % 100)).collect();
-        let terms = Terms::parse(&query, 64);
-        assert_eq!((terms.len(), terms.dropped), (64, 36));
-        assert_eq!(terms.terms[63], "\"w63\"");
-    }
 
     #[test]
     fn summaries_are_one_bounded_line() {

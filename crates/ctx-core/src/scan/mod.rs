@@ -17,6 +17,7 @@
 
 mod inspect;
 mod summary;
+mod unreported;
 
 use std::borrow::Cow;
 use std::collections::BTreeSet;
@@ -33,6 +34,9 @@ use serde::Serialize;
 
 pub use inspect::{FileKind, language, secret_by_content, secret_by_name};
 use inspect::{Inspection, inspect};
+pub(crate) use unreported::Reporting;
+use unreported::SAMPLE;
+pub use unreported::{ChangedFiles, EarlierScans};
 
 use crate::config::ScanConfig;
 use crate::error::{Error, Result};
@@ -70,6 +74,14 @@ pub struct ScanReport {
     pub phases: ScanPhases,
     /// What the sync of `.ctx/knowledge/` after the scan did.
     pub knowledge: crate::KnowledgeReport,
+    /// Which files were added, changed and removed (the first 50 of each, sorted).
+    #[serde(flatten)]
+    pub changed_files: ChangedFiles,
+    /// What scans that reported nothing (the map's, `rank`'s) applied since
+    /// the last reported scan; only in a reported scan's report, and only
+    /// when there was any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub earlier: Option<EarlierScans>,
 }
 
 /// Milliseconds spent in each phase of a scan.
@@ -154,8 +166,9 @@ pub(crate) fn scan(
     root: &Path,
     config: &ScanConfig,
     detector: &Detector,
+    reporting: Reporting,
 ) -> Result<ScanReport> {
-    scan_adjusted(store, root, config, detector, |_| {})
+    scan_adjusted(store, root, config, detector, reporting, |_| {})
 }
 
 /// [`scan`], with a hook between walk and apply: tests use it to make the
@@ -165,6 +178,7 @@ fn scan_adjusted(
     root: &Path,
     config: &ScanConfig,
     detector: &Detector,
+    reporting: Reporting,
     adjust_walk: impl FnOnce(&mut Walked),
 ) -> Result<ScanReport> {
     let started = Instant::now();
@@ -200,6 +214,8 @@ fn scan_adjusted(
     let mut report = ScanReport::default();
     let stale = apply(&tx, snapshot, &walked, &mut report)?;
     report.stale_folders = mark_stale_with_ancestors(&tx, stale.iter().map(String::as_str))?;
+    report.changed_files.settle();
+    report.earlier = unreported::settle(&tx, &report, reporting)?;
 
     report.elapsed_ms = started.elapsed().as_millis() as u64;
     report.phases = ScanPhases {
@@ -699,6 +715,10 @@ fn apply(
                     summary
                 ])?;
                 report.files_added += 1;
+                // The walk is sorted: the first paths are the sample.
+                if report.changed_files.added.len() < SAMPLE {
+                    report.changed_files.added.push(file.key.clone());
+                }
             }
             Some(row) if !rules_changed && row.is_same_content(file.size, inspection, secret) => {
                 // Touched, not changed: remember the new stat so the next scan skips it.
@@ -717,6 +737,9 @@ fn apply(
                     summary
                 ])?;
                 report.files_changed += 1;
+                if report.changed_files.changed.len() < SAMPLE {
+                    report.changed_files.changed.push(file.key.clone());
+                }
             }
         }
         if secret.is_some() {
@@ -738,6 +761,8 @@ fn apply(
         if removed > 0 && folder_ids.contains_key(folder) {
             stale.insert(folder.to_string());
         }
+        // In no order: `ChangedFiles::settle` sorts them and keeps the sample.
+        report.changed_files.removed.push(key);
     }
     Ok(stale)
 }
@@ -777,29 +802,30 @@ mod tests {
         write(root, "src/lib.rs", "mod db;");
         let mut store = open_store(root);
         let config = ScanConfig::default();
-        scan(&mut store, root, &config, Detector::builtin()).unwrap();
+        scan(&mut store, root, &config, Detector::builtin(), Reporting::Reported).unwrap();
         let edit = FolderEdit { description: Some("Connection pool".into()), content_md: None };
         folders::describe(&store.conn, "src/db", &edit).unwrap();
 
         // What the walker hands over when `src/db` cannot be listed: the
         // folder itself, an error for it, and nothing below it.
-        let report = scan_adjusted(&mut store, root, &config, Detector::builtin(), |walked| {
-            walked.files.retain(|f| !paths::is_within(&f.key, "src/db"));
-            walked.folders.retain(|f| f == "src/db" || !paths::is_within(f, "src/db"));
-            walked.unreadable.push("src/db".into());
-        })
-        .unwrap();
+        let report =
+            scan_adjusted(&mut store, root, &config, Detector::builtin(), Reporting::Reported, |walked| {
+                walked.files.retain(|f| !paths::is_within(&f.key, "src/db"));
+                walked.folders.retain(|f| f == "src/db" || !paths::is_within(f, "src/db"));
+                walked.unreadable.push("src/db".into());
+            })
+            .unwrap();
 
         assert_eq!((report.files_removed, report.folders_removed), (0, 0), "{report:?}");
         assert_eq!(report.files_unchanged, 3);
-        let db = folders::load(&store.conn, "src/db").unwrap();
+        let db = folders::load(&store.conn, "src/db", false).unwrap();
         assert_eq!(db.description, "Connection pool");
         assert_eq!(db.files.len(), 1);
         assert_eq!(db.children, ["src/db/sql"]);
 
         // Readable again and gone for real: now it goes.
         std::fs::remove_dir_all(root.join("src/db")).unwrap();
-        let report = scan(&mut store, root, &config, Detector::builtin()).unwrap();
+        let report = scan(&mut store, root, &config, Detector::builtin(), Reporting::Reported).unwrap();
         assert_eq!((report.files_removed, report.folders_removed), (2, 2), "{report:?}");
     }
 
@@ -811,19 +837,19 @@ mod tests {
         std::fs::write(root.join("big.txt"), "x".repeat(64)).unwrap();
         let mut store = open_store(root);
         let config = ScanConfig { max_file_bytes: 32, ..ScanConfig::default() };
-        scan(&mut store, root, &config, Detector::builtin()).unwrap();
+        scan(&mut store, root, &config, Detector::builtin(), Reporting::Reported).unwrap();
 
         let later = SystemTime::now() + std::time::Duration::from_secs(5);
         for name in ["blob.bin", "big.txt"] {
             std::fs::File::options().write(true).open(root.join(name)).unwrap().set_modified(later).unwrap();
         }
-        let report = scan(&mut store, root, &config, Detector::builtin()).unwrap();
+        let report = scan(&mut store, root, &config, Detector::builtin(), Reporting::Reported).unwrap();
         assert_eq!((report.files_changed, report.files_unchanged), (0, 2), "{report:?}");
         assert!(report.stale_folders.is_empty());
 
         std::fs::write(root.join("blob.bin"), b"\0\x01\x02BINARY").unwrap();
         std::fs::write(root.join("big.txt"), "x".repeat(65)).unwrap();
-        let report = scan(&mut store, root, &config, Detector::builtin()).unwrap();
+        let report = scan(&mut store, root, &config, Detector::builtin(), Reporting::Reported).unwrap();
         assert_eq!(report.files_changed, 2, "{report:?}");
     }
 }

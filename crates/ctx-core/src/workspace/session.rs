@@ -298,8 +298,9 @@ impl Workspace {
 
     /// The L2 JSON of record `id` (`{layer, record, source, head,
     /// original_text_len, truncated, ...}`), at most `head` characters when
-    /// given; valid JSON for every `head` (the contract's tiny fallback when
-    /// not even the envelope fits).
+    /// given (the contract's tiny fallback when not even the envelope fits;
+    /// a `head` below 72, which not even that fits, is
+    /// [`Error::InvalidInput`]).
     pub fn record_json(&self, id: &str, head: Option<usize>) -> Result<String> {
         memory::expand::get_json(&self.store.conn, id, head)
     }

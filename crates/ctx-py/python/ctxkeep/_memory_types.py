@@ -25,9 +25,7 @@ OnEmbedderError = Literal["fallback", "raise"]
 """What a search does when its embedder fails."""
 
 
-class Record(TypedDict):
-    """A record (`Workspace.record()`): types and meta keys in docs/records.md."""
-
+class _RecordBase(TypedDict):
     id: str
     ts: str
     role: Role
@@ -35,8 +33,14 @@ class Record(TypedDict):
     refs: List[str]
     text: str
     tags: List[str]
-    session_id: Optional[str]
     meta: Dict[str, Any]
+
+
+class Record(_RecordBase, total=False):
+    """A record (`Workspace.record()`): types and meta keys in docs/records.md;
+    `session_id` only when it belongs to a session."""
+
+    session_id: str
 
 
 class IngestError(TypedDict):

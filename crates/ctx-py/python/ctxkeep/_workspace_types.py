@@ -97,9 +97,24 @@ class ScanPhases(TypedDict):
     apply_ms: int
 
 
-class ScanReport(TypedDict):
-    """`Workspace.scan()`: what changed since the last scan."""
+class EarlierScans(TypedDict):
+    """The changes scans nobody saw a report of (run by a map, a rank, a
+    tool) made since the last reported scan, summed."""
 
+    scans: int
+    first_at: str
+    last_at: str
+    files_added: int
+    files_changed: int
+    files_removed: int
+    folders_added: int
+    folders_removed: int
+    added: List[str]
+    changed: List[str]
+    removed: List[str]
+
+
+class _ScanReportBase(TypedDict):
     files_added: int
     files_changed: int
     files_removed: int
@@ -112,6 +127,17 @@ class ScanReport(TypedDict):
     elapsed_ms: int
     phases: ScanPhases
     knowledge: KnowledgeReport
+    added: List[str]
+    changed: List[str]
+    removed: List[str]
+
+
+class ScanReport(_ScanReportBase, total=False):
+    """`Workspace.scan()`: what changed since the last scan (which files:
+    up to 50 paths of each kind); `earlier` when silent scans changed
+    something since the last reported one."""
+
+    earlier: EarlierScans
 
 
 class Status(TypedDict):
@@ -134,13 +160,14 @@ class Status(TypedDict):
 
 
 class FileEntry(TypedDict):
-    """A file of a folder; `secret` names why it is hidden whole (or None)."""
+    """A file of a folder; `secret` whether it is hidden whole, `secret_reason` why (or None)."""
 
     name: str
     size: int
     kind: FileKind
     lang: Optional[str]
-    secret: Optional[str]
+    secret: bool
+    secret_reason: Optional[str]
 
 
 class Relation(TypedDict):
