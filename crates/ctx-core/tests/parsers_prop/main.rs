@@ -6,6 +6,7 @@
 //! covers; the case counts are in its `ProptestConfig`s.
 
 mod ingest;
+mod search;
 
 use std::path::Path;
 
