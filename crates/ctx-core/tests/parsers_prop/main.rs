@@ -5,6 +5,7 @@
 //! error — never a panic, never a hang. Each module names the parser it
 //! covers; the case counts are in its `ProptestConfig`s.
 
+mod config;
 mod ingest;
 mod search;
 
