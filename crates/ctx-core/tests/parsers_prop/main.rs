@@ -7,7 +7,9 @@
 
 mod config;
 mod ingest;
+mod names;
 mod search;
+mod section;
 
 use std::path::Path;
 
