@@ -7,6 +7,7 @@ use ctxkeep_core::{Budget, Config, DEFAULT_CONFIG_TOML};
 use proptest::prelude::*;
 
 use super::soup;
+use super::toml_text::spoiled_toml;
 
 /// The shipped file with every key set (its commented keys uncommented):
 /// each line a `key = value` to spoil, or a table header, or a comment.
@@ -32,92 +33,16 @@ fn default_lines() -> Vec<String> {
     lines
 }
 
-/// A TOML value of any type, the awkward ones favoured.
-fn odd_value() -> impl Strategy<Value = String> {
+/// Lines of noise in a config file.
+fn config_noise() -> impl Strategy<Value = String> {
     prop_oneof![
-        Just("-1".to_string()),
-        Just("0".to_string()),
-        Just("9223372036854775807".to_string()),
-        Just("99999999999999999999999".to_string()),
-        Just("1e309".to_string()),
-        Just("nan".to_string()),
-        Just("-inf".to_string()),
-        Just("0x7FFFFFFFFFFFFFFF".to_string()),
-        Just("true".to_string()),
-        Just("\"\"".to_string()),
-        Just("\"\\u0000\\r\\n\"".to_string()),
-        Just("'(a+)+$'".to_string()),
-        Just("'a{1000}{1000}'".to_string()),
-        Just("'\\p{Nope}'".to_string()),
-        Just("'(?<x>'".to_string()),
-        Just("[\"../x\", \"/abs\", \".ctx/x\", \"\", \"a\", \"a\"]".to_string()),
-        Just("[\"{\", \"**/[\", \"\\\\\"]".to_string()),
-        Just("[\"pack\", \"pack\"]".to_string()),
-        Just("{ a = 1 }".to_string()),
-        Just("1979-05-27T07:32:00Z".to_string()),
-        (1usize..200).prop_map(|n| format!("{}1{}", "[".repeat(n), "]".repeat(n))),
-        (1usize..200).prop_map(|n| format!("{}{}", "{ a = ".repeat(n), "}".repeat(n))),
-        any::<i64>().prop_map(|n| n.to_string()),
-        any::<f64>().prop_map(|n| format!("{n:?}")),
-        soup(&["\"", "'", "[", "]", "=", "{", "}", "\\", "#", "\n", ".", ","], 12),
+        prop::sample::select(
+            &["[scan]", "[[secrets.rules]]", "typo = 1", "[budget.x]", "id = \"mine\"", "keywords = [\"k\"]",]
+                [..]
+        )
+        .prop_map(str::to_string),
+        soup(&["[", "]", "=", "\"", "#"], 10),
     ]
-}
-
-/// How the shipped file is spoiled.
-#[derive(Debug, Clone)]
-enum Spoil {
-    /// A key gets another value.
-    Value(prop::sample::Index, String),
-    /// A line goes.
-    Drop(prop::sample::Index),
-    /// A line of noise goes in.
-    Insert(prop::sample::Index, String),
-    /// The text is cut short.
-    Truncate(prop::sample::Index),
-}
-
-fn spoil() -> impl Strategy<Value = Spoil> {
-    prop_oneof![
-        4 => (any::<prop::sample::Index>(), odd_value()).prop_map(|(i, v)| Spoil::Value(i, v)),
-        1 => any::<prop::sample::Index>().prop_map(Spoil::Drop),
-        1 => (any::<prop::sample::Index>(), prop_oneof![
-            Just("[scan]".to_string()), Just("[[secrets.rules]]".to_string()), Just("typo = 1".to_string()),
-            Just("[budget.x]".to_string()), Just("id = \"mine\"".to_string()), Just("keywords = [\"k\"]".to_string()),
-            soup(&["[", "]", "=", "\"", "#"], 10),
-        ]).prop_map(|(i, l)| Spoil::Insert(i, l)),
-        1 => any::<prop::sample::Index>().prop_map(Spoil::Truncate),
-    ]
-}
-
-fn near_valid() -> impl Strategy<Value = Vec<u8>> {
-    (prop::collection::vec(spoil(), 1..5), any::<bool>()).prop_map(|(spoils, crlf)| {
-        let mut lines = default_lines();
-        let mut truncate = None;
-        for spoil in spoils {
-            match spoil {
-                Spoil::Value(i, value) => {
-                    let keys: Vec<usize> = (0..lines.len()).filter(|&l| lines[l].contains(" = ")).collect();
-                    let line = &mut lines[keys[i.index(keys.len())]];
-                    let key = line.split(" = ").next().unwrap().to_string();
-                    *line = format!("{key} = {value}");
-                }
-                Spoil::Drop(i) => {
-                    let at = i.index(lines.len());
-                    lines.remove(at);
-                }
-                Spoil::Insert(i, line) => {
-                    let at = i.index(lines.len() + 1);
-                    lines.insert(at, line);
-                }
-                Spoil::Truncate(i) => truncate = Some(i),
-            }
-        }
-        let mut text = lines.join(if crlf { "\r\n" } else { "\n" }).into_bytes();
-        if let Some(i) = truncate {
-            text.truncate(i.index(text.len()));
-        }
-        text
-    })
 }
 
 /// An environment variable's value.
@@ -125,19 +50,15 @@ fn env_value() -> impl Strategy<Value = Option<String>> {
     prop::option::of(prop_oneof![
         (0usize..10_000).prop_map(|n| n.to_string()),
         any::<u64>().prop_map(|n| n.to_string()),
-        Just("18446744073709551616".to_string()),
-        Just("-5".to_string()),
-        Just(" 900 ".to_string()),
-        Just("+7".to_string()),
-        Just("1e3".to_string()),
-        Just("".to_string()),
+        prop::sample::select(&["18446744073709551616", "-5", " 900 ", "+7", "1e3", "",][..])
+            .prop_map(str::to_string),
         soup(&["0", "9", " ", "-", "+", "\u{0}"], 6),
     ])
 }
 
 fn config_file() -> impl Strategy<Value = Vec<u8>> {
     prop_oneof![
-        3 => near_valid(),
+        3 => spoiled_toml(Just(default_lines()), config_noise(), 1),
         1 => prop::collection::vec(any::<u8>(), 0..400),
         1 => soup(&["[", "]", "=", "\"", "'''", "#", "\n", "scan", "budget", "total", "."], 30).prop_map(String::into_bytes),
     ]

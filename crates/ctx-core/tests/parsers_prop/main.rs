@@ -7,9 +7,11 @@
 
 mod config;
 mod ingest;
+mod knowledge;
 mod names;
 mod search;
 mod section;
+mod toml_text;
 
 use std::path::Path;
 
