@@ -302,7 +302,7 @@ thread_local! {
 }
 
 proptest! {
-    #![proptest_config(super::cases(300))]
+    #![proptest_config(super::cases(500))]
 
     /// Any input: a report (malformed lines by number) or a typed error
     /// that added nothing; and the same input again adds nothing.
@@ -340,7 +340,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(super::cases(60))]
+    #![proptest_config(super::cases(100))]
 
     /// A transcript that grows by anything (a half line, a rewrite): the
     /// cursor stays within the file, and what is pending is the part after it.

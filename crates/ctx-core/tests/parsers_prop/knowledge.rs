@@ -183,7 +183,7 @@ fn write(path: &Path, bytes: &[u8]) {
 }
 
 proptest! {
-    #![proptest_config(super::cases(200))]
+    #![proptest_config(super::cases(400))]
 
     /// Any bytes in a knowledge file: read in, or INVALID_KNOWLEDGE_FILE
     /// naming it with nothing applied; put back as it was, the workspace

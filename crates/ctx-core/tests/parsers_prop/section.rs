@@ -159,7 +159,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(super::cases(150))]
+    #![proptest_config(super::cases(300))]
 
     /// Through the public entry point, on disk: an update writes a good
     /// section, or refuses with a typed error and writes nothing at all.
