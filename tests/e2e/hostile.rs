@@ -193,7 +193,7 @@ fn cases() -> Vec<Case> {
             .setup(config("[[secrets.rules]]\nid = \"x\"\nregex = \"([a-\"\nkeywords = [\"a\"]\n")),
         check(&["status"], 1, "needs at least one keyword")
             .setup(config("[[secrets.rules]]\nid = \"x\"\nregex = \"a\"\nkeywords = []\n")),
-        check(&["status"], 1, "config.toml: stream did not contain valid UTF-8")
+        check(&["status"], 1, "config.toml: line 1: not UTF-8 text")
             .setup(|repo| std::fs::write(repo.path(".ctx/config.toml"), b"\xff\xfe[scan]\n").unwrap()),
         check(&["status"], 1, "config.toml: Is a directory (os error 21)").setup(|repo| {
             repo.remove(".ctx/config.toml");

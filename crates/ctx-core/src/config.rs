@@ -90,15 +90,19 @@ impl Default for ContextAllocation {
 }
 
 impl ContextAllocation {
-    /// Every share together.
+    /// Every share together (at most `usize::MAX`: shares as large as TOML
+    /// allows do not overflow).
     pub fn total(&self) -> usize {
-        self.project + self.current_artifact + self.related_artifacts + self.chat_history
+        [self.current_artifact, self.related_artifacts, self.chat_history]
+            .into_iter()
+            .fold(self.project, usize::saturating_add)
     }
 
     /// The shares scaled so that they add up to (about) `total`.
     pub fn scaled_to(&self, total: usize) -> ContextAllocation {
-        let sum = self.total().max(1);
-        let scale = |share: usize| ((share as u128 * total as u128) / sum as u128) as usize;
+        let shares = [self.project, self.current_artifact, self.related_artifacts, self.chat_history];
+        let sum = shares.iter().map(|&share| share as u128).sum::<u128>().max(1);
+        let scale = |share: usize| ((share as u128 * total as u128) / sum) as usize;
         ContextAllocation {
             project: scale(self.project),
             current_artifact: scale(self.current_artifact),
@@ -460,8 +464,18 @@ impl Config {
 
     /// Read `path`, or the defaults when it does not exist.
     pub fn load(path: &Path) -> Result<Config> {
-        match std::fs::read_to_string(path) {
-            Ok(text) => Config::parse(&text, path)?.checked(path),
+        match std::fs::read(path) {
+            Ok(bytes) => {
+                let text = String::from_utf8(bytes).map_err(|err| {
+                    let valid = &err.as_bytes()[..err.utf8_error().valid_up_to()];
+                    let line = valid.iter().filter(|b| **b == b'\n').count() + 1;
+                    Error::Config {
+                        path: path.to_path_buf(),
+                        message: format!("line {line}: not UTF-8 text"),
+                    }
+                })?;
+                Config::parse(&text, path)?.checked(path)
+            }
             Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(Config::default()),
             Err(err) => Err(Error::io(path, err)),
         }

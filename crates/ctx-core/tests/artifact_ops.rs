@@ -457,3 +457,26 @@ fn list_add_and_remove() {
     assert!(dir.path().join("docs/Research Notes.md").exists());
     assert!(!dir.path().join(".ctx/knowledge/artifacts/research-notes.md").exists());
 }
+
+/// Regression: a section created after text that leaves a code fence (or
+/// an HTML comment) open was written inside it, where it is no section,
+/// and reported created.
+#[test]
+fn no_section_is_created_inside_a_block_left_open() {
+    for open in ["```\ncode\n", "<!--\nnote\n"] {
+        let dir = tempfile::tempdir().unwrap();
+        let text = format!("# Notes\n\n{open}");
+        std::fs::write(dir.path().join("open.md"), &text).unwrap();
+        let (mut ws, _) = Workspace::init(dir.path()).unwrap();
+        ws.add_artifact(&NewArtifact { path: "open.md".into(), ..Default::default() }).unwrap();
+        let err = apply(
+            &mut ws,
+            r#"{"operation": "create_section", "artifact_slug": "open", "order": 99, "title": "Later"}"#,
+        )
+        .unwrap_err();
+        let err = artifact_error(err);
+        assert_eq!(err.error, ArtifactErrorCode::InvalidOperation, "{open:?}");
+        assert!(err.message.contains("never closes"), "{}", err.message);
+        assert_eq!(std::fs::read_to_string(dir.path().join("open.md")).unwrap(), text, "nothing written");
+    }
+}

@@ -369,3 +369,71 @@ fn long_messages_are_read_at_their_start_and_end() {
     let in_middle = format!("{paste} market size {paste}");
     assert_eq!(resolve(&in_middle, &artifacts, None).error_code(), Some("ARTIFACT_NOT_FOUND"));
 }
+
+/// An artifact's slug, title, path and sections (slug, title), owned.
+type OwnedArtifact = (String, String, String, Vec<(String, String)>);
+
+fn artifact_refs(names: &[OwnedArtifact]) -> Vec<ArtifactRef<'_>> {
+    names
+        .iter()
+        .map(|(slug, title, path, sections)| ArtifactRef {
+            slug,
+            title,
+            path,
+            sections: sections.iter().map(|(slug, title)| SectionRef { slug, title }).collect(),
+        })
+        .collect()
+}
+
+/// Any text at all (control characters, NUL, lone combining marks, BOMs,
+/// right-to-left marks), `@`/`#`/`/` soup, and names that are not ours to
+/// choose: slugs, titles and paths of any characters, a current artifact
+/// that does not exist.
+fn any_text() -> impl Strategy<Value = String> {
+    let piece = prop_oneof![
+        3 => prop::sample::select(&[
+            "@", "#", "/", "@@", "##", "//", "@#", "#@", "/#", "@/", " ", "\n", "\t", ".md", "..", "'s", "(", ")",
+            "concept", "what-is-it", "docs/spec.md", "market size", "\u{0}", "\u{FEFF}", "\u{202E}", "\u{301}",
+            "İ", "ß", "ﬃ", "💥", "\r\n", "\u{85}", "\u{2028}",
+        ][..]).prop_map(str::to_string),
+        2 => any::<char>().prop_map(String::from),
+        1 => "[a-z]{1,10}",
+    ];
+    prop_oneof![any::<String>(), prop::collection::vec(piece, 0..40).prop_map(|p| p.concat())]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 1000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn any_text_and_any_names_resolve_to_real_places(
+        text in any_text(),
+        current in prop::option::of(any_text()),
+        names in prop::collection::vec((any_text(), any_text(), any_text(), prop::collection::vec((any_text(), any_text()), 0..5)), 0..4),
+    ) {
+        let artifacts = artifact_refs(&names);
+        let resolution = resolve(&text, &artifacts, current.as_deref());
+        check_invariants(&resolution, &artifacts)?;
+        // The rest is what the message said, never more.
+        prop_assert!(resolution.rest().len() <= text.len(), "{resolution:?}");
+    }
+}
+
+/// A message of 200,000 bytes of targeting syntax against 60 artifacts of
+/// 30 sections each: answered (a quadratic pass over its tokens would not be).
+#[test]
+fn a_huge_soup_of_syntax_is_answered() {
+    let names: Vec<OwnedArtifact> = (0..60)
+        .map(|a| {
+            let sections = (0..30).map(|s| (format!("s{a}-{s}"), format!("Section {s} of {a}"))).collect();
+            (format!("a{a}"), format!("Artifact {a}"), format!("docs/a{a}.md"), sections)
+        })
+        .collect();
+    let artifacts = artifact_refs(&names);
+    let soup: String =
+        (0..20_000).map(|i| ["@a1#s1-2 ", "#s3-4 ", "/a5 ", "section ", "@#/ "][i % 5]).collect();
+    let soup = soup.repeat(2);
+    assert!(soup.len() > 200_000);
+    let resolution = resolve(&soup, &artifacts, Some("a7"));
+    check_invariants(&resolution, &artifacts).unwrap();
+}

@@ -20,7 +20,7 @@ pub(crate) struct Edit {
 /// A heading of that level or higher would split the section; an unclosed
 /// code fence or HTML comment would swallow the headings after it.
 pub(crate) fn invalid_content(content: &str, level: u8) -> Option<String> {
-    let content = content.replace("\r\n", "\n");
+    let content = lf_lines(content);
     let (found, open) = headings(&content, 0);
     if let Some(heading) = found.iter().find(|h| h.level <= level) {
         return Some(format!(
@@ -44,10 +44,15 @@ pub(crate) fn invalid_content(content: &str, level: u8) -> Option<String> {
     }
 }
 
+/// `content` with every line break (CRLF, LF, a lone CR as CommonMark reads it) a LF.
+fn lf_lines(content: &str) -> String {
+    content.replace("\r\n", "\n").replace('\r', "\n")
+}
+
 /// `content` with the document's line endings, without blank lines at
 /// either end or trailing whitespace.
 pub(crate) fn normalize(content: &str, eol: Eol) -> String {
-    let lf = content.replace("\r\n", "\n");
+    let lf = lf_lines(content);
     let trimmed = lf.trim_end();
     let start = trimmed
         .char_indices()
@@ -90,7 +95,9 @@ pub(crate) fn replace_body(text: &str, doc: &Document, index: usize, content: &s
 }
 
 /// Insert a section (`level`, `title`, `content`) at byte `at` of `text`,
-/// a section boundary of `doc` (a heading's start, or the end).
+/// a section boundary of `doc` (a heading's start, or the end). `Err` says
+/// why not: the text before `at` leaves a code fence or an HTML comment
+/// open, so the heading would be inside it.
 pub(crate) fn insert_section(
     text: &str,
     doc: &Document,
@@ -98,7 +105,18 @@ pub(crate) fn insert_section(
     level: u8,
     title: &str,
     content: &str,
-) -> Edit {
+) -> Result<Edit, String> {
+    let start = doc.front_matter.as_ref().map_or(0, |front| front.end).min(at);
+    let block = match headings(&text[..at], start).1 {
+        Open::Nothing => None,
+        Open::CodeFence => Some("a code fence"),
+        Open::HtmlComment => Some("an HTML comment"),
+    };
+    if let Some(block) = block {
+        return Err(format!(
+            "the text before this place opens {block} it never closes, so a section added here would be inside it: close it first"
+        ));
+    }
     let line_end = line_ending_before(text, at).unwrap_or(doc.eol);
     let eol = line_end.as_str();
     let mut new = String::new();
@@ -117,7 +135,7 @@ pub(crate) fn insert_section(
     new.push_str(title);
     new.push_str(eol);
     push_body(&mut new, content, line_end, at < text.len());
-    splice(text, at..at, &new)
+    Ok(splice(text, at..at, &new))
 }
 
 /// The line ending of the line that ends at byte `at` (a line start):
@@ -165,11 +183,11 @@ mod tests {
     fn inserting_a_section() {
         let text = "# T\n\n## A\ntext\n## B\n";
         let doc = parse(text);
-        let edit = insert_section(text, &doc, doc.sections[1].end, 2, "New", "hello");
+        let edit = insert_section(text, &doc, doc.sections[1].end, 2, "New", "hello").unwrap();
         assert_eq!(edit.text, "# T\n\n## A\ntext\n\n## New\n\nhello\n\n## B\n");
-        let edit = insert_section(text, &doc, text.len(), 2, "Last", "");
+        let edit = insert_section(text, &doc, text.len(), 2, "Last", "").unwrap();
         assert_eq!(edit.text, "# T\n\n## A\ntext\n## B\n\n## Last\n");
-        let edit = insert_section("# T", &parse("# T"), 3, 2, "X", "");
+        let edit = insert_section("# T", &parse("# T"), 3, 2, "X", "").unwrap();
         assert_eq!(edit.text, "# T\n\n## X\n");
     }
 
@@ -188,5 +206,15 @@ mod tests {
         assert_eq!(normalize("\n\n  indented\nx  \n\n", Eol::Lf), "  indented\nx");
         assert_eq!(normalize("a\r\nb\n", Eol::CrLf), "a\r\nb");
         assert_eq!(normalize(" \n \n", Eol::Lf), "");
+    }
+
+    /// Regression: a lone `\r` (a line break in CommonMark, old Mac files)
+    /// was written as it came, into a document of other line endings, and a
+    /// heading after one was not seen by the check of the content.
+    #[test]
+    fn a_lone_carriage_return_is_a_line_break_of_the_content() {
+        assert_eq!(normalize("a\rb\r\nc\r", Eol::Lf), "a\nb\nc");
+        assert_eq!(normalize("a\rb", Eol::CrLf), "a\r\nb");
+        assert!(invalid_content("text\r## same level", 2).unwrap().contains("line 2"));
     }
 }

@@ -14,7 +14,7 @@
 //! after the heading line. Text before the first heading (and the front
 //! matter) belongs to no section.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 
 /// The line ending of a document: the one of its first line break.
@@ -142,7 +142,7 @@ pub(crate) fn parse(text: &str) -> Document {
     let front_matter = front_matter(text);
     let start = front_matter.as_ref().map_or(0, |range| range.end);
     let (found, _) = headings(text, start);
-    let mut seen = HashSet::new();
+    let mut slugs = Slugs::default();
     let mut sections: Vec<SectionSpan> = Vec::with_capacity(found.len());
     for (index, heading) in found.iter().enumerate() {
         let end = found[index + 1..]
@@ -151,7 +151,7 @@ pub(crate) fn parse(text: &str) -> Document {
             .map_or(text.len(), |next| next.range.start);
         let own_end = found.get(index + 1).map_or(text.len(), |next| next.range.start).min(end);
         sections.push(SectionSpan {
-            slug: unique_slug(&slugify(&heading.title), &mut seen),
+            slug: slugs.unique(&slugify(&heading.title)),
             title: heading.title.clone(),
             level: heading.level,
             heading: heading.range.clone(),
@@ -163,18 +163,29 @@ pub(crate) fn parse(text: &str) -> Document {
     Document { eol, front_matter, sections, len: text.len() }
 }
 
-/// `slug` itself when not yet taken, else `slug-2`, `slug-3`, … (remembered in `seen`).
-pub(crate) fn unique_slug(slug: &str, seen: &mut HashSet<String>) -> String {
-    if seen.insert(slug.to_string()) {
-        return slug.to_string();
-    }
-    let mut n = 2;
-    loop {
-        let candidate = format!("{slug}-{n}");
-        if seen.insert(candidate.clone()) {
-            return candidate;
+/// The slugs of a document so far, and for each slug repeated, the suffix
+/// to try next (so the `n`th repeat takes one try, not `n`).
+#[derive(Default)]
+pub(crate) struct Slugs {
+    seen: HashSet<String>,
+    next: HashMap<String, usize>,
+}
+
+impl Slugs {
+    /// `slug` itself when not yet taken, else the first free of `slug-2`, `slug-3`, ….
+    pub(crate) fn unique(&mut self, slug: &str) -> String {
+        if self.seen.insert(slug.to_string()) {
+            return slug.to_string();
         }
-        n += 1;
+        // Every suffix below `next` was taken when it was tried, and stays taken.
+        let n = self.next.entry(slug.to_string()).or_insert(2);
+        loop {
+            let candidate = format!("{slug}-{n}");
+            *n += 1;
+            if self.seen.insert(candidate.clone()) {
+                return candidate;
+            }
+        }
     }
 }
 

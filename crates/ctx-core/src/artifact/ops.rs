@@ -193,7 +193,8 @@ pub(crate) fn apply(conn: &Connection, site: &Authoring<'_>, op: &Operation) -> 
                 return Err(ArtifactError::invalid("a section's title is one line, not empty").into());
             }
             check_content(content, level)?;
-            let edit = edit::insert_section(&loaded.text, &loaded.doc, at, level, title, content);
+            let edit = edit::insert_section(&loaded.text, &loaded.doc, at, level, title, content)
+                .map_err(ArtifactError::invalid)?;
             // The new section's slug, as the file will give it.
             let new_doc = markdown::parse(&edit.text);
             let slug = new_doc

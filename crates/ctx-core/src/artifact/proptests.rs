@@ -1,12 +1,13 @@
 //! Property tests of the byte-exact editor: on random documents (LF or
 //! CRLF, front matter, code fences holding `#` lines, headings at several
-//! levels, repeated titles, a missing final newline) an edit changes only
-//! the bytes of its section, and an untouched document reads back as it was.
+//! levels, repeated titles, a missing final newline), and on any text at
+//! all, an edit changes only the bytes of its section, and an untouched
+//! document reads back as it was.
 
 use proptest::prelude::*;
 
-use super::edit::{insert_section, invalid_content, replace_body};
-use super::markdown::{Document, parse};
+use super::edit::{insert_section, invalid_content, normalize, replace_body};
+use super::markdown::{Document, Eol, parse};
 
 /// One block of a random document.
 #[derive(Debug, Clone)]
@@ -86,7 +87,7 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(400))]
 
     #[test]
-    fn an_untouched_document_reads_back_byte_identical(text in document()) {
+    fn an_untouched_document_reads_back_byte_identical(text in prop_oneof![3 => document(), 1 => any_text()]) {
         let doc = parse(&text);
         // Front matter, preamble and sections tile the document: rebuilt from its pieces, it is itself.
         let start = doc.sections.first().map_or(text.len(), |s| s.heading.start);
@@ -106,7 +107,7 @@ proptest! {
     }
 
     #[test]
-    fn an_update_changes_only_its_section(text in document(), pick in any::<prop::sample::Index>(), new in content()) {
+    fn an_update_changes_only_its_section(text in prop_oneof![3 => document(), 1 => any_text()], pick in any::<prop::sample::Index>(), new in prop_oneof![3 => content(), 1 => any_text()]) {
         let doc = parse(&text);
         prop_assume!(!doc.sections.is_empty());
         let index = pick.index(doc.sections.len());
@@ -137,15 +138,86 @@ proptest! {
     }
 
     #[test]
-    fn an_insert_changes_no_existing_byte(text in document(), pick in any::<prop::sample::Index>(), new in content(), level in 1u8..=6) {
+    fn an_insert_changes_no_existing_byte(text in prop_oneof![3 => document(), 1 => any_text()], pick in any::<prop::sample::Index>(), new in prop_oneof![3 => content(), 1 => any_text()], level in 1u8..=6) {
         let doc = parse(&text);
         prop_assume!(invalid_content(&new, level).is_none());
         let at = if doc.sections.is_empty() { text.len() } else { doc.sections[pick.index(doc.sections.len())].end };
-        let edit = insert_section(&text, &doc, at, level, "Brand New", &new);
+        let edit = match insert_section(&text, &doc, at, level, "Brand New", &new) {
+            Ok(edit) => edit,
+            Err(_) => {
+                // Refused only where a heading would be no heading: inside a block left open before it.
+                let probe = format!("{}\n\n# Probe\n", &text[..at]);
+                prop_assert!(parse(&probe).sections.iter().all(|s| s.title != "Probe"), "refused at {}", at);
+                return Ok(());
+            }
+        };
         prop_assert_eq!(&edit.text[..at], &text[..at]);
         prop_assert_eq!(&edit.text[at + edit.inserted..], &text[at..]);
         let after = parse(&edit.text);
         prop_assert_eq!(after.sections.iter().filter(|s| s.title == "Brand New").count(), 1);
-        prop_assert_eq!(after.sections.len(), doc.sections.len() + 1 + parse(&new).sections.len());
+        prop_assert_eq!(after.sections.len(), doc.sections.len() + 1 + parse(&normalize(&new, Eol::Lf)).sections.len());
     }
+}
+
+/// Any text: what the parser reacts to (heading marks, fences, comment
+/// marks, front matter lines, line endings), any characters, NUL and BOMs.
+fn any_text() -> impl Strategy<Value = String> {
+    let piece = prop_oneof![
+        3 => prop::sample::select(vec![
+            "#", "# ", "## ", "###### ", "####### ", "   # ", "    # ", "\t# ", "#\t", " #", "##", "```", "~~~",
+            "````", "``` `", "<!--", "-->", "---", "...", "\n", "\r\n", "\r", "\u{FEFF}", "\u{0}", "é", "💥",
+            "\u{301}", "İ", "title", " ", "-",
+        ])
+        .prop_map(str::to_string),
+        2 => any::<char>().prop_map(String::from),
+    ];
+    prop_oneof![any::<String>(), prop::collection::vec(piece, 0..60).prop_map(|p| p.concat())]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    /// Any text parses: its sections lie on character boundaries inside it,
+    /// in order, each ending at or after its heading and within its parent,
+    /// with unique slugs; and it reads back the same.
+    #[test]
+    fn any_text_parses_into_sections_within_it(text in any_text()) {
+        let doc = parse(&text);
+        prop_assert_eq!(doc.len, text.len());
+        if let Some(front) = &doc.front_matter {
+            prop_assert!(front.end <= text.len() && text.is_char_boundary(front.end));
+        }
+        let mut previous = doc.front_matter.as_ref().map_or(0, |f| f.end);
+        for section in &doc.sections {
+            let (heading, end, own) = (&section.heading, section.end, section.own_end);
+            prop_assert!(previous <= heading.start && heading.start < heading.end, "{section:?}");
+            prop_assert!(heading.end <= own && own <= end && end <= text.len(), "{section:?}");
+            for at in [heading.start, heading.end, own, end] {
+                prop_assert!(text.is_char_boundary(at));
+            }
+            prop_assert!((1..=6).contains(&section.level) && section.line >= 1);
+            prop_assert!(!section.slug.is_empty());
+            previous = heading.end;
+        }
+        let mut slugs: Vec<&str> = doc.sections.iter().map(|s| s.slug.as_str()).collect();
+        let n = slugs.len();
+        slugs.sort();
+        slugs.dedup();
+        prop_assert_eq!(slugs.len(), n);
+        prop_assert_eq!(&parse(&text), &doc);
+    }
+}
+
+/// Regression: the `n`th heading of a title took `n` tries to find its
+/// slug (`section-n`), so a file of many repeated headings took quadratic
+/// time (50,000 `#` lines: hours).
+#[test]
+fn many_repeated_headings_get_their_slugs_in_linear_time() {
+    let text = "#\n".repeat(50_000) + "# section 3\n";
+    let doc = parse(&text);
+    assert_eq!(doc.sections.len(), 50_001);
+    assert_eq!(doc.sections[2].slug, "section-3");
+    assert_eq!(doc.sections[49_999].slug, "section-50000");
+    // A title whose slug an earlier repeat took gets the next free one.
+    assert_eq!(doc.sections[50_000].slug, "section-3-2");
 }

@@ -163,7 +163,6 @@ pub fn parse_file_name(name: &str) -> Option<(Option<String>, Tier)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use proptest::prelude::*;
 
     #[test]
     fn readable_names() {
@@ -197,43 +196,7 @@ mod tests {
         assert_eq!(parse_file_name(&name), Some((None, Tier::Minimal)));
     }
 
-    fn component() -> impl Strategy<Value = String> {
-        // Every character a name may hold but `/` and NUL, dashes and escapes favoured.
-        proptest::collection::vec(
-            prop_oneof![
-                Just('-'),
-                Just('%'),
-                Just('~'),
-                Just('.'),
-                Just('_'),
-                Just(' '),
-                any::<char>().prop_filter("legal", |c| *c != '/' && *c != '\0'),
-            ],
-            1..8,
-        )
-        .prop_map(|chars| chars.into_iter().collect::<String>())
-        .prop_filter("not . or ..", |s| s != "." && s != "..")
-    }
-
-    proptest! {
-        #[test]
-        fn encoding_is_reversible(parts in proptest::collection::vec(component(), 1..5)) {
-            let key = parts.join("/");
-            let encoded = encode_folder(&key);
-            prop_assert!(!encoded.contains('/') && !encoded.starts_with('.'));
-            prop_assert_eq!(decode_folder(&encoded), Some(key.clone()));
-            for tier in Tier::ALL {
-                let name = file_name(&key, tier);
-                if !name.contains('~') {
-                    prop_assert_eq!(parse_file_name(&name), Some((Some(key.clone()), tier)));
-                }
-            }
-        }
-
-        #[test]
-        fn distinct_folders_get_distinct_names(a in component(), b in component()) {
-            prop_assume!(a != b);
-            prop_assert_ne!(encode_folder(&a), encode_folder(&b));
-        }
-    }
+    // The round trip over any folder names (Unicode, `--`, `.`, leading
+    // dots, long names) and the decoding of any file name are property
+    // tests in tests/parsers_prop/names.rs.
 }

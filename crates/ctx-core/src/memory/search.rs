@@ -235,7 +235,8 @@ fn time_bound(flag: &str, text: &str, end: bool) -> Result<String> {
             "{flag} {text:?}: a time is RFC 3339 in UTC (2026-02-10T14:00:00Z), a date (2026-02-10) or a duration ago (7d, 12h)"
         ))
     })?;
-    Ok(humantime::format_rfc3339_seconds(time).to_string()[..19].to_string())
+    // A duration reaching back before 1970 means since the beginning (`iso` clamps it).
+    Ok(crate::time::iso(time)[..19].to_string())
 }
 
 /// `ctx search --json`: the contract's response. Stable JSON.

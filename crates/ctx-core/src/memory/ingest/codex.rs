@@ -41,7 +41,7 @@ impl Context {
         let stem = source.rsplit(['/', '\\']).next().unwrap_or_default().trim_end_matches(".jsonl");
         let session = stem
             .starts_with("rollout-")
-            .then(|| stem.len().checked_sub(36).map(|start| &stem[start..]))
+            .then(|| stem.len().checked_sub(36).and_then(|start| stem.get(start..)))
             .flatten()
             .filter(|id| id.chars().filter(|&c| c == '-').count() == 4)
             .map(str::to_string);

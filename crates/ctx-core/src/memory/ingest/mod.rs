@@ -21,6 +21,8 @@
 //! `subagent`. Where a turn came from (harness, version, model, cwd, branch,
 //! token usage, agent id) goes in the record's `meta`.
 //!
+//! A byte order mark before the first line is skipped.
+//!
 //! Every record has a dedup key (the source's ids, or a hash of the content),
 //! so ingesting a file again adds nothing. Good lines are added in one
 //! transaction; a line that is not JSON or not a record is reported with its
@@ -199,6 +201,8 @@ impl RawChunk {
             }
             let line = String::from_utf8_lossy(&self.bytes[start..end]);
             start = end;
+            // A file saved with a byte order mark: the mark is no part of its first line.
+            let line = if number == 1 { line.strip_prefix('\u{FEFF}').unwrap_or(&line) } else { &line };
             let line = line.trim();
             if line.is_empty() {
                 continue;
