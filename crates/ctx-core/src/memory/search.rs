@@ -24,9 +24,9 @@ use serde::{Deserialize, Serialize};
 
 use super::Record;
 use super::embed::{Embedder, normalize};
+use super::fts_query::Terms;
 use super::vectors::{self, Space};
 use crate::error::{Error, Result};
-use super::fts_query::Terms;
 use crate::limits::{self, MAX_K, MAX_QUERY_TERMS};
 
 /// Longest L0 summary, in characters (the contract: single-line, bounded).
