@@ -1,5 +1,5 @@
 //! The module's functions: the map and the ranking of any folder, with or
-//! without a workspace.
+//! without a workspace; and what `Workspace.ingest` does with a path.
 
 use std::path::PathBuf;
 
@@ -58,4 +58,26 @@ pub(crate) fn rank<'py>(
         })
         .map_err(map_err)?;
     to_py(py, &ranked)
+}
+
+/// `Workspace.ingest`: a file, or a folder's `*.jsonl` files at any depth
+/// (as `ctx ingest DIR` reads it), whose reports are summed.
+pub(crate) fn ingest_path(
+    ws: &mut ctxkeep_core::Workspace,
+    path: &std::path::Path,
+) -> ctxkeep_core::Result<ctxkeep_core::IngestReport> {
+    let files = match path.is_dir() {
+        true => ctxkeep_core::memory::discover::expand_inputs(&[path.to_path_buf()])?,
+        false => vec![path.to_path_buf()],
+    };
+    let mut reports = Vec::new();
+    for file in &files {
+        let open = std::fs::File::open(file)
+            .map_err(|err| ctxkeep_core::Error::Io { path: file.clone(), source: err })?;
+        reports.push(ws.ingest(&mut std::io::BufReader::new(open), &file.display().to_string())?);
+    }
+    match path.is_dir() {
+        true => Ok(ctxkeep_core::IngestReport::total(&path.display().to_string(), &reports)),
+        false => Ok(reports.remove(0)),
+    }
 }

@@ -217,11 +217,21 @@ impl Workspace {
     }
 
     /// A folder's context file as the build would write it (`text`, `tokens`,
-    /// `doc`), rendered from the database; nothing is written.
+    /// `doc`), rendered from the database; nothing is written. `path` may be
+    /// titled as context files title folders (`/src/auth`) or name a file
+    /// (its folder's, and `from_file` says which file).
     #[pyo3(signature = (path=".", tier="standard"))]
     fn context<'py>(&self, py: Python<'py>, path: &str, tier: &str) -> PyResult<Bound<'py, PyAny>> {
         let tier = parse_tier(tier)?;
-        self.json(py, |ws| ws.context(path, tier))
+        let (context, file) = self.with(py, |ws| {
+            let folder = ws.resolve_folder(ws.root(), path)?;
+            Ok((ws.context(&folder.key, tier)?, folder.file))
+        })?;
+        let context = to_py(py, &context)?;
+        if let Some(file) = file {
+            context.set_item("from_file", file)?;
+        }
+        Ok(context)
     }
 
     /// Compare `.ctx/context/` with the database: `ok`, and the missing,
@@ -462,13 +472,10 @@ impl Workspace {
     }
 
     /// Add the records of a JSONL file (ctx records, a Claude Code
-    /// transcript or a Codex CLI rollout); records already there are not added again.
+    /// transcript or a Codex CLI rollout), or of a folder's `*.jsonl` files
+    /// (the report sums them); records already there are not added again.
     fn ingest<'py>(&self, py: Python<'py>, path: PathBuf) -> PyResult<Bound<'py, PyAny>> {
-        let report = self.with(py, |ws| {
-            let file = std::fs::File::open(&path)
-                .map_err(|err| ctxkeep_core::Error::Io { path: path.clone(), source: err })?;
-            ws.ingest(&mut std::io::BufReader::new(file), &path.display().to_string())
-        })?;
+        let report = self.with(py, |ws| functions::ingest_path(ws, &path))?;
         to_py(py, &report)
     }
 

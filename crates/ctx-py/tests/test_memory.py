@@ -43,6 +43,22 @@ def test_a_transcript_is_ingested_once(ws, tmp_path):
     assert ws.record(output["refs"][0])["type"] == "tool_call"
 
 
+def test_a_folder_of_transcripts_is_ingested_as_ctx_ingest_reads_it(ws, tmp_path):
+    folder = tmp_path / "sessions"
+    (folder / "nested").mkdir(parents=True)
+    (folder / "one.jsonl").write_text(TRANSCRIPT.read_text())
+    (folder / "nested" / "two.jsonl").write_text(TRANSCRIPT.read_text().replace("old_string", "other_string"))
+    (folder / "notes.txt").write_text("not a transcript")
+    report = ws.ingest(folder)
+    assert report["source"] == str(folder) and report["errors"] == []
+    # The second copy is the same session (the same line ids): its records are there already.
+    assert (report["lines"], report["added"], report["duplicates"]) == (16, 8, 8)
+    empty = folder / "empty"
+    empty.mkdir()
+    with pytest.raises(ctxkeep.InvalidInputError, match="no .jsonl file"):
+        ws.ingest(empty)
+
+
 def test_errors(ws, tmp_path):
     with pytest.raises(ctxkeep.UnknownRecordError) as caught:
         ws.record("H-000000000000")

@@ -262,7 +262,7 @@ def test_the_whole_api_is_typed(repo: Path) -> None:
     assert timeline["anchor"] == row["id"] and timeline["source"] == "hot"
     got = checked("Workspace.get", ws.get(row["id"]))
     assert "layer" in got and got["record"]["id"] == row["id"]
-    tiny = checked("Workspace.get", ws.get(row["id"], head=5))
+    tiny = checked("Workspace.get", ws.get(row["id"], head=72))
     assert "note" in tiny and tiny["note"] == "budget_too_small"
     pin = checked("Workspace.pin", ws.pin("Never log card numbers"))
     assert [p["id"] for p in checked("Workspace.pins", ws.pins())] == [pin["id"]]

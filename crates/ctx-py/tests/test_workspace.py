@@ -316,3 +316,10 @@ def test_secrets_are_redacted_on_the_way_in_and_listed_by_scan(ws: ctxkeep.Works
     assert note["text"] == "rotated [REDACTED:github-token] today"
     assert ws.redact(f"use {token}") == "use [REDACTED:github-token]"
     assert ws.redact("nothing secret here") == "nothing secret here"
+
+
+def test_context_takes_a_folder_as_context_files_title_it_and_a_file_for_its_folder(ws: ctxkeep.Workspace) -> None:
+    titled = ws.context("/src/auth")
+    assert titled["path"] == "src/auth" and "from_file" not in titled
+    from_file = ws.context("src/auth/jwt.py")
+    assert from_file["path"] == "src/auth" and from_file["from_file"] == "src/auth/jwt.py"

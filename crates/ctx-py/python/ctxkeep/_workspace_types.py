@@ -350,15 +350,20 @@ class ContextDoc(TypedDict):
     omitted: List[str]
 
 
-class RenderedContext(TypedDict):
-    """`Workspace.context()`: a context file as the build would write it."""
-
+class _RenderedContextBase(TypedDict):
     path: str
     tier: Tier
     file: str
     tokens: int
     text: str
     doc: ContextDoc
+
+
+class RenderedContext(_RenderedContextBase, total=False):
+    """`Workspace.context()`: a context file as the build would write it;
+    `from_file` when the path given named a file (the folder is its)."""
+
+    from_file: str
 
 
 class FileProblem(TypedDict):
