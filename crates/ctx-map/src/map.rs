@@ -260,7 +260,14 @@ fn plan_task(graph: &Graph, indexed: &Indexed, focus: &Focus, query: Option<&str
     by_key.sort_by(|&a, &b| key[b].total_cmp(&key[a]).then(a.cmp(&b)));
 
     let (mut order, mut rest) = (Vec::new(), Vec::new());
+    // A file's entries score at most its key, and keys only fall from here:
+    // once `limit` entries score above a file's key, none of its or a later
+    // file's can make the cut `sort_best_first` makes, and the rest is skipped.
+    let (mut cut, mut next_check) = (f64::NEG_INFINITY, limit.max(1));
     for (position, &f) in by_key.iter().enumerate() {
+        if position >= LEAD_FILES && cut > key[f] {
+            break;
+        }
         let file = &files[f];
         let score = &ranking.def_rank[f];
         // (named by the task, definition): named first, then by score; a total order.
@@ -276,6 +283,10 @@ fn plan_task(graph: &Graph, indexed: &Indexed, focus: &Focus, query: Option<&str
         }
         for (k, d) in defs.into_iter().enumerate().skip(usize::from(position < LEAD_FILES)) {
             rest.push((f, d, key[f] / (k + 1) as f64));
+        }
+        if rest.len() >= next_check {
+            cut = nth_best_score(&rest, limit);
+            next_check = rest.len() * 2;
         }
     }
     sort_best_first(&mut rest, limit);
@@ -329,6 +340,13 @@ fn shown_defs<'a>(
         def.kind.defines_name()
             && (focus.names.contains(&def.name) || !((demoted && test_function) || in_test_module(d)))
     })
+}
+
+/// The `n`th best score of `entries` (of at least `n` > 0).
+fn nth_best_score(entries: &[(usize, usize, f64)], n: usize) -> f64 {
+    let mut scores: Vec<f64> = entries.iter().map(|e| e.2).collect();
+    let (_, nth, _) = scores.select_nth_unstable_by(n - 1, |a, b| b.total_cmp(a));
+    *nth
 }
 
 /// Sort `order` best first (ties by path and line: a fixed order), keeping at
