@@ -28,7 +28,7 @@ pub(super) struct Edge {
     pub weight: f64,
 }
 
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub(super) struct Base {
     /// Per definition of every file (each file's defs in turn): its name's id,
     /// [`NONE`] if no file defines the name.

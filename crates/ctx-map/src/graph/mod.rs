@@ -124,9 +124,7 @@ impl<'a> Graph<'a> {
             at += file.tags.defs.len();
         }
         def_starts.push(at);
-        let mut graph =
-            Graph { files, base: Base::default(), def_starts, out_weight: Vec::new(), links: Csr::new() };
-        let named = graph.name_ids(&base, mentioned);
+        let named = name_ids(files, &base, mentioned);
         if !named.is_empty() {
             for edge in &mut base.edges {
                 if named.contains(&base.slot_names[edge.slot as usize]) {
@@ -151,22 +149,8 @@ impl<'a> Graph<'a> {
             })
             .collect();
         // Sorted by (from, to) by construction; were it not, no edges is a graph still.
-        graph.links = Csr::from_sorted_edges(&pairs).unwrap_or_else(|_| Csr::with_nodes(0));
-        graph.out_weight = out_weight;
-        graph.base = base;
-        graph
-    }
-
-    /// The ids of the `names` some file defines.
-    fn name_ids(&self, base: &Base, names: &HashSet<String>) -> HashSet<u32> {
-        if names.is_empty() {
-            return HashSet::default();
-        }
-        let defs = self.files.iter().flat_map(|f| &f.tags.defs);
-        defs.zip(&base.def_names)
-            .filter(|&(def, &id)| id != NONE && names.contains(&def.name))
-            .map(|(_, &id)| id)
-            .collect()
+        let links = Csr::from_sorted_edges(&pairs).unwrap_or_else(|_| Csr::with_nodes(0));
+        Graph { files, base, def_starts, out_weight, links }
     }
 
     /// The files defining each of `names` (that some file defines), in file order.
@@ -268,6 +252,18 @@ impl<'a> Graph<'a> {
     pub fn files(&self) -> &'a [IndexedFile] {
         self.files
     }
+}
+
+/// The ids of the `names` some file of `files` defines.
+fn name_ids(files: &[IndexedFile], base: &Base, names: &HashSet<String>) -> HashSet<u32> {
+    if names.is_empty() {
+        return HashSet::default();
+    }
+    let defs = files.iter().flat_map(|f| &f.tags.defs);
+    defs.zip(&base.def_names)
+        .filter(|&(def, &id)| id != NONE && names.contains(&def.name))
+        .map(|(_, &id)| id)
+        .collect()
 }
 
 /// Rank `files` toward `focus`: [`Graph::new`] then [`Graph::rank`].
