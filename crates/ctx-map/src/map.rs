@@ -218,7 +218,7 @@ fn plan_overview(files: &[IndexedFile], ranking: Ranking, focus: &Focus, limit: 
         })
         .collect();
     sort_best_first(&mut order, limit);
-    Plan { order, file_rank: ranking.file_rank, heading: "most referenced first" }
+    Plan { order, file_rank: ranking.file_rank, heading: "public surface, then most referenced" }
 }
 
 /// The map for a task: files in `ctx rank`'s order (focus files first), then

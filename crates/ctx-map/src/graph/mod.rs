@@ -11,7 +11,8 @@
 //! the focus files, the files the query names and the files that define
 //! names the query mentions (without any, toward every file, tests and
 //! examples less); each file's rank then flows along its edges to
-//! the definitions it references. Everything is computed in a fixed order,
+//! the definitions it references. Without a task, the definitions a
+//! package's entry files re-export come first (`lift_public_surface`). Everything is computed in a fixed order,
 //! so the ranking is the same on every run and for any number of threads.
 
 mod base;
@@ -79,6 +80,24 @@ const MENTIONED: f64 = 10.0;
 /// Share of the personalization of a file that surrounds the code (tests,
 /// examples, ...) when nothing else personalizes: the map's overview.
 const AUXILIARY_PERSONAL: f64 = 0.1;
+
+/// A file that defines more than this is code, not a package's front door.
+const MAX_SURFACE_DEFS: usize = 5;
+
+/// Whether `file` is a package's or module's entry file (`__init__.py`,
+/// `lib.rs`, `mod.rs`, `index.ts`) that mostly imports and re-exports: its
+/// references are the package's public surface. One holding code of its own
+/// (a `mod.rs` with the module's functions) references like any other file.
+fn is_surface(file: &IndexedFile) -> bool {
+    let name = file.path.rsplit('/').next().unwrap_or(&file.path);
+    let entry = match name.split_once('.') {
+        Some(("__init__", "py")) => true,
+        Some(("lib" | "mod", "rs")) => true,
+        Some(("index", ext)) => matches!(ext, "ts" | "tsx" | "mts" | "js" | "jsx" | "mjs" | "cjs"),
+        _ => false,
+    };
+    entry && file.tags.defs.len() <= MAX_SURFACE_DEFS && !PathRole::of(&file.path).is_auxiliary()
+}
 
 /// The identifiers a task mentions: its words of three characters or more,
 /// as written (`url_for`, `Session`).
@@ -195,6 +214,7 @@ impl<'a> Graph<'a> {
             }
         }
         let total: f64 = personal.iter().sum();
+        let overview = total == 0.0;
         if total > 0.0 {
             personal.iter_mut().for_each(|p| *p /= total);
         } else if n > 0 {
@@ -234,6 +254,9 @@ impl<'a> Graph<'a> {
             let from = edge.from as usize;
             slot_rank[edge.slot as usize] += rank[from] * edge.weight / self.out_weight[from];
         }
+        if overview {
+            lift_public_surface(files, &self.base, &mut slot_rank);
+        }
         let def_rank = files
             .iter()
             .enumerate()
@@ -251,6 +274,26 @@ impl<'a> Graph<'a> {
     /// The files the graph was built from.
     pub fn files(&self) -> &'a [IndexedFile] {
         self.files
+    }
+}
+
+/// In the overview, the package's public surface comes first: every
+/// definition an entry file ([`is_surface`]) imports or re-exports (`from
+/// .helpers import url_for`, `pub use`, `export { x }`) is lifted by the best score,
+/// so those lead, in the order of their own rank, and the rest follows. A
+/// reader meets a package through what it exports: without this, internal
+/// helpers with long specific names outrank short public names (`url_for`,
+/// `request`, `command`).
+fn lift_public_surface(files: &[IndexedFile], base: &Base, slot_rank: &mut [f64]) {
+    let best = slot_rank.iter().copied().fold(0.0, f64::max);
+    let mut public = vec![false; slot_rank.len()];
+    for edge in &base.edges {
+        if files.get(edge.from as usize).is_some_and(is_surface) {
+            public[edge.slot as usize] = true;
+        }
+    }
+    for (rank, _) in slot_rank.iter_mut().zip(&public).filter(|&(_, &public)| public) {
+        *rank += best;
     }
 }
 
