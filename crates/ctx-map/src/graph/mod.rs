@@ -288,12 +288,24 @@ fn lift_public_surface(files: &[IndexedFile], base: &Base, slot_rank: &mut [f64]
     let best = slot_rank.iter().copied().fold(0.0, f64::max);
     let mut public = vec![false; slot_rank.len()];
     for edge in &base.edges {
-        if files.get(edge.from as usize).is_some_and(is_surface) {
+        let (Some(from), Some(to)) = (files.get(edge.from as usize), files.get(edge.to as usize)) else {
+            continue;
+        };
+        // A Python `__init__.py` annotating with `str` re-exports no Rust `fn str`.
+        if is_surface(from) && language_family(&from.lang) == language_family(&to.lang) {
             public[edge.slot as usize] = true;
         }
     }
     for (rank, _) in slot_rank.iter_mut().zip(&public).filter(|&(_, &public)| public) {
         *rank += best;
+    }
+}
+
+/// Languages that import from one another count as one.
+fn language_family(lang: &str) -> &str {
+    match lang {
+        "typescript" | "tsx" | "javascript" | "jsx" => "javascript",
+        other => other,
     }
 }
 
