@@ -77,12 +77,12 @@ pub struct MapDef {
 pub fn map(ws: &mut Workspace, options: &MapOptions, progress: Option<Progress>) -> Result<RepoMap> {
     ctxkeep_core::limits::positive("--tokens", options.tokens)?;
     let query = options.query.as_deref().filter(|q| !q.trim().is_empty());
-    // Ranking for a query reads what `ctx rank` reads: every file's term table and the history.
+    // Ranking for a query reads what `ctx rank` reads: the counts of its terms and the history.
     let indexed = match query {
-        Some(_) => index::index_with_terms(ws, progress, true)?,
+        Some(query) => index::index_for_task(ws, progress, query, true)?,
         None => {
             let (files, stats) = index::index(ws, progress)?;
-            Indexed { files, stats, terms: Vec::new(), history: None }
+            Indexed { files, stats, terms: Default::default(), history: None }
         }
     };
     let focus = focus(ws, &indexed.files, &options.focus, query)?;
