@@ -132,10 +132,14 @@ impl Workspace {
     }
 
     /// [`Workspace::derived`] for bytes (a graph, not a text): whatever a
-    /// caller saved with [`Workspace::save_derived_bytes`]; its own encoding.
+    /// caller saved with [`Workspace::save_derived_bytes`], its own encoding,
+    /// handed to `read` straight from the row (megabytes: not copied first).
     /// Like every derived value, `ctx secrets scrub` drops it.
-    pub fn derived_bytes(&self, key: &str) -> Result<Option<Vec<u8>>> {
-        Ok(crate::store::derived_get(&self.store().conn, key)?)
+    pub fn derived_bytes<T>(&self, key: &str, read: impl FnOnce(&[u8]) -> T) -> Result<Option<T>> {
+        let mut stmt = self.store().conn.prepare_cached("SELECT value FROM derived WHERE key = ?1")?;
+        let mut rows = stmt.query([key])?;
+        let Some(row) = rows.next()? else { return Ok(None) };
+        Ok(row.get_ref(0)?.as_blob().ok().map(read))
     }
 
     /// Keep `value` under `key` (see [`Workspace::derived_bytes`]), replacing what was there.
