@@ -274,9 +274,20 @@ fn plan_task(graph: &Graph, indexed: &Indexed, focus: &Focus, query: Option<&str
         let mut defs: Vec<(bool, usize)> = shown_defs(file, weight[f] < 1.0, focus)
             .map(|d| (focus.names.contains(&file.tags.defs[d].name), d))
             .collect();
-        defs.sort_unstable_by(|&(named_a, a), &(named_b, b)| {
+        let by_rank = |&(named_a, a): &(bool, usize), &(named_b, b): &(bool, usize)| {
             named_b.cmp(&named_a).then(score[b].total_cmp(&score[a])).then(a.cmp(&b))
-        });
+        };
+        // Its `k`th entry scores key / (k + 1): those under the cut cannot make
+        // it either, so only the best of the others need their places.
+        let lead = usize::from(position < LEAD_FILES);
+        let keep = (lead..defs.len()).find(|&k| key[f] / ((k + 1) as f64) < cut).unwrap_or(defs.len());
+        if keep < defs.len() {
+            if keep > 0 {
+                defs.select_nth_unstable_by(keep - 1, by_rank);
+            }
+            defs.truncate(keep);
+        }
+        defs.sort_unstable_by(by_rank);
         let defs: Vec<usize> = defs.into_iter().map(|(_, d)| d).collect();
         if position < LEAD_FILES {
             order.push((f, defs.first().copied().unwrap_or(PATH_ONLY), key[f]));
