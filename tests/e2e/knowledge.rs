@@ -386,7 +386,8 @@ fn a_store_from_before_the_knowledge_files_writes_them_all() {
     }
     db.execute_batch(
         "DROP TABLE derived; DROP TABLE artifact_states; DROP TABLE artifact_snapshots; DROP TABLE artifact_flags;
-         DROP TABLE artifacts; DROP TABLE file_terms; DROP TABLE file_outlines; DROP INDEX records_summary_session; DROP INDEX records_summary_pool;
+         DROP TABLE artifacts; DROP TABLE term_postings; DROP TABLE term_docs; DROP TABLE term_segments;
+         DROP TABLE file_outlines; DROP INDEX records_summary_session; DROP INDEX records_summary_pool;
          DROP TABLE transcript_cursors; DROP INDEX records_pool_type;
          DROP TABLE knowledge_dirty; DROP TABLE knowledge_files; DROP INDEX nodes_uid;
          ALTER TABLE nodes DROP COLUMN uid; PRAGMA user_version = 8;",

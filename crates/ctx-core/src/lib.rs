@@ -63,6 +63,7 @@ mod sources;
 mod store;
 pub mod structure;
 mod templates;
+mod term_index;
 pub mod time;
 pub mod tokens;
 mod watch;
@@ -112,6 +113,7 @@ pub use scan::{
 pub use secrets::{Detector, Finding, HiddenFile, SecretFinding, SecretsConfig, SecretsReport};
 pub use sources::{Outline, OutlineDef, SourceFile, default_cache_dir};
 pub use store::{SCHEMA_VERSION, Store};
+pub use term_index::{DocTerms, TermDoc, TermIndex, TermSegment};
 pub use watch::{WatchCycle, WatchOptions};
 pub use workspace::{CONFIG_FILE, CTX_DIR, FolderPath, InitReport, Status, Workspace};
 

@@ -77,15 +77,6 @@ pub struct SourceFile {
     pub size: u64,
 }
 
-/// The caches keyed by a file's content hash.
-#[derive(Clone, Copy)]
-enum ContentCache {
-    /// The map's tags, per language (`file_tags`).
-    Tags,
-    /// The words ranking reads (`file_terms`).
-    Terms,
-}
-
 impl Workspace {
     /// The readable text files of the last scan, sorted by path: no binary,
     /// oversized or secret-looking file (those never reach any output).
@@ -129,31 +120,6 @@ impl Workspace {
         Ok(())
     }
 
-    /// Every cached term table written by tokenizer `version`, handed to `f`
-    /// as (content hash, bytes) straight from the row, as
-    /// [`Workspace::for_each_cached_tags`] does.
-    pub fn for_each_cached_terms(&self, version: u32, mut f: impl FnMut([u8; 32], &[u8])) -> Result<()> {
-        let conn = &self.store().conn;
-        let mut stmt = conn.prepare_cached("SELECT hash, data FROM file_terms WHERE version = ?1")?;
-        let mut rows = stmt.query([version])?;
-        while let Some(row) = rows.next()? {
-            let (Ok(hash), Ok(data)) = (row.get_ref(0)?.as_blob(), row.get_ref(1)?.as_blob()) else {
-                continue;
-            };
-            if let Ok(hash) = <[u8; 32]>::try_from(hash) {
-                f(hash, data);
-            }
-        }
-        Ok(())
-    }
-
-    /// Store fresh term tables, and drop entries no file's content has any
-    /// more (or of another tokenizer version), in one transaction.
-    pub fn save_terms(&mut self, version: u32, entries: &[([u8; 32], Vec<u8>)]) -> Result<()> {
-        let rows: Vec<_> = entries.iter().map(|(hash, data)| (hash, None, data.as_slice())).collect();
-        self.save_by_content(ContentCache::Terms, version, &rows)
-    }
-
     /// A value derived from something outside the store (the version
     /// history at one HEAD), kept under `key` so it is computed once.
     pub fn derived(&self, key: &str) -> Result<Option<String>> {
@@ -166,10 +132,14 @@ impl Workspace {
     }
 
     /// [`Workspace::derived`] for bytes (a graph, not a text): whatever a
-    /// caller saved with [`Workspace::save_derived_bytes`]; its own encoding.
+    /// caller saved with [`Workspace::save_derived_bytes`], its own encoding,
+    /// handed to `read` straight from the row (megabytes: not copied first).
     /// Like every derived value, `ctx secrets scrub` drops it.
-    pub fn derived_bytes(&self, key: &str) -> Result<Option<Vec<u8>>> {
-        Ok(crate::store::derived_get(&self.store().conn, key)?)
+    pub fn derived_bytes<T>(&self, key: &str, read: impl FnOnce(&[u8]) -> T) -> Result<Option<T>> {
+        let mut stmt = self.store().conn.prepare_cached("SELECT value FROM derived WHERE key = ?1")?;
+        let mut rows = stmt.query([key])?;
+        let Some(row) = rows.next()? else { return Ok(None) };
+        Ok(row.get_ref(0)?.as_blob().ok().map(read))
     }
 
     /// Keep `value` under `key` (see [`Workspace::derived_bytes`]), replacing what was there.
@@ -180,39 +150,20 @@ impl Workspace {
     /// Store freshly extracted tags, and drop entries no file's content has
     /// any more (or of another extractor version), in one transaction.
     pub fn save_tags(&mut self, version: u32, entries: &[([u8; 32], String, Vec<u8>)]) -> Result<()> {
-        let rows: Vec<_> =
-            entries.iter().map(|(hash, lang, data)| (hash, Some(lang.as_str()), data.as_slice())).collect();
-        self.save_by_content(ContentCache::Tags, version, &rows)
-    }
-
-    /// Insert (content hash, language if the cache has one, data) rows into
-    /// `cache`, then prune what no file's content has and other versions.
-    fn save_by_content(
-        &mut self,
-        cache: ContentCache,
-        version: u32,
-        rows: &[(&[u8; 32], Option<&str>, &[u8])],
-    ) -> Result<()> {
-        let (insert_sql, prune_sql) = match cache {
-            ContentCache::Tags => (
-                "INSERT OR REPLACE INTO file_tags (hash, lang, version, data) VALUES (?1, ?2, ?3, ?4)",
-                "DELETE FROM file_tags WHERE version != ?1
-                   OR hash NOT IN (SELECT hash FROM files WHERE hash IS NOT NULL)",
-            ),
-            ContentCache::Terms => (
-                "INSERT OR REPLACE INTO file_terms (hash, version, data) VALUES (?1, ?3, ?4)",
-                "DELETE FROM file_terms WHERE version != ?1
-                   OR hash NOT IN (SELECT hash FROM files WHERE hash IS NOT NULL)",
-            ),
-        };
         let tx = self.store_mut().conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         {
-            let mut insert = tx.prepare_cached(insert_sql)?;
-            for (hash, lang, data) in rows {
+            let mut insert = tx.prepare_cached(
+                "INSERT OR REPLACE INTO file_tags (hash, lang, version, data) VALUES (?1, ?2, ?3, ?4)",
+            )?;
+            for (hash, lang, data) in entries {
                 insert.execute(params![&hash[..], lang, version, data])?;
             }
         }
-        tx.execute(prune_sql, [version])?;
+        tx.execute(
+            "DELETE FROM file_tags WHERE version != ?1
+               OR hash NOT IN (SELECT hash FROM files WHERE hash IS NOT NULL)",
+            [version],
+        )?;
         tx.commit()?;
         Ok(())
     }

@@ -42,6 +42,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../migrations/0013_file_terms.sql"),
     include_str!("../migrations/0014_artifacts.sql"),
     include_str!("../migrations/0015_derived.sql"),
+    include_str!("../migrations/0016_term_index.sql"),
 ];
 
 /// The schema version this build of ctx writes and understands.

@@ -131,6 +131,10 @@ fn log(root: &Path, max_commits: usize) -> Option<String> {
 
 /// What `git -C root ARGS` prints, if it succeeds.
 fn git(root: &Path, args: &[&str]) -> Option<String> {
+    // Where git would only say "not a git repository", a warm ranking need not start it.
+    if !may_be_in_a_repository(root) {
+        return None;
+    }
     // `-C root` names the repository: a `GIT_DIR` from the caller (a git hook, `ctx eval`'s
     // parent process) must not point git at another one.
     let output = Command::new("git")
@@ -145,6 +149,14 @@ fn git(root: &Path, args: &[&str]) -> Option<String> {
         .output()
         .ok()?;
     output.status.success().then(|| String::from_utf8_lossy(&output.stdout).into_owned())
+}
+
+/// Whether git could find a repository from `root` (the environment's
+/// `GIT_DIR` is not passed on): a `.git` in it or a folder above, or a folder
+/// that is a bare repository (`HEAD` and `objects`).
+fn may_be_in_a_repository(root: &Path) -> bool {
+    root.ancestors()
+        .any(|dir| dir.join(".git").exists() || (dir.join("HEAD").is_file() && dir.join("objects").is_dir()))
 }
 
 #[cfg(test)]
@@ -169,10 +181,17 @@ mod tests {
     fn no_history_without_a_repository_or_a_commit() {
         let dir = tempfile::tempdir().unwrap();
         assert!(History::read(&dir.path().join("missing"), 10).is_none(), "no such folder");
+        let inner = dir.path().join("a/b");
+        std::fs::create_dir_all(&inner).unwrap();
+        assert!(!may_be_in_a_repository(&inner) || may_be_in_a_repository(dir.path()), "no repository here");
         // A repository with no commit yet: HEAD names nothing.
         let status =
             Command::new("git").arg("-C").arg(dir.path()).args(["init", "--quiet"]).status().unwrap();
         assert!(status.success());
         assert!(History::read(dir.path(), 10).is_none());
+        assert!(may_be_in_a_repository(&inner));
+        let bare = dir.path().join("bare.git");
+        let status = Command::new("git").args(["init", "--quiet", "--bare"]).arg(&bare).status().unwrap();
+        assert!(status.success() && may_be_in_a_repository(&bare));
     }
 }

@@ -15,7 +15,7 @@ use crate::error::{Error, Result};
 use crate::history::History;
 use crate::lang::Lang;
 use crate::tags::{self, FileTags, TAGS_VERSION};
-use crate::terms::{FileTerms, TERMS_VERSION};
+use crate::terms::{TaskTerms, task_terms};
 use crate::{codec, fallback};
 
 /// A source file and its tags.
@@ -111,24 +111,29 @@ pub fn stored(ws: &Workspace) -> Result<Vec<IndexedFile>> {
         .collect())
 }
 
-/// The index with what ranking for a task also reads: every file's terms
-/// and the repository's history.
+/// The index with what ranking for a task also reads: the counts of the
+/// task's terms in every file, and the repository's history.
 pub struct Indexed {
     /// Sorted by path.
     pub files: Vec<IndexedFile>,
     pub stats: IndexStats,
-    /// `terms[i]` is the table of `files[i]`'s text and names (empty if unreadable).
-    pub terms: Vec<FileTerms>,
+    /// The task's terms in `files` (none without a task).
+    pub terms: TaskTerms,
     /// The recent commits, if asked for and there is a history.
     pub history: Option<History>,
 }
 
-/// [`index`], then every file's terms; the history too when asked for.
-pub fn index_with_terms(ws: &mut Workspace, progress: Option<Progress>, history: bool) -> Result<Indexed> {
+/// [`index`], then the counts of `query`'s terms in every file; the history too when asked for.
+pub fn index_for_task(
+    ws: &mut Workspace,
+    progress: Option<Progress>,
+    query: &str,
+    history: bool,
+) -> Result<Indexed> {
     // From the store unless HEAD moved: `git log` runs once per HEAD.
     let history = history.then(|| History::cached(ws, crate::history::MAX_COMMITS)).flatten();
     let (files, stats) = index(ws, progress)?;
-    let terms = file_terms(ws, &files)?;
+    let terms = crate::inverted::task_counts(ws, &files, task_terms(query))?;
     Ok(Indexed { files, stats, terms, history })
 }
 
@@ -138,67 +143,6 @@ pub fn index_with_terms(ws: &mut Workspace, progress: Option<Progress>, history:
 pub(crate) fn drop_in_background<T: Send + 'static>(value: T) {
     // When no thread can be made, `spawn` drops it here.
     let _ = std::thread::Builder::new().name("ctx-drop".into()).spawn(move || drop(value));
-}
-
-/// The version stored term tables are made with: they hold the defined
-/// names too, which come from the tags.
-const STORED_TERMS_VERSION: u32 = TERMS_VERSION << 16 | TAGS_VERSION;
-
-/// The term table of each of `files`: stored ones by content hash, the
-/// rest made from the text (secrets redacted, as in the tags) and the
-/// defined names, and stored.
-fn file_terms(ws: &mut Workspace, files: &[IndexedFile]) -> Result<Vec<FileTerms>> {
-    let wanted: HashSet<[u8; 32]> = files.iter().map(|f| f.hash).collect();
-    let mut stored: HashMap<[u8; 32], FileTerms> = HashMap::default();
-    let mut unused = 0;
-    ws.for_each_cached_terms(STORED_TERMS_VERSION, |hash, data| {
-        if !wanted.contains(&hash) {
-            unused += 1;
-        } else if let Some(table) = FileTerms::from_bytes(data) {
-            stored.insert(hash, table);
-        }
-    })?;
-    let root = ws.root().to_path_buf();
-    let detector = ws.detector();
-    let mut missing: Vec<usize> =
-        (0..files.len()).filter(|&i| !stored.contains_key(&files[i].hash)).collect();
-    // A content two files share is read once.
-    let mut seen = HashSet::default();
-    missing.retain(|&i| seen.insert(files[i].hash));
-    let made: Vec<(usize, [u8; 32], FileTerms)> = missing
-        .par_iter()
-        .filter_map(|&i| {
-            let path = &files[i].path;
-            // Never through a link out of the workspace the file may have become since the scan.
-            let bytes = ctxkeep_core::read_within(&root, path).ok()?;
-            let text = String::from_utf8_lossy(&bytes);
-            let table = FileTerms::of(&detector.redact_in(path, &text), files[i].defined_names());
-            // The content read may be newer than the scan's: stored under its own hash.
-            Some((i, *blake3::hash(&bytes).as_bytes(), table))
-        })
-        .collect();
-    if !made.is_empty() || unused > 0 {
-        let fresh: Vec<([u8; 32], Vec<u8>)> =
-            made.iter().map(|(_, hash, table)| (*hash, table.as_bytes().to_vec())).collect();
-        ws.save_terms(STORED_TERMS_VERSION, &fresh)?;
-    }
-    for (i, _, table) in made {
-        stored.insert(files[i].hash, table);
-    }
-    // Moved out, not copied: a content two files share is copied for the second.
-    let mut taken: HashMap<[u8; 32], usize> = HashMap::default();
-    let mut tables: Vec<FileTerms> = Vec::with_capacity(files.len());
-    for file in files {
-        let table = match stored.remove(&file.hash) {
-            Some(table) => {
-                taken.insert(file.hash, tables.len());
-                table
-            }
-            None => taken.get(&file.hash).map(|&at| tables[at].clone()).unwrap_or_default(),
-        };
-        tables.push(table);
-    }
-    Ok(tables)
 }
 
 /// Scan `ws` and return the tags of every source file, sorted by path.

@@ -89,6 +89,7 @@ pub mod graph;
 pub mod history;
 pub mod hook;
 pub mod index;
+mod inverted;
 pub mod lang;
 pub mod map;
 pub mod outline;

@@ -77,12 +77,12 @@ pub struct MapDef {
 pub fn map(ws: &mut Workspace, options: &MapOptions, progress: Option<Progress>) -> Result<RepoMap> {
     ctxkeep_core::limits::positive("--tokens", options.tokens)?;
     let query = options.query.as_deref().filter(|q| !q.trim().is_empty());
-    // Ranking for a query reads what `ctx rank` reads: every file's term table and the history.
+    // Ranking for a query reads what `ctx rank` reads: the counts of its terms and the history.
     let indexed = match query {
-        Some(_) => index::index_with_terms(ws, progress, true)?,
+        Some(query) => index::index_for_task(ws, progress, query, true)?,
         None => {
             let (files, stats) = index::index(ws, progress)?;
-            Indexed { files, stats, terms: Vec::new(), history: None }
+            Indexed { files, stats, terms: Default::default(), history: None }
         }
     };
     let focus = focus(ws, &indexed.files, &options.focus, query)?;
@@ -274,9 +274,20 @@ fn plan_task(graph: &Graph, indexed: &Indexed, focus: &Focus, query: Option<&str
         let mut defs: Vec<(bool, usize)> = shown_defs(file, weight[f] < 1.0, focus)
             .map(|d| (focus.names.contains(&file.tags.defs[d].name), d))
             .collect();
-        defs.sort_unstable_by(|&(named_a, a), &(named_b, b)| {
+        let by_rank = |&(named_a, a): &(bool, usize), &(named_b, b): &(bool, usize)| {
             named_b.cmp(&named_a).then(score[b].total_cmp(&score[a])).then(a.cmp(&b))
-        });
+        };
+        // Its `k`th entry scores key / (k + 1): those under the cut cannot make
+        // it either, so only the best of the others need their places.
+        let lead = usize::from(position < LEAD_FILES);
+        let keep = (lead..defs.len()).find(|&k| key[f] / ((k + 1) as f64) < cut).unwrap_or(defs.len());
+        if keep < defs.len() {
+            if keep > 0 {
+                defs.select_nth_unstable_by(keep - 1, by_rank);
+            }
+            defs.truncate(keep);
+        }
+        defs.sort_unstable_by(by_rank);
         let defs: Vec<usize> = defs.into_iter().map(|(_, d)| d).collect();
         if position < LEAD_FILES {
             order.push((f, defs.first().copied().unwrap_or(PATH_ONLY), key[f]));
@@ -404,7 +415,14 @@ pub fn render(
 
     let order = &plan.order;
     // The longest prefix of that order that fits, then any later ones that still fit.
-    let fits = |chosen: &[(usize, usize, f64)]| tok.count(&compose(&head, files, plan, chosen).0) <= budget;
+    let mut parts = PartCounts::new(tok, files, &head, plan);
+    let mut fits = |chosen: &[(usize, usize, f64)]| {
+        let tokens = match parts.as_mut().and_then(|parts| parts.count(chosen)) {
+            Some(tokens) => tokens,
+            None => tok.count(&compose(&head, files, plan, chosen).0),
+        };
+        tokens <= budget
+    };
     // Galloping first: every probe renders and counts its text, so stay near the answer.
     let (mut lo, mut hi) = (0, order.len());
     let mut step = 16;
@@ -501,35 +519,8 @@ fn render_symbols(
     for (f, mut defs) in by_file {
         let file = &files[f];
         let tags = &file.tags;
-        // Each chosen definition with its enclosing ones, in line order, once.
         defs.retain(|&(d, _)| d != PATH_ONLY);
-        let mut lines: Vec<usize> = Vec::new();
-        for &(d, _) in &defs {
-            let mut at = Some(d);
-            while let Some(i) = at {
-                lines.push(i);
-                at = tags.defs[i].parent.map(|p| p as usize);
-            }
-        }
-        lines.sort_by_key(|&i| (tags.defs[i].line, i));
-        lines.dedup();
-        let none = if defs.is_empty() { " (no definitions)" } else { "" };
-        let _ = writeln!(out, "{}:{none}", display_name(&file.path));
-        for i in lines {
-            let def = &tags.defs[i];
-            let depth = std::iter::successors(def.parent, |&p| tags.defs[p as usize].parent).count();
-            let indent = "    ".repeat(depth);
-            // Lines start with their number (or `│`), never a space: the token
-            // counter memoizes line by line where no token spans a line start.
-            for (k, line) in def.signature.lines().enumerate() {
-                if k == 0 {
-                    let _ = writeln!(out, "{}│ {indent}{line}", def.line);
-                } else {
-                    let _ = writeln!(out, "│ {indent}{line}");
-                }
-            }
-        }
-        out.push('\n');
+        write_block(&mut out, file, &defs.iter().map(|&(d, _)| d).collect::<Vec<_>>());
         defs.sort_by_key(|&(d, _)| tags.defs[d].line);
         shown.push(MapFile {
             path: file.path.clone(),
@@ -550,4 +541,140 @@ fn render_symbols(
         });
     }
     (out, shown)
+}
+
+/// One file's part of the map's text: its path, then its definitions `defs`
+/// (none [`PATH_ONLY`]) with the ones enclosing them, in line order, once;
+/// then a blank line.
+fn write_block(out: &mut String, file: &IndexedFile, defs: &[usize]) {
+    let tags = &file.tags;
+    let mut lines: Vec<usize> = Vec::new();
+    for &d in defs {
+        let mut at = Some(d);
+        while let Some(i) = at {
+            lines.push(i);
+            at = tags.defs[i].parent.map(|p| p as usize);
+        }
+    }
+    lines.sort_by_key(|&i| (tags.defs[i].line, i));
+    lines.dedup();
+    let none = if defs.is_empty() { " (no definitions)" } else { "" };
+    let _ = writeln!(out, "{}:{none}", display_name(&file.path));
+    for i in lines {
+        let def = &tags.defs[i];
+        let depth = std::iter::successors(def.parent, |&p| tags.defs[p as usize].parent).count();
+        let indent = "    ".repeat(depth);
+        // Lines start with their number (or `│`), never a space: the token
+        // counter memoizes line by line where no token spans a line start.
+        for (k, line) in def.signature.lines().enumerate() {
+            if k == 0 {
+                let _ = writeln!(out, "{}│ {indent}{line}", def.line);
+            } else {
+                let _ = writeln!(out, "│ {indent}{line}");
+            }
+        }
+    }
+    out.push('\n');
+}
+
+/// The tokens of [`compose`]'s text counted by parts, where the tokenizer's
+/// counts add up at a line start ([`Tokenizer::adds_up_at_line_starts`]):
+/// the title with the heading, then each file's block, each block counted
+/// once however many probes of the budget show it.
+struct PartCounts<'a> {
+    tok: &'a dyn Tokenizer,
+    files: &'a [IndexedFile],
+    /// The title alone, and with the symbols' heading.
+    head: usize,
+    headed: usize,
+    /// (file, its definitions sorted) → its block's tokens; `None` when the
+    /// block does not start where a count can be cut (a path opening with a space).
+    blocks: rustc_hash::FxHashMap<(usize, Vec<usize>), Option<usize>>,
+}
+
+impl<'a> PartCounts<'a> {
+    fn new(
+        tok: &'a dyn Tokenizer,
+        files: &'a [IndexedFile],
+        head: &str,
+        plan: &Plan,
+    ) -> Option<PartCounts<'a>> {
+        tok.adds_up_at_line_starts().then(|| PartCounts {
+            tok,
+            files,
+            head: tok.count(head),
+            headed: tok.count(&format!("{head}## Symbols ({})\n\n", plan.heading)),
+            blocks: Default::default(),
+        })
+    }
+
+    /// The tokens of `compose(head, files, plan, chosen)`'s text, unless a block's start forbids the sum.
+    fn count(&mut self, chosen: &[(usize, usize, f64)]) -> Option<usize> {
+        if chosen.is_empty() {
+            return Some(self.head);
+        }
+        let mut by_file: rustc_hash::FxHashMap<usize, Vec<usize>> = Default::default();
+        for &(f, d, _) in chosen {
+            let defs = by_file.entry(f).or_default();
+            if d != PATH_ONLY {
+                defs.push(d);
+            }
+        }
+        let mut total = self.headed;
+        for (f, mut defs) in by_file {
+            defs.sort_unstable();
+            defs.dedup();
+            let (tok, files) = (self.tok, self.files);
+            let tokens = *self.blocks.entry((f, defs)).or_insert_with_key(|(f, defs)| {
+                let mut block = String::new();
+                write_block(&mut block, &files[*f], defs);
+                block.starts_with(|c: char| !c.is_whitespace() && c != '/').then(|| tok.count(&block))
+            });
+            total += tokens?;
+        }
+        Some(total)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lang::Lang;
+    use ctxkeep_core::tokens::O200k;
+
+    fn indexed(path: &str, source: &str) -> IndexedFile {
+        let tags = crate::tags::extract(Lang::Python, source).unwrap_or_default();
+        let hash = *blake3::hash(source.as_bytes()).as_bytes();
+        IndexedFile { path: path.into(), lang: "python".into(), size: source.len() as u64, hash, tags }
+    }
+
+    #[test]
+    fn counts_by_parts_are_the_whole_texts_counts() {
+        let files = vec![
+            indexed(
+                "pkg/app.py",
+                "class App:\n    def run(self):\n        pass\n\n    def stop(self, now=True):\n        pass\n",
+            ),
+            indexed("pkg/util.py", "def helper(\n    a,\n    b,\n):\n    return a\n\nX = 1\n"),
+            indexed("pkg/__init__.py", "from .app import App\n"),
+            indexed(" odd/start.py", "def spaced():\n    pass\n"),
+        ];
+        let mut order = vec![(2, PATH_ONLY, 1.0)];
+        for (f, file) in files.iter().enumerate() {
+            order.extend((0..file.tags.defs.len()).map(|d| (f, d, 0.5)));
+        }
+        let plan = Plan { order, file_rank: vec![0.25; 4], heading: "most relevant to the task first" };
+        let head = "# Repository map\n\nStack: Python\n\n";
+        let mut parts = PartCounts::new(&O200k, &files, head, &plan).unwrap();
+        for end in 0..=plan.order.len() {
+            let chosen = &plan.order[..end];
+            let whole = O200k.count(&compose(head, &files, &plan, chosen).0);
+            let odd = chosen.iter().any(|&(f, _, _)| f == 3);
+            assert_eq!(parts.count(chosen), (!odd).then_some(whole), "{end}");
+        }
+        // Any subset, in any order.
+        let some: Vec<_> = plan.order.iter().rev().step_by(2).copied().filter(|&(f, _, _)| f != 3).collect();
+        assert_eq!(parts.count(&some), Some(O200k.count(&compose(head, &files, &plan, &some).0)));
+        assert!(PartCounts::new(&ctxkeep_core::tokens::CharEstimate, &files, head, &plan).is_none());
+    }
 }

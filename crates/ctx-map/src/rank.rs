@@ -22,8 +22,9 @@
 //! with the best matches (co-change), more or fewer similar commits.
 //!
 //! Terms are [`crate::terms`]': split identifiers, lowercased, stemmed, the
-//! same for the task and the files; a file's body terms come from its stored
-//! table, so a warm ranking reads no file.
+//! same for the task and the files; the counts of the task's terms in each
+//! file's text and names come from the store's postings, so a warm ranking
+//! reads no file.
 
 use rayon::prelude::*;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
@@ -35,7 +36,7 @@ use crate::graph::{self, Focus, Graph};
 use crate::history::History;
 use crate::index::IndexedFile;
 pub use crate::terms::terms;
-use crate::terms::{FileTerms, stem, visit_terms};
+use crate::terms::{FileTerms, TaskTerms, stem, task_terms, visit_terms};
 
 /// BM25 parameters.
 const K1: f64 = 1.2;
@@ -109,52 +110,47 @@ pub fn rank(
     history: Option<&History>,
     options: RankOptions,
 ) -> Vec<RankedFile> {
-    rank_with(files, None, tables, query, history, options)
+    rank_with(files, None, &TaskTerms::of_tables(tables, query), query, history, options)
 }
 
 /// [`rank`] on the reference graph of the files, built for the query's
 /// names ([`graph::query_names`]): a caller that ranks on the graph again
-/// builds it once.
+/// builds it once. `counts` are those of the query's terms in the graph's files.
 pub fn rank_on(
     graph: &Graph,
-    tables: &[FileTerms],
+    counts: &TaskTerms,
     query: &str,
     history: Option<&History>,
     options: RankOptions,
 ) -> Vec<RankedFile> {
-    rank_with(graph.files(), Some(graph), tables, query, history, options)
+    rank_with(graph.files(), Some(graph), counts, query, history, options)
 }
 
 fn rank_with(
     files: &[IndexedFile],
     graph: Option<&Graph>,
-    tables: &[FileTerms],
+    counts: &TaskTerms,
     query: &str,
     history: Option<&History>,
     options: RankOptions,
 ) -> Vec<RankedFile> {
-    let query_terms: Vec<String> = {
-        let mut seen = HashSet::default();
-        terms(query).into_iter().filter(|t| seen.insert(t.clone())).collect()
-    };
+    let query_terms: Vec<String> = task_terms(query);
     let wanted: HashSet<&str> = query_terms.iter().map(String::as_str).collect();
     // Frequencies of the query's terms only, per file: in its text and the
-    // names it defines (its table), and in its path (tokenized here: short).
-    let empty = FileTerms::default();
+    // names it defines (`counts`), and in its path (tokenized here: short).
     let stats: Vec<(HashMap<String, f64>, f64)> = files
         .par_iter()
         .enumerate()
         .map(|(i, file)| {
-            let table = tables.get(i).unwrap_or(&empty);
             let mut tf: HashMap<String, f64> = HashMap::default();
             for term in &query_terms {
-                let count = table.count(term);
+                let count = counts.count(i, term);
                 let weighted = f64::from(count.body) + NAME_WEIGHT * f64::from(count.names);
                 if weighted > 0.0 {
                     tf.insert(term.clone(), weighted);
                 }
             }
-            let totals = table.totals();
+            let totals = counts.totals(i);
             let mut length = f64::from(totals.body) + NAME_WEIGHT * f64::from(totals.names);
             visit_terms(&file.path, |term| {
                 length += PATH_WEIGHT;
@@ -399,10 +395,10 @@ pub fn rank_workspace(
     if let Some(top) = options.top {
         ctxkeep_core::limits::count("-k", top, ctxkeep_core::limits::MAX_K)?;
     }
-    let indexed = crate::index::index_with_terms(ws, progress, options.history)?;
+    let indexed = crate::index::index_for_task(ws, progress, query, options.history)?;
     let crate::index::Indexed { files, stats, terms, history } = indexed;
     let mut ranked = if options.lexical_only {
-        rank(&files, &terms, query, history.as_ref(), options)
+        rank_with(&files, None, &terms, query, history.as_ref(), options)
     } else {
         let graph = Graph::cached(ws, &files, &graph::query_names(query));
         rank_on(&graph, &terms, query, history.as_ref(), options)

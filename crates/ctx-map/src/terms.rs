@@ -6,11 +6,12 @@
 //! whole), a light suffix stemmer applied, and stop words dropped, the same
 //! way for the task and the files.
 
-use rustc_hash::FxHashMap as HashMap;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
-/// The version of the tokenizer and of [`FileTerms`]' encoding: bump it when
-/// either changes, so stored tables made the old way are made again.
-pub const TERMS_VERSION: u32 = 1;
+/// The version of the tokenizer and of the stored index's encoding
+/// (`inverted.rs`): bump it when either changes, so postings made the old way
+/// are made again.
+pub const TERMS_VERSION: u32 = 2;
 
 /// A file's terms and how often each occurs, in its text and in the names
 /// it defines, with how many there are in all: what BM25 needs of a
@@ -109,6 +110,12 @@ impl FileTerms {
         TermCount::default()
     }
 
+    /// Every term (its bytes) with its counts, in term order.
+    pub(crate) fn entries(&self) -> impl Iterator<Item = (&[u8], TermCount)> {
+        let n = read_u32(&self.data, 8).unwrap_or(0) as usize;
+        (0..n).map_while(|i| self.entry(i))
+    }
+
     /// The `i`th term (its bytes) and its counts.
     fn entry(&self, i: usize) -> Option<(&[u8], TermCount)> {
         let offset = read_u32(&self.data, HEADER + 4 * i)? as usize;
@@ -117,6 +124,78 @@ impl FileTerms {
         let at = offset + 1 + len;
         Some((term, TermCount { body: read_u32(&self.data, at)?, names: read_u32(&self.data, at + 4)? }))
     }
+}
+
+/// What ranking reads of the files' words for one task: how many terms
+/// each file holds, and how often each of the task's terms occurs in it.
+#[derive(Debug, Clone, Default)]
+pub struct TaskTerms {
+    /// The task's terms, each once, in the order it says them.
+    terms: Vec<String>,
+    totals: Vec<TermCount>,
+    /// `counts[file * terms.len() + term]`.
+    counts: Vec<TermCount>,
+}
+
+impl TaskTerms {
+    /// No counts yet for `files` files, for the task's `terms` ([`task_terms`]).
+    pub fn new(terms: Vec<String>, files: usize) -> TaskTerms {
+        let counts = vec![TermCount::default(); files * terms.len()];
+        TaskTerms { totals: vec![TermCount::default(); files], terms, counts }
+    }
+
+    /// The counts in `tables` (`tables[i]` is file `i`'s) of the terms of `query`.
+    pub fn of_tables(tables: &[FileTerms], query: &str) -> TaskTerms {
+        let mut counts = TaskTerms::new(task_terms(query), tables.len());
+        for (file, table) in tables.iter().enumerate() {
+            counts.set_table(file, table);
+        }
+        counts
+    }
+
+    pub fn terms(&self) -> &[String] {
+        &self.terms
+    }
+
+    /// How often `term` occurs in file `file` (none for a term not the task's).
+    pub fn count(&self, file: usize, term: &str) -> TermCount {
+        let Some(t) = self.terms.iter().position(|t| t == term) else { return TermCount::default() };
+        self.counts.get(file * self.terms.len() + t).copied().unwrap_or_default()
+    }
+
+    /// How many terms file `file` holds.
+    pub fn totals(&self, file: usize) -> TermCount {
+        self.totals.get(file).copied().unwrap_or_default()
+    }
+
+    /// File `file`'s counts as `table` has them.
+    pub(crate) fn set_table(&mut self, file: usize, table: &FileTerms) {
+        self.set_totals(file, table.totals());
+        for t in 0..self.terms.len() {
+            let count = table.count(&self.terms[t]);
+            self.set_count(file, t, count);
+        }
+    }
+
+    pub(crate) fn set_totals(&mut self, file: usize, totals: TermCount) {
+        if let Some(slot) = self.totals.get_mut(file) {
+            *slot = totals;
+        }
+    }
+
+    /// Set how often the task's `t`th term occurs in file `file`.
+    pub(crate) fn set_count(&mut self, file: usize, t: usize, count: TermCount) {
+        let n = self.terms.len();
+        if let Some(slot) = self.counts.get_mut(file * n + t).filter(|_| t < n) {
+            *slot = count;
+        }
+    }
+}
+
+/// The terms of a task, each once, in the order it says them.
+pub fn task_terms(query: &str) -> Vec<String> {
+    let mut seen = HashSet::default();
+    terms(query).into_iter().filter(|t| seen.insert(t.clone())).collect()
 }
 
 fn read_u32(data: &[u8], at: usize) -> Option<u32> {

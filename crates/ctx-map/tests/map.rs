@@ -619,3 +619,52 @@ fn the_overview_shows_the_packages_public_surface_first() {
     );
     assert_eq!(shown(&asked)[0], "src/webkit/internal.py: resolve_blueprint_chain", "{}", asked.text);
 }
+
+/// `ctx rank`'s ranking, the counts of the task's words read from the
+/// store's postings, against the ranking on term tables made afresh from the
+/// files: (path, score, lexical) of each.
+fn ranked_from_the_store(ws: &mut Workspace, query: &str) -> Vec<(String, f64, f64)> {
+    use ctxkeep_map::rank::{RankOptions, RankedFile, rank, rank_workspace};
+    use ctxkeep_map::terms::FileTerms;
+    let options = RankOptions { history: false, ..RankOptions::default() };
+    let (stored, _) = rank_workspace(ws, query, options, None).unwrap();
+    let (files, _) = ctxkeep_map::index::index(ws, None).unwrap();
+    let tables: Vec<FileTerms> = files
+        .iter()
+        .map(|f| FileTerms::of(&std::fs::read_to_string(ws.root().join(&f.path)).unwrap(), f.defined_names()))
+        .collect();
+    let fresh = rank(&files, &tables, query, None, options);
+    let key = |ranked: &[RankedFile]| -> Vec<(String, f64, f64)> {
+        ranked.iter().map(|r| (r.path.clone(), r.score, r.lexical)).collect()
+    };
+    assert_eq!(key(&stored), key(&fresh), "{query}");
+    key(&stored)
+}
+
+#[test]
+fn the_stored_postings_rank_as_fresh_tables_and_follow_the_files() {
+    let dir = tree(SHOP);
+    let cache = tempfile::tempdir().unwrap();
+    let mut ws = open(dir.path(), cache.path());
+    let query = "parse the config, then render the dashboard of the warehouse stock";
+    // The first call makes the postings, the second reads them back.
+    let first = ranked_from_the_store(&mut ws, query);
+    assert_eq!(ranked_from_the_store(&mut ws, query), first);
+    assert!(first.iter().all(|r| r.0 != "shop/warehouse.py"));
+    // One file at a time, each a new segment, until they are merged; a file
+    // gone, and one back with an old content.
+    let admin = dir.path().join("shop/admin.py");
+    let old_admin = std::fs::read_to_string(&admin).unwrap();
+    for round in 0..12 {
+        let text = format!("def warehouse_stock_{round}():\n    return {round}\n").repeat(round + 1);
+        std::fs::write(dir.path().join("shop/warehouse.py"), text).unwrap();
+        if round % 3 == 0 {
+            std::fs::write(&admin, format!("def render_dashboard():\n    return {round}\n")).unwrap();
+        }
+        let ranked = ranked_from_the_store(&mut ws, query);
+        assert_eq!(ranked[0].0, "shop/warehouse.py", "{ranked:?}");
+    }
+    std::fs::remove_file(dir.path().join("shop/warehouse.py")).unwrap();
+    std::fs::write(&admin, old_admin).unwrap();
+    assert_eq!(ranked_from_the_store(&mut ws, query), first);
+}

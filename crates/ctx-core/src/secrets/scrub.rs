@@ -46,7 +46,7 @@ pub(crate) fn scrub_if_needed(conn: &mut Connection, detector: &Detector) -> Res
     }
     // What is derived from the files and the history is derived again, under the new rules.
     tx.execute("DELETE FROM file_tags", [])?;
-    tx.execute("DELETE FROM file_terms", [])?;
+    tx.execute_batch("DELETE FROM term_postings; DELETE FROM term_docs; DELETE FROM term_segments;")?;
     tx.execute("DELETE FROM file_outlines", [])?;
     tx.execute("DELETE FROM derived", [])?;
     tx.execute("DELETE FROM kv WHERE key = ?1", [crate::sources::OUTLINES_DIGEST])?;

@@ -23,6 +23,14 @@ pub trait Tokenizer: Send + Sync + fmt::Debug {
     /// first `k + 1` tokens. Lets a caller try many cuts for one encoding.
     fn token_ends(&self, text: &str) -> Vec<usize>;
 
+    /// Whether counts add up at a line start: `count(a + b)` is `count(a) +
+    /// count(b)` whenever `a` ends with a newline and `b` starts with neither
+    /// whitespace nor `/`. A caller that counts many texts made of the same
+    /// parts can then count each part once. Default: false.
+    fn adds_up_at_line_starts(&self) -> bool {
+        false
+    }
+
     /// The longest prefix of `text` that is at most `max_tokens` tokens,
     /// ending on a character boundary.
     fn truncate<'t>(&self, text: &'t str, max_tokens: usize) -> &'t str {
@@ -75,6 +83,11 @@ impl Tokenizer for O200k {
 
     fn count(&self, text: &str) -> usize {
         count_memoized(text, o200k::count)
+    }
+
+    /// True: a count is the sum of its chunks' ([`count_memoized`]), and such a cut is a chunk's end.
+    fn adds_up_at_line_starts(&self) -> bool {
+        true
     }
 
     fn token_ends(&self, text: &str) -> Vec<usize> {
@@ -224,6 +237,16 @@ mod tests {
         ) {
             let text = parts.concat();
             proptest::prop_assert_eq!(O200k.count(&text), raw_count(&text), "{:?}", text);
+        }
+
+        #[test]
+        fn o200k_counts_add_up_at_a_line_start(
+            a in "[a-zA-Z0-9 \t\r\n/*#>`|.,:é—│\u{a0}-]{0,24}",
+            b in "[a-zA-Z0-9*#>`|.,:é—│-][a-zA-Z0-9 \t\r\n/*#>`|.,:é—-]{0,24}",
+        ) {
+            let a = format!("{a}\n");
+            proptest::prop_assert!(O200k.adds_up_at_line_starts());
+            proptest::prop_assert_eq!(raw_count(&format!("{a}{b}")), raw_count(&a) + raw_count(&b), "{:?} {:?}", a, b);
         }
     }
 

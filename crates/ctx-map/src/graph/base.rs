@@ -46,9 +46,7 @@ impl Base {
     /// files' paths and contents, else built (and kept for the next run).
     pub fn cached(ws: &mut Workspace, files: &[IndexedFile]) -> Base {
         let digest = digest(files);
-        if let Ok(Some(bytes)) = ws.derived_bytes(KEY)
-            && let Some(base) = decode(&bytes, &digest, files)
-        {
+        if let Ok(Some(Some(base))) = ws.derived_bytes(KEY, |bytes| decode(bytes, &digest, files)) {
             return base;
         }
         let base = Base::build(files);

@@ -120,6 +120,9 @@ pub struct Graph<'a> {
     out_weight: Vec<f64>,
     /// One edge per pair of files, weighted by its share of the source's out-weight.
     links: Csr<(), f64, Directed, u32>,
+    /// The names the graph weighed, and per name id whether it is one of them.
+    mentioned: HashSet<String>,
+    named: Vec<bool>,
 }
 
 impl<'a> Graph<'a> {
@@ -144,9 +147,9 @@ impl<'a> Graph<'a> {
         }
         def_starts.push(at);
         let named = name_ids(files, &base, mentioned);
-        if !named.is_empty() {
+        if named.contains(&true) {
             for edge in &mut base.edges {
-                if named.contains(&base.slot_names[edge.slot as usize]) {
+                if named.get(base.slot_names[edge.slot as usize] as usize) == Some(&true) {
                     edge.weight *= MENTIONED;
                 }
             }
@@ -158,18 +161,16 @@ impl<'a> Graph<'a> {
         // The iteration needs one edge per pair of files: names between the same two merge
         // (edges come sorted by pair). petgraph's `page_rank` ignores weights and
         // personalization, so the power iteration is ours, over its compressed rows.
-        let pairs: Vec<(u32, u32, f64)> = base
-            .edges
-            .chunk_by(|a, b| (a.from, a.to) == (b.from, b.to))
-            .map(|pair| {
-                let from = pair[0].from;
-                let share: f64 = pair.iter().map(|e| e.weight / out_weight[from as usize]).sum();
-                (from, pair[0].to, share)
-            })
-            .collect();
+        // At most one per edge: made room for once (a growing vector is copied, and faulted in, again).
+        let mut pairs: Vec<(u32, u32, f64)> = Vec::with_capacity(base.edges.len());
+        pairs.extend(base.edges.chunk_by(|a, b| (a.from, a.to) == (b.from, b.to)).map(|pair| {
+            let from = pair[0].from;
+            let share: f64 = pair.iter().map(|e| e.weight / out_weight[from as usize]).sum();
+            (from, pair[0].to, share)
+        }));
         // Sorted by (from, to) by construction; were it not, no edges is a graph still.
         let links = Csr::from_sorted_edges(&pairs).unwrap_or_else(|_| Csr::with_nodes(0));
-        Graph { files, base, def_starts, out_weight, links }
+        Graph { files, base, def_starts, out_weight, links, mentioned: mentioned.clone(), named }
     }
 
     /// The files defining each of `names` (that some file defines), in file order.
@@ -178,8 +179,16 @@ impl<'a> Graph<'a> {
         if names.is_empty() {
             return definers;
         }
+        // The graph's own names: told by their ids, not by hashing every definition's name.
+        let by_id = *names == self.mentioned;
+        let mut at = 0;
         for (i, file) in self.files.iter().enumerate() {
-            for def in file.tags.defs.iter().filter(|d| d.kind.defines_name()) {
+            for def in &file.tags.defs {
+                let id = self.base.def_names.get(at).copied().unwrap_or(NONE);
+                at += 1;
+                if !def.kind.defines_name() || (by_id && self.named.get(id as usize) != Some(&true)) {
+                    continue;
+                }
                 if let Some(name) = names.get(&def.name) {
                     let list = definers.entry(name.as_str()).or_default();
                     if list.last() != Some(&(i as u32)) {
@@ -228,8 +237,9 @@ impl<'a> Graph<'a> {
         // Power iteration; a file without outgoing edges gives its rank back to the personalization.
         let mut rank = personal.clone();
         let mut next = vec![0.0; n];
+        let sinks: Vec<usize> = (0..n).filter(|&i| self.out_weight[i] == 0.0).collect();
         for _ in 0..MAX_ITERATIONS {
-            let dangling: f64 = (0..n).filter(|&i| self.out_weight[i] == 0.0).map(|i| rank[i]).sum();
+            let dangling: f64 = sinks.iter().map(|&i| rank[i]).sum();
             for (next, p) in next.iter_mut().zip(&personal) {
                 *next = (1.0 - DAMPING + DAMPING * dangling) * p;
             }
@@ -309,19 +319,61 @@ fn language_family(lang: &str) -> &str {
     }
 }
 
-/// The ids of the `names` some file of `files` defines.
-fn name_ids(files: &[IndexedFile], base: &Base, names: &HashSet<String>) -> HashSet<u32> {
+/// Per name id, whether it is one of `names` (that some file of `files` defines).
+fn name_ids(files: &[IndexedFile], base: &Base, names: &HashSet<String>) -> Vec<bool> {
+    let ids = base.slot_names.iter().chain(&base.def_names).filter(|&&id| id != NONE);
+    let mut named = vec![false; ids.max().map_or(0, |&id| id as usize + 1)];
     if names.is_empty() {
-        return HashSet::default();
+        return named;
     }
+    // Each name once: a name many files define is hashed once.
+    let mut seen = vec![false; named.len()];
     let defs = files.iter().flat_map(|f| &f.tags.defs);
-    defs.zip(&base.def_names)
-        .filter(|&(def, &id)| id != NONE && names.contains(&def.name))
-        .map(|(_, &id)| id)
-        .collect()
+    for (def, &id) in defs.zip(&base.def_names).filter(|&(_, &id)| id != NONE) {
+        if !std::mem::replace(&mut seen[id as usize], true) {
+            named[id as usize] = names.contains(&def.name);
+        }
+    }
+    named
 }
 
 /// Rank `files` toward `focus`: [`Graph::new`] then [`Graph::rank`].
 pub fn rank(files: &[IndexedFile], focus: &Focus) -> Ranking {
     Graph::new(files, &focus.names).rank(focus)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lang::Lang;
+
+    fn indexed(path: &str, source: &str) -> IndexedFile {
+        let tags = crate::tags::extract(Lang::Python, source).unwrap_or_default();
+        let hash = *blake3::hash(source.as_bytes()).as_bytes();
+        IndexedFile { path: path.into(), lang: "python".into(), size: source.len() as u64, hash, tags }
+    }
+
+    #[test]
+    fn the_graphs_own_names_find_the_definers_any_names_find() {
+        let files = [
+            indexed("pkg/app.py", "class App:\n    def run(self):\n        helper()\n"),
+            indexed("pkg/util.py", "def helper():\n    return App()\n\ndef run():\n    pass\n"),
+            indexed("pkg/other.py", "def helper():\n    run()\n"),
+        ];
+        let names: HashSet<String> =
+            ["helper", "App", "run", "absent"].into_iter().map(String::from).collect();
+        let graph = Graph::new(&files, &names);
+        let sorted = |found: HashMap<&str, Vec<u32>>| {
+            let mut found: Vec<(String, Vec<u32>)> =
+                found.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
+            found.sort();
+            found
+        };
+        // Another set of names is looked up by name, the graph's own by id.
+        let mut others = names.clone();
+        others.insert("elsewhere".into());
+        let by_id = sorted(graph.definers(&names));
+        assert_eq!(by_id, sorted(graph.definers(&others)));
+        assert_eq!(by_id.len(), 3, "{by_id:?}");
+    }
 }
