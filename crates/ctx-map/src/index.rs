@@ -77,21 +77,31 @@ type TagsCache = HashMap<([u8; 32], String), FileTags>;
 fn cached_tags(ws: &Workspace, sources: &[ctxkeep_core::SourceFile]) -> Result<(TagsCache, usize)> {
     let wanted: HashSet<([u8; 32], &str)> =
         sources.iter().map(|s| (s.hash, s.lang.as_deref().unwrap_or_default())).collect();
-    let mut blobs: Vec<([u8; 32], String, Vec<u8>)> = Vec::new();
     let mut unused = 0;
-    ws.for_each_cached_tags(TAGS_VERSION, |hash, lang, data| {
-        if wanted.contains(&(hash, lang)) {
-            blobs.push((hash, lang.to_string(), data.to_vec()));
-        } else {
-            unused += 1;
-        }
-    })?;
-    // Decoding is most of a warm run's time: in parallel.
-    let cache = blobs
-        .into_par_iter()
-        .filter_map(|(hash, lang, data)| codec::decode(&data).map(|tags| ((hash, lang), tags)))
-        .collect();
-    Ok((cache, unused))
+    // Decoding is most of a warm run's time: on the pool's threads, while
+    // this one reads the rows that follow.
+    let (send, receive) = std::sync::mpsc::channel::<([u8; 32], String, Vec<u8>)>();
+    std::thread::scope(|scope| {
+        let decoder = scope.spawn(move || -> TagsCache {
+            receive
+                .into_iter()
+                .par_bridge()
+                .filter_map(|(hash, lang, data)| codec::decode(&data).map(|tags| ((hash, lang), tags)))
+                .collect()
+        });
+        let read = ws.for_each_cached_tags(TAGS_VERSION, |hash, lang, data| {
+            if wanted.contains(&(hash, lang)) {
+                // The decoder hangs up only when it is gone: what it misses is parsed again.
+                let _ = send.send((hash, lang.to_string(), data.to_vec()));
+            } else {
+                unused += 1;
+            }
+        });
+        drop(send);
+        let cache = decoder.join().unwrap_or_default();
+        read.map(|()| (cache, unused))
+    })
+    .map_err(Error::from)
 }
 
 /// The source files as the store knows them, with the cached tags of their
