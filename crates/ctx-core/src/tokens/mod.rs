@@ -85,7 +85,7 @@ impl Tokenizer for O200k {
         count_memoized(text, o200k::count)
     }
 
-    /// True: a count is the sum of its chunks' ([`count_memoized`]), and such a cut is a chunk's end.
+    /// True: a count is the sum of its chunks' (`count_memoized`), and such a cut is a chunk's end.
     fn adds_up_at_line_starts(&self) -> bool {
         true
     }
