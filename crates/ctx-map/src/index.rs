@@ -273,3 +273,11 @@ pub fn index_scanned(
     stats.parse_ms = started.elapsed().as_millis() as u64;
     Ok((files, stats))
 }
+
+/// A Python file of `source` at `path`, its tags extracted: for unit tests.
+#[cfg(test)]
+pub(crate) fn python_file(path: &str, source: &str) -> IndexedFile {
+    let tags = crate::tags::extract(crate::lang::Lang::Python, source).unwrap_or_default();
+    let hash = *blake3::hash(source.as_bytes()).as_bytes();
+    IndexedFile { path: path.into(), lang: "python".into(), size: source.len() as u64, hash, tags }
+}

@@ -639,14 +639,8 @@ impl<'a> PartCounts<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lang::Lang;
+    use crate::index::python_file as indexed;
     use ctxkeep_core::tokens::O200k;
-
-    fn indexed(path: &str, source: &str) -> IndexedFile {
-        let tags = crate::tags::extract(Lang::Python, source).unwrap_or_default();
-        let hash = *blake3::hash(source.as_bytes()).as_bytes();
-        IndexedFile { path: path.into(), lang: "python".into(), size: source.len() as u64, hash, tags }
-    }
 
     #[test]
     fn counts_by_parts_are_the_whole_texts_counts() {

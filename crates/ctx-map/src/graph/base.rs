@@ -264,13 +264,7 @@ pub(super) fn affinity(from: &Place, to: &Place, same_file: bool) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lang::Lang;
-
-    fn indexed(path: &str, source: &str) -> IndexedFile {
-        let tags = crate::tags::extract(Lang::Python, source).unwrap_or_default();
-        let hash = *blake3::hash(source.as_bytes()).as_bytes();
-        IndexedFile { path: path.into(), lang: "python".into(), size: source.len() as u64, hash, tags }
-    }
+    use crate::index::python_file as indexed;
 
     fn corpus() -> Vec<IndexedFile> {
         vec![

@@ -345,13 +345,7 @@ pub fn rank(files: &[IndexedFile], focus: &Focus) -> Ranking {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lang::Lang;
-
-    fn indexed(path: &str, source: &str) -> IndexedFile {
-        let tags = crate::tags::extract(Lang::Python, source).unwrap_or_default();
-        let hash = *blake3::hash(source.as_bytes()).as_bytes();
-        IndexedFile { path: path.into(), lang: "python".into(), size: source.len() as u64, hash, tags }
-    }
+    use crate::index::python_file as indexed;
 
     #[test]
     fn the_graphs_own_names_find_the_definers_any_names_find() {
