@@ -84,7 +84,10 @@ fn outline(doc: &Document) -> Vec<(u8, String)> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(400))]
+    // Arbitrary text (a quarter of the documents and of the new bodies) often has no
+    // section or is no valid body: those draws are rejected, more than proptest's
+    // default 1,024 on some seeds, so the budget of rejects is raised, not the cases cut.
+    #![proptest_config(ProptestConfig { cases: 400, max_global_rejects: 16_384, ..ProptestConfig::default() })]
 
     #[test]
     fn an_untouched_document_reads_back_byte_identical(text in prop_oneof![3 => document(), 1 => any_text()]) {
