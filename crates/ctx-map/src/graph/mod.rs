@@ -12,8 +12,9 @@
 //! names the query mentions (without any, toward every file, tests and
 //! examples less); each file's rank then flows along its edges to
 //! the definitions it references. Without a task, the definitions a
-//! package's entry files re-export come first (`lift_public_surface`). Everything is computed in a fixed order,
-//! so the ranking is the same on every run and for any number of threads.
+//! package's entry files re-export come first (`lift_public_surface`).
+//! Everything is computed in a fixed order, so the ranking is the same on
+//! every run and for any number of threads.
 
 mod base;
 
@@ -295,14 +296,18 @@ impl<'a> Graph<'a> {
 /// helpers with long specific names outrank short public names (`url_for`,
 /// `request`, `command`).
 fn lift_public_surface(files: &[IndexedFile], base: &Base, slot_rank: &mut [f64]) {
+    // Per file, once: there are far more edges than files.
+    let surface: Vec<bool> = files.iter().map(is_surface).collect();
+    if !surface.contains(&true) {
+        return;
+    }
+    let family: Vec<&str> = files.iter().map(|f| language_family(&f.lang)).collect();
     let best = slot_rank.iter().copied().fold(0.0, f64::max);
     let mut public = vec![false; slot_rank.len()];
     for edge in &base.edges {
-        let (Some(from), Some(to)) = (files.get(edge.from as usize), files.get(edge.to as usize)) else {
-            continue;
-        };
+        let (from, to) = (edge.from as usize, edge.to as usize);
         // A Python `__init__.py` annotating with `str` re-exports no Rust `fn str`.
-        if is_surface(from) && language_family(&from.lang) == language_family(&to.lang) {
+        if surface.get(from) == Some(&true) && family.get(from) == family.get(to) {
             public[edge.slot as usize] = true;
         }
     }
