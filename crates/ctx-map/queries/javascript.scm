@@ -17,11 +17,12 @@
   right: [(arrow_function) (function_expression)]) @definition.function
 (pair key: (property_identifier) @name value: [(arrow_function) (function_expression)]) @definition.function
 
-; References.
+; References. `@reference.member` is a use as a member (`x.f()`), which a method may
+; answer; every other use names a function, class or constant, never a method.
 (call_expression function: (identifier) @name) @reference.call
-(call_expression function: (member_expression property: (property_identifier) @name)) @reference.call
+(call_expression function: (member_expression property: (property_identifier) @name)) @reference.member
 (new_expression constructor: (identifier) @name) @reference.call
-(new_expression constructor: (member_expression property: (property_identifier) @name)) @reference.call
+(new_expression constructor: (member_expression property: (property_identifier) @name)) @reference.member
 (import_specifier name: (identifier) @name) @reference.import
 (import_clause (identifier) @name) @reference.import
 (export_specifier name: (identifier) @name) @reference.import

@@ -5,13 +5,14 @@
 (module (expression_statement (assignment left: (identifier) @name right: (_) @value) @definition.constant)
   (#not-match? @value "^((typing|t|typing_extensions|te)[.])?(TypeVar|ParamSpec|TypeVarTuple)[(]"))
 
-; References.
+; References. `@reference.member` is a use as a member (`x.f()`), which a method may answer;
+; every other use names a function, class or constant, never a method.
 (call function: (identifier) @name) @reference.call
-(call function: (attribute attribute: (identifier) @name)) @reference.call
+(call function: (attribute attribute: (identifier) @name)) @reference.member
 (decorator (identifier) @name) @reference.call
 (decorator (call function: (identifier) @name)) @reference.call
 (class_definition superclasses: (argument_list (identifier) @name)) @reference.type
-(class_definition superclasses: (argument_list (attribute attribute: (identifier) @name))) @reference.type
+(class_definition superclasses: (argument_list (attribute attribute: (identifier) @name))) @reference.member
 (type (identifier) @name) @reference.type
 (generic_type (identifier) @name) @reference.type
 (import_from_statement name: (dotted_name (identifier) @name .)) @reference.import

@@ -12,12 +12,13 @@
 (static_item name: (identifier) @name) @definition.constant
 (impl_item type: (_) @name) @definition.impl
 
-; References.
+; References. `@reference.member` is a use as a member (`x.f()`, `T::f()`), which a
+; method may answer; every other use names a function, type or constant, never a method.
 (call_expression function: (identifier) @name) @reference.call
-(call_expression function: (field_expression field: (field_identifier) @name)) @reference.call
-(call_expression function: (scoped_identifier name: (identifier) @name)) @reference.call
+(call_expression function: (field_expression field: (field_identifier) @name)) @reference.member
+(call_expression function: (scoped_identifier name: (identifier) @name)) @reference.member
 (call_expression function: (generic_function function: (identifier) @name)) @reference.call
-(call_expression function: (generic_function function: (scoped_identifier name: (identifier) @name))) @reference.call
+(call_expression function: (generic_function function: (scoped_identifier name: (identifier) @name))) @reference.member
 (macro_invocation macro: (identifier) @name) @reference.call
 (type_identifier) @name @reference.type
 (scoped_identifier path: (identifier) @name) @reference.type

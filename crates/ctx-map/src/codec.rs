@@ -2,7 +2,7 @@
 //! decodes every file's tags). Little-endian `u32`s and length-prefixed
 //! UTF-8; anything that does not decode is treated as not cached.
 
-use crate::tags::{Def, FileTags, Kind};
+use crate::tags::{Def, FileTags, Kind, Ref};
 
 const KINDS: [Kind; 12] = [
     Kind::Function,
@@ -32,9 +32,10 @@ pub fn encode(tags: &FileTags) -> Vec<u8> {
         put_u32(&mut out, def.parent.unwrap_or(u32::MAX));
     }
     put_u32(&mut out, tags.refs.len() as u32);
-    for (name, count) in &tags.refs {
-        put_str(&mut out, name);
-        put_u32(&mut out, *count);
+    for r in &tags.refs {
+        put_str(&mut out, &r.name);
+        put_u32(&mut out, r.count);
+        put_u32(&mut out, r.bare);
     }
     out
 }
@@ -55,7 +56,7 @@ pub fn decode(bytes: &[u8]) -> Option<FileTags> {
     let n = r.u32()? as usize;
     let mut refs = Vec::with_capacity(n.min(bytes.len()));
     for _ in 0..n {
-        refs.push((r.str()?, r.u32()?));
+        refs.push(Ref { name: r.str()?, count: r.u32()?, bare: r.u32()? });
     }
     (r.at == bytes.len()).then_some(FileTags { defs, refs, syntax_errors })
 }

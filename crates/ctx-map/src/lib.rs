@@ -73,7 +73,7 @@
 //! let tags = extract(Lang::Python, "class Pool:\n    def acquire(self, timeout):\n        return wait(timeout)\n")?;
 //! let names: Vec<_> = tags.defs.iter().map(|d| (d.name.as_str(), d.kind)).collect();
 //! assert_eq!(names, [("Pool", Kind::Class), ("acquire", Kind::Method)]);
-//! assert!(tags.refs.iter().any(|(name, _)| name == "wait"));
+//! assert!(tags.refs.iter().any(|r| r.name == "wait"));
 //! # Ok::<(), String>(())
 //! ```
 //!

@@ -104,8 +104,8 @@ fn outlines(files: &[IndexedFile], ranking: &Ranking, hashes: &HashMap<String, [
         for def in file.tags.defs.iter().filter(|d| d.kind.defines_name() && in_code) {
             definers.entry(def.name.as_str()).or_default().insert(i);
         }
-        for (name, _) in &file.tags.refs {
-            users.entry(name.as_str()).or_default().push(i);
+        for r in &file.tags.refs {
+            users.entry(r.name.as_str()).or_default().push(i);
         }
     }
     // The files other than `i` that use `name`, when few files define it.

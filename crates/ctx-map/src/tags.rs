@@ -16,7 +16,7 @@ use tree_sitter::{Node, Parser, QueryCursor, StreamingIterator};
 use crate::lang::Lang;
 
 /// Bumped when what extraction yields changes: cached tags are re-parsed.
-pub const TAGS_VERSION: u32 = 6;
+pub const TAGS_VERSION: u32 = 7;
 
 /// Longest first line kept of a definition without a body (a constant), in characters.
 const MAX_SIGNATURE_LINE: usize = 160;
@@ -84,13 +84,24 @@ pub struct Def {
     pub parent: Option<u32>,
 }
 
+/// A name one file references.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Ref {
+    pub name: String,
+    /// How many times.
+    pub count: u32,
+    /// How many of those uses name it on its own (`f()`, `import f`, `x: T`)
+    /// rather than as a member (`x.f()`, `T::f()`): no method answers them.
+    pub bare: u32,
+}
+
 /// What one file defines and references.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FileTags {
     /// In source order.
     pub defs: Vec<Def>,
-    /// Referenced names with how often, sorted by name.
-    pub refs: Vec<(String, u32)>,
+    /// Referenced names, sorted by name.
+    pub refs: Vec<Ref>,
     /// The parse had errors (what parsed is still here).
     pub syntax_errors: bool,
 }
@@ -126,20 +137,23 @@ pub fn extract(lang: Lang, source: &str) -> Result<FileTags, String> {
         overloads: usize,
     }
     let mut raw: Vec<RawDef> = Vec::new();
-    let mut refs: Vec<((usize, usize), String)> = Vec::new();
+    // (name's range, name, used as a member).
+    let mut refs: Vec<((usize, usize), String, bool)> = Vec::new();
     let mut cursor = QueryCursor::new();
     let mut matches = cursor.matches(query, root, bytes);
     while let Some(m) = matches.next() {
         let mut name = None;
         let mut tagged = None;
+        let mut member = false;
         for capture in m.captures() {
             let capture_name = names[capture.index as usize];
             if capture_name == "name" {
                 name = Some(capture.node);
             } else if let Some(kind) = capture_name.strip_prefix("definition.") {
                 tagged = Some((Some(kind), capture.node));
-            } else if capture_name.starts_with("reference.") {
+            } else if let Some(kind) = capture_name.strip_prefix("reference.") {
                 tagged = Some((None, capture.node));
+                member = kind == "member";
             }
         }
         let (Some(name_node), Some((kind, node))) = (name, tagged) else { continue };
@@ -158,7 +172,7 @@ pub fn extract(lang: Lang, source: &str) -> Result<FileTags, String> {
                 first: node,
                 overloads: 0,
             }),
-            None if kind.is_none() => refs.push((range, text.to_string())),
+            None if kind.is_none() => refs.push((range, text.to_string(), member)),
             None => {}
         }
     }
@@ -217,16 +231,24 @@ pub fn extract(lang: Lang, source: &str) -> Result<FileTags, String> {
     }
 
     // References, less the names of definitions (a query may capture those as uses too).
-    let mut counts: HashMap<String, u32> = HashMap::default();
+    // A name two patterns capture is one use, a member's if either says so.
     refs.sort();
-    refs.dedup();
-    for (range, name) in refs {
+    refs.dedup_by(|later, kept| {
+        let same = later.0 == kept.0;
+        kept.2 |= same && later.2;
+        same
+    });
+    let mut counts: HashMap<String, (u32, u32)> = HashMap::default();
+    for (range, name, member) in refs {
         if !def_names.contains(&range) {
-            *counts.entry(name).or_default() += 1;
+            let (count, bare) = counts.entry(name).or_default();
+            *count += 1;
+            *bare += u32::from(!member);
         }
     }
-    let mut refs: Vec<(String, u32)> = counts.into_iter().collect();
-    refs.sort();
+    let mut refs: Vec<Ref> =
+        counts.into_iter().map(|(name, (count, bare))| Ref { name, count, bare }).collect();
+    refs.sort_by(|a, b| a.name.cmp(&b.name));
     Ok(FileTags { defs, refs, syntax_errors: root.has_error() })
 }
 
@@ -323,20 +345,18 @@ fn signature(source: &str, node: Node, kind: Kind, overloads: usize) -> String {
         // A signature without a body (an overload, a trait's method): all of it.
         None if callable => node.end_byte(),
         None => {
-            let line = source[start..].lines().next().unwrap_or("");
-            return cut(line.trim_end().trim_end_matches('{').trim_end(), MAX_SIGNATURE_LINE);
+            let line_end = source[start..].find('\n').map_or(source.len(), |i| start + i);
+            let line_end = line_end.min(outer.end_byte());
+            let text = without_comments(source, outer, start, line_end);
+            let line = text.trim_end();
+            // A constant whose value goes on: its first line, closed (`X = dict(…)`).
+            if kind == Kind::Constant && outer.end_byte() > line_end {
+                return cut(&continued(line, outer, start, line_end), MAX_SIGNATURE_LINE);
+            }
+            return cut(line.trim_end_matches('{').trim_end(), MAX_SIGNATURE_LINE);
         }
     };
-    // The header's text without its comments.
-    let mut comments = Vec::new();
-    collect_comments(outer, start, end, &mut comments);
-    let mut text = String::with_capacity(end - start);
-    let mut at = start;
-    for (from, to) in comments {
-        text.push_str(source.get(at..from).unwrap_or(""));
-        at = to;
-    }
-    text.push_str(source.get(at..end).unwrap_or(""));
+    let text = without_comments(source, outer, start, end);
     let header = text.trim_end().trim_end_matches(['{', ';']).trim_end();
     let mut header = join_lines(header);
     header.truncate(header.char_indices().nth(MAX_SIGNATURE).map_or(header.len(), |(i, _)| i));
@@ -438,6 +458,59 @@ fn members(source: &str, body: Node, width: usize) -> String {
 }
 
 /// The byte ranges of the comments in `node` that lie within `start..end`.
+/// The text of `node` from `start` to `end` without its comments.
+fn without_comments(source: &str, node: Node, start: usize, end: usize) -> String {
+    let mut comments = Vec::new();
+    collect_comments(node, start, end, &mut comments);
+    let mut text = String::with_capacity(end - start);
+    let mut at = start;
+    for (from, to) in comments {
+        text.push_str(source.get(at..from).unwrap_or(""));
+        at = to;
+    }
+    text.push_str(source.get(at..end).unwrap_or(""));
+    text
+}
+
+/// The first `line` of a statement that goes on: `…` where the rest was,
+/// then the brackets the line left open, closed (`LocalProxy(…)`, `&[…]`).
+/// `node` is the statement, whose tokens tell brackets from quoted text.
+fn continued(line: &str, node: Node, start: usize, end: usize) -> String {
+    let mut closers = Vec::new();
+    open_brackets(node, start, end, &mut closers);
+    let mut out = line.to_string();
+    if closers.is_empty() {
+        out.push_str(" …");
+    } else {
+        out.push('…');
+        out.extend(closers.iter().rev());
+    }
+    out
+}
+
+/// The closing brackets the tokens of `node` between `start` and `end` leave owed.
+fn open_brackets(node: Node, start: usize, end: usize, closers: &mut Vec<char>) {
+    let mut cursor = node.walk();
+    for child in node.children(&mut cursor) {
+        if child.start_byte() >= end || child.end_byte() <= start {
+            continue;
+        }
+        if child.child_count() > 0 {
+            open_brackets(child, start, end, closers);
+            continue;
+        }
+        match child.kind() {
+            "(" => closers.push(')'),
+            "[" => closers.push(']'),
+            "{" => closers.push('}'),
+            ")" | "]" | "}" => {
+                closers.pop();
+            }
+            _ => {}
+        }
+    }
+}
+
 fn collect_comments(node: Node, start: usize, end: usize, out: &mut Vec<(usize, usize)>) {
     let mut cursor = node.walk();
     for child in node.children(&mut cursor) {
@@ -523,10 +596,10 @@ mod tests {
             ]
         );
         assert_eq!(tags.defs[2].signature, "pub fn get(&self) -> Conn");
-        assert!(tags.refs.iter().any(|(n, c)| n == "make" && *c == 1), "{:?}", tags.refs);
-        assert!(tags.refs.iter().any(|(n, _)| n == "Conn"));
+        assert!(tags.refs.iter().any(|r| r.name == "make" && r.count == 1), "{:?}", tags.refs);
+        assert!(tags.refs.iter().any(|r| r.name == "Conn"));
         // The struct's own name is not a use of it; the impl's type is.
-        assert_eq!(tags.refs.iter().find(|(n, _)| n == "Pool").map(|r| r.1), Some(1));
+        assert_eq!(tags.refs.iter().find(|r| r.name == "Pool").map(|r| r.count), Some(1));
     }
 
     #[test]
@@ -542,8 +615,8 @@ mod tests {
             ]
         );
         assert_eq!(tags.defs[1].signature, "def run(self, until=None):");
-        assert!(tags.refs.iter().any(|(n, _)| n == "Base"));
-        assert!(tags.refs.iter().any(|(n, _)| n == "helper"));
+        assert!(tags.refs.iter().any(|r| r.name == "Base"));
+        assert!(tags.refs.iter().any(|r| r.name == "helper"));
     }
 
     #[test]
@@ -568,6 +641,27 @@ mod tests {
         assert!(long.ends_with(" … (+35) }") && long.chars().count() <= MAX_MEMBERS_LINE, "{long}");
         let ts = "interface Repo {\n  find(id: string): Item;\n  size: number\n}\n";
         assert_eq!(sig(Lang::TypeScript, ts), "interface Repo { find(id: string): Item; size: number }");
+    }
+
+    #[test]
+    fn a_constant_whose_value_goes_on_shows_its_first_line_closed() {
+        let sig = |lang: Lang, source: &str| extract(lang, source).unwrap().defs[0].signature.clone();
+        let proxy =
+            "current_app: FlaskProxy = LocalProxy(  # type: ignore[assignment]\n    _cv_app, \"app\"\n)\n";
+        assert_eq!(sig(Lang::Python, proxy), "current_app: FlaskProxy = LocalProxy(…)");
+        // Brackets in strings and comments are text, not brackets.
+        let table = "CODES = {\"(\": [1,  # a [ in a comment\n    2]}\n";
+        assert_eq!(sig(Lang::Python, table), "CODES = {\"(\": [1,…]}");
+        assert_eq!(
+            sig(Lang::Python, "HELP = \"\"\"Usage: [opts]\nMore.\n\"\"\"\n"),
+            "HELP = \"\"\"Usage: [opts] …"
+        );
+        assert_eq!(sig(Lang::Python, "LIMIT = 10  # seconds\n"), "LIMIT = 10");
+        let rust = "pub const NAMES: &[&'static str] = &[\n    \"a\",\n];\n";
+        assert_eq!(sig(Lang::Rust, rust), "pub const NAMES: &[&'static str] = &[…]");
+        assert_eq!(sig(Lang::Rust, "const N: u32 =\n    5;\n"), "const N: u32 = …");
+        let ts = "export const routes = {\n  home: \"/\",\n};\n";
+        assert_eq!(sig(Lang::TypeScript, ts), "export const routes = {…}");
     }
 
     #[test]

@@ -17,8 +17,10 @@ fn describe(tags: &FileTags) -> String {
         ));
     }
     out.push_str("references:\n");
-    for (name, count) in &tags.refs {
-        out.push_str(&format!("  {name} ×{count}\n"));
+    for r in &tags.refs {
+        // How many of the uses are bare, when not all are.
+        let bare = if r.bare == r.count { String::new() } else { format!(" ({} bare)", r.bare) };
+        out.push_str(&format!("  {} ×{}{bare}\n", r.name, r.count));
     }
     out
 }
@@ -71,7 +73,7 @@ class Cart(Base):
 
     @property
     def total(self) -> int:
-        return sum_prices(self.items)
+        return sum_prices(self.items) - self.discount()
 
 def sum_prices(items: list[Product]) -> int:
     return sum(i.price for i in items)

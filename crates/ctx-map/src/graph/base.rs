@@ -13,6 +13,7 @@ use rustc_hash::FxHashMap as HashMap;
 
 use super::{MAX_DEFINERS, name_weight};
 use crate::index::IndexedFile;
+use crate::tags::Kind;
 
 /// A definition whose name no file defines (an `impl` of a foreign type),
 /// or a (file, name) pair no reference reaches.
@@ -57,16 +58,20 @@ impl Base {
 
     pub fn build(files: &[IndexedFile]) -> Base {
         let mut name_ids: HashMap<&str, u32> = HashMap::default();
-        let mut definers: Vec<Vec<u32>> = Vec::new();
+        // Per name id, the files defining it, and whether one of the file's
+        // definitions of it is more than a method (so a bare use may mean it).
+        let mut definers: Vec<Vec<(u32, bool)>> = Vec::new();
         for (i, file) in files.iter().enumerate() {
-            for name in file.defined_names() {
-                let id = *name_ids.entry(name).or_insert_with(|| {
+            for def in file.tags.defs.iter().filter(|d| d.kind.defines_name()) {
+                let id = *name_ids.entry(&def.name).or_insert_with(|| {
                     definers.push(Vec::new());
                     definers.len() as u32 - 1
                 });
                 let list = &mut definers[id as usize];
-                if list.last() != Some(&(i as u32)) {
-                    list.push(i as u32);
+                let not_method = def.kind != Kind::Method;
+                match list.last_mut() {
+                    Some((file, bare)) if *file == i as u32 => *bare |= not_method,
+                    _ => list.push((i as u32, not_method)),
                 }
             }
         }
@@ -85,24 +90,36 @@ impl Base {
             .flat_map_iter(|(from, file)| {
                 let from_id = from as u32;
                 let (mut edges, mut shares) = (Vec::new(), Vec::new());
-                for (name, count) in &file.tags.refs {
-                    let Some(&id) = name_ids.get(name.as_str()) else { continue };
+                for r in &file.tags.refs {
+                    let Some(&id) = name_ids.get(r.name.as_str()) else { continue };
                     let targets = &definers[id as usize];
                     if targets.len() > MAX_DEFINERS {
                         continue;
                     }
-                    let weight = name_weight(name, targets.len()) * f64::from(*count).sqrt();
+                    let weight = name_weight(&r.name, targets.len()) * f64::from(r.count).sqrt();
                     // A name defined in several files: each definer gets its share (a use
                     // of a name the file defines itself is mostly of its own).
                     shares.clear();
                     shares.extend(
                         targets
                             .iter()
-                            .map(|&to| affinity(&places[from], &places[to as usize], to == from_id)),
+                            .map(|&(to, _)| affinity(&places[from], &places[to as usize], to == from_id)),
                     );
                     let total: f64 = shares.iter().sum();
-                    for (&to, share) in targets.iter().zip(&shares).filter(|&(&to, _)| to != from_id) {
-                        edges.push((from_id, to, id, weight * share / total));
+                    // Bare uses go to the definers a bare use can mean (`url_for()`, `import
+                    // url_for`: the function, not `Flask.url_for`); member uses to all.
+                    let bare_total: f64 =
+                        targets.iter().zip(&shares).filter(|(t, _)| t.1).map(|(_, s)| s).sum();
+                    let bare =
+                        if bare_total > 0.0 { f64::from(r.bare) / f64::from(r.count.max(1)) } else { 0.0 };
+                    for (&(to, answers_bare), share) in
+                        targets.iter().zip(&shares).filter(|(t, _)| t.0 != from_id)
+                    {
+                        let of_bare = if answers_bare { share / bare_total } else { 0.0 };
+                        let share = (1.0 - bare) * share / total + bare * of_bare;
+                        if share > 0.0 {
+                            edges.push((from_id, to, id, weight * share));
+                        }
                     }
                 }
                 edges
@@ -144,7 +161,7 @@ impl Base {
 const KEY: &str = "graph-base";
 /// The encoding's version; a change of what the base holds or how edges
 /// are weighed must change it (the tags' version is part of the digest).
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
 const MAGIC: &[u8; 4] = b"CTXG";
 
 /// What the base follows from: every file's path and content, under this
@@ -297,6 +314,28 @@ mod tests {
         let first_edge = bytes.len() - 20 * Base::build(&files).edges.len();
         bad[first_edge + 4..first_edge + 8].copy_from_slice(&99u32.to_le_bytes());
         assert_eq!(decode(&bad, &digest, &files), None);
+    }
+
+    #[test]
+    fn a_bare_use_means_a_function_not_a_method_of_the_same_name() {
+        let files = [
+            indexed("pkg/__init__.py", "from .helpers import url_for\n"),
+            indexed("pkg/helpers.py", "def url_for(endpoint):\n    return current_app.url_for(endpoint)\n"),
+            indexed(
+                "pkg/app.py",
+                "class Flask:\n    def url_for(self, endpoint):\n        return endpoint\n",
+            ),
+            indexed("pkg/views.py", "def index():\n    return url_for('x') + app.url_for('y')\n"),
+        ];
+        let base = Base::build(&files);
+        let weight = |from: u32, to: u32| -> f64 {
+            base.edges.iter().filter(|e| (e.from, e.to) == (from, to)).map(|e| e.weight).sum()
+        };
+        // The import and the bare call mean the function; the member calls may mean the method.
+        assert!(weight(0, 1) > 0.0 && weight(0, 2) == 0.0, "{:?}", base.edges);
+        assert!(weight(1, 2) > 0.0, "{:?}", base.edges);
+        // One bare use and one member use: the function gets the bare one and half the other.
+        assert!((weight(3, 1) - 3.0 * weight(3, 2)).abs() < 1e-9, "{:?}", base.edges);
     }
 
     #[test]

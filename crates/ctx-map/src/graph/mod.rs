@@ -291,7 +291,8 @@ impl<'a> Graph<'a> {
 /// In the overview, the package's public surface comes first: every
 /// definition an entry file ([`is_surface`]) imports or re-exports (`from
 /// .helpers import url_for`, `pub use`, `export { x }`) is lifted by the best score,
-/// so those lead, in the order of their own rank, and the rest follows. A
+/// so those lead, in the order of their own rank, and the rest follows
+/// (`_private` names aside, whoever imports them). A
 /// reader meets a package through what it exports: without this, internal
 /// helpers with long specific names outrank short public names (`url_for`,
 /// `request`, `command`).
@@ -310,6 +311,18 @@ fn lift_public_surface(files: &[IndexedFile], base: &Base, slot_rank: &mut [f64]
         if surface.get(from) == Some(&true) && family.get(from) == family.get(to) {
             public[edge.slot as usize] = true;
         }
+    }
+    // A private name an entry file imports (`from .provider import _default`) is no surface.
+    let mut private = Vec::new();
+    let defs = files.iter().flat_map(|f| &f.tags.defs).zip(&base.def_names);
+    for id in defs.filter(|&(d, &id)| id != NONE && d.name.starts_with('_')).map(|(_, &id)| id as usize) {
+        if private.len() <= id {
+            private.resize(id + 1, false);
+        }
+        private[id] = true;
+    }
+    for (slot, &name) in base.slot_names.iter().enumerate() {
+        public[slot] &= private.get(name as usize) != Some(&true);
     }
     for (rank, _) in slot_rank.iter_mut().zip(&public).filter(|&(_, &public)| public) {
         *rank += best;
