@@ -7,9 +7,9 @@
 //! is stored: its most important definitions with one-line signatures, its
 //! PageRank and how many other files use its names.
 //!
-//! A file's definitions are ordered: those other files reference first,
-//! then public before private, top level before members, then by graph
-//! score, then by line. Impl
+//! A file's definitions are ordered: public before private, then those
+//! other files reference first, top level before members, then by how many
+//! files reference them, then by graph score, then by line. Impl
 //! blocks, functions inside functions, repeated overloads and, in the code itself (not its tests), test
 //! functions and test modules are left out.
 
@@ -51,11 +51,16 @@ pub fn save(ws: &mut Workspace, files: &[IndexedFile], ranking: &Ranking) -> Res
 }
 
 /// What outlines follow from: every file's path and content (its tags, and
-/// so the unfocused ranking, follow from those), under this extractor.
+/// so the unfocused ranking, follow from those), under this extractor and
+/// this way of making them.
 struct Inputs {
     hashes: HashMap<String, [u8; 32]>,
     digest: String,
 }
+
+/// How outlines are made: a change of what they pick or how they order it must
+/// change it, or a store keeps the outlines of the old way until a file changes.
+const VERSION: u32 = 2;
 
 /// Where the digest of the inputs of the stored outlines is kept ([`Workspace::derived`]).
 const INPUTS_KEY: &str = "outline-inputs";
@@ -65,7 +70,7 @@ impl Inputs {
         let hashes: HashMap<String, [u8; 32]> =
             ws.source_files()?.into_iter().map(|f| (f.path, f.hash)).collect();
         let mut hasher = blake3::Hasher::new();
-        hasher.update(&crate::tags::TAGS_VERSION.to_le_bytes());
+        hasher.update(&crate::tags::TAGS_VERSION.to_le_bytes()).update(&VERSION.to_le_bytes());
         for file in files {
             hasher.update(file.path.as_bytes()).update(b"\0");
             hasher.update(hashes.get(&file.path).map_or(&[0; 32], |h| h));
@@ -121,8 +126,8 @@ fn outlines(files: &[IndexedFile], ranking: &Ranking, hashes: &HashMap<String, [
             let defs = &file.tags.defs;
             let in_code = PathRole::of(&file.path) == PathRole::Source;
             let mut referenced_by: HashSet<usize> = HashSet::default();
-            // (used elsewhere, public, top level, score, index)
-            let mut picked: Vec<(bool, bool, bool, f64, usize)> = Vec::new();
+            // (files using it elsewhere, public, top level, score, index)
+            let mut picked: Vec<(usize, bool, bool, f64, usize)> = Vec::new();
             let mut seen: HashSet<(Option<u32>, &str)> = HashSet::default();
             for (d, def) in defs.iter().enumerate() {
                 // A function's inner functions are its own business.
@@ -131,16 +136,26 @@ fn outlines(files: &[IndexedFile], ranking: &Ranking, hashes: &HashMap<String, [
                 if !def.kind.defines_name() || nested || (in_code && is_test(defs, def)) {
                     continue;
                 }
-                let used = users_of(i, &def.name).next().is_some();
-                referenced_by.extend(users_of(i, &def.name));
+                // Another file's use of a name that file cannot see is of another's.
+                let visible = visible_elsewhere(&file.lang, defs, def);
+                let users = if visible { users_of(i, &def.name).count() } else { 0 };
+                if visible {
+                    referenced_by.extend(users_of(i, &def.name));
+                }
                 // One entry per overload set.
                 if seen.insert((def.parent, def.name.as_str())) {
                     let score = ranking.def_rank.get(i).and_then(|s| s.get(d)).copied().unwrap_or(0.0);
-                    picked.push((used, is_public(&file.lang, defs, def), def.parent.is_none(), score, d));
+                    picked.push((users, is_public(&file.lang, defs, def), def.parent.is_none(), score, d));
                 }
             }
+            // Public, used and top level first (a private name "used" elsewhere is mostly
+            // another's: `.find()`); then by how many files use it, where the graph's score
+            // would favour long names (`get_flashed_messages` over `url_for`).
             picked.sort_by(|a, b| {
-                (b.0, b.1, b.2).cmp(&(a.0, a.1, a.2)).then(b.3.total_cmp(&a.3)).then(a.4.cmp(&b.4))
+                (b.1, b.0 > 0, b.2, b.0)
+                    .cmp(&(a.1, a.0 > 0, a.2, a.0))
+                    .then(b.3.total_cmp(&a.3))
+                    .then(a.4.cmp(&b.4))
             });
             let defs = picked.into_iter().take(MAX_DEFS).map(|(.., d)| outline_def(defs, &defs[d])).collect();
             Some(Outline {
@@ -208,6 +223,13 @@ fn is_public(lang: &str, defs: &[Def], def: &Def) -> bool {
         && parent(defs, def).is_none_or(|p| p.kind == Kind::Impl || is_public(lang, defs, p))
 }
 
+/// Whether other files can name `def` at all: everything but a Rust item
+/// without `pub` (or `pub(crate)`, `pub(super)`, a trait's items), which its
+/// module alone sees (a child module aside).
+fn visible_elsewhere(lang: &str, defs: &[Def], def: &Def) -> bool {
+    lang != "rust" || def.signature.trim_start().starts_with("pub") || is_public_alone(lang, defs, def)
+}
+
 fn is_public_alone(lang: &str, defs: &[Def], def: &Def) -> bool {
     let name = def.name.as_str();
     let dunder = name.len() > 4 && name.starts_with("__") && name.ends_with("__");
@@ -251,7 +273,7 @@ mod tests {
     }
 
     #[test]
-    fn used_names_lead_public_before_private_and_no_tests_in_code() {
+    fn public_and_used_names_lead_and_no_tests_in_code() {
         let files = [
             indexed(
                 "src/pkg/core.rs",
@@ -265,12 +287,14 @@ mod tests {
                 "from core import Pool\ndef test_x():\n    pass\ndef _hidden():\n    pass\nclass App:\n    def run(self,\n            x):\n        Pool()\n",
             ),
             indexed("tests/test_app.py", Lang::Python, "def test_app():\n    App().run(1)\n"),
+            // Not core.rs's private `helper`, which no other file can see.
+            indexed("src/pkg/other.rs", Lang::Rust, "pub fn other(x: X) {\n    x.helper();\n}\n"),
         ];
         let hashes = files.iter().map(|f| (f.path.clone(), [0; 32])).collect();
         let outlines = outlines(&files, &crate::graph::rank(&files, &Focus::default()), &hashes);
         let by_path = |p: &str| outlines.iter().find(|o| o.path == p).unwrap();
         let core = by_path("src/pkg/core.rs");
-        // Pool is used elsewhere; then public before private; the test module and its function never.
+        // Public first, Pool used elsewhere before them; private last; the test module and its function never.
         assert_eq!(names(core), ["Pool", "alpha", "get", "helper"]);
         assert_eq!(core.referenced_by, 1);
         assert_eq!(core.defs[2].parent.as_deref(), Some("Pool"));
@@ -280,6 +304,30 @@ mod tests {
         assert_eq!(app.defs[0].kind, "class");
         // In a test file, its tests are what it holds.
         assert_eq!(names(by_path("tests/test_app.py")), ["test_app"]);
+    }
+
+    #[test]
+    fn among_used_names_the_one_more_files_use_leads_however_short() {
+        let user = |i: usize, calls: &str| indexed(&format!("src/pkg/view_{i}.py"), Lang::Python, calls);
+        let files = [
+            indexed(
+                "src/pkg/helpers.py",
+                Lang::Python,
+                "def get_flashed_messages_for(category):\n    pass\n\ndef url_for(endpoint):\n    pass\n",
+            ),
+            indexed("src/pkg/other.py", Lang::Python, "def render_other_template(name):\n    pass\n"),
+            // Each file's rank goes mostly to the long, specific names it calls (×10).
+            user(0, "get_flashed_messages_for('x')\nurl_for('a')\n"),
+            user(1, "render_other_template('y')\nurl_for('b')\n"),
+            user(2, "render_other_template('z')\nurl_for('c')\n"),
+        ];
+        let hashes = files.iter().map(|f| (f.path.clone(), [0; 32])).collect();
+        let ranking = crate::graph::rank(&files, &Focus::default());
+        // The graph scores the long, specific name higher ...
+        assert!(ranking.def_rank[0][0] > ranking.def_rank[0][1], "{:?}", ranking.def_rank[0]);
+        // ... the outline shows first what more of the code uses.
+        let outlines = outlines(&files, &ranking, &hashes);
+        assert_eq!(names(&outlines[0]), ["url_for", "get_flashed_messages_for"]);
     }
 
     #[test]
