@@ -17,10 +17,13 @@
   right: [(arrow_function) (function_expression)]) @definition.function
 (pair key: (property_identifier) @name value: [(arrow_function) (function_expression)]) @definition.function
 
-; References. `@reference.member` is a use as a member (`x.f()`), which a method may
-; answer; every other use names a function, class or constant, never a method.
+; References. `@reference.method` is a call on `this`, which only a method answers;
+; `@reference.member` one on anything else (`x.f()`, `ns.f()`), which anything may;
+; every other use names a function, class or constant, never a method.
 (call_expression function: (identifier) @name) @reference.call
-(call_expression function: (member_expression property: (property_identifier) @name)) @reference.member
+(call_expression function: (member_expression object: (_) @object property: (property_identifier) @name)
+  (#not-eq? @object "this")) @reference.member
+(call_expression function: (member_expression object: (this) property: (property_identifier) @name)) @reference.method
 (new_expression constructor: (identifier) @name) @reference.call
 (new_expression constructor: (member_expression property: (property_identifier) @name)) @reference.member
 (import_specifier name: (identifier) @name) @reference.import

@@ -5,10 +5,14 @@
 (module (expression_statement (assignment left: (identifier) @name right: (_) @value) @definition.constant)
   (#not-match? @value "^((typing|t|typing_extensions|te)[.])?(TypeVar|ParamSpec|TypeVarTuple)[(]"))
 
-; References. `@reference.member` is a use as a member (`x.f()`), which a method may answer;
+; References. `@reference.method` is a call on `self` or `cls`, which only a method answers;
+; `@reference.member` one on anything else (`x.f()`, `module.f()`), which anything may;
 ; every other use names a function, class or constant, never a method.
 (call function: (identifier) @name) @reference.call
-(call function: (attribute attribute: (identifier) @name)) @reference.member
+(call function: (attribute object: (_) @object attribute: (identifier) @name)
+  (#not-match? @object "^(self|cls)$")) @reference.member
+(call function: (attribute object: (identifier) @object attribute: (identifier) @name)
+  (#match? @object "^(self|cls)$")) @reference.method
 (decorator (identifier) @name) @reference.call
 (decorator (call function: (identifier) @name)) @reference.call
 (class_definition superclasses: (argument_list (identifier) @name)) @reference.type

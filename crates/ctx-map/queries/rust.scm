@@ -12,10 +12,11 @@
 (static_item name: (identifier) @name) @definition.constant
 (impl_item type: (_) @name) @definition.impl
 
-; References. `@reference.member` is a use as a member (`x.f()`, `T::f()`), which a
-; method may answer; every other use names a function, type or constant, never a method.
+; References. `@reference.method` is a call on a value (`x.f()`), which only a method
+; answers; `@reference.member` a path (`T::f()`, `module::f()`), which anything may;
+; every other use names a function, type or constant, never a method.
 (call_expression function: (identifier) @name) @reference.call
-(call_expression function: (field_expression field: (field_identifier) @name)) @reference.member
+(call_expression function: (field_expression field: (field_identifier) @name)) @reference.method
 (call_expression function: (scoped_identifier name: (identifier) @name)) @reference.member
 (call_expression function: (generic_function function: (identifier) @name)) @reference.call
 (call_expression function: (generic_function function: (scoped_identifier name: (identifier) @name))) @reference.member

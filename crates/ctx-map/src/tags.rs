@@ -16,7 +16,7 @@ use tree_sitter::{Node, Parser, QueryCursor, StreamingIterator};
 use crate::lang::Lang;
 
 /// Bumped when what extraction yields changes: cached tags are re-parsed.
-pub const TAGS_VERSION: u32 = 7;
+pub const TAGS_VERSION: u32 = 8;
 
 /// Longest first line kept of a definition without a body (a constant), in characters.
 const MAX_SIGNATURE_LINE: usize = 160;
@@ -90,9 +90,21 @@ pub struct Ref {
     pub name: String,
     /// How many times.
     pub count: u32,
-    /// How many of those uses name it on its own (`f()`, `import f`, `x: T`)
-    /// rather than as a member (`x.f()`, `T::f()`): no method answers them.
+    /// How many of those uses name it on its own (`f()`, `import f`, `x: T`):
+    /// no method answers them.
     pub bare: u32,
+    /// How many call it on a value (`x.f()` in Rust, `self.f()`, `this.f()`):
+    /// only a method answers them. The rest (`module.f()`, `T::f()`) may mean either.
+    pub method: u32,
+}
+
+/// How a use names what it references: see [`Ref`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Use {
+    Bare,
+    Method,
+    /// Either a method or not.
+    Member,
 }
 
 /// What one file defines and references.
@@ -137,14 +149,14 @@ pub fn extract(lang: Lang, source: &str) -> Result<FileTags, String> {
         overloads: usize,
     }
     let mut raw: Vec<RawDef> = Vec::new();
-    // (name's range, name, used as a member).
-    let mut refs: Vec<((usize, usize), String, bool)> = Vec::new();
+    // (name's range, name, how it is used).
+    let mut refs: Vec<((usize, usize), String, Use)> = Vec::new();
     let mut cursor = QueryCursor::new();
     let mut matches = cursor.matches(query, root, bytes);
     while let Some(m) = matches.next() {
         let mut name = None;
         let mut tagged = None;
-        let mut member = false;
+        let mut used = Use::Bare;
         for capture in m.captures() {
             let capture_name = names[capture.index as usize];
             if capture_name == "name" {
@@ -153,7 +165,11 @@ pub fn extract(lang: Lang, source: &str) -> Result<FileTags, String> {
                 tagged = Some((Some(kind), capture.node));
             } else if let Some(kind) = capture_name.strip_prefix("reference.") {
                 tagged = Some((None, capture.node));
-                member = kind == "member";
+                used = match kind {
+                    "member" => Use::Member,
+                    "method" => Use::Method,
+                    _ => Use::Bare,
+                };
             }
         }
         let (Some(name_node), Some((kind, node))) = (name, tagged) else { continue };
@@ -172,7 +188,7 @@ pub fn extract(lang: Lang, source: &str) -> Result<FileTags, String> {
                 first: node,
                 overloads: 0,
             }),
-            None if kind.is_none() => refs.push((range, text.to_string(), member)),
+            None if kind.is_none() => refs.push((range, text.to_string(), used)),
             None => {}
         }
     }
@@ -231,23 +247,30 @@ pub fn extract(lang: Lang, source: &str) -> Result<FileTags, String> {
     }
 
     // References, less the names of definitions (a query may capture those as uses too).
-    // A name two patterns capture is one use, a member's if either says so.
+    // A name two patterns capture is one use, of the least bound kind either says.
     refs.sort();
     refs.dedup_by(|later, kept| {
         let same = later.0 == kept.0;
-        kept.2 |= same && later.2;
+        if same {
+            kept.2 = kept.2.max(later.2);
+        }
         same
     });
-    let mut counts: HashMap<String, (u32, u32)> = HashMap::default();
-    for (range, name, member) in refs {
+    let mut counts: HashMap<String, Ref> = HashMap::default();
+    for (range, name, used) in refs {
         if !def_names.contains(&range) {
-            let (count, bare) = counts.entry(name).or_default();
-            *count += 1;
-            *bare += u32::from(!member);
+            let r = counts.entry(name).or_insert_with_key(|name| Ref {
+                name: name.clone(),
+                count: 0,
+                bare: 0,
+                method: 0,
+            });
+            r.count += 1;
+            r.bare += u32::from(used == Use::Bare);
+            r.method += u32::from(used == Use::Method);
         }
     }
-    let mut refs: Vec<Ref> =
-        counts.into_iter().map(|(name, (count, bare))| Ref { name, count, bare }).collect();
+    let mut refs: Vec<Ref> = counts.into_values().collect();
     refs.sort_by(|a, b| a.name.cmp(&b.name));
     Ok(FileTags { defs, refs, syntax_errors: root.has_error() })
 }

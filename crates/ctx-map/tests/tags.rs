@@ -18,9 +18,13 @@ fn describe(tags: &FileTags) -> String {
     }
     out.push_str("references:\n");
     for r in &tags.refs {
-        // How many of the uses are bare, when not all are.
-        let bare = if r.bare == r.count { String::new() } else { format!(" ({} bare)", r.bare) };
-        out.push_str(&format!("  {} ×{}{bare}\n", r.name, r.count));
+        // How the uses name it, when not all bare.
+        let how = if r.bare == r.count {
+            String::new()
+        } else {
+            format!(" ({} bare, {} method)", r.bare, r.method)
+        };
+        out.push_str(&format!("  {} ×{}{how}\n", r.name, r.count));
     }
     out
 }

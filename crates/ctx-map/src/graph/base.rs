@@ -19,6 +19,13 @@ use crate::tags::Kind;
 /// or a (file, name) pair no reference reaches.
 pub(super) const NONE: u32 = u32::MAX;
 
+/// A file defining a name, and how: as a function (or type, constant, …), a method, or both.
+struct Definer {
+    file: u32,
+    function: bool,
+    method: bool,
+}
+
 /// A reference from one file to a name another defines.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(super) struct Edge {
@@ -58,9 +65,8 @@ impl Base {
 
     pub fn build(files: &[IndexedFile]) -> Base {
         let mut name_ids: HashMap<&str, u32> = HashMap::default();
-        // Per name id, the files defining it, and whether one of the file's
-        // definitions of it is more than a method (so a bare use may mean it).
-        let mut definers: Vec<Vec<(u32, bool)>> = Vec::new();
+        // Per name id, the files defining it.
+        let mut definers: Vec<Vec<Definer>> = Vec::new();
         for (i, file) in files.iter().enumerate() {
             for def in file.tags.defs.iter().filter(|d| d.kind.defines_name()) {
                 let id = *name_ids.entry(&def.name).or_insert_with(|| {
@@ -68,10 +74,12 @@ impl Base {
                     definers.len() as u32 - 1
                 });
                 let list = &mut definers[id as usize];
-                let not_method = def.kind != Kind::Method;
-                match list.last_mut() {
-                    Some((file, bare)) if *file == i as u32 => *bare |= not_method,
-                    _ => list.push((i as u32, not_method)),
+                if list.last().is_none_or(|d| d.file != i as u32) {
+                    list.push(Definer { file: i as u32, function: false, method: false });
+                }
+                if let Some(last) = list.last_mut() {
+                    last.function |= def.kind != Kind::Method;
+                    last.method |= def.kind == Kind::Method;
                 }
             }
         }
@@ -103,22 +111,31 @@ impl Base {
                     shares.extend(
                         targets
                             .iter()
-                            .map(|&(to, _)| affinity(&places[from], &places[to as usize], to == from_id)),
+                            .map(|d| affinity(&places[from], &places[d.file as usize], d.file == from_id)),
                     );
+                    // Each kind of use among the definers it can mean: bare uses (`url_for()`,
+                    // `import url_for`) the functions, not `Flask.url_for`; calls on a value
+                    // (`self.url_for()`, Rust's `it.map()`) the methods; the rest
+                    // (`flask.url_for()`, `Pool::new()`) any. A use no definer here can
+                    // answer means something from elsewhere (`Iterator::map`): it links nothing.
                     let total: f64 = shares.iter().sum();
-                    // Bare uses go to the definers a bare use can mean (`url_for()`, `import
-                    // url_for`: the function, not `Flask.url_for`); member uses to all.
-                    let bare_total: f64 =
-                        targets.iter().zip(&shares).filter(|(t, _)| t.1).map(|(_, s)| s).sum();
-                    let bare =
-                        if bare_total > 0.0 { f64::from(r.bare) / f64::from(r.count.max(1)) } else { 0.0 };
-                    for (&(to, answers_bare), share) in
-                        targets.iter().zip(&shares).filter(|(t, _)| t.0 != from_id)
-                    {
-                        let of_bare = if answers_bare { share / bare_total } else { 0.0 };
-                        let share = (1.0 - bare) * share / total + bare * of_bare;
-                        if share > 0.0 {
-                            edges.push((from_id, to, id, weight * share));
+                    let among = |answers: fn(&Definer) -> bool| -> f64 {
+                        targets.iter().zip(&shares).filter(|(d, _)| answers(d)).map(|(_, s)| s).sum()
+                    };
+                    let (functions, methods) = (among(|d| d.function), among(|d| d.method));
+                    let count = f64::from(r.count.max(1));
+                    let (bare, method) = (f64::from(r.bare) / count, f64::from(r.method) / count);
+                    let rest = (1.0 - bare - method).max(0.0);
+                    for (d, share) in targets.iter().zip(&shares).filter(|(d, _)| d.file != from_id) {
+                        let mut of = rest * share / total;
+                        if d.function && functions > 0.0 {
+                            of += bare * share / functions;
+                        }
+                        if d.method && methods > 0.0 {
+                            of += method * share / methods;
+                        }
+                        if of > 0.0 {
+                            edges.push((from_id, d.file, id, weight * of));
                         }
                     }
                 }
@@ -317,7 +334,7 @@ mod tests {
     }
 
     #[test]
-    fn a_bare_use_means_a_function_not_a_method_of_the_same_name() {
+    fn a_bare_use_means_a_function_and_a_call_on_self_a_method() {
         let files = [
             indexed("pkg/__init__.py", "from .helpers import url_for\n"),
             indexed("pkg/helpers.py", "def url_for(endpoint):\n    return current_app.url_for(endpoint)\n"),
@@ -326,6 +343,7 @@ mod tests {
                 "class Flask:\n    def url_for(self, endpoint):\n        return endpoint\n",
             ),
             indexed("pkg/views.py", "def index():\n    return url_for('x') + app.url_for('y')\n"),
+            indexed("pkg/mixin.py", "class Mixin:\n    def link(self):\n        return self.url_for('z')\n"),
         ];
         let base = Base::build(&files);
         let weight = |from: u32, to: u32| -> f64 {
@@ -336,6 +354,8 @@ mod tests {
         assert!(weight(1, 2) > 0.0, "{:?}", base.edges);
         // One bare use and one member use: the function gets the bare one and half the other.
         assert!((weight(3, 1) - 3.0 * weight(3, 2)).abs() < 1e-9, "{:?}", base.edges);
+        // A call on `self` means the method.
+        assert!(weight(4, 2) > 0.0 && weight(4, 1) == 0.0, "{:?}", base.edges);
     }
 
     #[test]

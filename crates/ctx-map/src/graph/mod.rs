@@ -303,29 +303,55 @@ fn lift_public_surface(files: &[IndexedFile], base: &Base, slot_rank: &mut [f64]
         return;
     }
     let family: Vec<&str> = files.iter().map(|f| language_family(&f.lang)).collect();
+    // A test's or an example's look-alike of an exported name is none of the package's.
+    let auxiliary: Vec<bool> = files.iter().map(|f| PathRole::of(&f.path).is_auxiliary()).collect();
+    // Each name id's name.
+    let mut names: Vec<&str> = Vec::new();
+    let defs = files.iter().flat_map(|f| &f.tags.defs).zip(&base.def_names);
+    for (def, id) in defs.filter(|&(_, &id)| id != NONE).map(|(d, &id)| (d, id as usize)) {
+        if names.len() <= id {
+            names.resize(id + 1, "");
+        }
+        names[id] = &def.name;
+    }
+    let name_of = |slot: u32| names.get(base.slot_names[slot as usize] as usize).copied().unwrap_or("");
     let best = slot_rank.iter().copied().fold(0.0, f64::max);
+    let from_surface: Vec<&base::Edge> =
+        base.edges.iter().filter(|e| surface.get(e.from as usize) == Some(&true)).collect();
+    // The likeliest definers of each name an entry file uses: a far look-alike (another
+    // crate's `struct Workspace`) shares the edge, not the export.
+    let mut likeliest: HashMap<(u32, u32), f64> = HashMap::default();
+    for edge in &from_surface {
+        let most = likeliest.entry((edge.from, base.slot_names[edge.slot as usize])).or_default();
+        *most = most.max(edge.weight);
+    }
     let mut public = vec![false; slot_rank.len()];
-    for edge in &base.edges {
+    for edge in from_surface {
         let (from, to) = (edge.from as usize, edge.to as usize);
+        let most = likeliest.get(&(edge.from, base.slot_names[edge.slot as usize])).copied().unwrap_or(0.0);
         // A Python `__init__.py` annotating with `str` re-exports no Rust `fn str`.
-        if surface.get(from) == Some(&true) && family.get(from) == family.get(to) {
+        if family.get(from) != family.get(to) || auxiliary[to] || edge.weight < most / 2.0 {
+            continue;
+        }
+        // What it imports or names bare (`from .helpers import url_for`), not what it calls
+        // on an object (`current_app.json.dumps(…)`); and no `_private` name.
+        let name = name_of(edge.slot);
+        let refs = &files[from].tags.refs;
+        let bare = refs.binary_search_by(|r| r.name.as_str().cmp(name)).is_ok_and(|at| refs[at].bare > 0);
+        if bare && !name.starts_with('_') {
             public[edge.slot as usize] = true;
         }
     }
-    // A private name an entry file imports (`from .provider import _default`) is no surface.
-    let mut private = Vec::new();
-    let defs = files.iter().flat_map(|f| &f.tags.defs).zip(&base.def_names);
-    for id in defs.filter(|&(d, &id)| id != NONE && d.name.starts_with('_')).map(|(_, &id)| id as usize) {
-        if private.len() <= id {
-            private.resize(id + 1, false);
+    // Among them, what more files use comes first: their own rank would put what the
+    // package calls internally, by long names, before what its users call (`url_for`).
+    let mut users = vec![0u32; slot_rank.len()];
+    for edge in &base.edges {
+        users[edge.slot as usize] += 1;
+    }
+    for ((rank, public), users) in slot_rank.iter_mut().zip(public).zip(users) {
+        if public {
+            *rank += best * f64::from(1 + users);
         }
-        private[id] = true;
-    }
-    for (slot, &name) in base.slot_names.iter().enumerate() {
-        public[slot] &= private.get(name as usize) != Some(&true);
-    }
-    for (rank, _) in slot_rank.iter_mut().zip(&public).filter(|&(_, &public)| public) {
-        *rank += best;
     }
 }
 
@@ -364,6 +390,27 @@ pub fn rank(files: &[IndexedFile], focus: &Focus) -> Ranking {
 mod tests {
     use super::*;
     use crate::index::python_file as indexed;
+
+    #[test]
+    fn the_surface_is_what_an_entry_file_imports_from_the_package_itself() {
+        let files = [
+            indexed(
+                "pkg/__init__.py",
+                "from .helpers import url_for\nfrom .app import App\ncurrent_app.json.dumps(1)\n",
+            ),
+            indexed("pkg/helpers.py", "def url_for(endpoint):\n    return App()\n"),
+            indexed("pkg/app.py", "class App:\n    def run(self):\n        return dumps(url_for('x'))\n"),
+            indexed("pkg/tag.py", "def dumps(value):\n    return value\n"),
+            indexed("tests/test_helpers.py", "def url_for(endpoint):\n    return App()\n"),
+        ];
+        let ranking = Graph::new(&files, &HashSet::default()).rank(&Focus::default());
+        let score = |file: usize| ranking.def_rank[file][0];
+        let lifted = score(1).min(score(2));
+        // The function and the class it imports lead; not what it calls on an object
+        // (`dumps`), nor a test's look-alike.
+        assert!(score(3) < lifted / 2.0, "{:?}", ranking.def_rank);
+        assert!(score(4) < lifted / 2.0, "{:?}", ranking.def_rank);
+    }
 
     #[test]
     fn the_graphs_own_names_find_the_definers_any_names_find() {
