@@ -256,21 +256,18 @@ pub fn extract(lang: Lang, source: &str) -> Result<FileTags, String> {
         }
         same
     });
-    let mut counts: HashMap<String, Ref> = HashMap::default();
+    // Per name: how many uses, how many bare, how many on a value.
+    let mut counts: HashMap<String, [u32; 3]> = HashMap::default();
     for (range, name, used) in refs {
         if !def_names.contains(&range) {
-            let r = counts.entry(name).or_insert_with_key(|name| Ref {
-                name: name.clone(),
-                count: 0,
-                bare: 0,
-                method: 0,
-            });
-            r.count += 1;
-            r.bare += u32::from(used == Use::Bare);
-            r.method += u32::from(used == Use::Method);
+            let [count, bare, method] = counts.entry(name).or_default();
+            *count += 1;
+            *bare += u32::from(used == Use::Bare);
+            *method += u32::from(used == Use::Method);
         }
     }
-    let mut refs: Vec<Ref> = counts.into_values().collect();
+    let mut refs: Vec<Ref> =
+        counts.into_iter().map(|(name, [count, bare, method])| Ref { name, count, bare, method }).collect();
     refs.sort_by(|a, b| a.name.cmp(&b.name));
     Ok(FileTags { defs, refs, syntax_errors: root.has_error() })
 }
@@ -480,7 +477,6 @@ fn members(source: &str, body: Node, width: usize) -> String {
     format!("{open}{shown}{close}")
 }
 
-/// The byte ranges of the comments in `node` that lie within `start..end`.
 /// The text of `node` from `start` to `end` without its comments.
 fn without_comments(source: &str, node: Node, start: usize, end: usize) -> String {
     let mut comments = Vec::new();
@@ -534,6 +530,7 @@ fn open_brackets(node: Node, start: usize, end: usize, closers: &mut Vec<char>) 
     }
 }
 
+/// The byte ranges of the comments in `node` that lie within `start..end`.
 fn collect_comments(node: Node, start: usize, end: usize, out: &mut Vec<(usize, usize)>) {
     let mut cursor = node.walk();
     for child in node.children(&mut cursor) {
