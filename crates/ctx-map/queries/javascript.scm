@@ -18,14 +18,20 @@
 (pair key: (property_identifier) @name value: [(arrow_function) (function_expression)]) @definition.function
 
 ; References. `@reference.method` is a call on `this`, which only a method answers;
-; `@reference.member` one on anything else (`x.f()`, `ns.f()`), which anything may;
-; every other use names a function, class or constant, never a method.
+; `@reference.member` one on anything else (`x.f()`), which anything may, unless its `@object`
+; is a module (`ns.f()`: see `tags::qualified`); every other use names a function, class or
+; constant, never a method.
 (call_expression function: (identifier) @name) @reference.call
 (call_expression function: (member_expression object: (_) @object property: (property_identifier) @name)
   (#not-eq? @object "this")) @reference.member
 (call_expression function: (member_expression object: (this) property: (property_identifier) @name)) @reference.method
 (new_expression constructor: (identifier) @name) @reference.call
-(new_expression constructor: (member_expression property: (property_identifier) @name)) @reference.member
+(new_expression constructor: (member_expression object: (_) @object property: (property_identifier) @name)) @reference.member
 (import_specifier name: (identifier) @name) @reference.import
 (import_clause (identifier) @name) @reference.import
 (export_specifier name: (identifier) @name) @reference.import
+; Names the file binds to a module (`import * as ns from "m"`, `const m = require("m")`).
+(namespace_import (identifier) @module)
+(variable_declarator name: (identifier) @module
+  value: (call_expression function: (identifier) @require arguments: (arguments (string)))
+  (#eq? @require "require"))

@@ -6,8 +6,9 @@
   (#not-match? @value "^((typing|t|typing_extensions|te)[.])?(TypeVar|ParamSpec|TypeVarTuple)[(]"))
 
 ; References. `@reference.method` is a call on `self` or `cls`, which only a method answers;
-; `@reference.member` one on anything else (`x.f()`, `module.f()`), which anything may;
-; every other use names a function, class or constant, never a method.
+; `@reference.member` one on anything else (`x.f()`), which anything may, unless its `@object`
+; says more (see `tags::qualified`); every other use names a function, class or constant,
+; never a method.
 (call function: (identifier) @name) @reference.call
 (call function: (attribute object: (_) @object attribute: (identifier) @name)
   (#not-match? @object "^(self|cls)$")) @reference.member
@@ -16,7 +17,7 @@
 (decorator (identifier) @name) @reference.call
 (decorator (call function: (identifier) @name)) @reference.call
 (class_definition superclasses: (argument_list (identifier) @name)) @reference.type
-(class_definition superclasses: (argument_list (attribute attribute: (identifier) @name))) @reference.member
+(class_definition superclasses: (argument_list (attribute object: (_) @object attribute: (identifier) @name))) @reference.member
 (type (identifier) @name) @reference.type
 (generic_type (identifier) @name) @reference.type
 (import_from_statement name: (dotted_name (identifier) @name .)) @reference.import
@@ -24,3 +25,6 @@
 (import_from_statement module_name: (dotted_name (identifier) @name .)) @reference.import
 (import_statement name: (dotted_name (identifier) @name .)) @reference.import
 (import_statement name: (aliased_import name: (dotted_name (identifier) @name .))) @reference.import
+; Names the file binds to a module (`import os.path`, `import numpy as np`).
+(import_statement name: (dotted_name . (identifier) @module))
+(import_statement name: (aliased_import alias: (identifier) @module))

@@ -13,13 +13,14 @@
 (impl_item type: (_) @name) @definition.impl
 
 ; References. `@reference.method` is a call on a value (`x.f()`), which only a method
-; answers; `@reference.member` a path (`T::f()`, `module::f()`), which anything may;
-; every other use names a function, type or constant, never a method.
+; answers; `@reference.member` a path, whose `@object` says which (`T::f()` a method,
+; `module::f()` not: see `tags::qualified`); every other use names a function, type or
+; constant, never a method.
 (call_expression function: (identifier) @name) @reference.call
 (call_expression function: (field_expression field: (field_identifier) @name)) @reference.method
-(call_expression function: (scoped_identifier name: (identifier) @name)) @reference.member
+(call_expression function: (scoped_identifier path: (_) @object name: (identifier) @name)) @reference.member
 (call_expression function: (generic_function function: (identifier) @name)) @reference.call
-(call_expression function: (generic_function function: (scoped_identifier name: (identifier) @name))) @reference.member
+(call_expression function: (generic_function function: (scoped_identifier path: (_) @object name: (identifier) @name))) @reference.member
 (macro_invocation macro: (identifier) @name) @reference.call
 (type_identifier) @name @reference.type
 (scoped_identifier path: (identifier) @name) @reference.type

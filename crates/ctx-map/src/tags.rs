@@ -16,7 +16,7 @@ use tree_sitter::{Node, Parser, QueryCursor, StreamingIterator};
 use crate::lang::Lang;
 
 /// Bumped when what extraction yields changes: cached tags are re-parsed.
-pub const TAGS_VERSION: u32 = 8;
+pub const TAGS_VERSION: u32 = 9;
 
 /// Longest first line kept of a definition without a body (a constant), in characters.
 const MAX_SIGNATURE_LINE: usize = 160;
@@ -90,11 +90,12 @@ pub struct Ref {
     pub name: String,
     /// How many times.
     pub count: u32,
-    /// How many of those uses name it on its own (`f()`, `import f`, `x: T`):
-    /// no method answers them.
+    /// How many of those uses name it on its own or on a module (`f()`,
+    /// `import f`, `x: T`, `np.f()`, `crate::util::f()`): no method answers them.
     pub bare: u32,
-    /// How many call it on a value (`x.f()` in Rust, `self.f()`, `this.f()`):
-    /// only a method answers them. The rest (`module.f()`, `T::f()`) may mean either.
+    /// How many call it on a value or a type (`x.f()` in Rust, `self.f()`,
+    /// `this.f()`, `T::f()`, Python's `Path.home()`): only a method answers them.
+    /// The rest (Python's and JavaScript's `app.f()`) may mean either.
     pub method: u32,
 }
 
@@ -149,18 +150,26 @@ pub fn extract(lang: Lang, source: &str) -> Result<FileTags, String> {
         overloads: usize,
     }
     let mut raw: Vec<RawDef> = Vec::new();
-    // (name's range, name, how it is used).
-    let mut refs: Vec<((usize, usize), String, Use)> = Vec::new();
+    // (name's range, name, how it is used, what it is called on).
+    type UseAt<'s> = ((usize, usize), String, Use, Option<&'s str>);
+    let mut refs: Vec<UseAt> = Vec::new();
+    // Names the file binds to modules (`import numpy as np`).
+    let mut modules: rustc_hash::FxHashSet<&str> = rustc_hash::FxHashSet::default();
     let mut cursor = QueryCursor::new();
     let mut matches = cursor.matches(query, root, bytes);
     while let Some(m) = matches.next() {
         let mut name = None;
         let mut tagged = None;
         let mut used = Use::Bare;
+        let mut object = None;
         for capture in m.captures() {
             let capture_name = names[capture.index as usize];
             if capture_name == "name" {
                 name = Some(capture.node);
+            } else if capture_name == "object" {
+                object = capture.node.utf8_text(bytes).ok();
+            } else if capture_name == "module" {
+                modules.extend(capture.node.utf8_text(bytes).ok());
             } else if let Some(kind) = capture_name.strip_prefix("definition.") {
                 tagged = Some((Some(kind), capture.node));
             } else if let Some(kind) = capture_name.strip_prefix("reference.") {
@@ -188,7 +197,7 @@ pub fn extract(lang: Lang, source: &str) -> Result<FileTags, String> {
                 first: node,
                 overloads: 0,
             }),
-            None if kind.is_none() => refs.push((range, text.to_string(), used)),
+            None if kind.is_none() => refs.push((range, text.to_string(), used, object)),
             None => {}
         }
     }
@@ -247,6 +256,12 @@ pub fn extract(lang: Lang, source: &str) -> Result<FileTags, String> {
     }
 
     // References, less the names of definitions (a query may capture those as uses too).
+    // A use on something says more once the file's modules are known.
+    for (_, name, used, object) in &mut refs {
+        if let (Use::Member, Some(object)) = (*used, *object) {
+            *used = qualified(lang, object, name, &modules);
+        }
+    }
     // A name two patterns capture is one use, of the least bound kind either says.
     refs.sort();
     refs.dedup_by(|later, kept| {
@@ -258,7 +273,7 @@ pub fn extract(lang: Lang, source: &str) -> Result<FileTags, String> {
     });
     // Per name: how many uses, how many bare, how many on a value.
     let mut counts: HashMap<String, [u32; 3]> = HashMap::default();
-    for (range, name, used) in refs {
+    for (range, name, used, _) in refs {
         if !def_names.contains(&range) {
             let [count, bare, method] = counts.entry(name).or_default();
             *count += 1;
@@ -270,6 +285,42 @@ pub fn extract(lang: Lang, source: &str) -> Result<FileTags, String> {
         counts.into_iter().map(|(name, [count, bare, method])| Ref { name, count, bare, method }).collect();
     refs.sort_by(|a, b| a.name.cmp(&b.name));
     Ok(FileTags { defs, refs, syntax_errors: root.has_error() })
+}
+
+/// How a use of `name` on `object` names it. A module's function or type is
+/// no method: `np.linalg.norm()` after `import numpy as np`, `ns.f()` after
+/// `import * as ns`, Rust's `crate::util::f()`. A type's function is one:
+/// `Path.home()` in Python, `Self::new()`, `Vec::<T>::new()` and
+/// `<T as Trait>::f()` in Rust, unless its name is capitalized (`Outer.Inner()`,
+/// an enum's variant). Anything else (`app.f()`, `React.f()`) may be either.
+fn qualified(lang: Lang, object: &str, name: &str, modules: &rustc_hash::FxHashSet<&str>) -> Use {
+    let capitalized = |s: &str| s.starts_with(char::is_uppercase);
+    let (on_module, on_type) = if lang == Lang::Rust {
+        // The path's last segment without its generics: `a::b::<T>` → `b`; none in `<T as Tr>`.
+        match object.rsplit("::").find(|s| !s.starts_with('<')).and_then(|s| s.trim().chars().next()) {
+            None => (false, true),
+            Some(c) => (c.is_lowercase() || c == '_', c.is_uppercase()),
+        }
+    } else {
+        let mut segments = object.split('.');
+        let dotted =
+            segments.clone().all(|s| !s.is_empty() && s.chars().all(|c| c.is_alphanumeric() || c == '_'));
+        let on_module = dotted && segments.next().is_some_and(|head| modules.contains(head));
+        // A class, in Python only: JavaScript's `React.f()` or `Object.keys()` is as often an object's.
+        let on_type = lang == Lang::Python
+            && dotted
+            && !object.contains('.')
+            && capitalized(object)
+            && object.chars().any(char::is_lowercase);
+        (on_module, on_type)
+    };
+    if on_module {
+        Use::Bare
+    } else if on_type && !capitalized(name) {
+        Use::Method
+    } else {
+        Use::Member
+    }
 }
 
 /// The decorators a signature keeps: those that change what a definition is
@@ -682,6 +733,50 @@ mod tests {
         assert_eq!(sig(Lang::Rust, "const N: u32 =\n    5;\n"), "const N: u32 = …");
         let ts = "export const routes = {\n  home: \"/\",\n};\n";
         assert_eq!(sig(Lang::TypeScript, ts), "export const routes = {…}");
+    }
+
+    /// Per name: (uses, bare, on a value).
+    fn uses(lang: Lang, source: &str) -> Vec<(String, u32, u32, u32)> {
+        extract(lang, source).unwrap().refs.into_iter().map(|r| (r.name, r.count, r.bare, r.method)).collect()
+    }
+
+    #[test]
+    fn what_a_call_is_made_on_says_whether_it_can_mean_a_method() {
+        let python = "import os.path\nimport numpy as np\nimport flask\nfrom flask import json\n\n\
+                      class A(flask.Flask):\n    def f(self):\n        os.path.join('a')\n        np.norm(1)\n\
+                      \x20       flask.url_for('x')\n        json.dumps(1)\n        Path.home()\n\
+                      \x20       Outer.Inner()\n        app.run()\n        self.go()\n";
+        let got = uses(Lang::Python, python);
+        let of = |name: &str| got.iter().find(|u| u.0 == name).map(|u| (u.1, u.2, u.3));
+        // On a module: bare. `json` may be an object `from flask import` gives: either.
+        for name in ["join", "norm", "url_for", "Flask"] {
+            assert_eq!(of(name), Some((1, 1, 0)), "{name}: {got:?}");
+        }
+        assert_eq!(of("home"), Some((1, 0, 1)), "a class's function is a method");
+        for name in ["dumps", "Inner", "run"] {
+            assert_eq!(of(name), Some((1, 0, 0)), "{name}: {got:?}");
+        }
+
+        let rust = "fn f() {\n    crate::util::make();\n    Self::new();\n    Vec::<u8>::with_capacity(1);\n\
+                    \x20   <T as Default>::default();\n    Kind::Variant(1);\n    it.next();\n    io::<u8>::read();\n}\n";
+        let got = uses(Lang::Rust, rust);
+        let of = |name: &str| got.iter().find(|u| u.0 == name).map(|u| (u.1, u.2, u.3));
+        assert_eq!(of("make"), Some((1, 1, 0)), "{got:?}");
+        assert_eq!(of("read"), Some((1, 1, 0)), "{got:?}");
+        for name in ["new", "with_capacity", "default", "next"] {
+            assert_eq!(of(name), Some((1, 0, 1)), "{name}: {got:?}");
+        }
+        assert_eq!(of("Variant"), Some((1, 0, 0)), "{got:?}");
+
+        let js = "import * as path from 'path';\nconst fs = require('fs');\nimport React from 'react';\n\
+                  path.join('a');\nfs.readFileSync('b');\nReact.createElement('c');\nthis.go();\nnew path.Sep();\n";
+        let got = uses(Lang::TypeScript, js);
+        let of = |name: &str| got.iter().find(|u| u.0 == name).map(|u| (u.1, u.2, u.3));
+        for name in ["join", "readFileSync", "Sep"] {
+            assert_eq!(of(name), Some((1, 1, 0)), "{name}: {got:?}");
+        }
+        assert_eq!(of("createElement"), Some((1, 0, 0)), "a default import may be an object: {got:?}");
+        assert_eq!(of("go"), Some((1, 0, 1)), "{got:?}");
     }
 
     #[test]

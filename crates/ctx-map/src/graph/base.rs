@@ -114,9 +114,9 @@ impl Base {
                             .map(|d| affinity(&places[from], &places[d.file as usize], d.file == from_id)),
                     );
                     // Each kind of use among the definers it can mean: bare uses (`url_for()`,
-                    // `import url_for`) the functions, not `Flask.url_for`; calls on a value
-                    // (`self.url_for()`, Rust's `it.map()`) the methods; the rest
-                    // (`flask.url_for()`, `Pool::new()`) any. A use no definer here can
+                    // `import url_for`, `flask.url_for()`) the functions, not `Flask.url_for`;
+                    // calls on a value or type (`self.url_for()`, Rust's `it.map()`,
+                    // `Pool::new()`) the methods; the rest (`app.url_for()`) any. A use no definer here can
                     // answer means something from elsewhere (`Iterator::map`): it links nothing.
                     let total: f64 = shares.iter().sum();
                     let among = |answers: fn(&Definer) -> bool| -> f64 {

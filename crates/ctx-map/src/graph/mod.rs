@@ -1,8 +1,9 @@
 //! The reference graph and its ranking.
 //!
 //! Nodes are files; an edge runs from a file that references a name to each
-//! file that defines what the use can mean (a bare `f()` a function, `x.f()`
-//! in Rust or `self.f()` a method, `module.f()` either: `base.rs`), weighted so that specific names count more than
+//! file that defines what the use can mean (a bare `f()` or `flask.f()` a
+//! function, `x.f()` in Rust, `self.f()` or `T::f()` a method, Python's `app.f()`
+//! either: `tags::qualified`, `base.rs`), weighted so that specific names count more than
 //! common ones: long `snake_case`/`camelCase` names ×10, names the query
 //! mentions ×10, private `_names` ×0.1, names defined in more than five files
 //! ×0.1, and the square root of the number of references. A name defined in
