@@ -264,3 +264,47 @@ fn folder_todo_puts_the_code_others_depend_on_first_and_fixtures_and_tests_last(
     let fixture = todo.as_array().unwrap().iter().find(|t| t["path"] == "tests/fixtures/x").unwrap();
     assert_eq!(fixture["role"], "fixture");
 }
+
+/// The names a context's subfolder lines name below each subfolder, by subfolder.
+fn code_below(doc: &Value) -> Vec<(String, Vec<String>)> {
+    let subfolders = doc["doc"]["subfolders"].as_array().unwrap();
+    let names = |s: &Value| -> Vec<String> {
+        s["code"].as_array().unwrap().iter().map(|c| c["name"].as_str().unwrap().to_string()).collect()
+    };
+    subfolders.iter().map(|s| (s["name"].as_str().unwrap().to_string(), names(s))).collect()
+}
+
+#[test]
+fn a_subfolder_line_names_the_code_below_it_that_others_use() {
+    let repo = shop();
+    // The root's own files: mostly names an agent does not need, more than the minimal tier holds.
+    for i in 0..60 {
+        repo.write(&format!(".config-{i:02}.yaml"), "x: 1\n");
+    }
+    repo.ok(&["init", "--no-agents"]);
+    let root = context(&repo, ".", "standard");
+    let below = code_below(&root);
+    let src = &below.iter().find(|(name, _)| name == "src").unwrap().1;
+    // What other files use, however deep; a method, a private helper, a test or unused code is not.
+    for name in ["Shop", "request_context", "current_session"] {
+        assert!(src.contains(&name.to_string()), "{name} not in {src:?}");
+    }
+    for name in ["add_route", "_private_helper", "test_looks_like_a_test", "createClient"] {
+        assert!(!src.contains(&name.to_string()), "{name} in {src:?}");
+    }
+    // A tests folder's code is what the tests hold, not what the repository is for.
+    assert_eq!(below.iter().find(|(name, _)| name == "tests").unwrap().1, Vec::<String>::new());
+    let text = std::fs::read_to_string(repo.path(".ctx/context/_root.standard.md")).unwrap();
+    assert!(text.contains("- `src/`: "), "{text}");
+    assert!(text.contains("  - code: `"), "{text}");
+    assert!(text.contains("(shop/app.py)"), "{text}");
+
+    // Where room is short, dotfiles' names go before the code's line does.
+    let minimal = context(&repo, ".", "minimal");
+    assert!(!code_below(&minimal).iter().all(|(_, code)| code.is_empty()), "{minimal}");
+    let files: Vec<&str> =
+        minimal["doc"]["files"].as_array().unwrap().iter().map(|f| f["name"].as_str().unwrap()).collect();
+    assert!(files.contains(&"pyproject.toml") && files.len() < 62, "{files:?}");
+    let omitted = minimal["doc"]["omitted"].as_array().unwrap();
+    assert!(omitted.iter().any(|o| o.as_str().unwrap().contains("of 62 files")), "{omitted:?}");
+}

@@ -43,6 +43,10 @@ pub struct OutlineDef {
     /// The name of the definition it sits in (a method's class).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub parent: Option<String>,
+    /// How many other files use its name (0 also when that cannot be told:
+    /// a name many files define, a Rust item without `pub`).
+    #[serde(default)]
+    pub users: u32,
 }
 
 /// The key of `kv` holding the digest of the outlines stored.

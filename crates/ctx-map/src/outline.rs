@@ -60,7 +60,7 @@ struct Inputs {
 
 /// How outlines are made: a change of what they pick or how they order it must
 /// change it, or a store keeps the outlines of the old way until a file changes.
-const VERSION: u32 = 2;
+const VERSION: u32 = 3;
 
 /// Where the digest of the inputs of the stored outlines is kept ([`Workspace::derived`]).
 const INPUTS_KEY: &str = "outline-inputs";
@@ -103,20 +103,36 @@ fn outlines(files: &[IndexedFile], ranking: &Ranking, hashes: &HashMap<String, [
     // same-name definition does not make the code's ambiguous), and name ->
     // files using it.
     let mut definers: HashMap<&str, HashSet<usize>> = HashMap::default();
+    // Per name, the files using it as a function, type or constant would be
+    // used (`f()`, `import f`, `m.f()`), and those using it as a method would
+    // (`x.f()`, `self.f()`): Rust's `path.join()` is no use of `fn join`.
     let mut users: HashMap<&str, Vec<usize>> = HashMap::default();
+    let mut method_users: HashMap<&str, Vec<usize>> = HashMap::default();
     for (i, file) in files.iter().enumerate() {
         let in_code = PathRole::of(&file.path) == PathRole::Source;
         for def in file.tags.defs.iter().filter(|d| d.kind.defines_name() && in_code) {
             definers.entry(def.name.as_str()).or_default().insert(i);
         }
         for r in &file.tags.refs {
-            users.entry(r.name.as_str()).or_default().push(i);
+            if r.count > r.method {
+                users.entry(r.name.as_str()).or_default().push(i);
+            }
+            if r.count > r.bare {
+                method_users.entry(r.name.as_str()).or_default().push(i);
+            }
         }
     }
-    // The files other than `i` that use `name`, when few files define it.
-    let users_of = |i: usize, name: &str| {
-        let specific = definers.get(name).is_none_or(|d| d.len() <= MAX_DEFINERS);
-        users.get(name).filter(|_| specific).into_iter().flatten().copied().filter(move |&u| u != i)
+    // The files other than `i` that use `def` as what it is, when few files define its name.
+    let users_of = |i: usize, def: &Def| {
+        let specific = definers.get(def.name.as_str()).is_none_or(|d| d.len() <= MAX_DEFINERS);
+        let users = if def.kind == Kind::Method { &method_users } else { &users };
+        users
+            .get(def.name.as_str())
+            .filter(|_| specific)
+            .into_iter()
+            .flatten()
+            .copied()
+            .filter(move |&u| u != i)
     };
     files
         .iter()
@@ -138,9 +154,9 @@ fn outlines(files: &[IndexedFile], ranking: &Ranking, hashes: &HashMap<String, [
                 }
                 // Another file's use of a name that file cannot see is of another's.
                 let visible = visible_elsewhere(&file.lang, defs, def);
-                let users = if visible { users_of(i, &def.name).count() } else { 0 };
+                let users = if visible { users_of(i, def).count() } else { 0 };
                 if visible {
-                    referenced_by.extend(users_of(i, &def.name));
+                    referenced_by.extend(users_of(i, def));
                 }
                 // One entry per overload set.
                 if seen.insert((def.parent, def.name.as_str())) {
@@ -157,7 +173,11 @@ fn outlines(files: &[IndexedFile], ranking: &Ranking, hashes: &HashMap<String, [
                     .then(b.3.total_cmp(&a.3))
                     .then(a.4.cmp(&b.4))
             });
-            let defs = picked.into_iter().take(MAX_DEFS).map(|(.., d)| outline_def(defs, &defs[d])).collect();
+            let defs = picked
+                .into_iter()
+                .take(MAX_DEFS)
+                .map(|(users, .., d)| outline_def(defs, &defs[d], users))
+                .collect();
             Some(Outline {
                 path: file.path.clone(),
                 hash,
@@ -169,7 +189,7 @@ fn outlines(files: &[IndexedFile], ranking: &Ranking, hashes: &HashMap<String, [
         .collect()
 }
 
-fn outline_def(defs: &[Def], def: &Def) -> OutlineDef {
+fn outline_def(defs: &[Def], def: &Def, users: usize) -> OutlineDef {
     // The map's kinds are lowercase words in JSON (`class`, `function`).
     let kind = serde_json::to_value(def.kind).ok().and_then(|v| v.as_str().map(str::to_string));
     OutlineDef {
@@ -178,6 +198,7 @@ fn outline_def(defs: &[Def], def: &Def) -> OutlineDef {
         signature: one_line(&def.signature),
         line: def.line,
         parent: parent(defs, def).map(|p| p.name.clone()),
+        users: users as u32,
     }
 }
 

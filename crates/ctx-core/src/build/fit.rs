@@ -17,7 +17,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use super::model::{ContextDoc, DecisionGroup};
+use super::model::{ContextDoc, DecisionGroup, FileLine, SubfolderLine};
 use super::render::{Section, Templates};
 use crate::error::Result;
 use crate::tokens::{self, Tokenizer};
@@ -65,7 +65,10 @@ enum Cut {
     AncestorDecisions,
     /// Each file's most important definition.
     Definitions,
+    /// This folder's files, dotfiles and files without code first.
     Files,
+    /// The code named below each subfolder: where the code an agent reads lives.
+    SubfolderCode,
     CurrentDecisions,
     /// The root's commands (its stack stays).
     Commands,
@@ -77,7 +80,7 @@ enum Cut {
     Parent,
 }
 
-const CUTS: [Cut; 20] = [
+const CUTS: [Cut; 21] = [
     Cut::Siblings,
     Cut::MoreDefinitions,
     Cut::FileSummaries,
@@ -90,6 +93,7 @@ const CUTS: [Cut; 20] = [
     Cut::AncestorDecisions,
     Cut::Definitions,
     Cut::Files,
+    Cut::SubfolderCode,
     Cut::CurrentDecisions,
     Cut::Commands,
     Cut::PinnedDecisions,
@@ -109,6 +113,7 @@ impl Cut {
             | Cut::Definitions
             | Cut::Files
             | Cut::SubfolderDescriptions
+            | Cut::SubfolderCode
             | Cut::Subfolders => Section::Contents,
             Cut::AncestorRationales
             | Cut::AncestorDecisions
@@ -168,6 +173,7 @@ impl<'a> Fitter<'a> {
             Cut::Commands => doc.project.as_ref().map_or(0, |p| p.commands.len()),
             Cut::BootContent => boot_ends.len(),
             Cut::SubfolderDescriptions => doc.subfolders.iter().filter(|s| !s.description.is_empty()).count(),
+            Cut::SubfolderCode => doc.subfolders.iter().filter(|s| !s.code.is_empty()).count(),
             Cut::CurrentContent => content_ends.len(),
             Cut::CurrentDecisions => entries(&current),
             Cut::PinnedDecisions => entries(&pinned),
@@ -281,13 +287,29 @@ impl<'a> Fitter<'a> {
                 doc.navigation.parent = nav.parent.clone().filter(|_| self.keep[Cut::Parent.index()] > 0);
             }
             Section::Contents => {
-                let mut summaries = self.keep[Cut::FileSummaries.index()];
-                doc.files = original.files[..self.keep[Cut::Files.index()]].to_vec();
-                for file in doc.files.iter_mut().filter(|f| !f.summary.is_empty()) {
-                    if summaries == 0 {
+                // What goes first: a dotfile's name before a file with code, a small
+                // folder's line before the one with the code (`.github/` before `src/`).
+                let file_worth = |f: &FileLine| (!f.definitions.is_empty(), !f.name.starts_with('.'));
+                let folder_worth =
+                    |s: &SubfolderLine| (!s.code.is_empty(), !s.name.starts_with('.'), s.files_below);
+                let files = kept(&original.files, self.keep[Cut::Files.index()], |_| true, file_worth);
+                doc.files = original
+                    .files
+                    .iter()
+                    .zip(files)
+                    .filter(|(_, keep)| *keep)
+                    .map(|(f, _)| f.clone())
+                    .collect();
+                let summaries = kept(
+                    &doc.files,
+                    self.keep[Cut::FileSummaries.index()],
+                    |f| !f.summary.is_empty(),
+                    file_worth,
+                );
+                for (file, keep) in doc.files.iter_mut().zip(summaries) {
+                    if !keep {
                         file.summary.clear();
                     }
-                    summaries = summaries.saturating_sub(1);
                 }
                 let shares = definition_shares(
                     &doc.files.iter().map(|f| f.definitions.len()).collect::<Vec<_>>(),
@@ -297,13 +319,29 @@ impl<'a> Fitter<'a> {
                 for (file, share) in doc.files.iter_mut().zip(shares) {
                     file.definitions.truncate(share);
                 }
-                let mut descriptions = self.keep[Cut::SubfolderDescriptions.index()];
-                doc.subfolders = original.subfolders[..self.keep[Cut::Subfolders.index()]].to_vec();
-                for sub in doc.subfolders.iter_mut().filter(|s| !s.description.is_empty()) {
-                    if descriptions == 0 {
+                let subfolders =
+                    kept(&original.subfolders, self.keep[Cut::Subfolders.index()], |_| true, folder_worth);
+                doc.subfolders = original
+                    .subfolders
+                    .iter()
+                    .zip(subfolders)
+                    .filter(|(_, keep)| *keep)
+                    .map(|(s, _)| s.clone())
+                    .collect();
+                let descriptions = self.keep[Cut::SubfolderDescriptions.index()];
+                let descriptions =
+                    kept(&doc.subfolders, descriptions, |s| !s.description.is_empty(), folder_worth);
+                let code = self.keep[Cut::SubfolderCode.index()];
+                let code = kept(&doc.subfolders, code, |s| !s.code.is_empty(), folder_worth);
+                for (sub, (description, code)) in
+                    doc.subfolders.iter_mut().zip(descriptions.into_iter().zip(code))
+                {
+                    if !description {
                         sub.description.clear();
                     }
-                    descriptions = descriptions.saturating_sub(1);
+                    if !code {
+                        sub.code.clear();
+                    }
                 }
             }
             Section::Decisions => {
@@ -408,6 +446,7 @@ impl<'a> Fitter<'a> {
                 Cut::BootContent if kept == 0 => format!("the project's context ({})", count(size, "token")),
                 Cut::BootContent => format!("the project's context after {kept} of {}", count(size, "token")),
                 Cut::SubfolderDescriptions => format!("the descriptions of {}", of_size("subfolder")),
+                Cut::SubfolderCode => format!("the code named below {}", of_size("subfolder")),
                 Cut::CurrentContent if kept == 0 => {
                     format!("this folder's context ({})", count(size, "token"))
                 }
@@ -430,6 +469,18 @@ impl<'a> Fitter<'a> {
 /// first `first` files with any keep their first, then `more` are handed out
 /// one per file in turns, so every file keeps its best ones before any file
 /// keeps its fourth.
+/// Which of `items` keep the material `has` says they have when only `n` may:
+/// those worth most (`worth`; among equals, the earlier), in the items' order.
+fn kept<T, K: Ord>(items: &[T], n: usize, has: impl Fn(&T) -> bool, worth: impl Fn(&T) -> K) -> Vec<bool> {
+    let mut order: Vec<usize> = (0..items.len()).filter(|&i| has(&items[i])).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(worth(&items[i])));
+    let mut keep = vec![false; items.len()];
+    for &i in order.iter().take(n) {
+        keep[i] = true;
+    }
+    keep
+}
+
 fn definition_shares(counts: &[usize], first: usize, more: usize) -> Vec<usize> {
     let mut shares = vec![0; counts.len()];
     let with_any = counts.iter().enumerate().filter(|&(_, &n)| n > 0).map(|(j, _)| j);
@@ -516,6 +567,18 @@ fn last_resort(text: &str, cap: usize, tok: &dyn Tokenizer) -> (String, usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn what_is_worth_most_stays_in_its_place_and_equals_go_in_order() {
+        // (name, has the material, worth)
+        let items = [(".a", true, 0), ("b", true, 2), ("c", false, 9), ("d", true, 2), ("e", true, 1)];
+        let kept = |n| kept(&items, n, |i| i.1, |i| i.2);
+        assert_eq!(kept(2), [false, true, false, true, false]);
+        assert_eq!(kept(3), [false, true, false, true, true]);
+        assert_eq!(kept(1), [false, true, false, false, false]);
+        assert_eq!(kept(9), [true, true, false, true, true]);
+        assert_eq!(kept(0), [false; 5]);
+    }
 
     #[test]
     fn every_file_keeps_its_best_definitions_before_any_keeps_more() {

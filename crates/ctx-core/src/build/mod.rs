@@ -15,6 +15,7 @@
 //!    the stale flags of the folders nothing marked stale since step 1, and
 //!    remove the files of folders that no longer exist.
 
+mod code_below;
 mod fit;
 pub mod model;
 pub mod names;
@@ -40,8 +41,9 @@ use model::{ContextDoc, Project, Tree, assemble};
 pub use names::Tier;
 use render::Templates;
 
-/// Bumped when what a context file holds changes shape: rebuilds everything.
-const FORMAT_VERSION: u32 = 1;
+/// Bumped when what a context file holds changes shape, or how a tier is cut
+/// to its cap (which the deep doc hashed below does not show): rebuilds everything.
+const FORMAT_VERSION: u32 = 2;
 
 /// The folder that holds the context files, inside `.ctx/`.
 pub const CONTEXT_DIR: &str = "context";

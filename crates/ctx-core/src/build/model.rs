@@ -10,6 +10,7 @@ use rusqlite::Connection;
 use rustc_hash::FxHashMap as HashMap;
 use serde::Serialize;
 
+use super::code_below::{CodeBelow, code_below};
 use super::names::Tier;
 use crate::error::Result;
 use crate::paths::{self, ROOT};
@@ -26,6 +27,8 @@ struct Shown {
     ancestor_decisions: usize,
     /// A file's summary: its first sentence, or all of it.
     whole_summaries: bool,
+    /// Definitions named per subfolder, from the code below it.
+    code_below: usize,
 }
 
 fn shown(tier: Tier) -> Shown {
@@ -37,7 +40,13 @@ fn shown(tier: Tier) -> Shown {
         Tier::Deep => (usize::MAX, usize::MAX, usize::MAX),
     };
     let whole_summaries = matches!(tier, Tier::Full | Tier::Deep);
-    Shown { definitions, current_decisions, ancestor_decisions, whole_summaries }
+    let code_below = match tier {
+        Tier::Minimal => 3,
+        Tier::Standard => 4,
+        Tier::Full => 6,
+        Tier::Deep => super::code_below::MAX_CODE_BELOW,
+    };
+    Shown { definitions, current_decisions, ancestor_decisions, whole_summaries, code_below }
 }
 /// Tags whose decisions are shown from anywhere on the scope chain.
 const ALWAYS_SHOWN_TAGS: [&str; 2] = ["architectural", "breaking"];
@@ -81,6 +90,8 @@ pub(crate) struct FolderData {
     /// What the folder is about as shown (see [`Tree::describe`]), and where that came from.
     pub shown_description: String,
     pub description_source: String,
+    /// The code below it its parent's context names (see [`code_below`]).
+    pub code_below: Vec<CodeBelow>,
 }
 
 pub(crate) struct FileData {
@@ -139,6 +150,7 @@ impl Tree {
                 tree_digest: [0; 32],
                 shown_description: String::new(),
                 description_source: String::new(),
+                code_below: Vec::new(),
             });
         }
         for (i, parent_id) in parent_ids.into_iter().enumerate() {
@@ -205,6 +217,10 @@ impl Tree {
 
         let mut tree = Tree { folders, index, project: Project::default() };
         tree.compute_digests();
+        let below = code_below(&tree.folders);
+        for (folder, code) in tree.folders.iter_mut().zip(below) {
+            folder.code_below = code;
+        }
         let described: Vec<(String, String)> = (0..tree.folders.len()).map(|i| tree.describe(i)).collect();
         for (folder, (text, source)) in tree.folders.iter_mut().zip(described) {
             folder.shown_description = text;
@@ -473,6 +489,8 @@ pub struct SubfolderLine {
     /// The description is a mechanical summary of what the folder holds.
     pub is_summary: bool,
     pub files_below: usize,
+    /// The code below it worth naming, the most depended-on first (as many as the tier shows).
+    pub code: Vec<CodeBelow>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -586,6 +604,7 @@ pub(crate) fn assemble(tree: &Tree, i: usize, tier: Tier) -> ContextDoc {
             description: tree.folders[c].shown_description.clone(),
             is_summary: tree.folders[c].description_source == "summary",
             files_below: tree.folders[c].files_below,
+            code: tree.folders[c].code_below.iter().take(shown.code_below).cloned().collect(),
         })
         .collect();
     let decisions = if minimal { Vec::new() } else { window_decisions(tree, i, &ancestors, tier, &shown) };

@@ -268,6 +268,7 @@ class _OutlineDefBase(TypedDict):
     name: str
     signature: str
     line: int
+    users: int
 
 
 class OutlineDef(_OutlineDefBase, total=False):
@@ -289,12 +290,21 @@ class FileLine(TypedDict):
     definitions: List[OutlineDef]
 
 
+class CodeBelow(TypedDict):
+    """A definition below a subfolder that other files use; `path` is relative to the subfolder."""
+
+    name: str
+    kind: str
+    path: str
+
+
 class SubfolderLine(TypedDict):
     name: str
     path: str
     description: str
     is_summary: bool
     files_below: int
+    code: List[CodeBelow]
 
 
 class DecisionLine(TypedDict):

@@ -1,0 +1,86 @@
+//! What code a folder holds below it, for the line that names it in its
+//! parent's context: `src/`: "subfolders: flask" says little; "`Flask`
+//! (`flask/app.py`), `request` (`flask/globals.py`), …" tells an agent where
+//! the code it will read lives.
+//!
+//! From the outlines the map stored: the top-level definitions below the
+//! folder that the most other files use (at most two a file; then the file's
+//! PageRank). Only the repository's own code counts: a test's, an example's
+//! or a fixture's definitions say nothing of what the folder is for (tests
+//! still count among the users: what they call is the code's public face).
+
+use serde::Serialize;
+
+use super::model::FolderData;
+use crate::paths::{self, PathRole};
+use crate::sources::OutlineDef;
+
+/// Most definitions kept per folder (the deep tier's share).
+pub(crate) const MAX_CODE_BELOW: usize = 8;
+/// Most definitions of one file among them.
+const PER_FILE: usize = 2;
+
+/// A definition somewhere below a folder.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CodeBelow {
+    /// Its name (a class, function, constant, …).
+    pub name: String,
+    /// `class`, `function`, `struct`, … (the map's kinds).
+    pub kind: String,
+    /// Its file, relative to the folder (`flask/app.py`).
+    pub path: String,
+    /// How many other files use it, then its file's PageRank: what orders them.
+    #[serde(skip)]
+    rank: (u32, f64),
+}
+
+/// Per folder (as indexed), the definitions below it worth naming, the most
+/// depended-on file's first. Folders come sorted by path, so children follow
+/// their parents; they are visited deepest first.
+pub(crate) fn code_below(folders: &[FolderData]) -> Vec<Vec<CodeBelow>> {
+    let mut below: Vec<Vec<CodeBelow>> = vec![Vec::new(); folders.len()];
+    let mut order: Vec<usize> = (0..folders.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(paths::depth(&folders[i].path)));
+    for i in order {
+        let folder = &folders[i];
+        let mut found: Vec<CodeBelow> = Vec::new();
+        for file in &folder.files {
+            let Some(outline) = &file.outline else { continue };
+            if PathRole::of(&outline.path) != PathRole::Source {
+                continue;
+            }
+            // A file's top-level definitions others use, at most two: the folder
+            // has more to show than one file's.
+            let used = outline.defs.iter().filter(|d| d.parent.is_none() && d.users > 0);
+            let mut used: Vec<&OutlineDef> = used.collect();
+            used.sort_by_key(|d| std::cmp::Reverse(d.users));
+            found.extend(used.into_iter().take(PER_FILE).map(|def| CodeBelow {
+                name: def.name.clone(),
+                kind: def.kind.clone(),
+                path: file.name.clone(),
+                rank: (def.users, outline.rank),
+            }));
+        }
+        for &child in &folder.children {
+            // A test or example folder's code is not what its parent holds.
+            if PathRole::of(&folders[child].path) != PathRole::Source {
+                continue;
+            }
+            let name = paths::name(&folders[child].path);
+            found.extend(
+                below[child]
+                    .iter()
+                    .map(|code| CodeBelow { path: format!("{name}/{}", code.path), ..code.clone() }),
+            );
+        }
+        found.sort_by(|a, b| {
+            (b.rank.0.cmp(&a.rank.0)).then(b.rank.1.total_cmp(&a.rank.1)).then_with(|| a.path.cmp(&b.path))
+        });
+        // A name once (flask's two `Blueprint`s, every crate's `Result`): the likelier first.
+        let mut names = std::collections::HashSet::new();
+        found.retain(|code| names.insert(code.name.clone()));
+        found.truncate(MAX_CODE_BELOW);
+        below[i] = found;
+    }
+    below
+}
