@@ -52,10 +52,17 @@ pub struct OutlineDef {
 /// The key of `kv` holding the digest of the outlines stored.
 pub(crate) const OUTLINES_DIGEST: &str = "outlines.digest";
 
-/// The stored outlines, by path.
-pub(crate) fn stored_outlines(conn: &Connection) -> Result<HashMap<String, Outline>> {
-    let mut stmt = conn.prepare("SELECT path, hash, rank, referenced_by, defs FROM file_outlines")?;
-    let mut rows = stmt.query([])?;
+/// The stored outlines, by path: all, or those below the folder `below`
+/// (decoding every file's costs a one-folder `ctx context` most of its time).
+pub(crate) fn stored_outlines(conn: &Connection, below: Option<&str>) -> Result<HashMap<String, Outline>> {
+    // `a/` ≤ a path below `a` < `a0` (`0` follows `/`).
+    let range = below.map(|folder| (format!("{folder}/"), format!("{folder}0")));
+    let mut stmt = conn.prepare(
+        "SELECT path, hash, rank, referenced_by, defs FROM file_outlines
+         WHERE ?1 IS NULL OR (path >= ?1 AND path < ?2)",
+    )?;
+    let mut rows =
+        stmt.query(rusqlite::params![range.as_ref().map(|r| &r.0), range.as_ref().map(|r| &r.1)])?;
     let mut out = HashMap::default();
     while let Some(row) = rows.next()? {
         let (path, hash): (String, Vec<u8>) = (row.get(0)?, row.get(1)?);
@@ -249,4 +256,35 @@ pub fn default_cache_dir() -> Result<PathBuf> {
         Error::InvalidInput("no cache directory: set CTX_CACHE_DIR (or HOME) or run `ctx init`".into())
     })?;
     Ok(if cfg!(target_os = "macos") { home.join("Library/Caches/ctx") } else { home.join(".cache/ctx") })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Workspace;
+
+    #[test]
+    fn outlines_below_a_folder_are_those_of_its_files_and_no_others() {
+        let dir = tempfile::tempdir().unwrap();
+        let (mut ws, _) = Workspace::init(dir.path()).unwrap();
+        let outline = |path: &str| Outline {
+            path: path.into(),
+            hash: [1; 32],
+            rank: 0.1,
+            referenced_by: 0,
+            defs: vec![],
+        };
+        // `a0` and `a.b` sort after `a/` and before it: neither is below `a`.
+        let paths = ["a.b/x.py", "a/x.py", "a/b/y.py", "a0/z.py", "ab/w.py", "x.py"];
+        ws.save_outlines(&paths.map(outline)).unwrap();
+        let below = |folder| {
+            let mut got: Vec<String> =
+                stored_outlines(&ws.store().conn, folder).unwrap().into_keys().collect();
+            got.sort();
+            got
+        };
+        assert_eq!(below(Some("a")), ["a/b/y.py", "a/x.py"]);
+        assert_eq!(below(Some("a/b")), ["a/b/y.py"]);
+        assert_eq!(below(None).len(), paths.len());
+    }
 }

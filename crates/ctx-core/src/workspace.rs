@@ -416,7 +416,7 @@ impl Workspace {
     pub fn context(&self, path: &str, tier: Tier) -> Result<RenderedContext> {
         let key = self.key(path)?;
         let tx = self.store.conn.unchecked_transaction()?;
-        build::Inputs::load(&tx, self.build_site(&self.ctx_dir()))?.context(&key, tier)
+        build::Inputs::load_for(&tx, self.build_site(&self.ctx_dir()), Some(&key))?.context(&key, tier)
     }
 
     /// The text of the context file of the folder at `path` at `tier`: the

@@ -139,8 +139,14 @@ pub(crate) struct Inputs {
 impl Inputs {
     /// Read the inputs; `conn` is in a transaction, so the tree is one moment's.
     pub fn load(conn: &Connection, site: Site) -> Result<Inputs> {
+        Inputs::load_for(conn, site, None)
+    }
+
+    /// The inputs of the context files of the folder `only` alone, when given:
+    /// the code of the files outside it is not read.
+    pub fn load_for(conn: &Connection, site: Site, only: Option<&str>) -> Result<Inputs> {
         let templates = Templates::load(&site.ctx_dir.join(crate::workspace::TEMPLATES_DIR))?;
-        let mut tree = Tree::load(conn)?;
+        let mut tree = Tree::load(conn, only)?;
         // No tree below: the stack and commands are the context's, not the map's.
         let found = structure::detect(site.root, &tree.readable_paths(), 0, site.detector);
         tree.project = Project { stack: found.stack, commands: found.commands };
@@ -194,7 +200,7 @@ pub(crate) fn context_text(conn: &Connection, site: Site, key: &str, tier: Tier)
     // One read transaction: the tree and the builds rows are of the same moment.
     let tx = conn.unchecked_transaction()?;
     let conn = &*tx;
-    let inputs = Inputs::load(conn, site)?;
+    let inputs = Inputs::load_for(conn, site, Some(key))?;
     let i = inputs.folder_index(key)?;
     let source_hash = inputs.source_hash(i);
     let row = load_builds_where(conn, "WHERE folder_path = ?1 AND tier = ?2", &[&key, &tier.as_str()])?;
@@ -728,7 +734,7 @@ fn file_states(
 /// current — missing, stale or edited: what `ctx build` would rewrite —,
 /// sorted. `conn` is in a read transaction.
 pub(crate) fn stale_folders(conn: &Connection, site: Site, only: Option<&str>) -> Result<Vec<String>> {
-    let inputs = Inputs::load(conn, site)?;
+    let inputs = Inputs::load_for(conn, site, only)?;
     let folders = match only {
         Some(key) => vec![inputs.folder_index(key)?],
         None => (0..inputs.tree.folders.len()).collect(),
@@ -771,7 +777,7 @@ pub struct TodoFolder {
 /// parent's describer can read its children's descriptions), then by path.
 pub(crate) fn todo(conn: &Connection) -> Result<Vec<TodoFolder>> {
     let tx = conn.unchecked_transaction()?;
-    let tree = Tree::load(&tx)?;
+    let tree = Tree::load(&tx, None)?;
     let mut todo: Vec<TodoFolder> = tree
         .folders
         .iter()

@@ -116,8 +116,10 @@ pub(crate) struct DecisionData {
 }
 
 impl Tree {
-    /// Read the whole tree. Call inside a read transaction.
-    pub fn load(conn: &Connection) -> Result<Tree> {
+    /// Read the whole tree, with the outlines of every file or of those below
+    /// the folder `outlines_below` (whose context then is whole: it shows no
+    /// code from outside). Call inside a read transaction.
+    pub fn load(conn: &Connection, outlines_below: Option<&str>) -> Result<Tree> {
         let mut folders = Vec::new();
         let mut index = HashMap::default();
         let mut ids: HashMap<i64, usize> = HashMap::default();
@@ -161,7 +163,7 @@ impl Tree {
             }
         }
 
-        let mut outlines = stored_outlines(conn)?;
+        let mut outlines = stored_outlines(conn, outlines_below.filter(|&key| key != ROOT))?;
         let mut stmt = conn.prepare(
             "SELECT folder_id, path, size, kind, lang, secret IS NOT NULL, summary, hash FROM files ORDER BY path",
         )?;
