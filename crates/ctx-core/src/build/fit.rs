@@ -292,14 +292,7 @@ impl<'a> Fitter<'a> {
                 let file_worth = |f: &FileLine| (!f.definitions.is_empty(), !f.name.starts_with('.'));
                 let folder_worth =
                     |s: &SubfolderLine| (!s.code.is_empty(), !s.name.starts_with('.'), s.files_below);
-                let files = kept(&original.files, self.keep[Cut::Files.index()], |_| true, file_worth);
-                doc.files = original
-                    .files
-                    .iter()
-                    .zip(files)
-                    .filter(|(_, keep)| *keep)
-                    .map(|(f, _)| f.clone())
-                    .collect();
+                doc.files = kept_items(&original.files, self.keep[Cut::Files.index()], file_worth);
                 let summaries = kept(
                     &doc.files,
                     self.keep[Cut::FileSummaries.index()],
@@ -319,15 +312,8 @@ impl<'a> Fitter<'a> {
                 for (file, share) in doc.files.iter_mut().zip(shares) {
                     file.definitions.truncate(share);
                 }
-                let subfolders =
-                    kept(&original.subfolders, self.keep[Cut::Subfolders.index()], |_| true, folder_worth);
-                doc.subfolders = original
-                    .subfolders
-                    .iter()
-                    .zip(subfolders)
-                    .filter(|(_, keep)| *keep)
-                    .map(|(s, _)| s.clone())
-                    .collect();
+                doc.subfolders =
+                    kept_items(&original.subfolders, self.keep[Cut::Subfolders.index()], folder_worth);
                 let descriptions = self.keep[Cut::SubfolderDescriptions.index()];
                 let descriptions =
                     kept(&doc.subfolders, descriptions, |s| !s.description.is_empty(), folder_worth);
@@ -479,6 +465,12 @@ fn kept<T, K: Ord>(items: &[T], n: usize, has: impl Fn(&T) -> bool, worth: impl 
         keep[i] = true;
     }
     keep
+}
+
+/// The `n` of `items` worth most ([`kept`]), in their order.
+fn kept_items<T: Clone, K: Ord>(items: &[T], n: usize, worth: impl Fn(&T) -> K) -> Vec<T> {
+    let keep = kept(items, n, |_| true, worth);
+    items.iter().zip(keep).filter(|(_, keep)| *keep).map(|(item, _)| item.clone()).collect()
 }
 
 fn definition_shares(counts: &[usize], first: usize, more: usize) -> Vec<usize> {
