@@ -156,10 +156,9 @@ fn outlines(files: &[IndexedFile], ranking: &Ranking, hashes: &HashMap<String, [
                 }
                 // Another file's use of a name that file cannot see is of another's.
                 let visible = visible_elsewhere(&file.lang, defs, def);
-                let users = if visible { users_of(i, def).count() } else { 0 };
-                if visible {
-                    referenced_by.extend(users_of(i, def));
-                }
+                let users = if visible { users_of(i, def).collect() } else { Vec::new() };
+                referenced_by.extend(&users);
+                let users = users.len();
                 // One entry per overload set.
                 if seen.insert((def.parent, def.name.as_str())) {
                     let score = ranking.def_rank.get(i).and_then(|s| s.get(d)).copied().unwrap_or(0.0);

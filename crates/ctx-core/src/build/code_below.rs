@@ -35,8 +35,8 @@ pub struct CodeBelow {
 }
 
 /// Per folder (as indexed), the definitions below it worth naming, the most
-/// depended-on file's first. Folders come sorted by path, so children follow
-/// their parents; they are visited deepest first.
+/// used first. Folders are visited deepest first, so a folder's children
+/// have theirs when it merges them.
 pub(crate) fn code_below(folders: &[FolderData]) -> Vec<Vec<CodeBelow>> {
     let mut below: Vec<Vec<CodeBelow>> = vec![Vec::new(); folders.len()];
     let mut order: Vec<usize> = (0..folders.len()).collect();

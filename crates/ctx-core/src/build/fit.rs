@@ -451,10 +451,6 @@ impl<'a> Fitter<'a> {
     }
 }
 
-/// How many definitions each file keeps (`counts`: how many it has): the
-/// first `first` files with any keep their first, then `more` are handed out
-/// one per file in turns, so every file keeps its best ones before any file
-/// keeps its fourth.
 /// Which of `items` keep the material `has` says they have when only `n` may:
 /// those worth most (`worth`; among equals, the earlier), in the items' order.
 fn kept<T, K: Ord>(items: &[T], n: usize, has: impl Fn(&T) -> bool, worth: impl Fn(&T) -> K) -> Vec<bool> {
@@ -473,6 +469,10 @@ fn kept_items<T: Clone, K: Ord>(items: &[T], n: usize, worth: impl Fn(&T) -> K) 
     items.iter().zip(keep).filter(|(_, keep)| *keep).map(|(item, _)| item.clone()).collect()
 }
 
+/// How many definitions each file keeps (`counts`: how many it has): the
+/// first `first` files with any keep their first, then `more` are handed out
+/// one per file in turns, so every file keeps its best ones before any file
+/// keeps its fourth.
 fn definition_shares(counts: &[usize], first: usize, more: usize) -> Vec<usize> {
     let mut shares = vec![0; counts.len()];
     let with_any = counts.iter().enumerate().filter(|&(_, &n)| n > 0).map(|(j, _)| j);

@@ -17,6 +17,7 @@
 
 mod code_below;
 mod fit;
+pub use code_below::CodeBelow;
 pub mod model;
 pub mod names;
 mod render;
