@@ -182,12 +182,23 @@ fn outlines(files: &[IndexedFile], ranking: &Ranking, hashes: &HashMap<String, [
             Some(Outline {
                 path: file.path.clone(),
                 hash,
-                rank: ranking.file_rank.get(i).copied().unwrap_or(0.0),
+                rank: significant(ranking.file_rank.get(i).copied().unwrap_or(0.0)),
                 referenced_by: referenced_by.len() as u32,
                 defs,
             })
         })
         .collect()
+}
+
+/// A rank to three significant digits. Any edit moves every file's rank a
+/// little, and a stored outline whose rank moved in the fifth digit need not
+/// be written again: nothing that orders by rank tells such ranks apart.
+fn significant(rank: f64) -> f64 {
+    if !(rank.is_finite() && rank > 0.0) {
+        return 0.0;
+    }
+    let scale = 10f64.powi(2 - rank.log10().floor() as i32);
+    (rank * scale).round() / scale
 }
 
 fn outline_def(defs: &[Def], def: &Def, users: usize) -> OutlineDef {
@@ -279,6 +290,18 @@ mod tests {
     use super::*;
     use crate::lang::Lang;
     use crate::tags;
+
+    #[test]
+    fn a_stored_rank_keeps_three_significant_digits() {
+        assert_eq!(significant(0.000123456), 0.000123);
+        assert_eq!(significant(0.0456789), 0.0457);
+        assert_eq!(significant(0.5), 0.5);
+        assert_eq!(significant(0.0), 0.0);
+        assert_eq!(significant(f64::NAN), 0.0);
+        // A move in the fifth digit stores the same rank; one in the third does not.
+        assert_eq!(significant(0.00123451), significant(0.00123449));
+        assert!(significant(0.00124) > significant(0.00123));
+    }
 
     fn indexed(path: &str, lang: Lang, source: &str) -> IndexedFile {
         IndexedFile {
