@@ -6,7 +6,10 @@
 #
 #   cold:       no context files yet (database scanned), every file written
 #   unchanged:  nothing changed since the last build
-#   one change: one file edited, `ctx scan` then `ctx build` (timed together)
+#   one change: one file edited (a comment appended), `ctx scan` then `ctx build`
+#               (timed together)
+#   one new def: the same, but the edit adds a function that calls others:
+#               its tags change, so the graph and the ranks are made again
 #   context:    `ctx context asyncio` (standard tier, markdown), files current
 #
 # Usage: benches/build.sh [RUNS]     (default 3 runs each; medians reported)
@@ -26,6 +29,10 @@ cold=$(for _ in $(seq "$RUNS"); do rm -rf .ctx/context; time_ms "$CTX" build --f
 unchanged=$(for _ in $(seq "$RUNS"); do time_ms "$CTX" build; done | median)
 scan_and_build() { "$CTX" scan && "$CTX" build; }
 one=$(for i in $(seq "$RUNS"); do echo "# bench $i" >> asyncio/base_events.py; time_ms scan_and_build; done | median)
+new_def=$(for i in $(seq "$RUNS"); do
+  printf '\n\ndef bench_helper_%s(loop):\n    return loop.run_until_complete(sleep(0))\n' "$i" >> asyncio/base_events.py
+  time_ms scan_and_build
+done | median)
 context=$(for _ in $(seq "$RUNS"); do time_ms "$CTX" context asyncio; done | median)
 context_json=$(for _ in $(seq "$RUNS"); do time_ms "$CTX" context asyncio --format json; done | median)
 peak_kb=$(rm -rf .ctx/context; peak_rss_kb "$CTX" build --force)
@@ -39,6 +46,7 @@ ctx build, median of $RUNS runs (ms):
   cold (all $context_files context files)   $cold
   unchanged (nothing to write)        $unchanged
   scan + build after one-file change  $one
+  scan + build after one new function  $new_def
 ctx context asyncio (md, file current)  $context
 ctx context asyncio --format json       $context_json
 peak RSS of a cold build              $peak_kb KB
