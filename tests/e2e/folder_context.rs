@@ -308,3 +308,31 @@ fn a_subfolder_line_names_the_code_below_it_that_others_use() {
     let omitted = minimal["doc"]["omitted"].as_array().unwrap();
     assert!(omitted.iter().any(|o| o.as_str().unwrap().contains("of 62 files")), "{omitted:?}");
 }
+
+#[test]
+fn a_crate_s_result_alias_is_not_the_code_it_is_known_by() {
+    let repo = Repo::new();
+    repo.write("Cargo.toml", "[workspace]\nmembers = [\"crates/engine\"]\n");
+    repo.write("crates/engine/Cargo.toml", "[package]\nname = \"engine\"\nversion = \"0.1.0\"\n");
+    repo.write(
+        "crates/engine/src/error.rs",
+        "pub enum Error { Bad }\n\npub type Result<T> = std::result::Result<T, Error>;\n",
+    );
+    repo.write(
+        "crates/engine/src/engine.rs",
+        "use crate::error::Result;\n\npub struct Engine;\n\npub fn start() -> Result<Engine> { Ok(Engine) }\n",
+    );
+    for name in ["a", "b", "c"] {
+        repo.write(
+            &format!("crates/engine/src/{name}.rs"),
+            "use crate::error::{Error, Result};\nuse crate::engine::Engine;\n\n\
+             pub fn run(e: Engine) -> Result<Engine> { if false { return Err(Error::Bad) } Ok(e) }\n",
+        );
+    }
+    repo.ok(&["init", "--no-agents"]);
+    let below = code_below(&context(&repo, ".", "deep"));
+    let crates = &below.iter().find(|(name, _)| name == "crates").unwrap().1;
+    // Every file uses the alias; it says nothing of what the crate is.
+    assert!(crates.contains(&"Engine".to_string()) && crates.contains(&"Error".to_string()), "{crates:?}");
+    assert!(!crates.contains(&"Result".to_string()), "{crates:?}");
+}

@@ -51,7 +51,7 @@ pub(crate) fn code_below(folders: &[FolderData]) -> Vec<Vec<CodeBelow>> {
             }
             // A file's top-level definitions others use, at most two: the folder
             // has more to show than one file's.
-            let used = outline.defs.iter().filter(|d| d.parent.is_none() && d.users > 0);
+            let used = outline.defs.iter().filter(|d| d.parent.is_none() && d.users > 0 && !is_shorthand(d));
             let mut used: Vec<&OutlineDef> = used.collect();
             used.sort_by_key(|d| std::cmp::Reverse(d.users));
             found.extend(used.into_iter().take(PER_FILE).map(|def| CodeBelow {
@@ -76,11 +76,20 @@ pub(crate) fn code_below(folders: &[FolderData]) -> Vec<Vec<CodeBelow>> {
         found.sort_by(|a, b| {
             (b.rank.0.cmp(&a.rank.0)).then(b.rank.1.total_cmp(&a.rank.1)).then_with(|| a.path.cmp(&b.path))
         });
-        // A name once (flask's two `Blueprint`s, every crate's `Result`): the likelier first.
+        // A name once (flask's two `Blueprint`s, each crate's `Error`): the likelier first.
         let mut names = std::collections::HashSet::new();
         found.retain(|code| names.insert(code.name.clone()));
         found.truncate(MAX_CODE_BELOW);
         below[i] = found;
     }
     below
+}
+
+/// A type alias named like the standard type it stands for (Rust's
+/// `type Result<T> = std::result::Result<T, Error>`): every file uses it, and
+/// it says nothing of what the code does.
+fn is_shorthand(def: &OutlineDef) -> bool {
+    const STANDARD: &[&str] =
+        &["Result", "Option", "Error", "Box", "Vec", "HashMap", "HashSet", "Promise", "Record"];
+    def.kind == "type" && STANDARD.contains(&def.name.as_str())
 }
