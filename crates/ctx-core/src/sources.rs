@@ -21,7 +21,8 @@ pub struct Outline {
     pub path: String,
     /// blake3 of the content it was made from.
     pub hash: [u8; 32],
-    /// The file's PageRank over the reference graph (all files' sum to 1).
+    /// The file's PageRank over the reference graph (all files' sum to 1),
+    /// as the map stores it: to three significant digits.
     pub rank: f64,
     /// How many other files use a name it defines.
     pub referenced_by: u32,
