@@ -42,13 +42,14 @@ pub(crate) fn snapshot(
         finalized: loaded.row.finalized,
         flags: flags.iter().map(|(slug, f)| (slug.clone(), f.done, f.collapsed)).collect(),
     };
+    let ts = snapshot_time(conn, loaded.row.node_id, &time::now_iso())?;
     conn.execute(
         "INSERT INTO artifact_snapshots (uid, artifact_id, ts, file_hash, content, state, reason)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
         params![
             id,
             loaded.row.node_id,
-            time::now_iso(),
+            ts,
             loaded.hash,
             loaded.text.as_bytes(),
             serde_json::to_string(&state).unwrap_or_else(|_| "{}".into()),
@@ -56,6 +57,20 @@ pub(crate) fn snapshot(
         ],
     )?;
     Ok(id)
+}
+
+/// The time to give a new snapshot of artifact `node_id` taken at `now`.
+/// Snapshots are listed newest first by time, and two operations can land
+/// in the same millisecond: a snapshot's time is kept later than every
+/// earlier one of its artifact, so the list is in the order taken.
+fn snapshot_time(conn: &Connection, node_id: i64, now: &str) -> Result<String> {
+    Ok(conn.query_row(
+        "SELECT CASE WHEN max(ts) >= ?2 THEN strftime('%Y-%m-%dT%H:%M:%fZ', max(ts), '+0.001 seconds')
+                     ELSE ?2 END
+         FROM artifact_snapshots WHERE artifact_id = ?1",
+        params![node_id, now],
+        |row| row.get(0),
+    )?)
 }
 
 /// The snapshot `id` of artifact `node_id`, or SNAPSHOT_NOT_FOUND naming the latest ones.
@@ -285,4 +300,25 @@ pub(crate) fn decide(
         params![id, serde_json::to_string(&meta).unwrap_or_else(|_| "{}".into())],
     )?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_snapshot_s_time_is_later_than_every_earlier_one() {
+        let conn = Connection::open_in_memory().unwrap();
+        conn.execute_batch(
+            "CREATE TABLE artifact_snapshots (uid TEXT PRIMARY KEY, artifact_id INTEGER, ts TEXT);
+             INSERT INTO artifact_snapshots VALUES ('a', 1, '2026-11-24T10:00:59.999Z'), ('b', 2, '2030-01-01T00:00:00.000Z');",
+        )
+        .unwrap();
+        // The same millisecond, or a clock gone back: one millisecond after the latest.
+        assert_eq!(snapshot_time(&conn, 1, "2026-11-24T10:00:59.999Z").unwrap(), "2026-11-24T10:01:00.000Z");
+        assert_eq!(snapshot_time(&conn, 1, "2026-11-24T09:00:00.000Z").unwrap(), "2026-11-24T10:01:00.000Z");
+        // Later: the time itself; another artifact's snapshots do not count.
+        assert_eq!(snapshot_time(&conn, 1, "2026-11-24T10:01:00.005Z").unwrap(), "2026-11-24T10:01:00.005Z");
+        assert_eq!(snapshot_time(&conn, 3, "2026-11-24T09:00:00.000Z").unwrap(), "2026-11-24T09:00:00.000Z");
+    }
 }
