@@ -248,6 +248,37 @@ impl Workspace {
         Ok(true)
     }
 
+    /// Store `outlines`, leaving every other file's as stored: for when no
+    /// other file's can have changed (the ranking is the one they were made
+    /// with). One transaction.
+    pub fn update_outlines(&mut self, outlines: &[Outline]) -> Result<()> {
+        let tx = self.store_mut().conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        {
+            let mut insert = tx.prepare_cached(
+                "INSERT OR REPLACE INTO file_outlines (path, hash, rank, referenced_by, defs)
+                 VALUES (?1, ?2, ?3, ?4, ?5)",
+            )?;
+            for o in outlines {
+                let defs = serde_json::to_string(&o.defs).unwrap_or_default();
+                insert.execute(params![o.path, &o.hash[..], o.rank, o.referenced_by, defs])?;
+            }
+        }
+        // The digest was of the whole set before: the next full save compares row by row.
+        tx.execute("DELETE FROM kv WHERE key = ?1", [OUTLINES_DIGEST])?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// The content hash each stored outline was made from, by path.
+    pub fn outline_hashes(&self) -> Result<HashMap<String, [u8; 32]>> {
+        let mut stmt = self.store().conn.prepare_cached("SELECT path, hash FROM file_outlines")?;
+        let rows = stmt.query_map([], |row| {
+            let hash = row.get_ref(1)?.as_blob().ok().and_then(|b| <[u8; 32]>::try_from(b).ok());
+            Ok((row.get::<_, String>(0)?, hash.unwrap_or_default()))
+        })?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
     /// A workspace for `dir` whose database lives in `cache_root` (not in
     /// the repository), for commands that work in any folder. `dir` itself
     /// is the root; the configuration is the default.
@@ -356,5 +387,15 @@ mod tests {
         let mut want: Vec<&Outline> = second.iter().collect();
         want.sort_by(|a, b| a.path.cmp(&b.path));
         assert_eq!(got, want);
+
+        // Updating one leaves the others, and a full save after it still compares rows.
+        let mut edited = outline("edited.py", 0.125, vec![def("newer")]);
+        edited.hash = [8; 32];
+        ws.update_outlines(std::slice::from_ref(&edited)).unwrap();
+        let hashes = ws.outline_hashes().unwrap();
+        assert_eq!((hashes.len(), hashes["edited.py"], hashes["kept.py"]), (4, [8; 32], [7; 32]));
+        assert_eq!(stored_outlines(&ws.store().conn, None).unwrap()["edited.py"], edited);
+        assert!(ws.save_outlines(&second).unwrap(), "the set saved before is not the one stored now");
+        assert_eq!(stored_outlines(&ws.store().conn, None).unwrap()["edited.py"], second[2]);
     }
 }

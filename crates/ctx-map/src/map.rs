@@ -93,7 +93,7 @@ pub fn map(ws: &mut Workspace, options: &MapOptions, progress: Option<Progress>)
     } else {
         let ranking = graph.rank(&focus);
         // The whole repository ranked with no focus: what the folder context files show.
-        crate::outline::save(ws, &indexed.files, &ranking)?;
+        crate::outline::save(ws, &graph, &ranking)?;
         plan_overview(&indexed.files, ranking, &focus, options.tokens)
     };
     let paths: Vec<String> = ws.source_files()?.into_iter().map(|f| f.path).collect();

@@ -37,18 +37,18 @@ pub fn build(ws: &mut Workspace, options: &BuildOptions) -> Result<BuildReport> 
     let (files, _) = index::index_scanned(ws, None)?;
     let inputs = Inputs::of(ws, &files)?;
     if !inputs.stored(ws) {
-        let ranking = Graph::cached(ws, &files, &Default::default()).rank(&Focus::default());
-        inputs.save(ws, &files, &ranking)?;
+        let graph = Graph::cached(ws, &files, &Default::default());
+        inputs.save(ws, &graph, &graph.rank(&Focus::default()))?;
     }
     Ok(ws.build(options)?)
 }
 
-/// Store the outlines of `files` ranked with no focus, unless the files'
-/// contents are those they were last made from. Outlines are derived data:
-/// a store that cannot be written keeps the ones it has.
-pub fn save(ws: &mut Workspace, files: &[IndexedFile], ranking: &Ranking) -> Result<()> {
-    let inputs = Inputs::of(ws, files)?;
-    if inputs.stored(ws) { Ok(()) } else { inputs.save(ws, files, ranking) }
+/// Store the outlines of `graph`'s files, `ranking` being its ranking with
+/// no focus, unless the files' contents are those they were last made from.
+/// Outlines are derived data: a store that cannot be written keeps the ones it has.
+pub fn save(ws: &mut Workspace, graph: &Graph, ranking: &Ranking) -> Result<()> {
+    let inputs = Inputs::of(ws, graph.files())?;
+    if inputs.stored(ws) { Ok(()) } else { inputs.save(ws, graph, ranking) }
 }
 
 /// What outlines follow from: every file's path and content (its tags, and
@@ -65,6 +65,9 @@ const VERSION: u32 = 3;
 
 /// Where the digest of the inputs of the stored outlines is kept ([`Workspace::derived`]).
 const INPUTS_KEY: &str = "outline-inputs";
+/// Where the digest of the graph the stored outlines were ranked on is kept:
+/// while it holds, only the outlines of files edited since need making again.
+const GRAPH_KEY: &str = "outline-graph";
 
 impl Inputs {
     fn of(ws: &Workspace, files: &[IndexedFile]) -> Result<Inputs> {
@@ -84,11 +87,26 @@ impl Inputs {
         ws.derived(INPUTS_KEY).ok().flatten().as_deref() == Some(self.digest.as_str())
     }
 
-    fn save(&self, ws: &mut Workspace, files: &[IndexedFile], ranking: &Ranking) -> Result<()> {
-        match ws.save_outlines(&outlines(files, ranking, &self.hashes)) {
-            Ok(_) => {
+    fn save(&self, ws: &mut Workspace, graph: &Graph, ranking: &Ranking) -> Result<()> {
+        let files = graph.files();
+        let mut hasher = blake3::Hasher::new();
+        hasher.update(&VERSION.to_le_bytes()).update(&graph.digest());
+        let graph_digest = hasher.finalize().to_hex().to_string();
+        let saved = if ws.derived(GRAPH_KEY).ok().flatten().as_deref() == Some(graph_digest.as_str()) {
+            // The same graph, so the same ranking: every outline is the one stored
+            // but those of the files edited since (an edit inside a body, a comment).
+            let stored = ws.outline_hashes()?;
+            let edited: Vec<bool> =
+                files.iter().map(|f| stored.get(&f.path) != self.hashes.get(&f.path)).collect();
+            ws.update_outlines(&outlines(files, ranking, &self.hashes, |i| edited[i]))
+        } else {
+            ws.save_outlines(&outlines(files, ranking, &self.hashes, |_| true)).map(drop)
+        };
+        match saved {
+            Ok(()) => {
                 // Remembering the inputs only saves the next run some work.
                 let _ = ws.save_derived(INPUTS_KEY, &self.digest);
+                let _ = ws.save_derived(GRAPH_KEY, &graph_digest);
                 Ok(())
             }
             Err(ctxkeep_core::Error::ReadOnly { .. }) => Ok(()),
@@ -98,8 +116,13 @@ impl Inputs {
 }
 
 /// The outline of every file of `files` the store knows (`hashes`: its
-/// content hash by path).
-fn outlines(files: &[IndexedFile], ranking: &Ranking, hashes: &HashMap<String, [u8; 32]>) -> Vec<Outline> {
+/// content hash by path) and `wanted` takes (by index).
+fn outlines(
+    files: &[IndexedFile],
+    ranking: &Ranking,
+    hashes: &HashMap<String, [u8; 32]>,
+    wanted: impl Fn(usize) -> bool + Sync,
+) -> Vec<Outline> {
     // name -> the code's files defining it (a test's or an example's
     // same-name definition does not make the code's ambiguous), and name ->
     // files using it.
@@ -139,6 +162,7 @@ fn outlines(files: &[IndexedFile], ranking: &Ranking, hashes: &HashMap<String, [
     files
         .par_iter()
         .enumerate()
+        .filter(|&(i, _)| wanted(i))
         .filter_map(|(i, file)| {
             let hash = *hashes.get(&file.path)?;
             let defs = &file.tags.defs;
@@ -336,7 +360,7 @@ mod tests {
             indexed("src/pkg/other.rs", Lang::Rust, "pub fn other(x: X) {\n    x.helper();\n}\n"),
         ];
         let hashes = files.iter().map(|f| (f.path.clone(), [0; 32])).collect();
-        let outlines = outlines(&files, &crate::graph::rank(&files, &Focus::default()), &hashes);
+        let outlines = outlines(&files, &crate::graph::rank(&files, &Focus::default()), &hashes, |_| true);
         let by_path = |p: &str| outlines.iter().find(|o| o.path == p).unwrap();
         let core = by_path("src/pkg/core.rs");
         // Public first, Pool used elsewhere before them; private last; the test module and its function never.
@@ -371,7 +395,7 @@ mod tests {
         // The graph scores the long, specific name higher ...
         assert!(ranking.def_rank[0][0] > ranking.def_rank[0][1], "{:?}", ranking.def_rank[0]);
         // ... the outline shows first what more of the code uses.
-        let outlines = outlines(&files, &ranking, &hashes);
+        let outlines = outlines(&files, &ranking, &hashes, |_| true);
         assert_eq!(names(&outlines[0]), ["url_for", "get_flashed_messages_for"]);
     }
 

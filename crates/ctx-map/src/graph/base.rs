@@ -50,16 +50,15 @@ pub(super) struct Base {
 }
 
 impl Base {
-    /// The base of `files`: from the store when it holds the one of these
-    /// files' paths and contents, else built (and kept for the next run).
-    pub fn cached(ws: &mut Workspace, files: &[IndexedFile]) -> Base {
-        let digest = digest(files);
-        if let Ok(Some(Some(base))) = ws.derived_bytes(KEY, |bytes| decode(bytes, &digest, files)) {
+    /// The base of `files` (whose [`digest`] is `digest`): from the store
+    /// when it holds the one of these files, else built (and kept for the next run).
+    pub fn cached(ws: &mut Workspace, files: &[IndexedFile], digest: &[u8; 32]) -> Base {
+        if let Ok(Some(Some(base))) = ws.derived_bytes(KEY, |bytes| decode(bytes, digest, files)) {
             return base;
         }
         let base = Base::build(files);
         // Keeping it only saves the next run some work: a read-only store must not cost the answer.
-        let _ = ws.save_derived_bytes(KEY, &encode(&base, &digest));
+        let _ = ws.save_derived_bytes(KEY, &encode(&base, digest));
         base
     }
 

@@ -126,6 +126,8 @@ pub struct Graph<'a> {
     /// The names the graph weighed, and per name id whether it is one of them.
     mentioned: HashSet<String>,
     named: Vec<bool>,
+    /// The digest of what the base follows from, once computed.
+    digest: Option<[u8; 32]>,
 }
 
 impl<'a> Graph<'a> {
@@ -137,7 +139,14 @@ impl<'a> Graph<'a> {
     /// [`Graph::new`], its task-independent part read from `ws`'s store when
     /// it was made from these files (and kept there when it was not).
     pub fn cached(ws: &mut Workspace, files: &'a [IndexedFile], mentioned: &HashSet<String>) -> Graph<'a> {
-        Graph::with_base(files, Base::cached(ws, files), mentioned)
+        let digest = base::digest(files);
+        Graph { digest: Some(digest), ..Graph::with_base(files, Base::cached(ws, files, &digest), mentioned) }
+    }
+
+    /// What the graph follows from, as a digest: the same for two sets of
+    /// files whose graph (and so ranking toward any focus) is the same.
+    pub fn digest(&self) -> [u8; 32] {
+        self.digest.unwrap_or_else(|| base::digest(self.files))
     }
 
     fn with_base(files: &'a [IndexedFile], mut base: Base, mentioned: &HashSet<String>) -> Graph<'a> {
@@ -173,7 +182,16 @@ impl<'a> Graph<'a> {
         }));
         // Sorted by (from, to) by construction; were it not, no edges is a graph still.
         let links = Csr::from_sorted_edges(&pairs).unwrap_or_else(|_| Csr::with_nodes(0));
-        Graph { files, base, def_starts, out_weight, links, mentioned: mentioned.clone(), named }
+        Graph {
+            files,
+            base,
+            def_starts,
+            out_weight,
+            links,
+            mentioned: mentioned.clone(),
+            named,
+            digest: None,
+        }
     }
 
     /// The files defining each of `names` (that some file defines), in file order.
