@@ -1,9 +1,10 @@
 //! Fitting a context doc to its tier's token cap.
 //!
-//! Render and count once; a doc within its cap is done. Otherwise cut the
-//! least important material first — sibling names first, this folder's own
-//! description never — one kind of material ([`Cut`]) at a time: drop all of
-//! it if even that does not fit, else binary-search how much of it can stay.
+//! Render and count once, section by section; a doc within its cap is done.
+//! Otherwise cut the least important material first — sibling names first,
+//! this folder's own description never — one kind of material ([`Cut`]) at a
+//! time: drop all of it if even that does not fit, else search how much of
+//! it can stay.
 //! Only the section a cut touches is re-rendered and recounted. What was cut
 //! is listed in the doc itself (`omitted`), so a reader knows what is missing.
 //! If everything that may go is gone and the text is still too long (a
@@ -39,11 +40,26 @@ pub(crate) struct Fitted {
 
 /// Render `doc` within its cap (if it has one).
 pub(crate) fn fit(doc: ContextDoc, templates: &Templates, tok: &dyn Tokenizer) -> Result<Fitted> {
-    let text = templates.render(&doc)?;
-    let tokens = tok.count(&text);
     match doc.cap {
-        Some(cap) if tokens > cap => Fitter::new(doc, templates, tok)?.run(cap),
-        _ => Ok(Fitted { doc, text, tokens }),
+        // Rendered by sections from the start: a doc over its cap (a root's
+        // thousands of definitions) is not rendered and counted whole first.
+        Some(cap) => {
+            let fitter = Fitter::new(doc, templates, tok)?;
+            // The sections' counts can sum a little over the whole's: the whole decides.
+            if fitter.total() <= cap + cap / 8 {
+                let text = fitter.sections.concat();
+                let tokens = tok.count(&text);
+                if tokens <= cap {
+                    return Ok(Fitted { doc: fitter.doc, text, tokens });
+                }
+            }
+            fitter.run(cap)
+        }
+        None => {
+            let text = templates.render(&doc)?;
+            let tokens = tok.count(&text);
+            Ok(Fitted { doc, text, tokens })
+        }
     }
 }
 
@@ -236,18 +252,18 @@ impl<'a> Fitter<'a> {
             if before == 0 {
                 continue;
             }
+            let all = self.total();
             self.set(cut, 0)?;
             if self.total() > target {
                 continue;
             }
             // Keeping none fits and keeping what was there does not: find the most that fits.
-            let (mut fits, mut too_many) = (0, before);
-            while too_many - fits > 1 {
-                let mid = fits + (too_many - fits) / 2;
-                self.set(cut, mid)?;
-                if self.total() <= target { fits = mid } else { too_many = mid }
-            }
-            self.set(cut, fits)?;
+            let none = self.total();
+            let most = most_that_fits((0, none), (before, all), target, |n| {
+                self.set(cut, n)?;
+                Ok(self.total())
+            })?;
+            self.set(cut, most)?;
             return Ok(());
         }
         Ok(())
@@ -495,6 +511,39 @@ fn definition_shares(counts: &[usize], first: usize, more: usize) -> Vec<usize> 
 
 /// The token ends of the project boot, which every file of a tree shares:
 /// tokenized once per thread, not once per file.
+/// The largest `n` whose `total(n)` is within `target`, given two points
+/// `(n, total(n))` on either side of it (`fits.1 <= target < too_many.1`)
+/// and a `total` that grows with `n`. Each call of `total` re-renders a
+/// section (a root's 2,000 definitions: milliseconds), so the next try is
+/// where the count, about linear in what is kept, crosses the target; a try
+/// that does not halve the range is followed by one that does.
+fn most_that_fits(
+    mut fits: (usize, usize),
+    mut too_many: (usize, usize),
+    target: usize,
+    mut total: impl FnMut(usize) -> Result<usize>,
+) -> Result<usize> {
+    let mut halve = false;
+    while too_many.0 > fits.0 + 1 {
+        let range = too_many.0 - fits.0;
+        let mid = if halve {
+            fits.0 + range / 2
+        } else {
+            let per_item = too_many.1.saturating_sub(fits.1).max(1) as f64 / range as f64;
+            let guess = fits.0 + (target.saturating_sub(fits.1) as f64 / per_item) as usize;
+            guess.clamp(fits.0 + 1, too_many.0 - 1)
+        };
+        let at = (mid, total(mid)?);
+        if at.1 <= target {
+            fits = at
+        } else {
+            too_many = at
+        }
+        halve = !halve && (too_many.0 - fits.0) * 2 > range;
+    }
+    Ok(fits.0)
+}
+
 fn boot_token_ends(tok: &dyn Tokenizer, content: &str) -> Rc<[usize]> {
     /// The tokenizer's name, the boot, and its token ends.
     type Last = Option<(&'static str, String, Rc<[usize]>)>;
@@ -570,6 +619,33 @@ mod tests {
         assert_eq!(kept(1), [false, true, false, false, false]);
         assert_eq!(kept(9), [true, true, false, true, true]);
         assert_eq!(kept(0), [false; 5]);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn the_search_finds_the_most_that_fits_in_few_tries(
+            steps in proptest::collection::vec(0usize..40, 2..3000),
+            at in 0.0f64..1.0,
+        ) {
+            // total(n): the sum of the first n steps, as each item kept adds its tokens.
+            let totals: Vec<usize> = std::iter::once(0).chain(steps.iter().scan(0, |sum, s| {
+                *sum += s;
+                Some(*sum)
+            })).collect();
+            let last = totals.len() - 1;
+            proptest::prop_assume!(totals[last] > 0);
+            let target = ((totals[last] - 1) as f64 * at) as usize;
+            let expected = totals.iter().rposition(|&t| t <= target).unwrap();
+            let mut tries = 0;
+            let found = most_that_fits((0, 0), (last, totals[last]), target, |n| {
+                tries += 1;
+                Ok(totals[n])
+            })
+            .unwrap();
+            proptest::prop_assert_eq!(found, expected);
+            // Never more than twice a halving search's.
+            proptest::prop_assert!(tries <= 2 * (usize::BITS - last.leading_zeros()) as usize, "{tries} tries");
+        }
     }
 
     #[test]
