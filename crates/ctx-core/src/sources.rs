@@ -269,6 +269,13 @@ impl Workspace {
         Ok(())
     }
 
+    /// Every stored outline, sorted by path.
+    pub fn outlines(&self) -> Result<Vec<Outline>> {
+        let mut outlines: Vec<Outline> = stored_outlines(&self.store().conn, None)?.into_values().collect();
+        outlines.sort_by(|a, b| a.path.cmp(&b.path));
+        Ok(outlines)
+    }
+
     /// The content hash each stored outline was made from, by path.
     pub fn outline_hashes(&self) -> Result<HashMap<String, [u8; 32]>> {
         let mut stmt = self.store().conn.prepare_cached("SELECT path, hash FROM file_outlines")?;

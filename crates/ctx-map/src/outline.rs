@@ -19,7 +19,7 @@ use rayon::prelude::*;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use crate::error::Result;
-use crate::graph::{Focus, Graph, Ranking};
+use crate::graph::{self, Focus, Graph, Ranking};
 use crate::index::{self, IndexedFile};
 use crate::tags::{Def, Kind};
 
@@ -37,8 +37,15 @@ pub fn build(ws: &mut Workspace, options: &BuildOptions) -> Result<BuildReport> 
     let (files, _) = index::index_scanned(ws, None)?;
     let inputs = Inputs::of(ws, &files)?;
     if !inputs.stored(ws) {
-        let graph = Graph::cached(ws, &files, &Default::default());
-        inputs.save(ws, &graph, &graph.rank(&Focus::default()))?;
+        // An edit inside a body leaves the graph, so the ranking, as it was.
+        let digest = graph::digest(&files);
+        let ranking = Ranking::kept(ws, &digest, &files).unwrap_or_else(|| {
+            let ranking =
+                Graph::cached_with_digest(ws, &files, &Default::default(), digest).rank(&Focus::default());
+            ranking.keep(ws, &digest);
+            ranking
+        });
+        inputs.save(ws, &files, &digest, &ranking)?;
     }
     Ok(ws.build(options)?)
 }
@@ -48,7 +55,7 @@ pub fn build(ws: &mut Workspace, options: &BuildOptions) -> Result<BuildReport> 
 /// Outlines are derived data: a store that cannot be written keeps the ones it has.
 pub fn save(ws: &mut Workspace, graph: &Graph, ranking: &Ranking) -> Result<()> {
     let inputs = Inputs::of(ws, graph.files())?;
-    if inputs.stored(ws) { Ok(()) } else { inputs.save(ws, graph, ranking) }
+    if inputs.stored(ws) { Ok(()) } else { inputs.save(ws, graph.files(), &graph.digest(), ranking) }
 }
 
 /// What outlines follow from: every file's path and content (its tags, and
@@ -87,10 +94,16 @@ impl Inputs {
         ws.derived(INPUTS_KEY).ok().flatten().as_deref() == Some(self.digest.as_str())
     }
 
-    fn save(&self, ws: &mut Workspace, graph: &Graph, ranking: &Ranking) -> Result<()> {
-        let files = graph.files();
+    /// Store the outlines of `files`, whose graph's digest is `graph` and ranking with no focus `ranking`.
+    fn save(
+        &self,
+        ws: &mut Workspace,
+        files: &[IndexedFile],
+        graph: &[u8; 32],
+        ranking: &Ranking,
+    ) -> Result<()> {
         let mut hasher = blake3::Hasher::new();
-        hasher.update(&VERSION.to_le_bytes()).update(&graph.digest());
+        hasher.update(&VERSION.to_le_bytes()).update(graph);
         let graph_digest = hasher.finalize().to_hex().to_string();
         let saved = if ws.derived(GRAPH_KEY).ok().flatten().as_deref() == Some(graph_digest.as_str()) {
             // The same graph, so the same ranking: every outline is the one stored

@@ -83,6 +83,7 @@ fn outlines_after_edits_are_those_of_a_build_from_scratch() {
         let (_fresh_dir, from_scratch) = fresh(&files);
         let after = shown(&ws);
         assert_eq!(after, shown(&from_scratch), "after editing {path}");
+        assert_eq!(ws.outlines().unwrap(), from_scratch.outlines().unwrap(), "after editing {path}");
         assert_ne!(after, before, "editing {path} changed nothing shown");
     }
 }

@@ -19,6 +19,7 @@
 //! every run and for any number of threads.
 
 mod base;
+mod kept;
 
 use ctxkeep_core::Workspace;
 use ctxkeep_core::paths::PathRole;
@@ -102,6 +103,12 @@ fn is_surface(file: &IndexedFile) -> bool {
     entry && file.tags.defs.len() <= MAX_SURFACE_DEFS && !PathRole::of(&file.path).is_auxiliary()
 }
 
+/// What the graph of `files` follows from, as a digest: the same for two
+/// sets of files whose graph (and so ranking toward any focus) is the same.
+pub fn digest(files: &[IndexedFile]) -> [u8; 32] {
+    base::digest(files)
+}
+
 /// The identifiers a task mentions: its words of three characters or more,
 /// as written (`url_for`, `Session`).
 pub fn query_names(query: &str) -> HashSet<String> {
@@ -139,14 +146,22 @@ impl<'a> Graph<'a> {
     /// [`Graph::new`], its task-independent part read from `ws`'s store when
     /// it was made from these files (and kept there when it was not).
     pub fn cached(ws: &mut Workspace, files: &'a [IndexedFile], mentioned: &HashSet<String>) -> Graph<'a> {
-        let digest = base::digest(files);
+        Graph::cached_with_digest(ws, files, mentioned, digest(files))
+    }
+
+    /// [`Graph::cached`] for files whose [`digest`] is known.
+    pub fn cached_with_digest(
+        ws: &mut Workspace,
+        files: &'a [IndexedFile],
+        mentioned: &HashSet<String>,
+        digest: [u8; 32],
+    ) -> Graph<'a> {
         Graph { digest: Some(digest), ..Graph::with_base(files, Base::cached(ws, files, &digest), mentioned) }
     }
 
-    /// What the graph follows from, as a digest: the same for two sets of
-    /// files whose graph (and so ranking toward any focus) is the same.
+    /// The [`digest`] of its files.
     pub fn digest(&self) -> [u8; 32] {
-        self.digest.unwrap_or_else(|| base::digest(self.files))
+        self.digest.unwrap_or_else(|| digest(self.files))
     }
 
     fn with_base(files: &'a [IndexedFile], mut base: Base, mentioned: &HashSet<String>) -> Graph<'a> {
