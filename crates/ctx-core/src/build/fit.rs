@@ -509,8 +509,6 @@ fn definition_shares(counts: &[usize], first: usize, more: usize) -> Vec<usize> 
     shares
 }
 
-/// The token ends of the project boot, which every file of a tree shares:
-/// tokenized once per thread, not once per file.
 /// The largest `n` whose `total(n)` is within `target`, given two points
 /// `(n, total(n))` on either side of it (`fits.1 <= target < too_many.1`)
 /// and a `total` that grows with `n`. Each call of `total` re-renders a
@@ -544,6 +542,8 @@ fn most_that_fits(
     Ok(fits.0)
 }
 
+/// The token ends of the project boot, which every file of a tree shares:
+/// tokenized once per thread, not once per file.
 fn boot_token_ends(tok: &dyn Tokenizer, content: &str) -> Rc<[usize]> {
     /// The tokenizer's name, the boot, and its token ends.
     type Last = Option<(&'static str, String, Rc<[usize]>)>;
