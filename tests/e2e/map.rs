@@ -54,6 +54,26 @@ fn map_works_without_init_and_writes_only_when_told() {
 }
 
 #[test]
+fn a_budget_too_small_for_any_code_says_so() {
+    let repo = Repo::with_files(TREE);
+    let cache = tempfile::tempdir().unwrap();
+    for tokens in ["1", "10", "20"] {
+        let out = ctx(&repo, &cache, &["map", "--tokens", tokens]);
+        let text = stdout(&out);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!text.contains("src/pool.rs:"), "{tokens}: {text}");
+        assert!(
+            stderr.contains(&format!("a budget of {tokens} token")) && stderr.contains("too small"),
+            "{tokens}: {stderr}"
+        );
+    }
+    // Where code fits, no such warning.
+    let out = ctx(&repo, &cache, &["map", "--tokens", "400"]);
+    assert!(stdout(&out).contains("src/pool.rs:"));
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("too small"));
+}
+
+#[test]
 fn rank_puts_the_file_a_task_names_first() {
     let repo = Repo::with_files(TREE);
     let cache = tempfile::tempdir().unwrap();

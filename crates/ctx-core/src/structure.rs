@@ -302,18 +302,21 @@ fn make_targets(text: &str) -> Vec<String> {
         .collect()
 }
 
-/// Folders to `depth`, with the number of files below each, in path order.
+/// Folders to `depth`, with the number of files below each, in path order,
+/// compared by component: every folder right after its parent, even where a
+/// sibling's name sorts between (`axum/src` before `axum-core`, as `-` sorts
+/// before `/`).
 fn tree(paths: &[String], depth: usize) -> Vec<TreeEntry> {
-    let mut counts: BTreeMap<String, usize> = BTreeMap::new();
+    let mut counts: BTreeMap<Vec<&str>, usize> = BTreeMap::new();
     for path in paths {
         let parts: Vec<&str> = path.split('/').collect();
         for d in 1..parts.len().min(depth + 1) {
-            *counts.entry(parts[..d].join("/")).or_default() += 1;
+            *counts.entry(parts[..d].to_vec()).or_default() += 1;
         }
     }
     counts
         .into_iter()
-        .map(|(path, files)| TreeEntry { depth: path.matches('/').count() + 1, path, files })
+        .map(|(parts, files)| TreeEntry { depth: parts.len(), path: parts.join("/"), files })
         .collect()
 }
 
@@ -388,5 +391,26 @@ mod tests {
         );
         let tree: Vec<(String, usize)> = s.tree.iter().map(|t| (t.path.clone(), t.files)).collect();
         assert_eq!(tree, [("src".into(), 2), ("src/db".into(), 1), ("web".into(), 2), ("web/src".into(), 1)]);
+    }
+
+    #[test]
+    fn a_folder_s_subfolders_follow_it_whatever_its_siblings_are_named() {
+        let paths: Vec<String> =
+            ["axum-core/src/lib.rs", "axum/src/lib.rs", "axum/tests/t.rs", "axum.d/x", "axum-core/README.md"]
+                .map(String::from)
+                .to_vec();
+        let got: Vec<(String, usize, usize)> =
+            tree(&paths, 2).into_iter().map(|t| (t.path, t.depth, t.files)).collect();
+        assert_eq!(
+            got,
+            [
+                ("axum".into(), 1, 2),
+                ("axum/src".into(), 2, 1),
+                ("axum/tests".into(), 2, 1),
+                ("axum-core".into(), 1, 2),
+                ("axum-core/src".into(), 2, 1),
+                ("axum.d".into(), 1, 1),
+            ]
+        );
     }
 }

@@ -7,7 +7,7 @@ use std::fmt::Write;
 use ctxkeep_core::paths::{PathRole, display_name};
 use ctxkeep_core::tokens::Tokenizer;
 use ctxkeep_core::{FileRole, FileUpdate, UpdateOptions, UpdateReport, UpdateStatus, Workspace};
-use rustc_hash::FxHashSet as HashSet;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use serde::Serialize;
 
 use crate::error::{Error, Result};
@@ -385,7 +385,8 @@ pub fn render(
     tok: &dyn Tokenizer,
     index: IndexStats,
 ) -> RepoMap {
-    structure.tree.truncate(MAX_TREE_ENTRIES);
+    let hidden = trim_tree(&mut structure.tree, MAX_TREE_ENTRIES);
+    let render_structure = |s: &Structure| render_structure(s, &hidden);
     // The structure, shallower or without its tree if that is what fits a small budget.
     let mut head = render_structure(&structure);
     while tok.count(&head) > budget / 2 && !structure.tree.is_empty() {
@@ -451,7 +452,49 @@ pub fn render(
     RepoMap { text, tokens, budget, tokenizer: tok.name().to_string(), structure, files: shown, index }
 }
 
-fn render_structure(s: &Structure) -> String {
+/// Cut `tree` to at most `max` folders: every top folder, and as many of
+/// each one's subfolders (the ones holding the most files) as leave room
+/// for as many of every other's. Returns, per top folder, how many of its
+/// subfolders were left out, for the map to say so.
+fn trim_tree(tree: &mut Vec<ctxkeep_core::structure::TreeEntry>, max: usize) -> HashMap<String, usize> {
+    let mut hidden = HashMap::default();
+    if tree.len() <= max {
+        return hidden;
+    }
+    let parent = |path: &str| path.split('/').next().unwrap_or(path).to_string();
+    // Each top folder's subfolders, most files first.
+    let mut children: HashMap<String, Vec<(usize, usize)>> = HashMap::default();
+    for (i, entry) in tree.iter().enumerate().filter(|(_, e)| e.depth > 1) {
+        children.entry(parent(&entry.path)).or_default().push((entry.files, i));
+    }
+    let tops = tree.iter().filter(|e| e.depth == 1).count();
+    let shown = |k: usize| tops + children.values().map(|c| c.len().min(k)).sum::<usize>();
+    let widest = children.values().map(Vec::len).max().unwrap_or(0);
+    let per_top = (0..=widest).take_while(|&k| shown(k) <= max).last().unwrap_or(0);
+    let mut keep = vec![false; tree.len()];
+    for (top, list) in &mut children {
+        list.sort_by_key(|&(files, i)| (std::cmp::Reverse(files), i));
+        for &(_, i) in list.iter().take(per_top) {
+            keep[i] = true;
+        }
+        if list.len() > per_top && per_top > 0 {
+            hidden.insert(top.clone(), list.len() - per_top);
+        }
+    }
+    let mut at = 0;
+    tree.retain(|entry| {
+        at += 1;
+        entry.depth == 1 || keep[at - 1]
+    });
+    // Past `max` top folders, the tree is cut where it is (and says nothing of subfolders).
+    if tree.len() > max {
+        tree.truncate(max);
+        hidden.clear();
+    }
+    hidden
+}
+
+fn render_structure(s: &Structure, hidden: &HashMap<String, usize>) -> String {
     let mut out = String::from("# Repository map\n\n");
     if !s.stack.is_empty() {
         let _ = writeln!(out, "Stack: {}\n", shown_list(&s.stack));
@@ -468,10 +511,23 @@ fn render_structure(s: &Structure) -> String {
     }
     if !s.tree.is_empty() {
         out.push_str("Tree:\n");
+        // After a top folder's last subfolder shown, how many more it has.
+        let more = |out: &mut String, top: Option<&str>| {
+            if let Some(n) = top.and_then(|top| hidden.get(top)) {
+                let _ = writeln!(out, "    … {}", ctxkeep_core::wording::count(*n, "more folder"));
+            }
+        };
+        let mut open: Option<&str> = None;
         for t in &s.tree {
+            if t.depth == 1 {
+                more(&mut out, open.take());
+            } else {
+                open = t.path.split('/').next();
+            }
             let name = t.path.rsplit('/').next().unwrap_or(&t.path);
             let _ = writeln!(out, "{}{}/ ({})", "  ".repeat(t.depth), display_name(name), t.files);
         }
+        more(&mut out, open);
         out.push('\n');
     }
     out
@@ -641,6 +697,34 @@ mod tests {
     use super::*;
     use crate::index::python_file as indexed;
     use ctxkeep_core::tokens::O200k;
+
+    #[test]
+    fn a_cut_tree_keeps_every_top_folder_and_says_what_it_left_out() {
+        use ctxkeep_core::structure::TreeEntry;
+        let entry =
+            |path: &str, files: usize| TreeEntry { path: path.into(), depth: path.split('/').count(), files };
+        let mut tree = vec![entry("docs", 3), entry("examples", 60)];
+        tree.extend((0..30).map(|i| entry(&format!("examples/e{i:02}"), if i == 17 { 9 } else { 2 })));
+        tree.extend([entry("src", 40), entry("src/a", 30), entry("src/b", 10)]);
+        let hidden = trim_tree(&mut tree, 12);
+        let paths: Vec<&str> = tree.iter().map(|t| t.path.as_str()).collect();
+        // Three tops, then as many subfolders of each as fit: seven (src has two),
+        // the largest first, shown in path order.
+        let examples = ["e00", "e01", "e02", "e03", "e04", "e05", "e17"].map(|e| format!("examples/{e}"));
+        let mut expected = vec!["docs", "examples"];
+        expected.extend(examples.iter().map(String::as_str));
+        expected.extend(["src", "src/a", "src/b"]);
+        assert_eq!(paths, expected);
+        assert_eq!(hidden.get("examples"), Some(&23));
+        assert_eq!(hidden.get("src"), None);
+        let structure = Structure { tree, ..Default::default() };
+        let text = render_structure(&structure, &hidden);
+        assert!(text.contains("    e17/ (9)\n    … 23 more folders\n  src/ (40)\n"), "{text}");
+        assert_eq!(text.matches("more folder").count(), 1, "{text}");
+        // A tree within the limit is left whole.
+        let mut small = vec![entry("a", 1), entry("a/b", 1)];
+        assert!(trim_tree(&mut small, 12).is_empty() && small.len() == 2);
+    }
 
     #[test]
     fn counts_by_parts_are_the_whole_texts_counts() {
