@@ -68,7 +68,7 @@ struct Inputs {
 
 /// How outlines are made: a change of what they pick or how they order it must
 /// change it, or a store keeps the outlines of the old way until a file changes.
-const VERSION: u32 = 3;
+const VERSION: u32 = 4;
 
 /// Where the digest of the inputs of the stored outlines is kept ([`Workspace::derived`]).
 const INPUTS_KEY: &str = "outline-inputs";
@@ -186,14 +186,17 @@ fn outlines(
             let defs = &file.tags.defs;
             let in_code = PathRole::of(&file.path) == PathRole::Source;
             let mut referenced_by: HashSet<usize> = HashSet::default();
-            // (files using it elsewhere, public, top level, score, index)
-            let mut picked: Vec<(usize, bool, bool, f64, usize)> = Vec::new();
+            let mut picked: Vec<Candidate> = Vec::new();
             let mut seen: HashSet<(Option<u32>, &str)> = HashSet::default();
             for (d, def) in defs.iter().enumerate() {
                 // A function's inner functions are its own business.
                 let nested =
                     parent(defs, def).is_some_and(|p| matches!(p.kind, Kind::Function | Kind::Method));
-                if !def.kind.defines_name() || nested || (in_code && is_test(defs, def)) {
+                // A trait impl's associated types and constants (`type Error = Infallible;`)
+                // are its interface's, never what a reader looks for in the file.
+                let fills_in = def.implements_trait(defs);
+                let associated = fills_in && matches!(def.kind, Kind::Type | Kind::Constant);
+                if !def.kind.defines_name() || nested || associated || (in_code && is_test(defs, def)) {
                     continue;
                 }
                 // Another file's use of a name that file cannot see is of another's.
@@ -201,26 +204,34 @@ fn outlines(
                 let users = if visible { users_of(i, def).collect() } else { Vec::new() };
                 referenced_by.extend(&users);
                 let users = users.len();
-                // One entry per overload set.
-                if seen.insert((def.parent, def.name.as_str())) {
+                // One entry per overload set, and per trait method however many
+                // types of the file implement it (`fn fmt` once).
+                let set = if fills_in { None } else { def.parent };
+                if seen.insert((set, def.name.as_str())) {
                     let score = ranking.def_rank.get(i).and_then(|s| s.get(d)).copied().unwrap_or(0.0);
-                    picked.push((users, is_public(&file.lang, defs, def), def.parent.is_none(), score, d));
+                    let public = is_public(&file.lang, defs, def);
+                    picked.push(Candidate {
+                        own: !fills_in,
+                        public,
+                        top: def.parent.is_none(),
+                        users,
+                        score,
+                        d,
+                    });
                 }
             }
-            // Public, used and top level first (a private name "used" elsewhere is mostly
-            // another's: `.find()`); then by how many files use it, where the graph's score
-            // would favour long names (`get_flashed_messages` over `url_for`).
+            // The file's own items before what it fills in of a trait; public, used and top
+            // level first (a private name "used" elsewhere is mostly another's: `.find()`);
+            // then by how many files use it, where the graph's score would favour long
+            // names (`get_flashed_messages` over `url_for`).
             picked.sort_by(|a, b| {
-                (b.1, b.0 > 0, b.2, b.0)
-                    .cmp(&(a.1, a.0 > 0, a.2, a.0))
-                    .then(b.3.total_cmp(&a.3))
-                    .then(a.4.cmp(&b.4))
+                (b.own, b.public, b.users > 0, b.top, b.users)
+                    .cmp(&(a.own, a.public, a.users > 0, a.top, a.users))
+                    .then(b.score.total_cmp(&a.score))
+                    .then(a.d.cmp(&b.d))
             });
-            let defs = picked
-                .into_iter()
-                .take(MAX_DEFS)
-                .map(|(users, .., d)| outline_def(defs, &defs[d], users))
-                .collect();
+            let defs =
+                picked.into_iter().take(MAX_DEFS).map(|c| outline_def(defs, &defs[c.d], c.users)).collect();
             Some(Outline {
                 path: file.path.clone(),
                 hash,
@@ -230,6 +241,20 @@ fn outlines(
             })
         })
         .collect()
+}
+
+/// A definition that may make its file's outline.
+struct Candidate {
+    /// Not an item of a trait impl ([`Def::implements_trait`]).
+    own: bool,
+    public: bool,
+    top: bool,
+    /// Other files using it.
+    users: usize,
+    /// Its graph score.
+    score: f64,
+    /// Its index among the file's definitions.
+    d: usize,
 }
 
 /// A rank to three significant digits. Any edit moves every file's rank a
@@ -391,6 +416,51 @@ mod tests {
         assert_eq!(app.defs[0].kind, "class");
         // In a test file, its tests are what it holds.
         assert_eq!(names(by_path("tests/test_app.py")), ["test_app"]);
+    }
+
+    #[test]
+    fn a_file_s_own_items_come_before_what_it_implements_of_traits() {
+        let files = [
+            indexed(
+                "src/routing/not_found.rs",
+                Lang::Rust,
+                "pub(super) struct NotFound;
+                 impl<B> Service<Request<B>> for NotFound {
+    type Response = Response;
+    type Error = Infallible;
+                     fn call(&mut self, req: Request<B>) -> Self::Future { todo!() }
+}
+                 impl fmt::Debug for NotFound {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result { Ok(()) }
+}
+                 pub(super) struct Gone;
+                 impl fmt::Debug for Gone {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result { Ok(()) }
+}
+                 impl Gone {
+    pub(super) fn at(&self) -> u64 { 0 }
+}
+",
+            ),
+            indexed(
+                "src/response.rs",
+                Lang::Rust,
+                "pub struct Response;
+",
+            ),
+            // Uses of the trait items' names: of the traits', not of this file's.
+            indexed(
+                "src/app.rs",
+                Lang::Rust,
+                "pub fn app(r: Response) -> Response {\n    r.call();\n    r.fmt(f);\n    r\n}\n",
+            ),
+        ];
+        let hashes = files.iter().map(|f| (f.path.clone(), [0; 32])).collect();
+        let outlines = outlines(&files, &crate::graph::rank(&files, &Focus::default()), &hashes, |_| true);
+        let outline = outlines.iter().find(|o| o.path == "src/routing/not_found.rs").unwrap();
+        // The types and their own method first; a trait's method once however many types
+        // implement it; associated types never.
+        assert_eq!(names(outline), ["NotFound", "Gone", "at", "call", "fmt"]);
     }
 
     #[test]

@@ -84,6 +84,18 @@ pub struct Def {
     pub parent: Option<u32>,
 }
 
+impl Def {
+    /// Whether it is an item of a Rust trait impl (`impl Service<R> for Router`:
+    /// its `type Response`, `fn call`): it fills in another's interface, so it
+    /// tells less of its file than the file's own items, and a use of its name
+    /// (`Response`, `fmt`) is mostly of something else.
+    pub fn implements_trait(&self, defs: &[Def]) -> bool {
+        self.parent
+            .and_then(|p| defs.get(p as usize))
+            .is_some_and(|p| p.kind == Kind::Impl && p.signature.contains(" for "))
+    }
+}
+
 /// A name one file references.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Ref {

@@ -52,6 +52,11 @@ pub struct Ranking {
     pub def_rank: Vec<Vec<f64>>,
 }
 
+/// The share of its name's rank an item of a trait impl takes
+/// ([`crate::tags::Def::implements_trait`]): the uses of `fmt`, `call` or
+/// `Response` reach every type implementing them, and the types say more.
+const TRAIT_ITEM: f64 = 0.1;
+
 const DAMPING: f64 = 0.85;
 const MAX_ITERATIONS: usize = 100;
 const TOLERANCE: f64 = 1e-8;
@@ -300,18 +305,31 @@ impl<'a> Graph<'a> {
             let from = edge.from as usize;
             slot_rank[edge.slot as usize] += rank[from] * edge.weight / self.out_weight[from];
         }
+        // What reaches a trait impl's items, before the public surface is lifted:
+        // a package exporting `Response` exports no impl's `type Response`.
+        let mut unlifted = None;
         if overview {
+            unlifted = Some(slot_rank.clone());
             lift_public_surface(files, &self.base, &mut slot_rank);
         }
+        let unlifted = unlifted.as_ref().unwrap_or(&slot_rank);
         let def_rank = files
             .iter()
             .enumerate()
             .map(|(i, file)| {
-                let defs = file.tags.defs.len().max(1) as f64;
+                let defs = &file.tags.defs;
+                let sliver = rank[i] * 1e-3 / defs.len().max(1) as f64;
                 let slots = &self.base.def_slots[self.def_starts[i]..self.def_starts[i + 1]];
                 // Unreferenced definitions keep a sliver of their file's rank: after the referenced ones.
-                let referenced = |slot: u32| if slot == NONE { 0.0 } else { slot_rank[slot as usize] };
-                slots.iter().map(|&slot| referenced(slot) + rank[i] * 1e-3 / defs).collect()
+                slots
+                    .iter()
+                    .zip(defs)
+                    .map(|(&slot, def)| match slot {
+                        NONE => sliver,
+                        _ if def.implements_trait(defs) => unlifted[slot as usize] * TRAIT_ITEM + sliver,
+                        _ => slot_rank[slot as usize] + sliver,
+                    })
+                    .collect()
             })
             .collect();
         Ranking { file_rank: rank, def_rank }
@@ -445,6 +463,58 @@ mod tests {
         // (`dumps`), nor a test's look-alike.
         assert!(score(3) < lifted / 2.0, "{:?}", ranking.def_rank);
         assert!(score(4) < lifted / 2.0, "{:?}", ranking.def_rank);
+    }
+
+    #[test]
+    fn a_trait_impl_s_items_take_neither_the_export_nor_the_uses_of_their_names() {
+        let rust = |path: &str, source: &str| IndexedFile {
+            path: path.into(),
+            lang: "rust".into(),
+            size: source.len() as u64,
+            hash: *blake3::hash(source.as_bytes()).as_bytes(),
+            tags: crate::tags::extract(crate::lang::Lang::Rust, source).unwrap(),
+        };
+        let files = [
+            rust(
+                "src/lib.rs",
+                "pub use response::Response;
+pub use routing::Router;
+",
+            ),
+            rust(
+                "src/response.rs",
+                "pub struct Response;
+",
+            ),
+            rust(
+                "src/routing.rs",
+                "pub struct Router;
+impl Service for Router {
+    type Response = Response;
+    fn call(&self) {}
+}
+",
+            ),
+            rust(
+                "src/app.rs",
+                "pub fn app(r: Router) -> Response {
+    r.call();
+    Response
+}
+",
+            ),
+        ];
+        let ranking = Graph::new(&files, &HashSet::default()).rank(&Focus::default());
+        let routing = &ranking.def_rank[2];
+        let (router, associated, call) = (routing[0], routing[2], routing[3]);
+        // Without a task, the exported struct leads; the impl's `type Response`, lifted
+        // with the export's name before, now comes after the file's own type.
+        assert!(router > associated * 5.0, "{routing:?}");
+        assert!(ranking.def_rank[1][0] > associated * 5.0, "{:?}", ranking.def_rank);
+        // A task naming `call` still reaches the method, at a tenth of its name's rank.
+        let mentioned: HashSet<String> = ["call".to_string()].into_iter().collect();
+        let task = Graph::new(&files, &mentioned).rank(&Focus::default());
+        assert!(task.def_rank[2][3] > 0.0 && call > 0.0);
     }
 
     #[test]
