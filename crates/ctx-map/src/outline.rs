@@ -298,10 +298,7 @@ pub fn one_line(signature: &str) -> String {
     // A stub's body (`-> T: ...`, an overload) goes with its colon, an empty one (`{}`) with it.
     let line = line.strip_suffix(": ...").or_else(|| line.strip_suffix("{}")).unwrap_or(&line);
     let line = line.trim_end().trim_end_matches(['{', ':']).trim_end();
-    match line.char_indices().nth(MAX_SIGNATURE_CHARS) {
-        Some((cut, _)) => format!("{} …", line[..cut].trim_end()),
-        None => line.to_string(),
-    }
+    crate::tags::cut(line, MAX_SIGNATURE_CHARS)
 }
 
 /// A test function, test class or test module, or something inside one.

@@ -16,7 +16,7 @@ use tree_sitter::{Node, Parser, QueryCursor, StreamingIterator};
 use crate::lang::Lang;
 
 /// Bumped when what extraction yields changes: cached tags are re-parsed.
-pub const TAGS_VERSION: u32 = 9;
+pub const TAGS_VERSION: u32 = 10;
 
 /// Longest first line kept of a definition without a body (a constant), in characters.
 const MAX_SIGNATURE_LINE: usize = 160;
@@ -433,7 +433,7 @@ fn signature(source: &str, node: Node, kind: Kind, overloads: usize) -> String {
             let text = without_comments(source, outer, start, line_end);
             let line = text.trim_end();
             // A constant whose value goes on: its first line, closed (`X = dict(…)`).
-            if kind == Kind::Constant && outer.end_byte() > line_end {
+            if matches!(kind, Kind::Constant | Kind::Type) && outer.end_byte() > line_end {
                 return cut(&continued(line, outer, start, line_end), MAX_SIGNATURE_LINE);
             }
             return cut(line.trim_end_matches('{').trim_end(), MAX_SIGNATURE_LINE);
@@ -442,7 +442,11 @@ fn signature(source: &str, node: Node, kind: Kind, overloads: usize) -> String {
     let text = without_comments(source, outer, start, end);
     let header = text.trim_end().trim_end_matches(['{', ';']).trim_end();
     let mut header = join_lines(header);
-    header.truncate(header.char_indices().nth(MAX_SIGNATURE).map_or(header.len(), |(i, _)| i));
+    if let Some((end, _)) = header.char_indices().nth(MAX_SIGNATURE) {
+        // Whole lines (each at most `WRAP` wide), then a mark that the list goes on.
+        let at = header[..end].rfind('\n').unwrap_or(end);
+        header = format!("{} …", header[..at].trim_end());
+    }
     if let Some(body) = body.filter(|_| !callable) {
         header.push_str(&members(source, body, header.lines().last().map_or(0, |l| l.chars().count())));
     }
@@ -647,13 +651,21 @@ fn join_lines(header: &str) -> String {
     out.trim_end_matches(',').to_string()
 }
 
-/// `line` cut to `max` characters, marked ` …` when cut.
-fn cut(line: &str, max: usize) -> String {
-    if line.chars().count() > max {
-        line.chars().take(max).collect::<String>() + " …"
-    } else {
-        line.to_string()
-    }
+/// `line` cut to at most `max` characters, marked ` …` when cut, and cut
+/// between parameters or words where one ends in its second half: a cut
+/// inside a word reads as another word (`case_sensitive: bool = T …`).
+pub(crate) fn cut(line: &str, max: usize) -> String {
+    let Some((end, _)) = line.char_indices().nth(max) else { return line.to_string() };
+    let head = &line[..end];
+    let half = head.len() / 2;
+    // After a comma, else before a space, else where the count ends.
+    let at = head
+        .rfind(", ")
+        .map(|i| i + 1)
+        .filter(|&i| i >= half)
+        .or_else(|| head.rfind(' ').filter(|&i| i >= half))
+        .unwrap_or(end);
+    format!("{} …", line[..at].trim_end())
 }
 
 #[cfg(test)]
@@ -683,6 +695,47 @@ mod tests {
         assert!(tags.refs.iter().any(|r| r.name == "Conn"));
         // The struct's own name is not a use of it; the impl's type is.
         assert_eq!(tags.refs.iter().find(|r| r.name == "Pool").map(|r| r.count), Some(1));
+    }
+
+    #[test]
+    fn a_cut_falls_between_parameters_or_words_never_inside_one() {
+        let line = "def option(default: Any = ..., show_envvar: bool = True, case_sensitive: bool = True)";
+        assert_eq!(cut(line, 200), line);
+        assert_eq!(cut(line, 70), "def option(default: Any = ..., show_envvar: bool = True, …");
+        assert_eq!(
+            cut("type Headers = Partial<RawAxiosHeaders & Other>", 40),
+            "type Headers = Partial<RawAxiosHeaders …"
+        );
+        // No boundary in the second half: cut where the count ends.
+        assert_eq!(cut("x = averyveryverylongidentifierwithoutanyspaces", 20), "x = averyveryverylon …");
+        for max in 1..line.len() {
+            let got = cut(line, max);
+            assert!(got.chars().count() <= max + 2, "{max}: {got}");
+            assert!(line.starts_with(got.trim_end_matches(" …")), "{max}: {got}");
+        }
+    }
+
+    #[test]
+    fn a_very_long_parameter_list_is_cut_after_a_whole_line() {
+        let params: Vec<String> =
+            (0..80).map(|i| format!("parameter_number_{i}: Optional[bool] = None")).collect();
+        let source = format!("def option(\n    {},\n):\n    pass\n", params.join(",\n    "));
+        let tags = extract(Lang::Python, &source).unwrap();
+        let signature = &tags.defs[0].signature;
+        assert!(signature.ends_with(" …") && signature.chars().count() <= MAX_SIGNATURE + 2, "{signature}");
+        // Every line before the mark ends a parameter: none is cut inside.
+        let last = signature.lines().last().unwrap().trim_end_matches(" …");
+        assert!(last.ends_with("= None,") || last.ends_with("= None"), "{last}");
+        // A multi-line type alias shows it goes on.
+        let tags =
+            extract(Lang::TypeScript, "type MethodsHeaders = Partial<\n  Record<string, string>\n>;\n")
+                .unwrap();
+        assert!(
+            tags.defs[0].signature.starts_with("type MethodsHeaders = Partial<")
+                && tags.defs[0].signature.ends_with('…'),
+            "{:?}",
+            tags.defs[0].signature
+        );
     }
 
     #[test]
