@@ -350,7 +350,8 @@ fn named_in_query(files: &[IndexedFile], query: &str) -> Vec<f64> {
             if GENERIC_STEMS.contains(&bare.to_lowercase().as_str()) {
                 bare = parts.next().unwrap_or(bare);
             }
-            if bare.len() < 3 || GENERIC_STEMS.contains(&bare.to_lowercase().as_str()) {
+            // An empty file (a bare `__init__.py`) holds nothing the task could be about.
+            if bare.len() < 3 || GENERIC_STEMS.contains(&bare.to_lowercase().as_str()) || f.size == 0 {
                 return None;
             }
             let key: String = bare.chars().filter(|c| c.is_alphanumeric()).collect::<String>().to_lowercase();
@@ -418,7 +419,7 @@ mod tests {
             .map(|p| IndexedFile {
                 path: p.to_string(),
                 lang: "rust".into(),
-                size: 0,
+                size: 100,
                 hash: [0; 32],
                 tags: Default::default(),
             })
@@ -442,6 +443,10 @@ mod tests {
         assert_eq!(named_in_query(&files, "Reloading observables"), [0.0, half, half, 0.0, 0.0, 0.0]);
         // An index file is named by its folder.
         assert_eq!(named_in_query(&files, "format drops the sign"), [0.0, 0.0, 0.0, 0.0, 0.0, 1.0]);
+        // An empty one is named by nothing: no task is about what it does not hold.
+        let mut empty = files.clone();
+        empty[5].size = 0;
+        assert_eq!(named_in_query(&empty, "format drops the sign"), [0.0; 6]);
     }
 
     fn commit(message: &str, files: &[&str]) -> crate::history::Commit {

@@ -49,8 +49,11 @@ pub(crate) fn summarize(name: &str, lang: Option<&str>, bytes: &[u8]) -> Option<
 /// Collapse whitespace, drop inline markup (see [`inline_markup`]), and
 /// cut to [`MAX_SUMMARY_CHARS`].
 fn one_line(raw: &str) -> Option<String> {
+    // A terminal's escapes (a fixture's colours) are no prose: `\x1b[38;2;…m` goes whole.
+    let raw = ansi_escape().replace_all(raw, "");
+    let raw: String = raw.chars().filter(|c| !c.is_control() || c.is_whitespace()).collect();
     let raw = raw.split_whitespace().collect::<Vec<_>>().join(" ");
-    let unmarked = inline_markup().replace_all(&raw, "$text$doc$reftext$link$role$html");
+    let unmarked = inline_markup().replace_all(&raw, "$text$doc$reftext$path$link$role$html$attrs");
     let mut line = unmarked.split_whitespace().collect::<Vec<_>>().join(" ");
     line.retain(|c| c != '`' && c != '*');
     // reST's `::` that introduces a literal block reads as one colon.
@@ -67,15 +70,26 @@ fn one_line(raw: &str) -> Option<String> {
     Some(format!("{}…", at_word.trim_end_matches([',', ';', ':', ' '])))
 }
 
+/// An ANSI escape sequence (colours, cursor moves).
+fn ansi_escape() -> &'static regex::Regex {
+    static RE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    RE.get_or_init(|| {
+        regex::Regex::new(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
+            .unwrap_or_else(|_| unreachable!("the pattern is a constant"))
+    })
+}
+
 /// Inline markup whose text is kept and whose syntax goes: Markdown images
-/// (all of them) and links `[text](url)`, `[text][ref]`, rustdoc links `` [`Name`] ``, reST links `` `text <url>`_ `` and
+/// (all of them) and links `[text](url)`, `[text][ref]`, rustdoc links `` [`Name`] ``
+/// and `[crate::config::Config]`, reST links `` `text <url>`_ `` and
 /// `` `text`_ ``, reST roles `` :role:`text` `` (`:py:class:` and the like),
-/// and inline HTML tags (`<b>`, `<a href=…>`; not `Vec<u8>`).
+/// inline HTML tags (`<b>`, `<abbr title=…>`; not `Vec<u8>`), and attribute
+/// lists (`{.internal-link target=_blank}`, `{: #id }`), text and all.
 fn inline_markup() -> &'static regex::Regex {
     static RE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
     RE.get_or_init(|| {
         regex::Regex::new(
-            r"!\[[^\]]*\]\([^)]*\)|\[(?P<text>[^\]]+)\]\([^)]*\)|\[`(?P<doc>[^`\]]+)`\](?:\[[^\]]*\])?|\[(?P<reftext>[^\]]+)\]\[[^\]]*\]|`(?P<link>[^`<]+?)\s*(?:<[^>`]*>)?`__?|(?::[\w.-]+)+:`(?P<role>[^`]*)`|</?(?:a|b|i|em|strong|code|img|br|span|sup|sub|kbd|small)\b[^>]*>(?P<html>)",
+            r"!\[[^\]]*\]\([^)]*\)|\[(?P<text>[^\]]+)\]\([^)]*\)|\[`(?P<doc>[^`\]]+)`\](?:\[[^\]]*\])?|\[(?P<reftext>[^\]]+)\]\[[^\]]*\]|\[(?P<path>[A-Za-z_]\w*(?:::\w+)+)\]|`(?P<link>[^`<]+?)\s*(?:<[^>`]*>)?`__?|(?::[\w.-]+)+:`(?P<role>[^`]*)`|</?(?:a|b|i|u|s|em|strong|code|img|br|span|sup|sub|kbd|small|abbr|dfn|mark|ins|del|tt|var|samp|cite|q|font)\b[^>]*>(?P<html>)|\{\s*[:.#][^{}]*\}(?P<attrs>)",
         )
         .unwrap_or_else(|_| unreachable!("the pattern is a constant"))
     })
@@ -96,17 +110,25 @@ fn prose_paragraph<'a>(lines: impl Iterator<Item = &'a str>) -> Option<String> {
     let indent = |l: &str| l.len() - l.trim_start().len();
     // Drop each directive (`.. name::`, `.. _target:`, a comment) with the
     // lines indented below it.
+    // So is an admonition: MkDocs' `!!! note` with its indented lines, PyMdown's
+    // `/// warning` block to its closing `///`.
     let mut kept: Vec<&str> = Vec::with_capacity(raw.len());
     let mut directive: Option<usize> = None;
+    let mut in_block = false;
     for line in &raw {
+        let explicit = line.trim_start();
+        if in_block {
+            in_block = explicit.trim_end() != "///";
+            continue;
+        }
         if let Some(at) = directive {
             if line.trim().is_empty() || indent(line) > at {
                 continue;
             }
             directive = None;
         }
-        let explicit = line.trim_start();
-        if explicit == ".." || explicit.starts_with(".. ") {
+        if explicit == ".." || explicit.starts_with(".. ") || is_admonition(explicit) {
+            in_block = explicit.starts_with("///") && explicit.trim_end() != "///";
             directive = Some(indent(line));
             continue;
         }
@@ -123,12 +145,18 @@ fn prose_paragraph<'a>(lines: impl Iterator<Item = &'a str>) -> Option<String> {
     let mut heading = None;
     let mut paragraph: Vec<&str> = Vec::new();
     let mut in_fence = false;
+    let mut leads_into_code = false;
     let mut i = 0;
     while i < lines.len() {
         // A Markdown quote is read for its text.
         let line = lines[i].strip_prefix('>').map_or(lines[i], str::trim);
         i += 1;
         if line.starts_with("```") || line.starts_with("~~~") {
+            // A paragraph a code block follows at once ends there.
+            if !in_fence && !paragraph.is_empty() {
+                leads_into_code = true;
+                break;
+            }
             in_fence = !in_fence;
             continue;
         }
@@ -157,6 +185,8 @@ fn prose_paragraph<'a>(lines: impl Iterator<Item = &'a str>) -> Option<String> {
             || is_underline(line);
         if line.is_empty() || skip {
             if !paragraph.is_empty() {
+                let next = lines[i..].iter().map(|l| l.trim()).find(|l| !l.is_empty());
+                leads_into_code = next.is_some_and(|l| l.starts_with("```") || l.starts_with("~~~"));
                 break;
             }
             heading = heading.or(title.filter(|t| !t.is_empty()));
@@ -164,7 +194,11 @@ fn prose_paragraph<'a>(lines: impl Iterator<Item = &'a str>) -> Option<String> {
         }
         paragraph.push(html.map_or(line, |(_, text)| text));
     }
-    let paragraph = paragraph.join(" ");
+    let mut paragraph = paragraph.join(" ");
+    // "Run with" before a command, "Example:" before code: an introduction, not a description.
+    if leads_into_code && (paragraph.ends_with(':') || paragraph.split_whitespace().count() <= 4) {
+        paragraph.clear();
+    }
     match heading {
         // "To use it in its simplest form:" introduces what follows; the title says more.
         Some(heading) if paragraph.is_empty() || paragraph.ends_with(':') => Some(heading.to_string()),
@@ -184,6 +218,12 @@ fn html_element(line: &str) -> Option<(bool, &str)> {
     let inner = line[line.find('>')? + 1..].strip_suffix(&format!("</{tag}>"))?.trim();
     let only_markup = inner.is_empty() || (inner.starts_with('<') && inner.ends_with('>'));
     (!only_markup).then_some((heading, inner))
+}
+
+/// A line that opens or closes an admonition block: MkDocs' `!!! note`,
+/// `??? tip`, and PyMdown's `/// warning` … `///`.
+fn is_admonition(line: &str) -> bool {
+    ["!!!", "???", "///"].iter().any(|mark| line.starts_with(mark))
 }
 
 /// A Markdown link reference definition: `[label]: https://…`.
@@ -551,10 +591,36 @@ mod tests {
                 "import { x } from './x';\n\n/**\n * Create a new instance of the client.\n * @param config the defaults\n */\nexport class Client {}\n",
                 "Create a new instance of the client.",
             ),
+            // MkDocs docs pages: an admonition block, attribute lists, inline HTML.
+            (
+                "using-click.md",
+                "/// warning\n\nThis is a warning.\n\n///\n\nShop's <abbr title=\"command line\">CLI</abbr> wraps [Click](https://x.invalid){.internal-link target=_blank}.\n",
+                "Shop's CLI wraps Click.",
+            ),
+            ("tips.md", "!!! tip\n    Not this.\n\nShop runs anywhere.\n", "Shop runs anywhere."),
+            // rustdoc paths in brackets keep their text.
+            (
+                "lib.rs",
+                "//! Shows [crate::config::Config::show_all] lines.\n",
+                "Shows crate::config::Config::show_all lines.",
+            ),
+            // A terminal fixture's colours are not prose.
+            ("out.txt.md", "\u{1b}[38;2;253;151;31mhello\u{1b}[0m world\n", "hello world"),
         ];
         for (name, text, want) in cases {
             assert_eq!(sum(name, text).as_deref(), Some(*want), "{name}: {text:?}");
         }
+        // An example's "Run with" before its command says nothing of it: no summary.
+        let example = "//! Run with\n//!\n//! ```not_rust\n//! cargo run -p example-cors\n//! ```\n\nuse axum::Router;\n";
+        assert_eq!(sum("main.rs", example), None);
+        let fenced = "//! Example:\n//! ```\n//! shop::run();\n//! ```\n";
+        assert_eq!(sum("main.rs", fenced), None);
+        // A sentence before code that does describe is kept.
+        let kept = "//! Serves the shop's orders over HTTP, with retries and timeouts.\n//!\n//! ```\n//! x\n//! ```\n";
+        assert_eq!(
+            sum("main.rs", kept).as_deref(),
+            Some("Serves the shop's orders over HTTP, with retries and timeouts.")
+        );
         // A module of many types, none named like it, is summarized by none.
         let many =
             "class Request:\n    \"\"\"A request.\"\"\"\nclass Response:\n    \"\"\"A response.\"\"\"\n";
