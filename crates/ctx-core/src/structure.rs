@@ -181,6 +181,29 @@ pub fn detect(root: &Path, paths: &[String], tree_depth: usize, detector: &Detec
     entries.sort_by_key(|p| (p.matches('/').count(), p.as_str()));
     key_files.extend(entries.into_iter().take(8).cloned());
 
+    // The project's own scripts (`scripts/test.sh`) say how it is really built and
+    // tested: they come first, and a tool's bare default for the same purpose
+    // (`pytest`, `mypy .`, inferred from a manifest) goes.
+    let mut scripts: Vec<Command> = paths
+        .iter()
+        .filter_map(|path| {
+            let name = path.strip_prefix("scripts/")?.strip_suffix(".sh")?;
+            let purpose = purpose_of(name).filter(|_| !name.contains('/'))?;
+            Some(Command { purpose, command: format!("bash {path}"), source: path.clone() })
+        })
+        .collect();
+    if !scripts.is_empty() {
+        const INFERRED_FROM: &[&str] = &["Cargo.toml", "pyproject.toml", "go.mod", "tox.ini"];
+        // A lint script runs the checkers too (`scripts/lint.sh` runs `mypy typer`).
+        let family =
+            |purpose: &str| if purpose == "check" { "lint".to_string() } else { purpose.to_string() };
+        commands.retain(|c| {
+            let covered = scripts.iter().any(|s| family(&s.purpose) == family(&c.purpose));
+            !(INFERRED_FROM.contains(&c.source.as_str()) && covered)
+        });
+        scripts.append(&mut commands);
+        commands = scripts;
+    }
     // The same command found twice (a workspace's manifests) is listed once.
     let mut seen = BTreeSet::new();
     commands.retain(|c| seen.insert(c.command.clone()));
@@ -277,6 +300,11 @@ fn node_facts(
     let runner = if root.join(path).with_file_name("pnpm-lock.yaml").exists() { "pnpm" } else { "npm run" };
     if let Some(scripts) = json.get("scripts").and_then(|s| s.as_object()) {
         for name in scripts.keys() {
+            // `test` runs what `test:node`, `test:karma:server`, … do: it alone says how to test.
+            let variant = name.split_once(':').is_some_and(|(first, _)| scripts.contains_key(first));
+            if variant {
+                continue;
+            }
             if let Some(purpose) = purpose_of(name) {
                 commands.push(Command {
                     purpose,
@@ -391,6 +419,46 @@ mod tests {
         );
         let tree: Vec<(String, usize)> = s.tree.iter().map(|t| (t.path.clone(), t.files)).collect();
         assert_eq!(tree, [("src".into(), 2), ("src/db".into(), 1), ("web".into(), 2), ("web/src".into(), 1)]);
+    }
+
+    #[test]
+    fn a_project_s_own_scripts_lead_and_replace_a_tool_s_bare_default() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = &std::fs::canonicalize(dir.path()).unwrap();
+        std::fs::write(
+            root.join("pyproject.toml"),
+            "[project]\nname='x'\n[tool.pytest.ini_options]\n[tool.mypy]\n",
+        )
+        .unwrap();
+        std::fs::write(
+            root.join("package.json"),
+            r#"{"scripts": {"test": "run-s test:*", "test:karma:server": "karma start", "test:node": "mocha", "build": "rollup -c"}}"#,
+        )
+        .unwrap();
+        let paths: Vec<String> = [
+            "pyproject.toml",
+            "package.json",
+            "scripts/test.sh",
+            "scripts/lint.sh",
+            "scripts/deploy/x.sh",
+            "scripts/docs.py",
+        ]
+        .map(String::from)
+        .to_vec();
+        let s = detect(root, &paths, 2, Detector::builtin());
+        let commands: Vec<String> =
+            s.commands.iter().map(|c| format!("{}: {}", c.purpose, c.command)).collect();
+        // The scripts first; `pytest` and `mypy .` inferred from the manifest give way
+        // to them; `test` alone of its `test:*` variants.
+        assert_eq!(
+            commands,
+            [
+                "test: bash scripts/test.sh",
+                "lint: bash scripts/lint.sh",
+                "build: npm run build",
+                "test: npm run test"
+            ]
+        );
     }
 
     #[test]
