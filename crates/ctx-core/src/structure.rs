@@ -9,6 +9,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
+use crate::paths::PathRole;
 use crate::secrets::Detector;
 
 /// Facts about the project. Stable JSON.
@@ -174,9 +175,11 @@ pub fn detect(root: &Path, paths: &[String], tree_depth: usize, detector: &Detec
         note(30, "GitHub Actions", ".github/workflows");
     }
     // Entry points, shallowest first: at most a handful.
+    // An example's or a test's `main.py` is no entry point of the project.
     let mut entries: Vec<&String> = paths
         .iter()
         .filter(|p| ENTRY_POINTS.contains(&p.rsplit('/').next().unwrap_or(p)) && p.matches('/').count() <= 3)
+        .filter(|p| !PathRole::of(p).is_auxiliary())
         .collect();
     entries.sort_by_key(|p| (p.matches('/').count(), p.as_str()));
     key_files.extend(entries.into_iter().take(8).cloned());
@@ -184,11 +187,17 @@ pub fn detect(root: &Path, paths: &[String], tree_depth: usize, detector: &Detec
     // The project's own scripts (`scripts/test.sh`) say how it is really built and
     // tested: they come first, and a tool's bare default for the same purpose
     // (`pytest`, `mypy .`, inferred from a manifest) goes.
+    fn script(path: &str) -> Option<&str> {
+        path.strip_prefix("scripts/")?.strip_suffix(".sh").filter(|n| !n.contains('/'))
+    }
+    let names: BTreeSet<&str> = paths.iter().filter_map(|p| script(p)).collect();
     let mut scripts: Vec<Command> = paths
         .iter()
         .filter_map(|path| {
-            let name = path.strip_prefix("scripts/")?.strip_suffix(".sh")?;
-            let purpose = purpose_of(name).filter(|_| !name.contains('/'))?;
+            let name = script(path)?;
+            // `test.sh` says how to test; `test-cov-html.sh` is one way of it.
+            let first = name.split(['-', '_']).next().unwrap_or(name);
+            let purpose = purpose_of(name).filter(|_| first == name || !names.contains(first))?;
             Some(Command { purpose, command: format!("bash {path}"), source: path.clone() })
         })
         .collect();
@@ -438,10 +447,14 @@ mod tests {
         let paths: Vec<String> = [
             "pyproject.toml",
             "package.json",
+            "scripts/test-cov-html.sh",
             "scripts/test.sh",
             "scripts/lint.sh",
+            "scripts/build-docs.sh",
             "scripts/deploy/x.sh",
             "scripts/docs.py",
+            "docs_src/app01/main.py",
+            "src/shop/main.py",
         ]
         .map(String::from)
         .to_vec();
@@ -449,16 +462,20 @@ mod tests {
         let commands: Vec<String> =
             s.commands.iter().map(|c| format!("{}: {}", c.purpose, c.command)).collect();
         // The scripts first; `pytest` and `mypy .` inferred from the manifest give way
-        // to them; `test` alone of its `test:*` variants.
+        // to them; `test` alone of its `test:*` variants, `test.sh` of its `test-*.sh`.
         assert_eq!(
             commands,
             [
                 "test: bash scripts/test.sh",
                 "lint: bash scripts/lint.sh",
+                "build: bash scripts/build-docs.sh",
                 "build: npm run build",
                 "test: npm run test"
             ]
         );
+        // Entry points, but no example's.
+        assert!(s.key_files.contains(&"src/shop/main.py".to_string()), "{:?}", s.key_files);
+        assert!(!s.key_files.iter().any(|k| k.starts_with("docs_src")), "{:?}", s.key_files);
     }
 
     #[test]
