@@ -238,6 +238,13 @@ fn plan_task(graph: &Graph, indexed: &Indexed, focus: &Focus, query: Option<&str
             }
         }
     }
+    // A definition whose name says a word of the task (`generate_enum_convertor`
+    // for "Enum choices ignore case") is shown before its file's others.
+    let task_terms: HashSet<String> =
+        query.map(crate::terms::task_terms).unwrap_or_default().into_iter().collect();
+    let says_the_task = |name: &str| {
+        !task_terms.is_empty() && crate::terms::terms(name).iter().any(|t| task_terms.contains(t))
+    };
     let max_task = task.iter().copied().fold(0.0, f64::max);
     let mut best: Vec<usize> = (0..n).filter(|&i| task[i] > 0.0).collect();
     best.sort_by(|&a, &b| task[b].total_cmp(&task[a]).then(a.cmp(&b)));
@@ -270,12 +277,16 @@ fn plan_task(graph: &Graph, indexed: &Indexed, focus: &Focus, query: Option<&str
         }
         let file = &files[f];
         let score = &ranking.def_rank[f];
-        // (named by the task, definition): named first, then by score; a total order.
-        let mut defs: Vec<(bool, usize)> = shown_defs(file, weight[f] < 1.0, focus)
-            .map(|d| (focus.names.contains(&file.tags.defs[d].name), d))
+        // ((named by the task, saying one of its words), definition): named first, then
+        // those saying its words, then by score; a total order.
+        let mut defs: Vec<((bool, bool), usize)> = shown_defs(file, weight[f] < 1.0, focus)
+            .map(|d| {
+                let name = &file.tags.defs[d].name;
+                ((focus.names.contains(name), says_the_task(name)), d)
+            })
             .collect();
-        let by_rank = |&(named_a, a): &(bool, usize), &(named_b, b): &(bool, usize)| {
-            named_b.cmp(&named_a).then(score[b].total_cmp(&score[a])).then(a.cmp(&b))
+        let by_rank = |&(told_a, a): &((bool, bool), usize), &(told_b, b): &((bool, bool), usize)| {
+            told_b.cmp(&told_a).then(score[b].total_cmp(&score[a])).then(a.cmp(&b))
         };
         // Its `k`th entry scores key / (k + 1): those under the cut cannot make
         // it either, so only the best of the others need their places.

@@ -480,6 +480,32 @@ fn a_query_naming_an_identifier_puts_its_definition_in_a_small_map() {
 }
 
 #[test]
+fn a_definition_whose_name_says_a_word_of_the_task_leads_its_file() {
+    let main = "class Typer:\n    pass\n\ndef run(app):\n    pass\n\ndef get_command(app):\n    pass\n\n\
+                def generate_enum_convertor(enum):\n    pass\n\ndef get_click_param(param):\n    pass\n";
+    let dir = tree(&[
+        ("pkg/main.py", main),
+        ("pkg/cli.py", "from pkg.main import Typer, run, get_command\nrun(Typer())\nget_command(Typer())\n"),
+        ("pkg/testing.py", "from pkg.main import Typer, get_command\nget_command(Typer())\n"),
+    ]);
+    let cache = tempfile::tempdir().unwrap();
+    let mut ws = open(dir.path(), cache.path());
+    let first_of_main = |map: &RepoMap| {
+        let file = map.files.iter().find(|f| f.path == "pkg/main.py").unwrap();
+        let best = file.definitions.iter().max_by(|a, b| a.score.total_cmp(&b.score)).unwrap();
+        best.name.clone()
+    };
+    let plain = run(
+        &mut ws,
+        &MapOptions { tokens: 400, query: Some("main crashes".into()), ..MapOptions::default() },
+    );
+    assert_ne!(first_of_main(&plain), "generate_enum_convertor", "{}", plain.text);
+    let query = "Enum choices should be compared ignoring case";
+    let asked = run(&mut ws, &MapOptions { tokens: 400, query: Some(query.into()), ..MapOptions::default() });
+    assert_eq!(first_of_main(&asked), "generate_enum_convertor", "{}", asked.text);
+}
+
+#[test]
 fn a_focus_files_definitions_lead_the_map() {
     let dir = tree(CLIENT);
     let cache = tempfile::tempdir().unwrap();
