@@ -320,13 +320,14 @@ fn a_crate_s_result_alias_is_not_the_code_it_is_known_by() {
     );
     repo.write(
         "crates/engine/src/engine.rs",
-        "use crate::error::Result;\n\npub struct Engine;\n\npub fn start() -> Result<Engine> { Ok(Engine) }\n",
+        "use crate::error::Result;\n\npub struct Engine;\n\npub fn start() -> Result<Engine> { Ok(Engine) }\n\n\
+         pub mod env {\n    pub fn theme() -> u8 { 0 }\n}\n",
     );
     for name in ["a", "b", "c"] {
         repo.write(
             &format!("crates/engine/src/{name}.rs"),
-            "use crate::error::{Error, Result};\nuse crate::engine::Engine;\n\n\
-             pub fn run(e: Engine) -> Result<Engine> { if false { return Err(Error::Bad) } Ok(e) }\n",
+            "use crate::error::{Error, Result};\nuse crate::engine::Engine;\nuse std::env;\n\n\
+             pub fn run(e: Engine) -> Result<Engine> { let _ = env::var(\"X\"); if false { return Err(Error::Bad) } Ok(e) }\n",
         );
     }
     repo.ok(&["init", "--no-agents"]);
@@ -335,4 +336,6 @@ fn a_crate_s_result_alias_is_not_the_code_it_is_known_by() {
     // Every file uses the alias; it says nothing of what the crate is.
     assert!(crates.contains(&"Engine".to_string()) && crates.contains(&"Error".to_string()), "{crates:?}");
     assert!(!crates.contains(&"Result".to_string()), "{crates:?}");
+    // Nor is a module whose name every `use std::env` seems to use.
+    assert!(!crates.contains(&"env".to_string()), "{crates:?}");
 }

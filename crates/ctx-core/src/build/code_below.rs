@@ -51,7 +51,12 @@ pub(crate) fn code_below(folders: &[FolderData]) -> Vec<Vec<CodeBelow>> {
             }
             // A file's top-level definitions others use, at most two: the folder
             // has more to show than one file's.
-            let used = outline.defs.iter().filter(|d| d.parent.is_none() && d.users > 0 && !is_shorthand(d));
+            // A module is where code is, not code: and its name's "users" are mostly
+            // another's (`env` of `std::env`, `io`, `error`).
+            let used = outline
+                .defs
+                .iter()
+                .filter(|d| d.parent.is_none() && d.users > 0 && !is_shorthand(d) && d.kind != "module");
             let mut used: Vec<&OutlineDef> = used.collect();
             used.sort_by_key(|d| std::cmp::Reverse(d.users));
             found.extend(used.into_iter().take(PER_FILE).map(|def| CodeBelow {
