@@ -178,7 +178,7 @@ fn prose_paragraph<'a>(lines: impl Iterator<Item = &'a str>) -> Option<String> {
         let skip = title.is_some()
             || is_field(line)
             || is_link_definition(line)
-            || (line.starts_with('<') && html.is_none())
+            || (line.starts_with('<') && html.is_none() && !is_inline_prose(line))
             || line.starts_with("[!")
             || line.starts_with("![")
             || line.starts_with('|')
@@ -205,6 +205,27 @@ fn prose_paragraph<'a>(lines: impl Iterator<Item = &'a str>) -> Option<String> {
         _ if paragraph.is_empty() => None,
         _ => Some(paragraph),
     }
+}
+
+/// A line of text that opens with an inline tag (`<em>Typer, build great
+/// CLIs.</em>` inside a centred `<p>` of its own lines): prose, its tags
+/// dropped later. A link or an image opening a line is a badge's.
+fn is_inline_prose(line: &str) -> bool {
+    const INLINE: &[&str] = &["<em>", "<i>", "<b>", "<strong>", "<span", "<small>", "<code>"];
+    if !INLINE.iter().any(|tag| line.starts_with(tag)) {
+        return false;
+    }
+    let mut text = String::new();
+    let mut in_tag = false;
+    for c in line.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' => in_tag = false,
+            c if !in_tag => text.push(c),
+            _ => {}
+        }
+    }
+    text.chars().any(char::is_alphanumeric)
 }
 
 /// An HTML heading or paragraph on one line with some text in it: whether
@@ -603,6 +624,12 @@ mod tests {
                 "lib.rs",
                 "//! Shows [crate::config::Config::show_all] lines.\n",
                 "Shows crate::config::Config::show_all lines.",
+            ),
+            // A centred tagline in emphasis on its own line, badges after it.
+            (
+                "README.md",
+                "<p align=\"center\">\n  <a href=\"https://x.invalid\"><img src=\"logo.svg\" alt=\"Shop\"></a>\n</p>\n<p align=\"center\">\n    <em>Shop, build great carts. Easy to code.</em>\n</p>\n<p align=\"center\">\n<a href=\"https://x.invalid/ci\" target=\"_blank\">\n    <img src=\"https://x.invalid/b.svg\" alt=\"Test\">\n</a>\n</p>\n\n---\n\n**Documentation**: <a href=\"https://x.invalid\">https://x.invalid</a>\n",
+                "Shop, build great carts. Easy to code.",
             ),
             // A terminal fixture's colours are not prose.
             ("out.txt.md", "\u{1b}[38;2;253;151;31mhello\u{1b}[0m world\n", "hello world"),
