@@ -243,7 +243,12 @@ fn plan_task(graph: &Graph, indexed: &Indexed, focus: &Focus, query: Option<&str
     let task_terms: HashSet<String> =
         query.map(crate::terms::task_terms).unwrap_or_default().into_iter().collect();
     let says_the_task = |name: &str| {
-        !task_terms.is_empty() && crate::terms::terms(name).iter().any(|t| task_terms.contains(t))
+        // Each term of a name is a piece of it, lowercased (a stem only drops an
+        // ending): a name holding none of the task's terms is not split at all.
+        let may = |t: &String| name.as_bytes().windows(t.len()).any(|w| w.eq_ignore_ascii_case(t.as_bytes()));
+        !task_terms.is_empty()
+            && (!name.is_ascii() || task_terms.iter().any(may))
+            && crate::terms::terms(name).iter().any(|t| task_terms.contains(t))
     };
     let max_task = task.iter().copied().fold(0.0, f64::max);
     let mut best: Vec<usize> = (0..n).filter(|&i| task[i] > 0.0).collect();

@@ -320,13 +320,17 @@ impl<'a> Graph<'a> {
                 let defs = &file.tags.defs;
                 let sliver = rank[i] * 1e-3 / defs.len().max(1) as f64;
                 let slots = &self.base.def_slots[self.def_starts[i]..self.def_starts[i + 1]];
+                // Only Rust has trait impls: other files' definitions are not even read.
+                let rust = file.lang == "rust";
                 // Unreferenced definitions keep a sliver of their file's rank: after the referenced ones.
                 slots
                     .iter()
-                    .zip(defs)
-                    .map(|(&slot, def)| match slot {
+                    .enumerate()
+                    .map(|(d, &slot)| match slot {
                         NONE => sliver,
-                        _ if def.implements_trait(defs) => unlifted[slot as usize] * TRAIT_ITEM + sliver,
+                        _ if rust && defs[d].implements_trait(defs) => {
+                            unlifted[slot as usize] * TRAIT_ITEM + sliver
+                        }
                         _ => slot_rank[slot as usize] + sliver,
                     })
                     .collect()
