@@ -421,30 +421,15 @@ mod tests {
             indexed(
                 "src/routing/not_found.rs",
                 Lang::Rust,
-                "pub(super) struct NotFound;
-                 impl<B> Service<Request<B>> for NotFound {
-    type Response = Response;
-    type Error = Infallible;
-                     fn call(&mut self, req: Request<B>) -> Self::Future { todo!() }
-}
-                 impl fmt::Debug for NotFound {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result { Ok(()) }
-}
-                 pub(super) struct Gone;
-                 impl fmt::Debug for Gone {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result { Ok(()) }
-}
-                 impl Gone {
-    pub(super) fn at(&self) -> u64 { 0 }
-}
-",
+                "pub(super) struct NotFound;\n\
+                 impl<B> Service<Request<B>> for NotFound {\n    type Response = Response;\n    type Error = Infallible;\n    \
+                 fn call(&mut self, req: Request<B>) -> Self::Future { todo!() }\n}\n\
+                 impl fmt::Debug for NotFound {\n    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result { Ok(()) }\n}\n\
+                 pub(super) struct Gone;\n\
+                 impl fmt::Debug for Gone {\n    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result { Ok(()) }\n}\n\
+                 impl Gone {\n    pub(super) fn at(&self) -> u64 { 0 }\n}\n",
             ),
-            indexed(
-                "src/response.rs",
-                Lang::Rust,
-                "pub struct Response;
-",
-            ),
+            indexed("src/response.rs", Lang::Rust, "pub struct Response;\n"),
             // Uses of the trait items' names: of the traits', not of this file's.
             indexed(
                 "src/app.rs",

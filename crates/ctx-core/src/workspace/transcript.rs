@@ -86,8 +86,12 @@ impl Workspace {
     /// most recently read first): the lines a harness wrote after its last
     /// hook ran. Claude Code can end a session before the last turn reaches
     /// its transcript; the next session start (a transcript in the same
-    /// folder) picks it up. Files unchanged since are one `stat` each;
-    /// files gone are skipped. The reports of the files read.
+    /// folder) picks it up. Then the `*.jsonl` files directly in `dir` that
+    /// no hook ever read, changed in the last day (the newest first): a
+    /// session whose Stop and SessionEnd hooks never ran (`claude -p` can
+    /// exit before they do) is read at the next start, and a transcript
+    /// older than ctx's hooks is not imported. Files unchanged since are one
+    /// `stat` each; files gone are skipped. The reports of the files read.
     pub fn catch_up_transcripts(
         &mut self,
         dir: &Path,
@@ -96,7 +100,7 @@ impl Workspace {
         let dir = std::fs::canonicalize(dir).map_err(|err| Error::io(dir, err))?;
         let known = transcript::known_under(&self.store.conn, &dir.to_string_lossy(), CATCH_UP_FILES)?;
         let mut reports = Vec::new();
-        for (path, size, mtime_ns) in known {
+        for (path, size, mtime_ns) in known.iter().cloned() {
             if until.is_some_and(|until| Instant::now() >= until) {
                 break;
             }
@@ -106,8 +110,38 @@ impl Workspace {
             }
             reports.push(self.ingest_transcript(Path::new(&path), until)?);
         }
+        let seen: std::collections::HashSet<String> = known.into_iter().map(|(path, ..)| path).collect();
+        for path in unread_transcripts(&dir, &seen) {
+            if until.is_some_and(|until| Instant::now() >= until) {
+                break;
+            }
+            reports.push(self.ingest_transcript(&path, until)?);
+        }
         Ok(reports)
     }
+}
+
+/// How recently a transcript no hook read must have changed for a catch-up to read it.
+const UNREAD_WITHIN: std::time::Duration = std::time::Duration::from_secs(24 * 60 * 60);
+
+/// The `*.jsonl` files directly in `dir` not in `seen`, changed within
+/// [`UNREAD_WITHIN`], the newest first, at most [`CATCH_UP_FILES`].
+fn unread_transcripts(dir: &Path, seen: &std::collections::HashSet<String>) -> Vec<std::path::PathBuf> {
+    let Ok(entries) = std::fs::read_dir(dir) else { return Vec::new() };
+    let now = std::time::SystemTime::now();
+    let mut found: Vec<(std::time::SystemTime, std::path::PathBuf)> = entries
+        .filter_map(|entry| {
+            let entry = entry.ok()?;
+            let path = entry.path();
+            let meta = entry.metadata().ok().filter(|m| m.is_file())?;
+            let modified = meta.modified().ok()?;
+            let recent = now.duration_since(modified).map_or(true, |age| age <= UNREAD_WITHIN);
+            let unread = !seen.contains(path.to_string_lossy().as_ref());
+            (path.extension().is_some_and(|e| e == "jsonl") && recent && unread).then_some((modified, path))
+        })
+        .collect();
+    found.sort_by_key(|(modified, _)| std::cmp::Reverse(*modified));
+    found.into_iter().take(CATCH_UP_FILES).map(|(_, path)| path).collect()
 }
 
 /// How many of a folder's transcripts a catch-up looks at.
@@ -173,7 +207,13 @@ mod tests {
             std::fs::write(path, line(uuid, "a question")).unwrap();
             ws.ingest_transcript(path, None).unwrap();
         }
+        // A session no hook ever read (`claude -p` exited before its Stop hook ran),
+        // and one from before the hooks, two days old.
         std::fs::write(&unknown, line("c1", "never read")).unwrap();
+        let old = projects.join("e.jsonl");
+        std::fs::write(&old, line("e1", "before ctx")).unwrap();
+        let two_days = std::time::SystemTime::now() - std::time::Duration::from_secs(2 * 24 * 60 * 60);
+        std::fs::File::options().write(true).open(&old).unwrap().set_modified(two_days).unwrap();
         // The last turns, written after the session's last hook.
         for path in [&grew, &elsewhere] {
             let mut file = std::fs::OpenOptions::new().append(true).open(path).unwrap();
@@ -181,10 +221,14 @@ mod tests {
         }
         let reports = ws.catch_up_transcripts(&projects, None).unwrap();
         let read: Vec<_> = reports.iter().map(|r| (r.path.clone(), r.ingest.added)).collect();
-        let grew = std::fs::canonicalize(&grew).unwrap().display().to_string();
-        assert_eq!(read, [(grew, 1)], "only the known transcript of this folder that grew");
+        let canonical = |path: &Path| std::fs::canonicalize(path).unwrap().display().to_string();
+        assert_eq!(
+            read,
+            [(canonical(&grew), 1), (canonical(&unknown), 1)],
+            "the known transcript of this folder that grew, then the recent one never read"
+        );
         assert!(ws.catch_up_transcripts(&projects, None).unwrap().is_empty(), "nothing new the second time");
-        assert_eq!(ws.status().unwrap().records, 4);
+        assert_eq!(ws.status().unwrap().records, 5);
     }
 
     #[test]

@@ -479,34 +479,13 @@ mod tests {
             tags: crate::tags::extract(crate::lang::Lang::Rust, source).unwrap(),
         };
         let files = [
-            rust(
-                "src/lib.rs",
-                "pub use response::Response;
-pub use routing::Router;
-",
-            ),
-            rust(
-                "src/response.rs",
-                "pub struct Response;
-",
-            ),
+            rust("src/lib.rs", "pub use response::Response;\npub use routing::Router;\n"),
+            rust("src/response.rs", "pub struct Response;\n"),
             rust(
                 "src/routing.rs",
-                "pub struct Router;
-impl Service for Router {
-    type Response = Response;
-    fn call(&self) {}
-}
-",
+                "pub struct Router;\nimpl Service for Router {\n    type Response = Response;\n    fn call(&self) {}\n}\n",
             ),
-            rust(
-                "src/app.rs",
-                "pub fn app(r: Router) -> Response {
-    r.call();
-    Response
-}
-",
-            ),
+            rust("src/app.rs", "pub fn app(r: Router) -> Response {\n    r.call();\n    Response\n}\n"),
         ];
         let ranking = Graph::new(&files, &HashSet::default()).rank(&Focus::default());
         let routing = &ranking.def_rank[2];
