@@ -71,6 +71,15 @@ fn a_budget_too_small_for_any_code_says_so() {
     let out = ctx(&repo, &cache, &["map", "--tokens", "400"]);
     assert!(stdout(&out).contains("src/pool.rs:"));
     assert!(!String::from_utf8_lossy(&out.stderr).contains("too small"));
+    // Nor where the code defines nothing to show, whatever the budget.
+    let scripts = Repo::with_files("//- run.py\nprint(\"hi\")\n");
+    let out = ctx(&scripts, &cache, &["map", "--tokens", "2000"]);
+    stdout(&out);
+    assert!(
+        !String::from_utf8_lossy(&out.stderr).contains("too small"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 #[test]

@@ -52,6 +52,9 @@ pub struct RepoMap {
     pub structure: Structure,
     /// The files shown, in rank order, with their definitions.
     pub files: Vec<MapFile>,
+    /// How many of the definitions (and files shown by path alone) it ranked
+    /// the budget left out: 0 when everything fit, or nothing was there to show.
+    pub left_out: usize,
     pub index: IndexStats,
 }
 
@@ -465,7 +468,17 @@ pub fn render(
     }
     let (text, shown) = compose(&head, files, plan, &chosen);
     let tokens = tok.count(&text);
-    RepoMap { text, tokens, budget, tokenizer: tok.name().to_string(), structure, files: shown, index }
+    let left_out = order.len().saturating_sub(chosen.len());
+    RepoMap {
+        text,
+        tokens,
+        budget,
+        tokenizer: tok.name().to_string(),
+        structure,
+        files: shown,
+        left_out,
+        index,
+    }
 }
 
 /// Cut `tree` to at most `max` folders: every top folder, and as many of

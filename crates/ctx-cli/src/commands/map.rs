@@ -44,13 +44,13 @@ pub fn map(env: &Env, args: &MapArgs) -> anyhow::Result<()> {
             "a budget of {} is too small for any map (not even its title)",
             count(map.budget, "token")
         ));
-    } else if map.files.is_empty() && map.index.files > 0 {
-        // The title or the structure fit, but not one file of code: say so, or the
-        // reader takes a bare heading for a repository without code.
+    } else if map.files.is_empty() && map.left_out > 0 {
+        // The title or the structure fit, but none of the code it ranked: say so, or
+        // the reader takes a bare heading for a repository without code.
         output::warn(&format!(
             "a budget of {} is too small for any of the code's {}: the map holds only {}",
             count(map.budget, "token"),
-            count(map.index.files, "file"),
+            count(map.left_out, "definition"),
             if map.structure.stack.is_empty() && map.structure.tree.is_empty() {
                 "its title"
             } else {

@@ -328,7 +328,7 @@ impl<'a> Graph<'a> {
                     .enumerate()
                     .map(|(d, &slot)| match slot {
                         NONE => sliver,
-                        _ if rust && defs[d].implements_trait(defs) => {
+                        _ if rust && defs.get(d).is_some_and(|def| def.implements_trait(defs)) => {
                             unlifted[slot as usize] * TRAIT_ITEM + sliver
                         }
                         _ => slot_rank[slot as usize] + sliver,

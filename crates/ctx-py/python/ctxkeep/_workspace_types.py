@@ -486,6 +486,7 @@ class RepoMap(TypedDict):
     tokenizer: str
     structure: Structure
     files: List[MapFile]
+    left_out: int
     index: IndexStats
 
 
