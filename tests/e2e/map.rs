@@ -158,6 +158,33 @@ fn rank_puts_recently_changed_files_first_among_equals() {
 }
 
 #[test]
+fn rank_lifts_the_files_of_whoever_asks() {
+    let repo = Repo::with_files("//- a.py\ndef alpha():\n    pass\n//- b.py\ndef beta():\n    pass\n");
+    repo.git(&["init", "--quiet"]);
+    repo.git(&["add", "a.py"]);
+    repo.git(&["commit", "--quiet", "--author", "Ann <Ann@Example.org>", "-m", "Start"]);
+    repo.git(&["add", "b.py"]);
+    repo.git(&["commit", "--quiet", "-m", "More"]);
+    let cache = tempfile::tempdir().unwrap();
+    let ranked = |email: &str| -> Vec<(String, f64, f64)> {
+        repo.git(&["config", "user.email", email]);
+        let out = stdout(&ctx(&repo, &cache, &["--json", "rank", "--query", "make it faster"]));
+        let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let files = json.as_array().unwrap().iter();
+        files
+            .map(|f| {
+                let signal = |name: &str| f[name].as_f64().unwrap();
+                (f["path"].as_str().unwrap().to_string(), signal("authored"), signal("latest"))
+            })
+            .collect()
+    };
+    // Nothing in the files answers the task: Ann's own work comes first for
+    // Ann (emails compared without case), the newest commit's for anyone else.
+    assert_eq!(ranked("ann@example.org"), [("a.py".into(), 1.0, 0.0), ("b.py".into(), 0.0, 1.0)]);
+    assert_eq!(ranked("carol@example.org"), [("b.py".into(), 0.0, 1.0), ("a.py".into(), 0.0, 0.0)]);
+}
+
+#[test]
 fn rank_reads_the_history_again_when_head_moves() {
     let repo = two_commits("");
     let cache = tempfile::tempdir().unwrap();

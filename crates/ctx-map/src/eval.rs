@@ -7,7 +7,9 @@
 //! the repository. Parents are checked out in a scratch clone (`git clone
 //! --shared --no-checkout`) in the temp folder, so the user's work tree,
 //! index and refs are never touched; one workspace there keeps the tags
-//! cache from case to case, so each case parses only what changed. Methods:
+//! cache from case to case, so each case parses only what changed; the
+//! clone's `user.email` is set to each case's author, who asked for the
+//! change as far as ranking can tell. Methods:
 //! `ctx rank`, plain BM25 over file contents (the baseline), and `ctx map
 //! --query` at each budget (the files the map shows, in order).
 
@@ -198,6 +200,8 @@ pub fn eval(root: &Path, options: &EvalOptions, progress: Option<Progress>) -> R
             Some(ws) => ws,
             None => ws.insert(scratch_workspace(root, &clone.join(&repo.prefix))?),
         };
+        // The commit's author asked for it: ranking reads who asks from git's config.
+        git(&clone, &["config", "user.email", &commit.author])?;
         cases.push(run_case(ws, commit, &methods)?);
     }
     if let Some(progress) = progress {
@@ -308,6 +312,8 @@ fn summarize(cases: &[Case], methods: &[Method]) -> Vec<MethodSummary> {
 struct Eligible {
     sha: String,
     parent: String,
+    /// The author's email: who asked, as far as ranking goes.
+    author: String,
     task: String,
     changed: Vec<String>,
 }
@@ -317,6 +323,7 @@ struct Eligible {
 struct LogCommit {
     sha: String,
     parents: Vec<String>,
+    author: String,
     message: String,
     /// (status letter, path)
     files: Vec<(String, String)>,
@@ -333,7 +340,7 @@ fn eligible_commits(root: &Path, wanted: usize) -> Result<(Vec<Eligible>, usize)
         "--relative",
         "--name-status",
         "--no-renames",
-        "--format=%x1e%H %P%n%B",
+        "--format=%x1e%H %P%n%ae%n%B",
         "HEAD",
         "--",
     ];
@@ -361,7 +368,7 @@ fn eligible_commits(root: &Path, wanted: usize) -> Result<(Vec<Eligible>, usize)
     Ok((found, read))
 }
 
-/// Read `git log -z --name-status --format=%x1e%H %P%n%B` output, calling
+/// Read `git log -z --name-status --format=%x1e%H %P%n%ae%n%B` output, calling
 /// `each` with every commit until it returns false.
 fn parse_log(mut reader: impl BufRead, mut each: impl FnMut(LogCommit) -> bool) -> std::io::Result<()> {
     let mut current: Option<LogCommit> = None;
@@ -382,11 +389,13 @@ fn parse_log(mut reader: impl BufRead, mut each: impl FnMut(LogCommit) -> bool) 
             {
                 return Ok(());
             }
-            let (ids, message) = header.split_once('\n').unwrap_or((header, ""));
+            let (ids, rest) = header.split_once('\n').unwrap_or((header, ""));
+            let (author, message) = rest.split_once('\n').unwrap_or((rest, ""));
             let mut ids = ids.split_whitespace().map(str::to_string);
             current = Some(LogCommit {
                 sha: ids.next().unwrap_or_default(),
                 parents: ids.collect(),
+                author: author.trim().to_string(),
                 message: message.to_string(),
                 files: Vec::new(),
             });
@@ -419,7 +428,7 @@ fn eligible(commit: LogCommit) -> Option<Eligible> {
     if changed.is_empty() || changed.len() > MAX_CHANGED || task.is_empty() {
         return None;
     }
-    Some(Eligible { sha: commit.sha, parent, task, changed })
+    Some(Eligible { sha: commit.sha, parent, author: commit.author, task, changed })
 }
 
 /// Whether the map reads the file at `path` (a grammar or a line scan).
@@ -690,12 +699,12 @@ mod tests {
     fn the_log_is_read_commit_by_commit_and_cases_are_chosen() {
         let sha = |c: char| c.to_string().repeat(40);
         let text = format!(
-            "\x1e{a} {p}\nFix the lexer\n\nSigned-off-by: x\n\0\nM\0src/lexer.rs\0A\0src/new.rs\0M\0README.md\0\
-             \x1e{b} {p}\nTouch five\n\0\nM\0a.py\0M\0b.py\0M\0c.py\0M\0d.py\0M\0e.py\0\
-             \x1e{c} {p}\nOnly adds\n\0\nA\0src/added.rs\0D\0src/gone.rs\0\
-             \x1e{d}\nRoot commit\n\0\nM\0src/lib.rs\0\
-             \x1e{e} {p}\nEmpty\n\0\
-             \x1e{f} {p}\nweird name\n\0\nM\0dir with space/ü.ts\0",
+            "\x1e{a} {p}\nann@example.org\nFix the lexer\n\nSigned-off-by: x\n\0\nM\0src/lexer.rs\0A\0src/new.rs\0M\0README.md\0\
+             \x1e{b} {p}\nann@example.org\nTouch five\n\0\nM\0a.py\0M\0b.py\0M\0c.py\0M\0d.py\0M\0e.py\0\
+             \x1e{c} {p}\nann@example.org\nOnly adds\n\0\nA\0src/added.rs\0D\0src/gone.rs\0\
+             \x1e{d}\nann@example.org\nRoot commit\n\0\nM\0src/lib.rs\0\
+             \x1e{e} {p}\n\nEmpty\n\0\
+             \x1e{f} {p}\nbob@example.org\nweird name\n\0\nM\0dir with space/ü.ts\0",
             a = sha('a'),
             b = sha('b'),
             c = sha('c'),
@@ -723,6 +732,7 @@ mod tests {
             Eligible {
                 sha: sha('a'),
                 parent: sha('9'),
+                author: "ann@example.org".into(),
                 task: "Fix the lexer".into(),
                 changed: vec!["src/lexer.rs".into()]
             }

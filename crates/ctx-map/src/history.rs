@@ -27,10 +27,15 @@ const MAX_MESSAGE: usize = 2000;
 pub struct History {
     /// Newest first.
     pub commits: Vec<Commit>,
+    /// Who asks: git's `user.email` where the history was read, lowercased
+    /// (`None` when unset). Their own recent commits say where they work.
+    pub me: Option<String>,
 }
 
 #[derive(Debug, Clone, Default)]
 pub struct Commit {
+    /// The author's email, lowercased.
+    pub author: String,
     /// The commit message (cut to 2,000 bytes).
     pub message: String,
     /// Paths relative to the workspace root, with `/`.
@@ -42,7 +47,9 @@ impl History {
     /// commits reachable from HEAD, touching files under `root`); `None`
     /// outside a git repository, without `git`, or when it fails.
     pub fn read(root: &Path, max_commits: usize) -> Option<History> {
-        Some(History::parse(&log(root, max_commits)?))
+        let mut history = History::parse(&log(root, max_commits)?);
+        history.me = identity(root);
+        Some(history)
     }
 
     /// [`History::read`] for the workspace `ws`, from the store when HEAD is
@@ -51,34 +58,40 @@ impl History {
     pub fn cached(ws: &mut ctxkeep_core::Workspace, max_commits: usize) -> Option<History> {
         let root = ws.root().to_path_buf();
         let head = git(&root, &["rev-parse", "HEAD"])?;
-        let stamp = format!("{}:{max_commits}\n", head.trim());
+        let stamp = format!("{LOG_FORMAT}:{}:{max_commits}\n", head.trim());
         let key = "history";
-        if let Ok(Some(stored)) = ws.derived(key)
-            && let Some(text) = stored.strip_prefix(&stamp)
-        {
-            return Some(History::parse(text));
-        }
-        // Messages and paths may hold a token: never one in the store.
-        let text = ws.detector().redact(&log(&root, max_commits)?).into_owned();
-        // Caching is an optimisation: a read-only store must not cost the answer.
-        let _ = ws.save_derived(key, &format!("{stamp}{text}"));
-        Some(History::parse(&text))
+        let mut history = match ws.derived(key) {
+            Ok(Some(stored)) if stored.starts_with(&stamp) => History::parse(&stored[stamp.len()..]),
+            _ => {
+                // Messages and paths may hold a token: never one in the store.
+                let text = ws.detector().redact(&log(&root, max_commits)?).into_owned();
+                // Caching is an optimisation: a read-only store must not cost the answer.
+                let _ = ws.save_derived(key, &format!("{stamp}{text}"));
+                History::parse(&text)
+            }
+        };
+        // Not cached with the log: who asks can change while HEAD stays.
+        history.me = identity(&root);
+        Some(history)
     }
 
-    /// Parse `git log --name-only --format=%x1e%B%x1f` output: a separator,
-    /// each commit's message, another separator, then its files.
+    /// Parse `git log --name-only --format=%x1e%ae%x1f%B%x1f` output: a
+    /// separator, each commit's author, another separator, its message, a
+    /// third, then its files.
     fn parse(text: &str) -> History {
         let commits = text
             .split('\x1e')
             .skip(1)
             .map(|entry| {
-                let (message, names) = entry.split_once('\x1f').unwrap_or(("", entry));
+                let (author, rest) = entry.split_once('\x1f').unwrap_or(("", entry));
+                let (message, names) = rest.split_once('\x1f').unwrap_or(("", rest));
                 let mut message = message.trim().to_string();
                 if message.len() > MAX_MESSAGE {
                     let cut = (0..=MAX_MESSAGE).rev().find(|&i| message.is_char_boundary(i)).unwrap_or(0);
                     message.truncate(cut);
                 }
                 Commit {
+                    author: author.trim().to_lowercase(),
                     message,
                     files: names
                         .lines()
@@ -89,7 +102,7 @@ impl History {
                 }
             })
             .collect();
-        History { commits }
+        History { commits, me: None }
     }
 
     /// For each path: the indices (newest first) of the commits that changed it.
@@ -109,6 +122,10 @@ impl History {
     }
 }
 
+/// The version of [`log`]'s format, part of the stored log's stamp: a log
+/// stored in another format is read again.
+const LOG_FORMAT: u32 = 2;
+
 /// The raw log [`History::parse`] reads.
 fn log(root: &Path, max_commits: usize) -> Option<String> {
     let count = format!("--max-count={max_commits}");
@@ -122,11 +139,17 @@ fn log(root: &Path, max_commits: usize) -> Option<String> {
             "--relative",
             "--name-only",
             &count,
-            "--format=%x1e%B%x1f",
+            "--format=%x1e%ae%x1f%B%x1f",
             "HEAD",
             "--",
         ],
     )
+}
+
+/// git's `user.email` for the repository at `root`, lowercased; `None` when unset.
+fn identity(root: &Path) -> Option<String> {
+    let email = git(root, &["config", "user.email"])?.trim().to_lowercase();
+    (!email.is_empty()).then_some(email)
 }
 
 /// What `git -C root ARGS` prints, if it succeeds.
@@ -165,9 +188,11 @@ mod tests {
 
     #[test]
     fn parses_each_commits_files() {
-        let text = "\x1eFix the pool\n\nIt leaked.\n\x1f\n\nsrc/pool.rs\nsrc/lib.rs\n\x1eDocs\x1f\n\nREADME.md\n\x1e\x1f\n";
+        let text = "\x1eAda@Example.org\x1fFix the pool\n\nIt leaked.\n\x1f\n\nsrc/pool.rs\nsrc/lib.rs\n\
+                    \x1eb@example.org\x1fDocs\x1f\n\nREADME.md\n\x1e\x1f\x1f\n";
         let history = History::parse(text);
         assert_eq!(history.commits.len(), 3);
+        assert_eq!(history.commits[0].author, "ada@example.org");
         assert_eq!(history.commits[0].files, ["src/pool.rs", "src/lib.rs"]);
         assert_eq!(history.commits[0].message, "Fix the pool\n\nIt leaked.");
         assert_eq!(history.commits[1].files, ["README.md"]);

@@ -12,7 +12,10 @@
 //! - from the version history, when there is one ([`crate::history`]):
 //!   **similar** — the past commits whose messages read most like the task
 //!   (BM25 over messages) vote for the files they changed, the strongest
-//!   history signal; **recency** — files changed lately;
+//!   history signal; **recency** — files changed lately; **authored** —
+//!   files the person asking (git's `user.email`) changed in their latest
+//!   commits: people go on where they worked; **latest** — files the newest
+//!   commit changed: work comes in series;
 //! - what a file is for ([`PathRole`]): tests rank a little lower unless the
 //!   task speaks of tests, vendored and built code much lower.
 //!
@@ -60,6 +63,12 @@ const RECENCY_HALF_LIFE: f64 = 10.0;
 /// of the most similar past commits vote.
 const SIMILAR_WEIGHT: f64 = 0.5;
 const SIMILAR_COMMITS: usize = 20;
+/// "The person asking changed this lately", and the half-life of that, in
+/// their own commits.
+const AUTHORED_WEIGHT: f64 = 0.4;
+const AUTHORED_HALF_LIFE: f64 = 5.0;
+/// "The newest commit changed this".
+const LATEST_WEIGHT: f64 = 0.3;
 /// A test ranks a little lower unless the task's first line speaks of
 /// tests, then a little higher; vendored and built code much lower.
 const TEST_FACTOR: f64 = 0.9;
@@ -96,6 +105,10 @@ pub struct RankedFile {
     pub recency: f64,
     /// How much past commits whose messages resemble the task changed it (0 without a history).
     pub similar: f64,
+    /// How much and how lately the person asking (git's `user.email`) changed it (0 without one).
+    pub authored: f64,
+    /// Whether the newest commit changed it (0 or 1; 0 without a history).
+    pub latest: f64,
     /// Whether the task names the file (its name, or words run together into it).
     pub named: f64,
 }
@@ -187,9 +200,11 @@ fn rank_with(
     let named = named_in_query(files, query);
     let history = history.filter(|_| options.history);
     let zeros = || vec![0.0; files.len()];
-    let (recency, similar) = match history {
-        Some(h) => (recency(files, h), similar_commits(files, h, &query_terms)),
-        None => (zeros(), zeros()),
+    let (recency, similar, authored, latest) = match history {
+        Some(h) => {
+            (recency(files, h), similar_commits(files, h, &query_terms), authored(files, h), latest(files, h))
+        }
+        None => (zeros(), zeros(), zeros(), zeros()),
     };
     let about_tests = query.lines().next().is_some_and(|first| {
         first.split(|c: char| !c.is_alphanumeric()).any(|w| w.to_lowercase().starts_with("test"))
@@ -203,7 +218,9 @@ fn rank_with(
                 + GRAPH_WEIGHT * structural[i]
                 + NAMED_WEIGHT * named[i]
                 + RECENCY_WEIGHT * recency[i]
-                + SIMILAR_WEIGHT * similar[i];
+                + SIMILAR_WEIGHT * similar[i]
+                + AUTHORED_WEIGHT * authored[i]
+                + LATEST_WEIGHT * latest[i];
             let factor = match PathRole::of(&file.path) {
                 PathRole::Test if about_tests => TEST_TASK_FACTOR,
                 PathRole::Test => TEST_FACTOR,
@@ -217,6 +234,8 @@ fn rank_with(
                 graph: structural[i],
                 recency: recency[i],
                 similar: similar[i],
+                authored: authored[i],
+                latest: latest[i],
                 named: named[i],
             }
         })
@@ -383,6 +402,34 @@ fn recency(files: &[IndexedFile], history: &History) -> Vec<f64> {
     normalized(raw)
 }
 
+/// Per file, from 0 to 1, how much and how lately the person asking changed
+/// it: each of their commits counts half as much as the one
+/// [`AUTHORED_HALF_LIFE`] of theirs newer. All zeros when nobody is known
+/// or they made none of the commits read.
+fn authored(files: &[IndexedFile], history: &History) -> Vec<f64> {
+    let Some(me) = history.me.as_deref() else { return vec![0.0; files.len()] };
+    let mut weight: HashMap<&str, f64> = HashMap::default();
+    let mine = history.commits.iter().enumerate().filter(|(_, c)| c.author == me);
+    for (k, (i, commit)) in mine.enumerate() {
+        if history.is_specific(i) {
+            let w = 0.5f64.powf(k as f64 / AUTHORED_HALF_LIFE);
+            for path in &commit.files {
+                *weight.entry(path.as_str()).or_default() += w;
+            }
+        }
+    }
+    normalized(files.iter().map(|f| weight.get(f.path.as_str()).copied().unwrap_or(0.0)).collect())
+}
+
+/// Per file, 1 if the newest commit changed it (and was no sweep), else 0.
+fn latest(files: &[IndexedFile], history: &History) -> Vec<f64> {
+    let changed: HashSet<&str> = match history.commits.first() {
+        Some(commit) if history.is_specific(0) => commit.files.iter().map(String::as_str).collect(),
+        _ => HashSet::default(),
+    };
+    files.iter().map(|f| if changed.contains(f.path.as_str()) { 1.0 } else { 0.0 }).collect()
+}
+
 /// Index `ws` and rank its source files for `query`.
 pub fn rank_workspace(
     ws: &mut ctxkeep_core::Workspace,
@@ -450,7 +497,12 @@ mod tests {
     }
 
     fn commit(message: &str, files: &[&str]) -> crate::history::Commit {
+        authored_commit("someone@example.org", message, files)
+    }
+
+    fn authored_commit(author: &str, message: &str, files: &[&str]) -> crate::history::Commit {
         crate::history::Commit {
+            author: author.into(),
             message: message.into(),
             files: files.iter().map(|f| f.to_string()).collect(),
         }
@@ -468,6 +520,7 @@ mod tests {
                 commit("Bump version", &["Cargo.toml"]),
                 commit("Respect the LESS environment variable", &["src/pager.rs"]),
             ],
+            me: None,
         };
         let task = "LESS variable ignored";
         let ranked = rank(&files, &tables, task, Some(&history), RankOptions::default());
@@ -487,5 +540,44 @@ mod tests {
         let top = |task: &str| rank(&files, &tables, task, None, RankOptions::default())[0].path.clone();
         assert_eq!(top("parse_value drops the sign"), "src/parser.rs");
         assert_eq!(top("test(parser): parse_value drops the sign"), "tests/parser.rs");
+    }
+
+    #[test]
+    fn the_asker_s_own_latest_work_and_the_newest_commit_rise() {
+        let files = files(&["src/pager.rs", "src/printer.rs", "src/theme.rs", "src/input.rs"]);
+        let tables = vec![FileTerms::of("fn run() {}", []); 4];
+        let sweep: Vec<String> = (0..61).map(|i| format!("src/f{i}.rs")).collect();
+        let sweep: Vec<&str> = sweep.iter().map(String::as_str).collect();
+        let mut history = History {
+            commits: vec![
+                authored_commit("ann@example.org", "Tidy", &["src/printer.rs"]),
+                authored_commit("bob@example.org", "Wrap long lines", &["src/pager.rs"]),
+                authored_commit("bob@example.org", "Paging", &["src/pager.rs", "src/input.rs"]),
+                authored_commit("ann@example.org", "Colors", &["src/theme.rs"]),
+            ],
+            me: Some("bob@example.org".into()),
+        };
+        let by_path = |history: &History| -> HashMap<String, RankedFile> {
+            let ranked = rank(&files, &tables, "make it faster", Some(history), RankOptions::default());
+            ranked.into_iter().map(|r| (r.path.clone(), r)).collect()
+        };
+        let ranked = by_path(&history);
+        // Bob's files, his newest first; Ann's none.
+        assert_eq!(ranked["src/pager.rs"].authored, 1.0);
+        let input = ranked["src/input.rs"].authored;
+        assert!(0.0 < input && input < 1.0, "{input}");
+        assert_eq!(ranked["src/theme.rs"].authored + ranked["src/printer.rs"].authored, 0.0);
+        // The newest commit's file, whoever made it.
+        assert_eq!(ranked["src/printer.rs"].latest, 1.0);
+        assert_eq!(ranked["src/pager.rs"].latest, 0.0);
+        assert!(ranked["src/pager.rs"].score > ranked["src/theme.rs"].score);
+        // Nobody known, or a stranger: no one's work is theirs.
+        for me in [None, Some("carol@example.org".to_string())] {
+            history.me = me;
+            assert!(by_path(&history).values().all(|r| r.authored == 0.0));
+        }
+        // A sweep says nothing of each file it touched.
+        history.commits.insert(0, authored_commit("ann@example.org", "Reformat", &sweep));
+        assert!(by_path(&history).values().all(|r| r.latest == 0.0));
     }
 }

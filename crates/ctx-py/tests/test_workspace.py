@@ -287,7 +287,17 @@ def test_map_and_rank_work_in_any_folder(tmp_path: Path, monkeypatch: pytest.Mon
     assert not (repo / ".ctx").exists()
     ranked = ctxkeep.rank("acquire_connection hangs", repo, k=1)
     assert [r["path"] for r in ranked] == ["src/db/pool.py"]
-    assert set(ranked[0]) == {"path", "score", "lexical", "graph", "recency", "similar", "named"}
+    assert set(ranked[0]) == {
+        "path",
+        "score",
+        "lexical",
+        "graph",
+        "recency",
+        "similar",
+        "authored",
+        "latest",
+        "named",
+    }
     assert ctxkeep.rank("acquire_connection hangs", repo, history=False)[0]["recency"] == 0.0
     with pytest.raises(ctxkeep.InvalidInputError):
         ctxkeep.rank("   ", repo)

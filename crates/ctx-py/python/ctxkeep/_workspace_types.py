@@ -499,4 +499,6 @@ class RankedFile(TypedDict):
     graph: float
     recency: float
     similar: float
+    authored: float
+    latest: float
     named: float
