@@ -384,3 +384,35 @@ fn links_out_of_the_workspace_are_skipped_even_when_links_are_followed() {
     assert!(!ranked.contains("src/db/pool.rs"), "{ranked}");
     assert!(db_is_clean(), "the database holds text from outside");
 }
+
+#[test]
+fn a_readme_linked_from_inside_the_workspace_describes_its_folder() {
+    use std::os::unix::fs::symlink;
+    const MARKER: &str = "MARKER-5d1e-from-outside";
+    let outside = tempfile::tempdir().unwrap();
+    std::fs::write(outside.path().join("README.md"), format!("# Out\n\n{MARKER} is here.\n")).unwrap();
+    let repo = Repo::with_files(
+        "//- core/README.md\n# core\n\nA tiny HTTP router that favours plain functions.\n\
+         //- core/src/lib.rs\npub fn route() {}\n",
+    );
+    // Links are not followed (the default), but a README's link inside the workspace is read.
+    symlink("core/README.md", repo.path("README.md")).unwrap();
+    symlink(outside.path().join("README.md"), repo.path("core/src/README.md")).unwrap();
+    // Old enough that a scan trusts what it recorded (no racy timestamps).
+    let touched = std::process::Command::new("touch")
+        .args(["-h", "-d", "2020-01-01T00:00:00"])
+        .args([repo.path("README.md"), repo.path("core/README.md")])
+        .status()
+        .unwrap();
+    assert!(touched.success());
+    repo.ok(&["init", "--no-agents"]);
+    let root = repo.ok(&["context", "."]);
+    assert!(root.contains("A tiny HTTP router that favours plain functions."), "{root}");
+    assert!(!repo.ok(&["context", "core/src"]).contains(MARKER));
+    assert!(!file_names(&repo.json(&["folder", "show", "core/src"])).contains(&"README.md".to_string()));
+    // Its target edited, the link's summary follows on the next scan.
+    repo.write("core/README.md", "# core\n\nA router.\n");
+    repo.ok(&["scan"]);
+    let root = repo.ok(&["context", "."]);
+    assert!(root.contains("A router.") && !root.contains("plain functions"), "{root}");
+}

@@ -528,12 +528,28 @@ impl ParallelVisitor for Visitor<'_> {
             self.local.folders.push(key);
             return WalkState::Continue;
         }
+        // A README linked from elsewhere in the workspace (axum's root
+        // `README.md` -> `axum/README.md`) says what its folder is for: it is
+        // read through the link even when links are not followed, never
+        // from outside the workspace.
+        let name = key.rsplit('/').next().unwrap_or(&key);
+        if target.is_none() && file_type.is_symlink() && summary::is_readme(name) {
+            match std::fs::canonicalize(entry.path()) {
+                Ok(real) if real.starts_with(self.root) && real.is_file() => target = Some(real),
+                _ => return WalkState::Continue,
+            }
+        }
         // Symlinks that are not followed, FIFOs, sockets and devices hold no
         // source; opening a FIFO would even block the scan.
-        if !file_type.is_file() {
+        if !file_type.is_file() && target.is_none() {
             return WalkState::Continue;
         }
-        let metadata = match entry.metadata() {
+        // A link's own size and time say nothing of its target's changes.
+        let metadata = match &target {
+            Some(real) => std::fs::metadata(real).map_err(|err| err.to_string()),
+            None => entry.metadata().map_err(|err| err.to_string()),
+        };
+        let metadata = match metadata {
             Ok(metadata) => metadata,
             Err(err) => {
                 self.local

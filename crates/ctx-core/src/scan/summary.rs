@@ -13,11 +13,16 @@ const MAX_SUMMARY_CHARS: usize = 200;
 /// How much of a file's top is looked at (a manifest is read whole up to this).
 const MAX_HEAD_BYTES: usize = 64 * 1024;
 
+/// Whether the file `name` is a README (`README.md`, `readme.rst`, `README`).
+pub(crate) fn is_readme(name: &str) -> bool {
+    name.get(..6).is_some_and(|start| start.eq_ignore_ascii_case("readme"))
+}
+
 /// The summary of the text file `name` (language `lang`) with content `bytes`.
 pub(crate) fn summarize(name: &str, lang: Option<&str>, bytes: &[u8]) -> Option<String> {
     let lower = name.to_ascii_lowercase();
     let known = matches!(lower.as_str(), "cargo.toml" | "pyproject.toml" | "package.json")
-        || lower.starts_with("readme")
+        || is_readme(name)
         || matches!(lang, Some("markdown" | "rst" | "python" | "rust" | "typescript" | "tsx" | "javascript"));
     if !known {
         return None;
@@ -40,7 +45,7 @@ pub(crate) fn summarize(name: &str, lang: Option<&str>, bytes: &[u8]) -> Option<
         (_, Some("typescript" | "tsx" | "javascript")) => {
             js_leading_comment(text).or_else(|| js_type_docs(name, text))
         }
-        _ if lower.starts_with("readme") => markdown_paragraph(text),
+        _ if is_readme(name) => markdown_paragraph(text),
         _ => None,
     }?;
     one_line(&raw)
