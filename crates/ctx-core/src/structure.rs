@@ -20,7 +20,8 @@ pub struct Structure {
     pub stack: Vec<String>,
     /// Commands, each with what it is for (`test: cargo test`).
     pub commands: Vec<Command>,
-    /// README, manifests and entry points.
+    /// The README, agents' instructions (AGENTS.md, CLAUDE.md), manifests and build
+    /// files, then entry points, in that order.
     pub key_files: Vec<String>,
     /// Folders to the tree's depth, each with how many files it holds below.
     pub tree: Vec<TreeEntry>,
@@ -88,7 +89,13 @@ pub fn detect(root: &Path, paths: &[String], tree_depth: usize, detector: &Detec
         stack.entry(order).or_insert_with(|| format!("{what} ({file})"));
     };
     let mut commands: Vec<Command> = Vec::new();
-    let mut key_files: BTreeSet<String> = BTreeSet::new();
+    // Read in this order: what the project is, what it asks of agents, how it
+    // is built, where its code starts.
+    const README: u8 = 0;
+    const FOR_AGENTS: u8 = 1;
+    const MANIFEST: u8 = 2;
+    const ENTRY_POINT: u8 = 3;
+    let mut key_files: BTreeSet<(u8, String)> = BTreeSet::new();
     let read = |rel: &str| crate::read_within(root, rel).ok().and_then(|b| String::from_utf8(b).ok());
 
     // Manifests at the root and one level down (a monorepo's packages).
@@ -99,7 +106,7 @@ pub fn detect(root: &Path, paths: &[String], tree_depth: usize, detector: &Detec
             "Cargo.toml" => {
                 note(0, "Rust", path);
                 if top {
-                    key_files.insert(path.clone());
+                    key_files.insert((MANIFEST, path.clone()));
                     push_all(
                         &mut commands,
                         path,
@@ -110,7 +117,7 @@ pub fn detect(root: &Path, paths: &[String], tree_depth: usize, detector: &Detec
             "pyproject.toml" | "setup.py" | "setup.cfg" => {
                 note(1, "Python", path);
                 if top {
-                    key_files.insert(path.clone());
+                    key_files.insert((MANIFEST, path.clone()));
                 }
                 if name == "pyproject.toml"
                     && let Some(text) = read(path)
@@ -125,20 +132,20 @@ pub fn detect(root: &Path, paths: &[String], tree_depth: usize, detector: &Detec
                     node_facts(root, &text, path, top, &mut commands, &mut note);
                 }
                 if top {
-                    key_files.insert(path.clone());
+                    key_files.insert((MANIFEST, path.clone()));
                 }
             }
             "tsconfig.json" => note(3, "TypeScript", path),
             "go.mod" => {
                 note(4, "Go", path);
                 if top {
-                    key_files.insert(path.clone());
+                    key_files.insert((MANIFEST, path.clone()));
                     push_all(&mut commands, path, &[("build", "go build ./..."), ("test", "go test ./...")]);
                 }
             }
             "Makefile" | "makefile" | "GNUmakefile" if top => {
                 note(20, "Make", path);
-                key_files.insert(path.clone());
+                key_files.insert((MANIFEST, path.clone()));
                 if let Some(text) = read(path) {
                     for target in make_targets(&text) {
                         if let Some(purpose) = purpose_of(&target) {
@@ -153,7 +160,7 @@ pub fn detect(root: &Path, paths: &[String], tree_depth: usize, detector: &Detec
             }
             "justfile" | "Justfile" if top => {
                 note(21, "just", path);
-                key_files.insert(path.clone());
+                key_files.insert((MANIFEST, path.clone()));
             }
             "Dockerfile" | "Containerfile" => note(22, "Docker", path),
             "docker-compose.yml" | "docker-compose.yaml" | "compose.yaml" | "compose.yml" => {
@@ -165,10 +172,10 @@ pub fn detect(root: &Path, paths: &[String], tree_depth: usize, detector: &Detec
             "CMakeLists.txt" => note(7, "CMake", path),
             _ => {}
         }
-        if top
-            && (name.to_ascii_lowercase().starts_with("readme") || name == "AGENTS.md" || name == "CLAUDE.md")
-        {
-            key_files.insert(path.clone());
+        if top && name.to_ascii_lowercase().starts_with("readme") {
+            key_files.insert((README, path.clone()));
+        } else if top && (name == "AGENTS.md" || name == "CLAUDE.md") {
+            key_files.insert((FOR_AGENTS, path.clone()));
         }
     }
     if paths.iter().any(|p| p.starts_with(".github/workflows/")) {
@@ -182,7 +189,7 @@ pub fn detect(root: &Path, paths: &[String], tree_depth: usize, detector: &Detec
         .filter(|p| !PathRole::of(p).is_auxiliary())
         .collect();
     entries.sort_by_key(|p| (p.matches('/').count(), p.as_str()));
-    key_files.extend(entries.into_iter().take(8).cloned());
+    key_files.extend(entries.into_iter().take(8).map(|p| (ENTRY_POINT, p.clone())));
 
     // The project's own scripts (`scripts/test.sh`) say how it is really built and
     // tested: they come first, and a tool's bare default for the same purpose
@@ -224,7 +231,7 @@ pub fn detect(root: &Path, paths: &[String], tree_depth: usize, detector: &Detec
     Structure {
         stack: stack.into_values().collect(),
         commands,
-        key_files: key_files.into_iter().collect(),
+        key_files: key_files.into_iter().map(|(_, path)| path).collect(),
         tree: tree(paths, tree_depth),
     }
 }
@@ -424,7 +431,7 @@ mod tests {
         );
         assert_eq!(
             s.key_files,
-            ["Cargo.toml", "Makefile", "README.md", "pyproject.toml", "src/main.rs", "web/src/index.ts"]
+            ["README.md", "Cargo.toml", "Makefile", "pyproject.toml", "src/main.rs", "web/src/index.ts"]
         );
         let tree: Vec<(String, usize)> = s.tree.iter().map(|t| (t.path.clone(), t.files)).collect();
         assert_eq!(tree, [("src".into(), 2), ("src/db".into(), 1), ("web".into(), 2), ("web/src".into(), 1)]);
