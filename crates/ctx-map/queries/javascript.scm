@@ -29,7 +29,7 @@
 (new_expression constructor: (member_expression object: (_) @object property: (property_identifier) @name)) @reference.member
 (import_specifier name: (identifier) @name) @reference.import
 (import_clause (identifier) @name) @reference.import
-(export_specifier name: (identifier) @name) @reference.import
+(export_specifier name: (identifier) @name) @reference.export
 ; Names the file binds to a module (`import * as ns from "m"`, `const m = require("m")`).
 (namespace_import (identifier) @module)
 (variable_declarator name: (identifier) @module

@@ -37,6 +37,7 @@ pub fn encode(tags: &FileTags) -> Vec<u8> {
         put_u32(&mut out, r.count);
         put_u32(&mut out, r.bare);
         put_u32(&mut out, r.method);
+        put_u32(&mut out, r.exported);
     }
     out
 }
@@ -57,7 +58,8 @@ pub fn decode(bytes: &[u8]) -> Option<FileTags> {
     let n = r.u32()? as usize;
     let mut refs = Vec::with_capacity(n.min(bytes.len()));
     for _ in 0..n {
-        refs.push(Ref { name: r.str()?, count: r.u32()?, bare: r.u32()?, method: r.u32()? });
+        let (name, count, bare, method, exported) = (r.str()?, r.u32()?, r.u32()?, r.u32()?, r.u32()?);
+        refs.push(Ref { name, count, bare, method, exported });
     }
     (r.at == bytes.len()).then_some(FileTags { defs, refs, syntax_errors })
 }

@@ -16,7 +16,7 @@ use tree_sitter::{Node, Parser, QueryCursor, StreamingIterator};
 use crate::lang::Lang;
 
 /// Bumped when what extraction yields changes: cached tags are re-parsed.
-pub const TAGS_VERSION: u32 = 10;
+pub const TAGS_VERSION: u32 = 11;
 
 /// Longest first line kept of a definition without a body (a constant), in characters.
 const MAX_SIGNATURE_LINE: usize = 160;
@@ -109,6 +109,23 @@ pub struct Ref {
     /// `this.f()`, `T::f()`, Python's `Path.home()`): only a method answers them.
     /// The rest (Python's and JavaScript's `app.f()`) may mean either.
     pub method: u32,
+    /// How many of those uses pass it on to the file's own users (Rust's
+    /// `pub use`, JavaScript's `export { f }`): the package shows it.
+    pub exported: u32,
+}
+
+/// Whether the import captured at `node` is Rust's `pub use` (not
+/// `pub(crate) use`): the file passes the name on to its own users.
+fn in_pub_use(node: Node, bytes: &[u8]) -> bool {
+    let mut at = Some(node);
+    while let Some(n) = at {
+        if n.kind() == "use_declaration" {
+            let visibility = n.named_child(0).filter(|c| c.kind() == "visibility_modifier");
+            return visibility.and_then(|v| v.utf8_text(bytes).ok()) == Some("pub");
+        }
+        at = n.parent();
+    }
+    false
 }
 
 /// How a use names what it references: see [`Ref`].
@@ -162,8 +179,8 @@ pub fn extract(lang: Lang, source: &str) -> Result<FileTags, String> {
         overloads: usize,
     }
     let mut raw: Vec<RawDef> = Vec::new();
-    // (name's range, name, how it is used, what it is called on).
-    type UseAt<'s> = ((usize, usize), String, Use, Option<&'s str>);
+    // (name's range, name, how it is used, what it is called on, whether it is passed on).
+    type UseAt<'s> = ((usize, usize), String, Use, Option<&'s str>, bool);
     let mut refs: Vec<UseAt> = Vec::new();
     // Names the file binds to modules (`import numpy as np`).
     let mut modules: rustc_hash::FxHashSet<&str> = rustc_hash::FxHashSet::default();
@@ -174,6 +191,7 @@ pub fn extract(lang: Lang, source: &str) -> Result<FileTags, String> {
         let mut tagged = None;
         let mut used = Use::Bare;
         let mut object = None;
+        let mut exported = false;
         for capture in m.captures() {
             let capture_name = names[capture.index as usize];
             if capture_name == "name" {
@@ -191,6 +209,7 @@ pub fn extract(lang: Lang, source: &str) -> Result<FileTags, String> {
                     "method" => Use::Method,
                     _ => Use::Bare,
                 };
+                exported = kind == "export" || (kind == "import" && in_pub_use(capture.node, bytes));
             }
         }
         let (Some(name_node), Some((kind, node))) = (name, tagged) else { continue };
@@ -209,7 +228,7 @@ pub fn extract(lang: Lang, source: &str) -> Result<FileTags, String> {
                 first: node,
                 overloads: 0,
             }),
-            None if kind.is_none() => refs.push((range, text.to_string(), used, object)),
+            None if kind.is_none() => refs.push((range, text.to_string(), used, object, exported)),
             None => {}
         }
     }
@@ -269,7 +288,7 @@ pub fn extract(lang: Lang, source: &str) -> Result<FileTags, String> {
 
     // References, less the names of definitions (a query may capture those as uses too).
     // A use on something says more once the file's modules are known.
-    for (_, name, used, object) in &mut refs {
+    for (_, name, used, object, _) in &mut refs {
         if let (Use::Member, Some(object)) = (*used, *object) {
             *used = qualified(lang, object, name, &modules);
         }
@@ -280,21 +299,25 @@ pub fn extract(lang: Lang, source: &str) -> Result<FileTags, String> {
         let same = later.0 == kept.0;
         if same {
             kept.2 = kept.2.max(later.2);
+            kept.4 |= later.4;
         }
         same
     });
     // Per name: how many uses, how many bare, how many on a value.
-    let mut counts: HashMap<String, [u32; 3]> = HashMap::default();
-    for (range, name, used, _) in refs {
+    let mut counts: HashMap<String, [u32; 4]> = HashMap::default();
+    for (range, name, used, _, passed_on) in refs {
         if !def_names.contains(&range) {
-            let [count, bare, method] = counts.entry(name).or_default();
+            let [count, bare, method, exported] = counts.entry(name).or_default();
             *count += 1;
             *bare += u32::from(used == Use::Bare);
             *method += u32::from(used == Use::Method);
+            *exported += u32::from(passed_on);
         }
     }
-    let mut refs: Vec<Ref> =
-        counts.into_iter().map(|(name, [count, bare, method])| Ref { name, count, bare, method }).collect();
+    let mut refs: Vec<Ref> = counts
+        .into_iter()
+        .map(|(name, [count, bare, method, exported])| Ref { name, count, bare, method, exported })
+        .collect();
     refs.sort_by(|a, b| a.name.cmp(&b.name));
     Ok(FileTags { defs, refs, syntax_errors: root.has_error() })
 }
@@ -849,5 +872,19 @@ mod tests {
         let tags = extract(Lang::Python, "def good():\n    pass\n\ndef broken(:\n").unwrap();
         assert!(tags.syntax_errors);
         assert!(tags.defs.iter().any(|d| d.name == "good"));
+    }
+
+    #[test]
+    fn a_use_passed_on_is_counted_as_exported() {
+        let exported = |lang: Lang, source: &str| -> Vec<(String, u32)> {
+            let refs = extract(lang, source).unwrap().refs.into_iter();
+            refs.filter(|r| r.exported > 0).map(|r| (r.name, r.exported)).collect()
+        };
+        let rust = "pub use self::into_response::IntoResponse;\npub(crate) use self::sealed::Sealed;\n\
+                    use a::{B, C};\npub use x::{Y, z::W};\nfn f(r: IntoResponse) {}\n";
+        let names = [("IntoResponse".to_string(), 1), ("W".into(), 1), ("Y".into(), 1)];
+        assert_eq!(exported(Lang::Rust, rust), names);
+        let ts = "import { a } from './a';\nexport { b } from './b';\nconst c = 1;\nexport { c };\n";
+        assert_eq!(exported(Lang::TypeScript, ts), [("b".to_string(), 1), ("c".into(), 1)]);
     }
 }

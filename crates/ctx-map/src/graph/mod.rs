@@ -347,7 +347,9 @@ impl<'a> Graph<'a> {
 
 /// In the overview, the package's public surface comes first: every
 /// definition an entry file ([`is_surface`]) imports or re-exports (`from
-/// .helpers import url_for`, `pub use`, `export { x }`) is lifted by the best score,
+/// .helpers import url_for`, `pub use`, `export { x }`), or any file of the
+/// package passes on (a Rust module with code of its own that says `pub use
+/// self::into_response::IntoResponse`), is lifted by the best score,
 /// so those lead, in the order of their own rank, and the rest follows
 /// (`_private` names aside, whoever imports them). A
 /// reader meets a package through what it exports: without this, internal
@@ -356,12 +358,18 @@ impl<'a> Graph<'a> {
 fn lift_public_surface(files: &[IndexedFile], base: &Base, slot_rank: &mut [f64]) {
     // Per file, once: there are far more edges than files.
     let surface: Vec<bool> = files.iter().map(is_surface).collect();
-    if !surface.contains(&true) {
+    // A test's or an example's look-alike of an exported name is none of the package's,
+    // and what an example passes on is none of its surface.
+    let auxiliary: Vec<bool> = files.iter().map(|f| PathRole::of(&f.path).is_auxiliary()).collect();
+    let passes_on: Vec<bool> = files
+        .iter()
+        .zip(&auxiliary)
+        .map(|(f, &aux)| !aux && f.tags.refs.iter().any(|r| r.exported > 0))
+        .collect();
+    if !surface.contains(&true) && !passes_on.contains(&true) {
         return;
     }
     let family: Vec<&str> = files.iter().map(|f| language_family(&f.lang)).collect();
-    // A test's or an example's look-alike of an exported name is none of the package's.
-    let auxiliary: Vec<bool> = files.iter().map(|f| PathRole::of(&f.path).is_auxiliary()).collect();
     // Each name id's name.
     let mut names: Vec<&str> = Vec::new();
     let defs = files.iter().flat_map(|f| &f.tags.defs).zip(&base.def_names);
@@ -373,8 +381,14 @@ fn lift_public_surface(files: &[IndexedFile], base: &Base, slot_rank: &mut [f64]
     }
     let name_of = |slot: u32| names.get(base.slot_names[slot as usize] as usize).copied().unwrap_or("");
     let best = slot_rank.iter().copied().fold(0.0, f64::max);
-    let from_surface: Vec<&base::Edge> =
-        base.edges.iter().filter(|e| surface.get(e.from as usize) == Some(&true)).collect();
+    let from_surface: Vec<&base::Edge> = base
+        .edges
+        .iter()
+        .filter(|e| {
+            let from = e.from as usize;
+            surface.get(from) == Some(&true) || passes_on.get(from) == Some(&true)
+        })
+        .collect();
     // The likeliest definers of each name an entry file uses: a far look-alike (another
     // crate's `struct Workspace`) shares the edge, not the export.
     let mut likeliest: HashMap<(u32, u32), f64> = HashMap::default();
@@ -394,8 +408,10 @@ fn lift_public_surface(files: &[IndexedFile], base: &Base, slot_rank: &mut [f64]
         // on an object (`current_app.json.dumps(…)`); and no `_private` name.
         let name = name_of(edge.slot);
         let refs = &files[from].tags.refs;
-        let bare = refs.binary_search_by(|r| r.name.as_str().cmp(name)).is_ok_and(|at| refs[at].bare > 0);
-        if bare && !name.starts_with('_') {
+        let found = refs.binary_search_by(|r| r.name.as_str().cmp(name)).ok().map(|at| &refs[at]);
+        // An entry file's bare uses are its surface; another file's only what it passes on.
+        let shown = found.is_some_and(|r| if surface[from] { r.bare > 0 } else { r.exported > 0 });
+        if shown && !name.starts_with('_') {
             public[edge.slot as usize] = true;
         }
     }
@@ -469,15 +485,48 @@ mod tests {
         assert!(score(4) < lifted / 2.0, "{:?}", ranking.def_rank);
     }
 
-    #[test]
-    fn a_trait_impl_s_items_take_neither_the_export_nor_the_uses_of_their_names() {
-        let rust = |path: &str, source: &str| IndexedFile {
+    fn rust(path: &str, source: &str) -> IndexedFile {
+        IndexedFile {
             path: path.into(),
             lang: "rust".into(),
             size: source.len() as u64,
             hash: *blake3::hash(source.as_bytes()).as_bytes(),
             tags: crate::tags::extract(crate::lang::Lang::Rust, source).unwrap(),
-        };
+        }
+    }
+
+    #[test]
+    fn what_a_module_with_code_of_its_own_passes_on_is_surface_too() {
+        // `response/mod.rs` holds code (more than an entry file's handful of
+        // definitions) and passes `IntoResponse` on; `SealedResponse` it shares only
+        // within the crate, `ResponseParts` not at all; and an example's `pub use` is
+        // none of the package's.
+        let own: String = (0..8).map(|i| format!("pub fn helper_{i}() {{}}\n")).collect();
+        let files = [
+            rust(
+                "src/response/mod.rs",
+                &format!(
+                    "pub use self::into_response::IntoResponse;\n\
+                     pub(crate) use self::sealed::SealedResponse;\n\
+                     use self::parts::ResponseParts;\n{own}"
+                ),
+            ),
+            rust("src/response/into_response.rs", "pub trait IntoResponse {}\n"),
+            rust("src/response/sealed.rs", "pub trait SealedResponse {}\n"),
+            rust("src/response/parts.rs", "pub struct ResponseParts;\n"),
+            rust("examples/demo.rs", "pub use app::DemoResponse;\n"),
+            rust("src/demo.rs", "pub struct DemoResponse;\n"),
+        ];
+        let ranking = Graph::new(&files, &HashSet::default()).rank(&Focus::default());
+        let score = |file: usize| ranking.def_rank[file][0];
+        // Equal uses otherwise: the lift alone sets it apart.
+        for other in [2, 3, 5] {
+            assert!(score(1) > score(other) * 2.0, "{other}: {:?}", ranking.def_rank);
+        }
+    }
+
+    #[test]
+    fn a_trait_impl_s_items_take_neither_the_export_nor_the_uses_of_their_names() {
         let files = [
             rust("src/lib.rs", "pub use response::Response;\npub use routing::Router;\n"),
             rust("src/response.rs", "pub struct Response;\n"),
