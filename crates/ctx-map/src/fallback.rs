@@ -101,6 +101,14 @@ fn definition(line: &str) -> Option<(String, Kind)> {
     if keyword == "func" && rest.starts_with('(') {
         rest = line.split_once(')')?.1.trim_start();
     }
+    // Kotlin extensions and generics: `fun String.shout()`, `fun <T> List<T>.second()`
+    // define `shout` and `second`, not the type they extend.
+    if keyword == "fun"
+        && let Some((head, _)) = line.split_once('(')
+        && let Some((_, name)) = head.rsplit_once(|c: char| c == '.' || c.is_whitespace())
+    {
+        rest = name;
+    }
     // Ruby `def self.name`.
     let rest = rest.strip_prefix("self.").unwrap_or(rest);
     let name: String = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '$').collect();
@@ -128,5 +136,9 @@ mod tests {
         let names: Vec<String> = extract(ruby).defs.into_iter().map(|d| d.name).collect();
         assert_eq!(names, ["Cart", "empty", "add"]);
         assert!(extract("x = 1\n        def deep():\n").defs.is_empty());
+        let kotlin =
+            "fun String.shout() = uppercase()\nfun <T> List<T>.second(): T = this[1]\nfun main() {\n}\n";
+        let names: Vec<String> = extract(kotlin).defs.into_iter().map(|d| d.name).collect();
+        assert_eq!(names, ["shout", "second", "main"]);
     }
 }

@@ -88,7 +88,7 @@ impl Base {
             .map(|d| name_ids.get(d.name.as_str()).copied().unwrap_or(NONE))
             .collect();
         let mut folder_ids = HashMap::default();
-        let places: Vec<Place> = files.iter().map(|f| Place::of(&f.path, &mut folder_ids)).collect();
+        let places: Vec<Place> = files.iter().map(|f| Place::of(&f.path, &f.lang, &mut folder_ids)).collect();
 
         // Edges (from, to, name, weight), each file's in parallel, in file order.
         let mut edges: Vec<(u32, u32, u32, f64)> = files
@@ -118,6 +118,10 @@ impl Base {
                     // `Pool::new()`) the methods; the rest (`app.url_for()`) any. A use no definer here can
                     // answer means something from elsewhere (`Iterator::map`): it links nothing.
                     let total: f64 = shares.iter().sum();
+                    if total <= 0.0 {
+                        // Defined only in other languages: a name of this file's own world.
+                        continue;
+                    }
                     let among = |answers: fn(&Definer) -> bool| -> f64 {
                         targets.iter().zip(&shares).filter(|(d, _)| answers(d)).map(|(_, s)| s).sum()
                     };
@@ -177,7 +181,7 @@ impl Base {
 const KEY: &str = "graph-base";
 /// The encoding's version; a change of what the base holds or how edges
 /// are weighed must change it (the tags' version is part of the digest).
-const VERSION: u32 = 2;
+const VERSION: u32 = 3;
 const MAGIC: &[u8; 4] = b"CTXG";
 
 /// What the base follows from: every file's path and language, the
@@ -284,10 +288,13 @@ pub(super) struct Place<'a> {
     top: &'a str,
     /// A test module (`test_app.py`, `app.test.ts`): nothing outside imports it.
     test_module: bool,
+    /// Its language's family ([`super::language_family`]): code uses no name
+    /// of another language's (a Rust `String` is no Kotlin `fun String.f()`).
+    family: &'a str,
 }
 
 impl<'a> Place<'a> {
-    pub(super) fn of(path: &'a str, folder_ids: &mut HashMap<&'a str, u32>) -> Place<'a> {
+    pub(super) fn of(path: &'a str, lang: &'a str, folder_ids: &mut HashMap<&'a str, u32>) -> Place<'a> {
         let (dir, name) = path.rsplit_once('/').unwrap_or(("", path));
         // A bare file name's role is that of its name alone (`test_x.py`, `x.spec.ts`).
         let test_module = PathRole::of(name) == PathRole::Test;
@@ -298,7 +305,8 @@ impl<'a> Place<'a> {
             let next = folder_ids.len() as u32 + 1;
             *slot = *folder_ids.entry(&dir[..end]).or_insert(next);
         }
-        Place { role: PathRole::of(path), folders, top: path.split('/').next().unwrap_or(path), test_module }
+        let top = path.split('/').next().unwrap_or(path);
+        Place { role: PathRole::of(path), folders, top, test_module, family: super::language_family(lang) }
     }
 }
 
@@ -306,8 +314,11 @@ impl<'a> Place<'a> {
 /// to the name's other definers: a test module's names are its own; tests,
 /// examples and the like are not imported from outside their tree; a definer
 /// in the same package or folder is likelier than a far one (×4 for each
-/// leading folder in common, up to three).
+/// leading folder in common, up to three); one in another language is none.
 pub(super) fn affinity(from: &Place, to: &Place, same_file: bool) -> f64 {
+    if from.family != to.family {
+        return 0.0;
+    }
     let common = from.folders.iter().zip(&to.folders).take_while(|(a, b)| a == b && **a != 0).count();
     let mut affinity = f64::from(1u32 << (2 * common));
     if !same_file {
@@ -423,7 +434,7 @@ mod tests {
             "x/a.rs",
         ];
         let mut ids = HashMap::default();
-        let places: Vec<Place> = paths.iter().map(|p| Place::of(p, &mut ids)).collect();
+        let places: Vec<Place> = paths.iter().map(|p| Place::of(p, "rust", &mut ids)).collect();
         for (i, from) in paths.iter().enumerate() {
             for (j, to) in paths.iter().enumerate() {
                 // As the folders' names compare: the root shares itself, at most three count.
@@ -434,5 +445,25 @@ mod tests {
                 assert_eq!(affinity(&places[i], &places[j], true), expected, "{from} {to}");
             }
         }
+    }
+
+    #[test]
+    fn a_name_is_never_another_language_s() {
+        let rust = |path: &str, source: &str| IndexedFile {
+            path: path.into(),
+            lang: "rust".into(),
+            size: source.len() as u64,
+            hash: *blake3::hash(source.as_bytes()).as_bytes(),
+            tags: crate::tags::extract(crate::lang::Lang::Rust, source).unwrap(),
+        };
+        let files = [
+            rust("src/main.rs", "fn main() {\n    let c = Config::default();\n    render(c);\n}\n"),
+            indexed("tests/fixtures/config.py", "class Config:\n    pass\n\ndef render(c):\n    pass\n"),
+            rust("src/config.rs", "pub struct Config;\n"),
+        ];
+        let base = Base::build(&files);
+        // `Config` is the Rust struct's; `render`, defined only in Python, links nothing.
+        assert!(base.edges.iter().all(|e| e.to != 1), "{:?}", base.edges);
+        assert!(base.edges.iter().any(|e| (e.from, e.to) == (0, 2)), "{:?}", base.edges);
     }
 }

@@ -429,7 +429,7 @@ fn lift_public_surface(files: &[IndexedFile], base: &Base, slot_rank: &mut [f64]
 }
 
 /// Languages that import from one another count as one.
-fn language_family(lang: &str) -> &str {
+pub(super) fn language_family(lang: &str) -> &str {
     match lang {
         "typescript" | "tsx" | "javascript" | "jsx" => "javascript",
         other => other,
