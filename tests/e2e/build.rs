@@ -632,6 +632,22 @@ How to run the shop.
 1,2
 //- data/b.csv
 3,4
+//- tool/pyproject.toml
+[project]
+name = "tool"
+description = "The comprehensive WSGI web application library."
+//- tool/README.md
+# tool
+
+*tool* German noun: "tool". Etymology: werk ("work").
+//- guide/README-ja.md
+# ガイド
+
+日本語のガイド。
+//- guide/README.md
+# Guide
+
+The guide, in English.
 "#,
     );
     let todo = repo.json(&["folder", "todo"]);
@@ -650,6 +666,13 @@ How to run the shop.
     assert_eq!(derived("web"), ("index.ts".into(), "Web entry point: mounts the app.".into()));
     assert_eq!(derived("docs"), ("README.rst".into(), "How to run the shop.".into()));
     assert_eq!(derived("data"), ("summary".into(), "2 files (2 .csv)".into()));
+    // A manifest's one-line description before a README's first paragraph; a README in
+    // no particular language before its translations.
+    assert_eq!(
+        derived("tool"),
+        ("pyproject.toml".into(), "The comprehensive WSGI web application library.".into())
+    );
+    assert_eq!(derived("guide"), ("README.md".into(), "The guide, in English.".into()));
     // What a person writes wins.
     repo.ok(&["folder", "describe", "pkg", "--description", "Payments"]);
     let text = repo.ok(&["context", "pkg", "--tier", "minimal"]);

@@ -284,7 +284,7 @@ impl Tree {
     }
 
     /// What folder `i` is about: what somebody wrote, or else derived from
-    /// its files (README, manifest, package docstring, crate docs, index
+    /// its files (manifest, README, package docstring, crate docs, index
     /// file), or else a summary of what it holds. Returns (text, source).
     fn describe(&self, i: usize) -> (String, String) {
         let folder = &self.folders[i];
@@ -305,9 +305,13 @@ impl Tree {
                 Some((summary.clone(), f.name.clone()))
             })
         };
-        let picks: [&dyn Fn(&str) -> bool; 5] = [
-            &|n| n.starts_with("readme"),
+        // A manifest's description is the project's own one-line answer; a README's
+        // first paragraph may be anything (werkzeug's is the word's etymology). A
+        // README in no particular language before its translations (`README-ja.md`).
+        let picks: [&dyn Fn(&str) -> bool; 6] = [
             &|n| matches!(n, "cargo.toml" | "package.json" | "pyproject.toml"),
+            &|n| n.split('.').next() == Some("readme"),
+            &|n| n.starts_with("readme"),
             &|n| n == "__init__.py",
             &|n| matches!(n, "lib.rs" | "main.rs" | "mod.rs"),
             &|n| matches!(n.rsplit_once('.'), Some(("index" | "mod" | "main", "ts" | "tsx" | "js" | "mjs"))),
