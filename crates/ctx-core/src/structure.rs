@@ -166,7 +166,11 @@ pub fn detect(root: &Path, paths: &[String], tree_depth: usize, detector: &Detec
             "docker-compose.yml" | "docker-compose.yaml" | "compose.yaml" | "compose.yml" => {
                 note(23, "Docker Compose", path)
             }
-            "tox.ini" if top => push_all(&mut commands, path, &[("test", "tox")]),
+            "tox.ini" | "tox.toml" if top => push_all(&mut commands, path, &[("test", "tox")]),
+            "rustfmt.toml" | ".rustfmt.toml" if top => {
+                push_all(&mut commands, path, &[("format", "cargo fmt")])
+            }
+            "uv.lock" if top => note(9, "uv", path),
             "Gemfile" => note(5, "Ruby", path),
             "pom.xml" | "build.gradle" | "build.gradle.kts" => note(6, "JVM", path),
             "CMakeLists.txt" => note(7, "CMake", path),
@@ -176,6 +180,14 @@ pub fn detect(root: &Path, paths: &[String], tree_depth: usize, detector: &Detec
             key_files.insert((README, path.clone()));
         } else if top && (name == "AGENTS.md" || name == "CLAUDE.md") {
             key_files.insert((FOR_AGENTS, path.clone()));
+        }
+    }
+    // A uv project runs its tools in the environment uv keeps: `uv run pytest`.
+    if paths.iter().any(|p| p == "uv.lock") {
+        let python =
+            |c: &&mut Command| matches!(c.source.as_str(), "pyproject.toml" | "tox.ini" | "tox.toml");
+        for command in commands.iter_mut().filter(python) {
+            command.command = format!("uv run {}", command.command);
         }
     }
     if paths.iter().any(|p| p.starts_with(".github/workflows/")) {
@@ -209,7 +221,7 @@ pub fn detect(root: &Path, paths: &[String], tree_depth: usize, detector: &Detec
         })
         .collect();
     if !scripts.is_empty() {
-        const INFERRED_FROM: &[&str] = &["Cargo.toml", "pyproject.toml", "go.mod", "tox.ini"];
+        const INFERRED_FROM: &[&str] = &["Cargo.toml", "pyproject.toml", "go.mod", "tox.ini", "tox.toml"];
         // A lint script runs the checkers too (`scripts/lint.sh` runs `mypy typer`).
         let family =
             |purpose: &str| if purpose == "check" { "lint".to_string() } else { purpose.to_string() };
@@ -269,7 +281,16 @@ fn python_tools(
         push_all(commands, path, &[("lint", "ruff check"), ("format", "ruff format")]);
     }
     if has("mypy") {
-        push_all(commands, path, &[("check", "mypy .")]);
+        // Files named in its configuration are what the project checks; `mypy .` would
+        // also check tests, examples and docs it never meant to.
+        let configured = tool.and_then(|t| t.get("mypy")).and_then(|m| m.get("files")).is_some();
+        push_all(commands, path, &[("check", if configured { "mypy" } else { "mypy ." })]);
+    }
+    if has("pyright") {
+        push_all(commands, path, &[("check", "pyright")]);
+    }
+    if has("tox") {
+        push_all(commands, path, &[("test", "tox")]);
     }
     if has("poetry") {
         note(12, "Poetry", path);
@@ -504,5 +525,34 @@ mod tests {
                 ("axum.d".into(), 1, 1),
             ]
         );
+    }
+
+    #[test]
+    fn python_tools_as_the_project_configures_them() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = &std::fs::canonicalize(dir.path()).unwrap();
+        let pyproject = "[project]\nname='x'\n[tool.pytest.ini_options]\n[tool.mypy]\nfiles = ['src']\n\
+                         [tool.tox]\nenv_list = ['py3']\n";
+        std::fs::write(root.join("pyproject.toml"), pyproject).unwrap();
+        let commands = |paths: &[&str]| -> Vec<String> {
+            let paths: Vec<String> = paths.iter().map(|p| p.to_string()).collect();
+            let s = detect(root, &paths, 2, Detector::builtin());
+            s.commands.iter().map(|c| format!("{}: {}", c.purpose, c.command)).collect()
+        };
+        // mypy checks the files its configuration names, not `.`; tox configured in
+        // pyproject.toml runs the tests too.
+        assert_eq!(commands(&["pyproject.toml"]), ["test: pytest", "check: mypy", "test: tox"]);
+        // In a uv project, through uv; a Rust project formats only when it says how.
+        assert_eq!(
+            commands(&["pyproject.toml", "uv.lock"]),
+            ["test: uv run pytest", "check: uv run mypy", "test: uv run tox"]
+        );
+        std::fs::write(root.join("Cargo.toml"), "[package]\nname = 'x'\n").unwrap();
+        let rust = commands(&["Cargo.toml", "rustfmt.toml"]);
+        assert_eq!(
+            rust,
+            ["build: cargo build", "test: cargo test", "lint: cargo clippy", "format: cargo fmt"]
+        );
+        assert!(!commands(&["Cargo.toml"]).contains(&"format: cargo fmt".to_string()));
     }
 }
