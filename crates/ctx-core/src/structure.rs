@@ -179,7 +179,12 @@ pub fn detect(root: &Path, paths: &[String], tree_depth: usize, detector: &Detec
         if top && name.to_ascii_lowercase().starts_with("readme") {
             key_files.insert((README, path.clone()));
         } else if top && (name == "AGENTS.md" || name == "CLAUDE.md") {
-            key_files.insert((FOR_AGENTS, path.clone()));
+            // One that holds only ctx's own section tells an agent nothing ctx does not.
+            let bytes = crate::read_within(root, path).unwrap_or_default();
+            let rest = crate::agents::section::outside_section(&bytes).unwrap_or(bytes);
+            if !rest.iter().all(u8::is_ascii_whitespace) {
+                key_files.insert((FOR_AGENTS, path.clone()));
+            }
         }
     }
     // A uv project runs its tools in the environment uv keeps: `uv run pytest`.
@@ -404,6 +409,10 @@ mod tests {
             "CC=cc\ntest: build\n\tcargo test\nrelease:\n\techo\n.PHONY: test\n",
         )
         .unwrap();
+        // AGENTS.md holds the project's rules around ctx's section; CLAUDE.md only ctx's.
+        let section = "<!-- BEGIN CTX MANAGED SECTION v1 -->\nctx\n<!-- END CTX MANAGED SECTION -->\n";
+        std::fs::write(root.join("AGENTS.md"), format!("Run make test.\n\n{section}")).unwrap();
+        std::fs::write(root.join("CLAUDE.md"), section).unwrap();
         std::fs::create_dir_all(root.join("web")).unwrap();
         std::fs::write(
             root.join("web/package.json"),
@@ -411,6 +420,8 @@ mod tests {
         )
         .unwrap();
         let paths: Vec<String> = [
+            "AGENTS.md",
+            "CLAUDE.md",
             "Cargo.toml",
             "Makefile",
             "README.md",
@@ -452,7 +463,15 @@ mod tests {
         );
         assert_eq!(
             s.key_files,
-            ["README.md", "Cargo.toml", "Makefile", "pyproject.toml", "src/main.rs", "web/src/index.ts"]
+            [
+                "README.md",
+                "AGENTS.md",
+                "Cargo.toml",
+                "Makefile",
+                "pyproject.toml",
+                "src/main.rs",
+                "web/src/index.ts"
+            ]
         );
         let tree: Vec<(String, usize)> = s.tree.iter().map(|t| (t.path.clone(), t.files)).collect();
         assert_eq!(tree, [("src".into(), 2), ("src/db".into(), 1), ("web".into(), 2), ("web/src".into(), 1)]);

@@ -179,6 +179,20 @@ pub fn has_section(bytes: &[u8]) -> bool {
     matches!(pair(&scan(bytes, &lines).markers), Ok(Some(_)))
 }
 
+/// What `bytes` hold besides their one well-formed ctx section: the text
+/// before it and after it, joined; `None` without such a section. A file
+/// ctx created holds nothing else, and ctx's words say nothing of the project.
+pub fn outside_section(bytes: &[u8]) -> Option<Vec<u8>> {
+    let lines = split_lines(bytes);
+    let markers = scan(bytes, &lines).markers;
+    let (begin, end) = pair(&markers).ok()??;
+    let start = lines[markers[begin].first].start;
+    let after = lines[markers[end].last].next;
+    let mut rest = bytes[..start].to_vec();
+    rest.extend_from_slice(&bytes[after..]);
+    Some(rest)
+}
+
 /// Whether `body` can be a section's body: no line of it would be read as a
 /// marker and it closes every code fence it opens. `Err` has the 1-based
 /// line of the body at fault and why.
@@ -685,6 +699,11 @@ mod tests {
         assert!(!has_section(b"a\n<!-- BEGIN CTX MANAGED SECTION v1 -->\nb\n"), "a lone BEGIN");
         let fenced = format!("```\n{}```\n", region(1, V1.body, "\n"));
         assert!(!has_section(fenced.as_bytes()), "markers in a code fence are text");
+        // What is not ctx's: around the section, or nothing in a file ctx wrote.
+        assert_eq!(outside_section(whole.as_bytes()).unwrap(), b"# Notes\nmore\n");
+        assert_eq!(outside_section(region(1, V1.body, "\n").as_bytes()).unwrap(), b"");
+        assert_eq!(outside_section(b"# Notes\n"), None);
+        assert_eq!(outside_section(fenced.as_bytes()), None);
     }
 
     #[test]

@@ -27,6 +27,19 @@ pub(crate) fn summarize(name: &str, lang: Option<&str>, bytes: &[u8]) -> Option<
     if !known {
         return None;
     }
+    // ctx's own section (in AGENTS.md, CLAUDE.md) says nothing of the project: what
+    // the file holds around it does, if anything.
+    let own;
+    let bytes = match lang {
+        Some("markdown") => match crate::agents::section::outside_section(bytes) {
+            Some(rest) => {
+                own = rest;
+                own.as_slice()
+            }
+            None => bytes,
+        },
+        _ => bytes,
+    };
     let head = &bytes[..bytes.len().min(MAX_HEAD_BYTES)];
     let text = match std::str::from_utf8(head) {
         Ok(text) => text,
@@ -455,6 +468,15 @@ mod tests {
 
     fn sum(name: &str, text: &str) -> Option<String> {
         summarize(name, super::super::language(name), text.as_bytes())
+    }
+
+    #[test]
+    fn ctx_s_own_section_is_no_summary_of_a_file() {
+        let section = "<!-- BEGIN CTX MANAGED SECTION v1 -->\n## ctx\n\nctx keeps what an agent should know.\n\
+                       <!-- END CTX MANAGED SECTION -->\n";
+        assert_eq!(sum("AGENTS.md", section), None);
+        let theirs = format!("# Rules\n\nRun the linter before each commit.\n\n{section}");
+        assert_eq!(sum("AGENTS.md", &theirs).as_deref(), Some("Run the linter before each commit."));
     }
 
     #[test]
