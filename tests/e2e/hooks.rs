@@ -221,6 +221,46 @@ fn user_prompt_injects_relevant_files_and_records_within_the_cap() {
 }
 
 #[test]
+fn user_prompt_orders_its_files_as_rank_does() {
+    let repo = Repo::with_files(
+        r#"
+//- src/pager.rs
+//! Runs the pager the user asks for in BAT_PAGER, its arguments split as a shell would.
+pub fn get_pager_executable(config: Option<&str>) -> Option<String> {
+    let command = std::env::var("BAT_PAGER").ok()?;
+    shell_words::split(&command).ok()?.first().cloned()
+}
+//- tests/integration_tests.rs
+fn pager_env_bat_pager_quoted_args_split() {}
+fn pager_env_bat_pager_quoted_arguments() {}
+//- src/lib.rs
+pub mod pager;
+"#,
+    );
+    repo.git(&["init", "--quiet"]);
+    repo.git(&["add", "."]);
+    repo.git(&["commit", "--quiet", "-m", "Start"]);
+    let pager = std::fs::read_to_string(repo.path("src/pager.rs")).unwrap();
+    repo.write("src/pager.rs", &pager.replace("first()", "into_iter().next()"));
+    repo.git(&["commit", "--quiet", "-am", "Fix quoting of BAT_PAGER arguments"]);
+    repo.ok(&["init", "--no-agents"]);
+    // `ctx rank` read the history at this HEAD: the hook reads it from the store.
+    repo.ok(&["rank", "--query", "pager"]);
+    let transcript = repo.path("t.jsonl");
+    let prompt = "BAT_PAGER with quoted arguments is split wrong";
+    let answer = hook(
+        &repo,
+        "UserPromptSubmit",
+        &payload("UserPromptSubmit", repo.root(), &transcript, json!({ "prompt": prompt })),
+    );
+    let text = answer.context("UserPromptSubmit");
+    // The test's names hold more of the prompt's words; the code that does it, changed
+    // by a commit described like the prompt, comes first all the same.
+    let first = text.lines().find(|l| l.starts_with("- ")).unwrap_or_default();
+    assert!(first.starts_with("- src/pager.rs: get_pager_executable"), "{text}");
+}
+
+#[test]
 fn user_prompt_injects_nothing_for_unrelated_or_trivial_prompts() {
     let repo = Repo::init(FIXTURE);
     let transcript = repo.path("t.jsonl");

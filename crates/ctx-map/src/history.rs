@@ -57,9 +57,8 @@ impl History {
     /// store that cannot be written only costs the next call another `git log`.
     pub fn cached(ws: &mut ctxkeep_core::Workspace, max_commits: usize) -> Option<History> {
         let root = ws.root().to_path_buf();
-        let head = git(&root, &["rev-parse", "HEAD"])?;
-        let stamp = format!("{LOG_FORMAT}:{}:{max_commits}\n", head.trim());
-        let key = "history";
+        let stamp = stamp(&root, max_commits)?;
+        let key = STORE_KEY;
         let mut history = match ws.derived(key) {
             Ok(Some(stored)) if stored.starts_with(&stamp) => History::parse(&stored[stamp.len()..]),
             _ => {
@@ -72,6 +71,17 @@ impl History {
         };
         // Not cached with the log: who asks can change while HEAD stays.
         history.me = identity(&root);
+        Some(history)
+    }
+
+    /// The history [`History::cached`] keeps for the current HEAD, without
+    /// running `git log`: `None` until something read it at this HEAD (a hook
+    /// answers in milliseconds; `git log` on a large repository takes longer).
+    pub fn stored(ws: &ctxkeep_core::Workspace, max_commits: usize) -> Option<History> {
+        let stamp = stamp(ws.root(), max_commits)?;
+        let stored = ws.derived(STORE_KEY).ok()??;
+        let mut history = History::parse(stored.strip_prefix(&stamp)?);
+        history.me = identity(ws.root());
         Some(history)
     }
 
@@ -125,6 +135,14 @@ impl History {
 /// The version of [`log`]'s format, part of the stored log's stamp: a log
 /// stored in another format is read again.
 const LOG_FORMAT: u32 = 2;
+/// Where the log is kept ([`ctxkeep_core::Workspace::derived`]).
+const STORE_KEY: &str = "history";
+
+/// What the stored log starts with: its format, HEAD and length.
+fn stamp(root: &Path, max_commits: usize) -> Option<String> {
+    let head = git(root, &["rev-parse", "HEAD"])?;
+    Some(format!("{LOG_FORMAT}:{}:{max_commits}\n", head.trim()))
+}
 
 /// The raw log [`History::parse`] reads.
 fn log(root: &Path, max_commits: usize) -> Option<String> {

@@ -26,7 +26,7 @@ use serde::Serialize;
 
 use crate::index::IndexedFile;
 use crate::rank::{self, RankOptions};
-use crate::terms::FileTerms;
+use crate::terms::task_terms;
 
 /// What a hook injects. Stable JSON.
 #[derive(Debug, Clone, Serialize)]
@@ -181,8 +181,8 @@ fn pack(ws: &Workspace, tokens: usize) -> crate::Result<Option<String>> {
 }
 
 /// The injection for the prompt `prompt`: empty unless something is relevant to it.
-pub fn user_prompt(ws: &Workspace, prompt: &str) -> crate::Result<Injection> {
-    let config = &ws.config().hooks.user_prompt_submit;
+pub fn user_prompt(ws: &mut Workspace, prompt: &str) -> crate::Result<Injection> {
+    let config = ws.config().hooks.user_prompt_submit.clone();
     let tok = ws.config().build.tokenizer.get();
     let words = prompt_terms(prompt);
     let mut parts = Vec::new();
@@ -335,27 +335,34 @@ fn prompt_terms(prompt: &str) -> Vec<String> {
 }
 
 /// Lines of the files relevant to the prompt, in `ctx rank`'s order.
-fn file_lines(ws: &Workspace, prompt: &str, words: &[String]) -> crate::Result<Vec<String>> {
-    let config = &ws.config().hooks.user_prompt_submit;
-    // The store's files and cached tags: no scan, no parse, no file read.
+fn file_lines(ws: &mut Workspace, prompt: &str, words: &[String]) -> crate::Result<Vec<String>> {
+    let config = ws.config().hooks.user_prompt_submit.clone();
+    // The store's files and cached tags: no scan, no parse.
     let files = crate::index::stored(ws)?;
     let names: Vec<FileNames> = files.iter().map(|f| FileNames::of(f, words)).collect();
-    let mut hits: Vec<IndexedFile> = relevant(&names, words, &identifiers(prompt), config.min_terms)
-        .into_iter()
-        .map(|i| files[i].clone())
+    let chosen = relevant(&names, words, &identifiers(prompt), config.min_terms);
+    if chosen.is_empty() {
+        return Ok(Vec::new());
+    }
+    // In the order `ctx rank` gives them: the words of their contents (the store's
+    // postings), what they are for (tests after code), the history kept for this
+    // HEAD; not the graph, which a hook has no time to build.
+    let counts = crate::inverted::task_counts(ws, &files, task_terms(prompt))?;
+    let history = crate::history::History::stored(ws, crate::history::MAX_COMMITS);
+    let options = RankOptions { lexical_only: true, history: true, top: None };
+    let ranked = rank::rank_counted(&files, &counts, prompt, history.as_ref(), options);
+    let by_path: HashMap<&str, usize> = files.iter().enumerate().map(|(i, f)| (f.path.as_str(), i)).collect();
+    let ranked: Vec<(f64, usize)> = ranked
+        .iter()
+        .filter_map(|r| by_path.get(r.path.as_str()).map(|&i| (r.score, i)))
+        .filter(|(_, i)| chosen.contains(i))
         .collect();
-    hits.sort_by(|a, b| a.path.cmp(&b.path));
-    // Rank orders them, lexically (paths and names: the bodies are not read).
-    let tables: Vec<FileTerms> = hits.iter().map(|f| FileTerms::of("", f.defined_names())).collect();
-    let options = RankOptions { lexical_only: true, history: false, top: None };
-    let ranked = rank::rank(&hits, &tables, prompt, None, options);
-    let best = ranked.first().map_or(0.0, |r| r.score);
-    let by_path: HashMap<&str, &IndexedFile> = hits.iter().map(|f| (f.path.as_str(), f)).collect();
+    let best = ranked.first().map_or(0.0, |r| r.0);
     Ok(ranked
         .iter()
-        .filter(|r| r.score >= config.min_score * best)
+        .filter(|(score, _)| *score >= config.min_score * best)
         .take(config.files)
-        .map(|r| file_line(by_path[r.path.as_str()], words))
+        .map(|&(_, i)| file_line(&files[i], words))
         .collect())
 }
 

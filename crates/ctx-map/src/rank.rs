@@ -126,6 +126,18 @@ pub fn rank(
     rank_with(files, None, &TaskTerms::of_tables(tables, query), query, history, options)
 }
 
+/// [`rank`] with the counts of the query's terms in `files` already read
+/// (from the store's postings: [`crate::inverted`]).
+pub fn rank_counted(
+    files: &[IndexedFile],
+    counts: &TaskTerms,
+    query: &str,
+    history: Option<&History>,
+    options: RankOptions,
+) -> Vec<RankedFile> {
+    rank_with(files, None, counts, query, history, options)
+}
+
 /// [`rank`] on the reference graph of the files, built for the query's
 /// names ([`graph::query_names`]): a caller that ranks on the graph again
 /// builds it once. `counts` are those of the query's terms in the graph's files.

@@ -181,7 +181,7 @@ fn answer(
             ctxkeep_map::hook::session_start(&ws, cwd)?.text
         }
         Event::UserPromptSubmit => {
-            ctxkeep_map::hook::user_prompt(&ws, payload.prompt.as_deref().unwrap_or(""))?.text
+            ctxkeep_map::hook::user_prompt(&mut ws, payload.prompt.as_deref().unwrap_or(""))?.text
         }
         Event::PreCompact | Event::Stop | Event::SessionEnd => {
             let on = match event {
