@@ -130,11 +130,21 @@ fn prose_paragraph<'a>(lines: impl Iterator<Item = &'a str>) -> Option<String> {
     // lines indented below it.
     // So is an admonition: MkDocs' `!!! note` with its indented lines, PyMdown's
     // `/// warning` block to its closing `///`.
+    // And a `<style>` or `<script>` element, to its closing tag: CSS is no prose.
     let mut kept: Vec<&str> = Vec::with_capacity(raw.len());
     let mut directive: Option<usize> = None;
     let mut in_block = false;
+    let mut in_element: Option<&str> = None;
     for line in &raw {
         let explicit = line.trim_start();
+        if let Some(close) = in_element {
+            in_element = (!explicit.contains(close)).then_some(close);
+            continue;
+        }
+        if let Some(close) = raw_element(explicit) {
+            in_element = (!explicit.contains(close)).then_some(close);
+            continue;
+        }
         if in_block {
             in_block = explicit.trim_end() != "///";
             continue;
@@ -163,12 +173,22 @@ fn prose_paragraph<'a>(lines: impl Iterator<Item = &'a str>) -> Option<String> {
     let mut heading = None;
     let mut paragraph: Vec<&str> = Vec::new();
     let mut in_fence = false;
+    let mut in_list = false;
     let mut leads_into_code = false;
     let mut i = 0;
     while i < lines.len() {
         // A Markdown quote is read for its text.
         let line = lines[i].strip_prefix('>').map_or(lines[i], str::trim);
         i += 1;
+        // A list is no description (a changelog's entries, a checklist's boxes): it
+        // ends a paragraph, and is skipped to the blank line after it.
+        if in_list || (!in_fence && is_list_item(line)) {
+            in_list = !line.is_empty();
+            if !paragraph.is_empty() {
+                break;
+            }
+            continue;
+        }
         if line.starts_with("```") || line.starts_with("~~~") {
             // A paragraph a code block follows at once ends there.
             if !in_fence && !paragraph.is_empty() {
@@ -202,6 +222,15 @@ fn prose_paragraph<'a>(lines: impl Iterator<Item = &'a str>) -> Option<String> {
             || line.starts_with('|')
             || is_underline(line);
         if line.is_empty() || skip {
+            // A label on a line of its own before more text (a changelog's
+            // `Unreleased`) says what comes next, not what the file is.
+            let label = paragraph.len() == 1
+                && paragraph[0].split_whitespace().count() < 3
+                && !paragraph[0].ends_with(['.', '!', '?'])
+                && lines[i..].iter().any(|l| !l.trim().is_empty());
+            if label {
+                paragraph.clear();
+            }
             if !paragraph.is_empty() {
                 let next = lines[i..].iter().map(|l| l.trim()).find(|l| !l.is_empty());
                 leads_into_code = next.is_some_and(|l| l.starts_with("```") || l.starts_with("~~~"));
@@ -272,11 +301,35 @@ fn is_link_definition(line: &str) -> bool {
         .is_some_and(|(label, _)| !label.contains('['))
 }
 
-/// A reST field or directive option: `:orphan:`, `:align: center`.
+/// A reST field or directive option: `:orphan:`, `:align: center`; not a
+/// role opening a sentence (`:class:`ContextVar` holds …`).
 fn is_field(line: &str) -> bool {
-    line.strip_prefix(':').and_then(|rest| rest.split_once(':')).is_some_and(|(name, _)| {
-        !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || "_- ".contains(c))
+    line.strip_prefix(':').and_then(|rest| rest.split_once(':')).is_some_and(|(name, value)| {
+        !name.is_empty()
+            && name.chars().all(|c| c.is_alphanumeric() || "_- ".contains(c))
+            && !value.starts_with('`')
     })
+}
+
+/// A Markdown or reST list item: `- x`, `* x`, `+ x`, `1. x`, `2) x`.
+fn is_list_item(line: &str) -> bool {
+    if line.starts_with("- ") || line.starts_with("* ") || line.starts_with("+ ") {
+        return true;
+    }
+    let digits = line.chars().take_while(char::is_ascii_digit).count();
+    digits > 0 && (line[digits..].starts_with(". ") || line[digits..].starts_with(") "))
+}
+
+/// The closing tag of a raw HTML element `line` opens (`<style>`, `<script>`), if any.
+fn raw_element(line: &str) -> Option<&'static str> {
+    let lower = line.get(..7).unwrap_or(line).to_ascii_lowercase();
+    if lower.starts_with("<style") {
+        Some("</style>")
+    } else if lower.starts_with("<script") {
+        Some("</script>")
+    } else {
+        None
+    }
 }
 
 /// The first paragraph of a Python module docstring.
@@ -544,6 +597,36 @@ mod tests {
                 "index.rst",
                 ":orphan:\n\n.. image:: logo.png\n   :align: center\n   :height: 200px\n\n.. _intro:\n\nWelcome\n=======\n\nShop is a toolkit for orders.\n",
                 "Shop is a toolkit for orders.",
+            ),
+            // A changelog's entries are no description: its first title is (werkzeug).
+            (
+                "CHANGES.rst",
+                "Version 3.2.0\n-------------\n\nUnreleased\n\n-   Drop support for Python 3.9. :pr:`3098`\n\
+                 -   Remove previously deprecated code. :pr:`3099`\n",
+                "Version 3.2.0",
+            ),
+            // Nor a checklist's boxes (bat's release checklist).
+            (
+                "release-checklist.md",
+                "# Release checklist\n\n## Version bump\n\n- [ ] Update version in Cargo.toml.\n- [ ] Run tests.\n",
+                "Release checklist",
+            ),
+            // A list ends the paragraph that introduces it; the prose after a list is read.
+            ("notes.md", "- one\n- two\n\nThe prose after it.\n", "The prose after it."),
+            // A terse docstring is still one.
+            ("tokens.py", "\"\"\"Session tokens\"\"\"\n", "Session tokens"),
+            // CSS in a `<style>` element is no prose (typer's docs index).
+            (
+                "index.md",
+                "<style>\n.md-content .md-typeset h1 { display: none; }\n</style>\n\n<p align=\"center\">\n\
+                 <a href=\"https://x.invalid\"><img src=\"logo.svg\"></a>\n</p>\n\nTyper builds CLIs.\n",
+                "Typer builds CLIs.",
+            ),
+            // A role opening a sentence is prose, not a reST field (werkzeug's local.py).
+            (
+                "local.py",
+                "\"\"\"\n:class:`ContextVar` holds the data of each context. This wraps it.\n\"\"\"\n",
+                "ContextVar holds the data of each context. This wraps it.",
             ),
             // A directive's indented content is not the paragraph.
             (
