@@ -377,15 +377,40 @@ fn make_targets(text: &str) -> Vec<String> {
 /// sibling's name sorts between (`axum/src` before `axum-core`, as `-` sorts
 /// before `/`).
 fn tree(paths: &[String], depth: usize) -> Vec<TreeEntry> {
+    // Every folder: the files below it, whether it holds one of its own, its subfolders.
     let mut counts: BTreeMap<Vec<&str>, usize> = BTreeMap::new();
+    let mut holds_files: BTreeSet<Vec<&str>> = BTreeSet::new();
+    let mut subfolders: BTreeMap<Vec<&str>, BTreeSet<&str>> = BTreeMap::new();
     for path in paths {
         let parts: Vec<&str> = path.split('/').collect();
-        for d in 1..parts.len().min(depth + 1) {
+        for d in 1..parts.len() {
             *counts.entry(parts[..d].to_vec()).or_default() += 1;
+            if d + 1 < parts.len() {
+                subfolders.entry(parts[..d].to_vec()).or_default().insert(parts[d]);
+            }
         }
+        if parts.len() > 1 {
+            holds_files.insert(parts[..parts.len() - 1].to_vec());
+        }
+    }
+    // A folder that only holds another (`src/` of a src layout, `src/` of `pkg/src/`)
+    // costs no depth: `src/werkzeug/debug` shows where `src/werkzeug` alone would.
+    let passes_through = |folder: &[&str]| {
+        !holds_files.contains(folder) && subfolders.get(folder).is_some_and(|s| s.len() == 1)
+    };
+    let mut levels: BTreeMap<Vec<&str>, usize> = BTreeMap::new();
+    for parts in counts.keys() {
+        let parent = &parts[..parts.len() - 1];
+        let level = match levels.get(parent) {
+            Some(&above) if passes_through(parent) => above,
+            Some(&above) => above + 1,
+            None => 1,
+        };
+        levels.insert(parts.clone(), level);
     }
     counts
         .into_iter()
+        .filter(|(parts, _)| levels.get(parts).is_some_and(|&level| level <= depth))
         .map(|(parts, files)| TreeEntry { depth: parts.len(), path: parts.join("/"), files })
         .collect()
 }
@@ -573,5 +598,31 @@ mod tests {
             ["build: cargo build", "test: cargo test", "lint: cargo clippy", "format: cargo fmt"]
         );
         assert!(!commands(&["Cargo.toml"]).contains(&"format: cargo fmt".to_string()));
+    }
+
+    #[test]
+    fn a_folder_that_only_holds_another_costs_no_depth() {
+        let paths: Vec<String> = [
+            "README.md",
+            "src/werkzeug/__init__.py",
+            "src/werkzeug/debug/tbtools.py",
+            "src/werkzeug/debug/shared/style.css",
+            "docs/index.rst",
+            "docs/api/routing.rst",
+            "docs/api/deep/x.rst",
+        ]
+        .map(String::from)
+        .to_vec();
+        let entries: Vec<(String, usize)> = tree(&paths, 2).into_iter().map(|t| (t.path, t.files)).collect();
+        assert_eq!(
+            entries,
+            [
+                ("docs".into(), 3),
+                ("docs/api".into(), 2),
+                ("src".into(), 3),
+                ("src/werkzeug".into(), 3),
+                ("src/werkzeug/debug".into(), 2),
+            ]
+        );
     }
 }
