@@ -81,6 +81,7 @@
 //! a file that does not parse still yields what parsed, and every failure
 //! is an [`Error`].
 
+mod attributes;
 mod codec;
 mod error;
 pub mod eval;

@@ -349,14 +349,23 @@ fn demotion(files: &[IndexedFile], focus: &Focus, factor: f64) -> Vec<f64> {
 }
 
 /// The definitions of `file` a map may show: those that define a name, less
-/// tests (`test…` functions of test files, anything in a Rust `mod tests`)
-/// when the file is `demoted`, or anywhere unless the task names them.
+/// tests (`test…` functions of test files when the file is `demoted`;
+/// anywhere, anything in a Rust `mod tests` and a `#[test]` function), a
+/// function's inner functions, and a second definition of a name in the same
+/// scope (a Rust `#[cfg]` variant, a property's setter), unless the task
+/// names them.
 fn shown_defs<'a>(
     file: &'a IndexedFile,
     demoted: bool,
     focus: &'a Focus,
 ) -> impl Iterator<Item = usize> + 'a {
     let defs = &file.tags.defs;
+    let mut seen: HashSet<(Option<u32>, &str)> = HashSet::default();
+    let repeated: Vec<bool> =
+        defs.iter().map(|d| d.kind != Kind::Impl && !seen.insert((d.parent, d.name.as_str()))).collect();
+    let nested = move |d: usize| {
+        defs[d].parent.is_some_and(|p| matches!(defs[p as usize].kind, Kind::Function | Kind::Method))
+    };
     let test_file = PathRole::of(&file.path) == PathRole::Test;
     let in_test_module = move |d: usize| {
         std::iter::successors(Some(d), |&i| defs[i].parent.map(|p| p as usize))
@@ -367,8 +376,9 @@ fn shown_defs<'a>(
         let test_function = test_file
             && matches!(def.kind, Kind::Function | Kind::Method)
             && def.name.get(..4).is_some_and(|head| head.eq_ignore_ascii_case("test"));
-        def.kind.defines_name()
-            && (focus.names.contains(&def.name) || !((demoted && test_function) || in_test_module(d)))
+        let test = in_test_module(d) || def.is_test_by_attribute();
+        let aside = (demoted && test_function) || test || nested(d) || repeated[d];
+        def.kind.defines_name() && (focus.names.contains(&def.name) || !aside)
     })
 }
 

@@ -306,7 +306,9 @@ fn is_test(defs: &[Def], def: &Def) -> bool {
     let named_test = |d: &Def| match d.kind {
         Kind::Module => matches!(d.name.as_str(), "tests" | "test"),
         Kind::Class => d.name.starts_with("Test"),
-        Kind::Function | Kind::Method => d.name.starts_with("test_") || d.name == "test",
+        Kind::Function | Kind::Method => {
+            d.name.starts_with("test_") || d.name == "test" || d.is_test_by_attribute()
+        }
         _ => false,
     };
     std::iter::successors(Some(def), |d| parent(defs, d)).any(named_test)

@@ -127,7 +127,7 @@ pub fn rank(
 }
 
 /// [`rank`] with the counts of the query's terms in `files` already read
-/// (from the store's postings: [`crate::inverted`]).
+/// (from the store's postings of the words of each content).
 pub fn rank_counted(
     files: &[IndexedFile],
     counts: &TaskTerms,

@@ -13,6 +13,7 @@ use rustc_hash::FxHashMap as HashMap;
 use serde::{Deserialize, Serialize};
 use tree_sitter::{Node, Parser, QueryCursor, StreamingIterator};
 
+use crate::attributes::{KEPT_DECORATORS, decorator_name, decorators, is_overload, test_attribute};
 use crate::lang::Lang;
 
 /// Bumped when what extraction yields changes: cached tags are re-parsed.
@@ -85,6 +86,12 @@ pub struct Def {
 }
 
 impl Def {
+    /// Whether a test attribute marks it (Rust's `#[test]` outside a `mod
+    /// tests`): the only attribute a signature keeps, on its first line.
+    pub fn is_test_by_attribute(&self) -> bool {
+        self.signature.starts_with("#[")
+    }
+
     /// Whether it is an item of a Rust trait impl (`impl Service<R> for Router`:
     /// its `type Response`, `fn call`): it fills in another's interface, so it
     /// tells less of its file than the file's own items, and a use of its name
@@ -358,51 +365,6 @@ fn qualified(lang: Lang, object: &str, name: &str, modules: &rustc_hash::FxHashS
     }
 }
 
-/// The decorators a signature keeps: those that change what a definition is
-/// or how it is called (matched by their last name: `@functools.cached_property`).
-const KEPT_DECORATORS: &[&str] = &[
-    "property",
-    "cached_property",
-    "staticmethod",
-    "classmethod",
-    "abstractmethod",
-    "overload",
-    "setter",
-    "getter",
-    "deleter",
-    "dataclass",
-    "contextmanager",
-    "asynccontextmanager",
-];
-
-/// The name a decorator calls, last part: `@app.route("/")` → `route`.
-fn decorator_name(text: &str) -> &str {
-    let text = text.trim_start_matches('@').trim();
-    let callee = text.split('(').next().unwrap_or(text).trim();
-    callee.rsplit('.').next().unwrap_or(callee)
-}
-
-/// The Python decorators of `node` (a definition inside a `decorated_definition`).
-fn decorators<'t>(node: Node<'t>, bytes: &'t [u8]) -> Vec<&'t str> {
-    let Some(parent) = node.parent().filter(|p| p.kind() == "decorated_definition") else {
-        return Vec::new();
-    };
-    let mut cursor = parent.walk();
-    parent
-        .named_children(&mut cursor)
-        .filter(|c| c.kind() == "decorator")
-        .filter_map(|c| c.utf8_text(bytes).ok())
-        .map(str::trim)
-        .collect()
-}
-
-/// Whether `node` declares one overload of a set whose next member follows it:
-/// a TypeScript signature without a body, a Python `@overload` definition.
-fn is_overload(node: Node, bytes: &[u8]) -> bool {
-    matches!(node.kind(), "function_signature" | "method_signature")
-        || decorators(node, bytes).iter().any(|d| decorator_name(d) == "overload")
-}
-
 /// The body of a definition: its own, or that of the function it assigns
 /// (`const f = (x) => {…}`, `exports.f = function (x) {…}`, `{ f: (x) => … }`).
 fn body_of(node: Node) -> Option<Node> {
@@ -425,7 +387,8 @@ const MAX_SIGNATURE: usize = 1000;
 /// a `const f = …`) to its body, the whole parameter list and return type,
 /// comments out, joined onto as few lines as fit [`WRAP`] (never broken inside
 /// a line of the source); the decorators of [`KEPT_DECORATORS`] on lines
-/// before it (but `@overload` when `overloads` says how many more there are).
+/// before it (but `@overload` when `overloads` says how many more there are),
+/// and a Rust test attribute ([`test_attribute`]).
 /// A definition without a body (a constant, a type alias) shows its first
 /// line, cut to [`MAX_SIGNATURE_LINE`] characters.
 fn signature(source: &str, node: Node, kind: Kind, overloads: usize) -> String {
@@ -476,12 +439,15 @@ fn signature(source: &str, node: Node, kind: Kind, overloads: usize) -> String {
     if overloads > 0 {
         header.push_str(&format!(" (+{})", ctxkeep_core::wording::count(overloads, "overload")));
     }
-    let mut out: Vec<String> = decorators(node, bytes)
-        .into_iter()
-        .filter(|d| KEPT_DECORATORS.contains(&decorator_name(d)))
-        .filter(|d| overloads == 0 || decorator_name(d) != "overload")
-        .map(|d| cut(d, MAX_SIGNATURE_LINE))
-        .collect();
+    let mut out: Vec<String> =
+        test_attribute(node, bytes).into_iter().map(|attribute| cut(attribute, MAX_SIGNATURE_LINE)).collect();
+    out.extend(
+        decorators(node, bytes)
+            .into_iter()
+            .filter(|d| KEPT_DECORATORS.contains(&decorator_name(d)))
+            .filter(|d| overloads == 0 || decorator_name(d) != "overload")
+            .map(|d| cut(d, MAX_SIGNATURE_LINE)),
+    );
     out.push(header);
     out.join("\n")
 }

@@ -542,6 +542,38 @@ fn a_definition_in_tests_does_not_take_the_packages_references() {
 }
 
 #[test]
+fn a_map_leaves_out_test_functions_inner_functions_and_second_variants() {
+    let lib = "#[cfg(unix)]\npub fn is_pager() -> bool { true }\n#[cfg(not(unix))]\npub fn is_pager() -> bool { false }\n\n\
+               #[test]\nfn verify_app() {\n    assert!(is_pager());\n}\n\npub fn run() -> bool { is_pager() }\n";
+    let serving = "def run_wsgi(app):\n    def write(data):\n        pass\n    def start_response(status):\n        \
+                   return write\n    return app(start_response)\n";
+    let dir = tree(&[
+        ("src/lib.rs", lib),
+        ("pkg/serving.py", serving),
+        ("pkg/app.py", "from pkg.serving import run_wsgi\nrun_wsgi(1)\n"),
+    ]);
+    let cache = tempfile::tempdir().unwrap();
+    let mut ws = open(dir.path(), cache.path());
+    let map = run(&mut ws, &MapOptions { tokens: 4096, ..MapOptions::default() });
+    let names = shown(&map);
+    // A `#[cfg]` variant once, no `#[test]` function, no function's inner helpers.
+    assert_eq!(names.iter().filter(|s| *s == "src/lib.rs: is_pager").count(), 1, "{}", map.text);
+    assert!(
+        names.contains(&"src/lib.rs: run".to_string())
+            && names.contains(&"pkg/serving.py: run_wsgi".to_string())
+    );
+    for aside in ["src/lib.rs: verify_app", "pkg/serving.py: write", "pkg/serving.py: start_response"] {
+        assert!(!names.contains(&aside.to_string()), "{aside}:\n{}", map.text);
+    }
+    // Unless the task names them.
+    let asked = run(
+        &mut ws,
+        &MapOptions { tokens: 4096, query: Some("verify_app fails".into()), ..MapOptions::default() },
+    );
+    assert!(shown(&asked).contains(&"src/lib.rs: verify_app".to_string()), "{}", asked.text);
+}
+
+#[test]
 fn the_budget_holds_from_64_to_8192_tokens_for_every_map() {
     let client = tree(CLIENT);
     let shop = tree(SHOP);

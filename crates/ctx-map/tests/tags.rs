@@ -217,7 +217,7 @@ class Scaffold:
     def get(self, key, default=None):
         return default
 
-@t.overload
+@t.overload  # type: ignore[overload-overlap]
 def load(path: str) -> bytes: ...
 @t.overload
 def load(path: str, text: t.Literal[True]) -> str: ...
@@ -250,6 +250,10 @@ pub struct Config { pub name: String, pub verbose: bool }
 pub async fn serve_with_graceful_shutdown<L, M, S, F>(listener: L, make_service: M, signal: F, config: Config) -> io::Result<()> {
     Ok(())
 }
+
+#[tokio::test]
+#[ignore = "slow"]
+async fn serves_until_the_signal() {}
 "#;
 
 const TYPESCRIPT_SIGNATURES: &str = r#"export function parse(date: string): Date;
