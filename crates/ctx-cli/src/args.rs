@@ -458,7 +458,7 @@ pub enum FolderCommand {
         #[command(flatten)]
         show: ShowArg,
     },
-    /// List the folders nobody has described yet, deepest first: the work list for describing agents.
+    /// List the folders nobody has described yet, most important first (code before docs, tests and fixtures; then how much of the repository depends on them): the work list for describing agents.
     Todo,
 }
 
