@@ -224,10 +224,15 @@ fn plan_overview(files: &[IndexedFile], ranking: Ranking, focus: &Focus, limit: 
     Plan { order, file_rank: ranking.file_rank, heading: "public surface, then most referenced" }
 }
 
+/// How a task map orders a file's definitions, before their scores: (named by
+/// the task, saying one of its words, not a constant), `true` first.
+type Told = (bool, bool, bool);
+
 /// The map for a task: files in `ctx rank`'s order (focus files first), then
 /// their neighbours in the graph personalized by rank's scores; the first
 /// [`LEAD_FILES`] files get a line each before any gets a second; within a
-/// file, the definitions the task names first, then the most referenced.
+/// file, the definitions the task names first, then the most referenced,
+/// constants last.
 fn plan_task(graph: &Graph, indexed: &Indexed, focus: &Focus, query: Option<&str>, limit: usize) -> Plan {
     let files = &indexed.files;
     let n = files.len();
@@ -285,15 +290,16 @@ fn plan_task(graph: &Graph, indexed: &Indexed, focus: &Focus, query: Option<&str
         }
         let file = &files[f];
         let score = &ranking.def_rank[f];
-        // ((named by the task, saying one of its words), definition): named first, then
-        // those saying its words, then by score; a total order.
-        let mut defs: Vec<((bool, bool), usize)> = shown_defs(file, weight[f] < 1.0, focus)
+        // ((named by the task, saying one of its words, not a constant), definition): named
+        // first, then those saying its words, then the file's code before its constants (40
+        // `STYLE_* = "dim"` its functions all use took a focus map), then by score; a total order.
+        let mut defs: Vec<(Told, usize)> = shown_defs(file, weight[f] < 1.0, focus)
             .map(|d| {
-                let name = &file.tags.defs[d].name;
-                ((focus.names.contains(name), says_the_task(name)), d)
+                let def = &file.tags.defs[d];
+                ((focus.names.contains(&def.name), says_the_task(&def.name), def.kind != Kind::Constant), d)
             })
             .collect();
-        let by_rank = |&(told_a, a): &((bool, bool), usize), &(told_b, b): &((bool, bool), usize)| {
+        let by_rank = |&(told_a, a): &(Told, usize), &(told_b, b): &(Told, usize)| {
             told_b.cmp(&told_a).then(score[b].total_cmp(&score[a])).then(a.cmp(&b))
         };
         // Its `k`th entry scores key / (k + 1): those under the cut cannot make

@@ -574,6 +574,28 @@ fn a_map_leaves_out_test_functions_inner_functions_and_second_variants() {
 }
 
 #[test]
+fn a_focus_file_s_code_comes_before_its_constants() {
+    let constants: String = (0..30).map(|i| format!("STYLE_{i} = \"dim\"\n")).collect();
+    let uses: String = (0..30).map(|i| format!("    print(STYLE_{i})\n")).collect();
+    let rich = format!(
+        "{constants}\ndef print_options_panel(options):\n{uses}\ndef get_parameter_help(param):\n{uses}\n"
+    );
+    let dir = tree(&[
+        ("pkg/rich_utils.py", &rich),
+        ("pkg/core.py", "from pkg.rich_utils import print_options_panel\n"),
+    ]);
+    let cache = tempfile::tempdir().unwrap();
+    let mut ws = open(dir.path(), cache.path());
+    let options =
+        MapOptions { tokens: 300, focus: vec!["pkg/rich_utils.py".into()], ..MapOptions::default() };
+    let map = run(&mut ws, &options);
+    let names = shown(&map);
+    for function in ["print_options_panel", "get_parameter_help"] {
+        assert!(names.contains(&format!("pkg/rich_utils.py: {function}")), "{function}:\n{}", map.text);
+    }
+}
+
+#[test]
 fn the_budget_holds_from_64_to_8192_tokens_for_every_map() {
     let client = tree(CLIENT);
     let shop = tree(SHOP);
