@@ -294,6 +294,13 @@ impl Tree {
         if let Some((text, from)) = self.derived_from_files(i) {
             return (text, from);
         }
+        // A folder that only holds another (`src/` of a src layout) is what that one is.
+        if let [only] = folder.children[..]
+            && folder.files.is_empty()
+        {
+            let (text, _) = self.describe(only);
+            return (format!("Holds `{}/`: {text}", paths::name(&self.folders[only].path)), "summary".into());
+        }
         (self.holdings_summary(i), "summary".into())
     }
 
