@@ -648,6 +648,8 @@ description = "The comprehensive WSGI web application library."
 # Guide
 
 The guide, in English.
+//- wrap/inner/__init__.py
+"""The inner package."""
 "#,
     );
     let todo = repo.json(&["folder", "todo"]);
@@ -673,6 +675,8 @@ The guide, in English.
         ("pyproject.toml".into(), "The comprehensive WSGI web application library.".into())
     );
     assert_eq!(derived("guide"), ("README.md".into(), "The guide, in English.".into()));
+    // A folder that only holds another is what that one is (`src/` of a src layout).
+    assert_eq!(derived("wrap"), ("summary".into(), "Holds `inner/`: The inner package.".into()));
     // What a person writes wins.
     repo.ok(&["folder", "describe", "pkg", "--description", "Payments"]);
     let text = repo.ok(&["context", "pkg", "--tier", "minimal"]);

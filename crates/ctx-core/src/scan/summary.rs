@@ -74,6 +74,20 @@ fn one_line(raw: &str) -> Option<String> {
     let unmarked = inline_markup().replace_all(&raw, "$text$doc$reftext$path$link$role$html$attrs");
     let mut line = unmarked.split_whitespace().collect::<Vec<_>>().join(" ");
     line.retain(|c| c != '`' && c != '*');
+    // HTML's entities for what Markdown would have written plainly (`&#x27;` for `'`).
+    for (entity, plain) in [
+        ("&#x27;", "'"),
+        ("&#39;", "'"),
+        ("&quot;", "\""),
+        ("&lt;", "<"),
+        ("&gt;", ">"),
+        ("&nbsp;", " "),
+        ("&amp;", "&"),
+    ] {
+        if line.contains(entity) {
+            line = line.replace(entity, plain);
+        }
+    }
     // reST's `::` that introduces a literal block reads as one colon.
     let line = line.trim();
     let line = line.strip_suffix("::").map_or(line.to_string(), |l| format!("{l}:"));
@@ -174,6 +188,9 @@ fn prose_paragraph<'a>(lines: impl Iterator<Item = &'a str>) -> Option<String> {
     let mut paragraph: Vec<&str> = Vec::new();
     let mut in_fence = false;
     let mut in_list = false;
+    // Whether a list or a label was passed over: the next title ends the search (a
+    // changelog's next release says nothing of the file either).
+    let mut passed_over = false;
     let mut leads_into_code = false;
     let mut i = 0;
     while i < lines.len() {
@@ -187,6 +204,7 @@ fn prose_paragraph<'a>(lines: impl Iterator<Item = &'a str>) -> Option<String> {
             if !paragraph.is_empty() {
                 break;
             }
+            passed_over = true;
             continue;
         }
         if line.starts_with("```") || line.starts_with("~~~") {
@@ -222,18 +240,22 @@ fn prose_paragraph<'a>(lines: impl Iterator<Item = &'a str>) -> Option<String> {
             || line.starts_with('|')
             || is_underline(line);
         if line.is_empty() || skip {
-            // A label on a line of its own before more text (a changelog's
+            // A one-word label on a line of its own before more text (a changelog's
             // `Unreleased`) says what comes next, not what the file is.
             let label = paragraph.len() == 1
-                && paragraph[0].split_whitespace().count() < 3
+                && paragraph[0].split_whitespace().count() == 1
                 && !paragraph[0].ends_with(['.', '!', '?'])
                 && lines[i..].iter().any(|l| !l.trim().is_empty());
             if label {
                 paragraph.clear();
+                passed_over = true;
             }
             if !paragraph.is_empty() {
                 let next = lines[i..].iter().map(|l| l.trim()).find(|l| !l.is_empty());
                 leads_into_code = next.is_some_and(|l| l.starts_with("```") || l.starts_with("~~~"));
+                break;
+            }
+            if passed_over && heading.is_some() && title.is_some() {
                 break;
             }
             heading = heading.or(title.filter(|t| !t.is_empty()));
@@ -598,12 +620,22 @@ mod tests {
                 ":orphan:\n\n.. image:: logo.png\n   :align: center\n   :height: 200px\n\n.. _intro:\n\nWelcome\n=======\n\nShop is a toolkit for orders.\n",
                 "Shop is a toolkit for orders.",
             ),
-            // A changelog's entries are no description: its first title is (werkzeug).
+            // A changelog's entries are no description, nor an older release's notes
+            // (click's: `Released 2015-11-24, codename "pow pow"`): its first title is.
             (
                 "CHANGES.rst",
                 "Version 3.2.0\n-------------\n\nUnreleased\n\n-   Drop support for Python 3.9. :pr:`3098`\n\
-                 -   Remove previously deprecated code. :pr:`3099`\n",
+                 -   Remove previously deprecated code. :pr:`3099`\n\nVersion 3.1.0\n-------------\n\n\
+                 Released 2015-11-24, codename \"pow pow\"\n\n-   Something.\n",
                 "Version 3.2.0",
+            ),
+            // HTML entities read as what they stand for.
+            ("notes.md", "Adds &#x27;withXSRFToken&#x27; &amp; more.\n", "Adds 'withXSRFToken' & more."),
+            // A doc comment's short first line is its summary (clap's `aot` module).
+            (
+                "mod.rs",
+                "//! Prebuilt completions\n//!\n//! Shell is a convenience enum for an argument value type.\n",
+                "Prebuilt completions",
             ),
             // Nor a checklist's boxes (bat's release checklist).
             (
