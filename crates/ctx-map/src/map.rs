@@ -296,7 +296,7 @@ fn plan_task(graph: &Graph, indexed: &Indexed, focus: &Focus, query: Option<&str
         let mut defs: Vec<(Told, usize)> = shown_defs(file, weight[f] < 1.0, focus)
             .map(|d| {
                 let def = &file.tags.defs[d];
-                ((focus.names.contains(&def.name), says_the_task(&def.name), def.kind != Kind::Constant), d)
+                ((names_outright(focus, &def.name), says_the_task(&def.name), def.kind != Kind::Constant), d)
             })
             .collect();
         let by_rank = |&(told_a, a): &(Told, usize), &(told_b, b): &(Told, usize)| {
@@ -384,8 +384,16 @@ fn shown_defs<'a>(
             && def.name.get(..4).is_some_and(|head| head.eq_ignore_ascii_case("test"));
         let test = in_test_module(d) || def.is_test_by_attribute();
         let aside = (demoted && test_function) || test || nested(d) || repeated[d];
-        def.kind.defines_name() && (focus.names.contains(&def.name) || !aside)
+        def.kind.defines_name() && (names_outright(focus, &def.name) || !aside)
     })
+}
+
+/// Whether the task names `name` as an identifier: a word of it written as
+/// code is (`verify_app`, `Command`, `hideDefault`), a plain word is not (a
+/// task to "hide the default value in the help output" names no `fn
+/// default`, `type Output` or `#[test] fn setting`).
+fn names_outright(focus: &Focus, name: &str) -> bool {
+    (name.contains('_') || name.chars().any(char::is_uppercase)) && focus.names.contains(name)
 }
 
 /// The `n`th best score of `entries` (of at least `n` > 0).

@@ -565,12 +565,16 @@ fn a_map_leaves_out_test_functions_inner_functions_and_second_variants() {
     for aside in ["src/lib.rs: verify_app", "pkg/serving.py: write", "pkg/serving.py: start_response"] {
         assert!(!names.contains(&aside.to_string()), "{aside}:\n{}", map.text);
     }
-    // Unless the task names them.
+    // Unless the task names them, as code: `write` in plain words is no name.
     let asked = run(
         &mut ws,
         &MapOptions { tokens: 4096, query: Some("verify_app fails".into()), ..MapOptions::default() },
     );
     assert!(shown(&asked).contains(&"src/lib.rs: verify_app".to_string()), "{}", asked.text);
+    let query = "run_wsgi should write the status before the body";
+    let asked =
+        run(&mut ws, &MapOptions { tokens: 4096, query: Some(query.into()), ..MapOptions::default() });
+    assert!(!shown(&asked).contains(&"pkg/serving.py: write".to_string()), "{}", asked.text);
 }
 
 #[test]
