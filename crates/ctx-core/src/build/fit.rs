@@ -303,9 +303,18 @@ impl<'a> Fitter<'a> {
                 doc.navigation.parent = nav.parent.clone().filter(|_| self.keep[Cut::Parent.index()] > 0);
             }
             Section::Contents => {
-                // What goes first: a dotfile's name before a file with code, a small
-                // folder's line before the one with the code (`.github/` before `src/`).
-                let file_worth = |f: &FileLine| (!f.definitions.is_empty(), !f.name.starts_with('.'));
+                // What goes first: a file with code before one without, the one more of
+                // the repository uses first; then a README, a manifest or an entry point
+                // before other files (`CHANGELOG.md`), a dotfile last; a small folder's line
+                // before the one with the code (`.github/` before `src/`).
+                let file_worth = |f: &FileLine| {
+                    (
+                        !f.definitions.is_empty(),
+                        f.referenced_by,
+                        is_key_file(&f.name),
+                        !f.name.starts_with('.'),
+                    )
+                };
                 let folder_worth =
                     |s: &SubfolderLine| (!s.code.is_empty(), !s.name.starts_with('.'), s.files_below);
                 doc.files = kept_items(&original.files, self.keep[Cut::Files.index()], file_worth);
@@ -321,7 +330,7 @@ impl<'a> Fitter<'a> {
                     }
                 }
                 let shares = definition_shares(
-                    &doc.files.iter().map(|f| f.definitions.len()).collect::<Vec<_>>(),
+                    &doc.files.iter().map(|f| (f.definitions.len(), f.referenced_by)).collect::<Vec<_>>(),
                     self.keep[Cut::Definitions.index()],
                     self.keep[Cut::MoreDefinitions.index()],
                 );
@@ -485,20 +494,22 @@ fn kept_items<T: Clone, K: Ord>(items: &[T], n: usize, worth: impl Fn(&T) -> K) 
     items.iter().zip(keep).filter(|(_, keep)| *keep).map(|(item, _)| item.clone()).collect()
 }
 
-/// How many definitions each file keeps (`counts`: how many it has): the
-/// first `first` files with any keep their first, then `more` are handed out
-/// one per file in turns, so every file keeps its best ones before any file
-/// keeps its fourth.
-fn definition_shares(counts: &[usize], first: usize, more: usize) -> Vec<usize> {
+/// How many definitions each file keeps (`files`: how many it has, and how
+/// many other files use it): the `first` files with any that the most files
+/// use keep their first, then `more` are handed out one per file in turns, so
+/// every file keeps its best ones before any file keeps its fourth.
+fn definition_shares(files: &[(usize, u32)], first: usize, more: usize) -> Vec<usize> {
+    let counts: Vec<usize> = files.iter().map(|f| f.0).collect();
     let mut shares = vec![0; counts.len()];
-    let with_any = counts.iter().enumerate().filter(|&(_, &n)| n > 0).map(|(j, _)| j);
-    for j in with_any.take(first) {
+    let mut with_any: Vec<usize> = (0..files.len()).filter(|&j| files[j].0 > 0).collect();
+    with_any.sort_by_key(|&j| std::cmp::Reverse(files[j].1));
+    for j in with_any.into_iter().take(first) {
         shares[j] = 1;
     }
     let mut left = more;
     let mut round = 1;
     while left > 0 && counts.iter().zip(&shares).any(|(&n, &s)| s == round && n > round) {
-        for (share, &n) in shares.iter_mut().zip(counts) {
+        for (share, &n) in shares.iter_mut().zip(&counts) {
             if left > 0 && *share == round && n > round {
                 *share += 1;
                 left -= 1;
@@ -507,6 +518,17 @@ fn definition_shares(counts: &[usize], first: usize, more: usize) -> Vec<usize> 
         round += 1;
     }
     shares
+}
+
+/// A file a reader opens first: a README, a manifest, an entry point.
+fn is_key_file(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    let stem = lower.split('.').next().unwrap_or(&lower);
+    matches!(stem, "readme" | "index" | "main" | "lib" | "__init__" | "mod" | "app")
+        || matches!(
+            lower.as_str(),
+            "package.json" | "cargo.toml" | "pyproject.toml" | "setup.py" | "go.mod" | "makefile"
+        )
 }
 
 /// The largest `n` whose `total(n)` is within `target`, given two points
@@ -650,12 +672,27 @@ mod tests {
 
     #[test]
     fn every_file_keeps_its_best_definitions_before_any_keeps_more() {
-        let counts = [3, 0, 1, 4];
+        // (definitions, files using it): the third file is the most used.
+        let counts = [(3, 1), (0, 9), (1, 5), (4, 0)];
         assert_eq!(definition_shares(&counts, 3, 5), [3, 0, 1, 4]);
         assert_eq!(definition_shares(&counts, 3, 4), [3, 0, 1, 3]);
         assert_eq!(definition_shares(&counts, 3, 2), [2, 0, 1, 2]);
         assert_eq!(definition_shares(&counts, 3, 1), [2, 0, 1, 1]);
+        // Too few for all: the most used files' first definitions, not the first files'.
         assert_eq!(definition_shares(&counts, 2, 0), [1, 0, 1, 0]);
+        assert_eq!(definition_shares(&counts, 1, 0), [0, 0, 1, 0]);
         assert_eq!(definition_shares(&counts, 0, 0), [0, 0, 0, 0]);
+    }
+
+    #[test]
+    fn a_reader_s_first_files_are_key() {
+        for key in
+            ["README.md", "readme.rst", "package.json", "Cargo.toml", "index.js", "__init__.py", "lib.rs"]
+        {
+            assert!(is_key_file(key), "{key}");
+        }
+        for other in ["CHANGELOG.md", "CODE_OF_CONDUCT.md", "karma.conf.cjs", ".eslintrc"] {
+            assert!(!is_key_file(other), "{other}");
+        }
     }
 }

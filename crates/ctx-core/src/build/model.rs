@@ -492,6 +492,9 @@ pub struct FileLine {
     /// Its most important definitions, most important first (as many as the
     /// tier shows); empty when the map never indexed this content.
     pub definitions: Vec<OutlineDef>,
+    /// How many other files use a name it defines (0 when the map never indexed it):
+    /// what a tier cut to fit keeps first.
+    pub referenced_by: u32,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -603,6 +606,7 @@ pub(crate) fn assemble(tree: &Tree, i: usize, tier: Tier) -> ContextDoc {
                 .iter()
                 .flat_map(|o| o.defs.iter().take(shown.definitions).cloned())
                 .collect(),
+            referenced_by: f.outline.as_ref().map_or(0, |o| o.referenced_by),
         })
         .collect();
     let project = (folder.parent.is_none()
