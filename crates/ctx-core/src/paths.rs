@@ -172,6 +172,11 @@ impl PathRole {
         if is_test_file(file) {
             return PathRole::Test;
         }
+        // Minified or bundled code is a build's output wherever it is kept.
+        let lower = file.to_ascii_lowercase();
+        if [".min.", ".bundle.", "-bundle."].iter().any(|mark| lower.contains(mark)) {
+            return PathRole::Vendored;
+        }
         // A folder's own name says what it is (`tests`, `examples`).
         match FOLDERS.iter().find(|(_, names)| named(names, file)) {
             Some((role, _)) => *role,
@@ -254,6 +259,9 @@ mod tests {
             ("docs/conf.py", PathRole::Docs),
             ("src/_vendor/six.py", PathRole::Vendored),
             ("dist/esm/axios.js", PathRole::Vendored),
+            ("lib/axios.min.js", PathRole::Vendored),
+            ("static/app.bundle.js", PathRole::Vendored),
+            ("src/minimal.py", PathRole::Source),
             ("tests", PathRole::Test),
             ("src/contest.py", PathRole::Source),
             ("src/latest.rs", PathRole::Source),

@@ -330,6 +330,11 @@ fn plan_task(graph: &Graph, indexed: &Indexed, focus: &Focus, query: Option<&str
     Plan { order, file_rank: key, heading: "most relevant to the task first" }
 }
 
+/// A TypeScript declaration file: `index.d.ts`, `types.d.mts`, `index.d.cts`.
+fn is_declaration(path: &str) -> bool {
+    [".d.ts", ".d.mts", ".d.cts"].iter().any(|ext| path.ends_with(ext))
+}
+
 /// Each file's weight: [`PathRole::is_auxiliary`] files get `factor` unless the
 /// task points there: a focus or named file of the same role under the same
 /// top folder, or a word of the query that names the role (`tests`, `example`).
@@ -349,7 +354,15 @@ fn demotion(files: &[IndexedFile], focus: &Focus, factor: f64) -> Vec<f64> {
         .map(|f| {
             let role = PathRole::of(&f.path);
             let pointed = named_roles.contains(&role) || pointed.contains(&(role, top(&f.path)));
-            if !role.is_auxiliary() || pointed { 1.0 } else { factor }
+            match role {
+                // Type declarations (`index.d.ts`, and again as `index.d.cts`) repeat
+                // what the code defines: after it, like a test.
+                PathRole::Source if is_declaration(&f.path) && !pointed => factor,
+                _ if !role.is_auxiliary() || pointed => 1.0,
+                // A build's output repeats the code it was built from: never its neighbour.
+                PathRole::Vendored => factor.min(AUXILIARY),
+                _ => factor,
+            }
         })
         .collect()
 }
@@ -777,6 +790,24 @@ mod tests {
         // A tree within the limit is left whole.
         let mut small = vec![entry("a", 1), entry("a/b", 1)];
         assert!(trim_tree(&mut small, 12).is_empty() && small.len() == 2);
+    }
+
+    #[test]
+    fn what_surrounds_the_code_weighs_less_a_build_s_output_and_declarations_too() {
+        let paths = [
+            "lib/core/Axios.js",
+            "test/unit/axios.js",
+            "dist/axios.js",
+            "lib/axios.min.js",
+            "index.d.ts",
+            "index.d.cts",
+        ];
+        let files: Vec<IndexedFile> = paths.iter().map(|p| indexed(p, "x = 1\n")).collect();
+        let weights = demotion(&files, &Focus::default(), TASK_AUXILIARY);
+        assert_eq!(weights, [1.0, TASK_AUXILIARY, AUXILIARY, AUXILIARY, TASK_AUXILIARY, TASK_AUXILIARY]);
+        // Unless the task points there.
+        let focus = Focus { files: vec![4], ..Focus::default() };
+        assert_eq!(demotion(&files, &focus, TASK_AUXILIARY)[4], 1.0);
     }
 
     #[test]
