@@ -4,6 +4,9 @@
 (class name: (_) @name) @definition.class
 (function_declaration name: (identifier) @name) @definition.function
 (generator_function_declaration name: (identifier) @name) @definition.function
+; A named function expression defines its name wherever it is: `export default
+; isSupported && function httpAdapter(config) {…}` (and the functions inside it are its own).
+(function_expression name: (identifier) @name) @definition.function
 (lexical_declaration
   (variable_declarator name: (identifier) @name value: [(arrow_function) (function_expression)]) @definition.function)
 (variable_declaration

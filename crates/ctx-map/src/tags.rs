@@ -17,7 +17,7 @@ use crate::attributes::{KEPT_DECORATORS, decorator_name, decorators, is_overload
 use crate::lang::Lang;
 
 /// Bumped when what extraction yields changes: cached tags are re-parsed.
-pub const TAGS_VERSION: u32 = 11;
+pub const TAGS_VERSION: u32 = 12;
 
 /// Longest first line kept of a definition without a body (a constant), in characters.
 const MAX_SIGNATURE_LINE: usize = 160;
@@ -663,6 +663,16 @@ mod tests {
 
     fn defs(lang: Lang, source: &str) -> Vec<(String, Kind, u32, Option<u32>)> {
         extract(lang, source).unwrap().defs.into_iter().map(|d| (d.name, d.kind, d.line, d.parent)).collect()
+    }
+
+    #[test]
+    fn a_named_function_expression_is_defined_and_holds_its_inner_functions() {
+        let js = "export default isSupported && function httpAdapter(config) {\n  function done() {}\n}\n";
+        let found = defs(Lang::JavaScript, js);
+        assert_eq!(
+            found,
+            [("httpAdapter".into(), Kind::Function, 1, None), ("done".into(), Kind::Function, 2, Some(0))]
+        );
     }
 
     #[test]
