@@ -107,11 +107,21 @@ pub fn detect(root: &Path, paths: &[String], tree_depth: usize, detector: &Detec
                 note(0, "Rust", path);
                 if top {
                     key_files.insert((MANIFEST, path.clone()));
-                    push_all(
-                        &mut commands,
-                        path,
-                        &[("build", "cargo build"), ("test", "cargo test"), ("lint", "cargo clippy")],
-                    );
+                    // At a workspace's root, `cargo test` alone tests the root package only
+                    // (clap's: not clap_builder, clap_complete, …).
+                    let workspace = read(path)
+                        .and_then(|t| t.parse::<toml::Table>().ok())
+                        .is_some_and(|t| t.contains_key("workspace"));
+                    let all: &[(&str, &str)] = if workspace {
+                        &[
+                            ("build", "cargo build --workspace"),
+                            ("test", "cargo test --workspace"),
+                            ("lint", "cargo clippy --workspace"),
+                        ]
+                    } else {
+                        &[("build", "cargo build"), ("test", "cargo test"), ("lint", "cargo clippy")]
+                    };
+                    push_all(&mut commands, path, all);
                 }
             }
             "pyproject.toml" | "setup.py" | "setup.cfg" => {
@@ -477,9 +487,9 @@ mod tests {
         assert_eq!(
             commands,
             [
-                "build: cargo build",
-                "test: cargo test",
-                "lint: cargo clippy",
+                "build: cargo build --workspace",
+                "test: cargo test --workspace",
+                "lint: cargo clippy --workspace",
                 "test: make test",
                 "test: pytest",
                 "lint: ruff check",
