@@ -288,6 +288,7 @@ class FileLine(TypedDict):
     detailed: bool
     secret: bool
     definitions: List[OutlineDef]
+    referenced_by: int
 
 
 class CodeBelow(TypedDict):
