@@ -349,6 +349,12 @@ fn prompt_terms(prompt: &str) -> Vec<String> {
     rank::terms(prompt).into_iter().filter(|t| !chatter.contains(t) && seen.insert(t.clone())).collect()
 }
 
+/// Most files a prompt's hook reads for their words when the store has none
+/// of them yet (a fresh `ctx init` of a large repository): past that, the
+/// paths, file names and history alone rank them, and the next `ctx rank` or
+/// `ctx map` reads them.
+const MAX_READS: usize = 256;
+
 /// Lines of the files relevant to the prompt, in `ctx rank`'s order.
 fn file_lines(ws: &mut Workspace, prompt: &str, words: &[String]) -> crate::Result<Vec<String>> {
     let config = ws.config().hooks.user_prompt_submit.clone();
@@ -362,7 +368,7 @@ fn file_lines(ws: &mut Workspace, prompt: &str, words: &[String]) -> crate::Resu
     // In the order `ctx rank` gives them: the words of their contents (the store's
     // postings), what they are for (tests after code), the history kept for this
     // HEAD; not the graph, which a hook has no time to build.
-    let counts = crate::inverted::task_counts(ws, &files, task_terms(prompt))?;
+    let counts = crate::inverted::task_counts_reading(ws, &files, task_terms(prompt), MAX_READS)?;
     let history = crate::history::History::stored(ws, crate::history::MAX_COMMITS);
     let options = RankOptions { lexical_only: true, history: true, top: None };
     let ranked = rank::rank_counted(&files, &counts, prompt, history.as_ref(), options);

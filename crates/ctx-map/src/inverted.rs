@@ -38,6 +38,18 @@ pub(crate) fn task_counts(
     files: &[IndexedFile],
     terms: Vec<String>,
 ) -> Result<TaskTerms> {
+    task_counts_reading(ws, files, terms, usize::MAX)
+}
+
+/// [`task_counts`], reading the contents the store has no words of only when
+/// they are at most `max_reads`; otherwise they count as holding none of the
+/// terms (a hook has milliseconds: the next `ctx rank` or `ctx map` reads them).
+pub(crate) fn task_counts_reading(
+    ws: &mut Workspace,
+    files: &[IndexedFile],
+    terms: Vec<String>,
+    max_reads: usize,
+) -> Result<TaskTerms> {
     let mut by_hash: HashMap<[u8; 32], Vec<usize>> = HashMap::default();
     for (i, file) in files.iter().enumerate() {
         by_hash.entry(file.hash).or_default().push(i);
@@ -68,7 +80,7 @@ pub(crate) fn task_counts(
     let missing: Vec<usize> = (0..files.len())
         .filter(|&i| !stored.contains(&files[i].hash) && seen.insert(files[i].hash))
         .collect();
-    let made = make_tables(ws, files, &missing);
+    let made = if missing.len() <= max_reads { make_tables(ws, files, &missing) } else { Vec::new() };
     if !made.is_empty() || plan.unused > 0 {
         let mut segment = SegmentBuilder::default();
         let mut docs: Vec<DocTerms> = Vec::new();
@@ -388,5 +400,24 @@ mod tests {
         // A segment per edit, up to the most allowed; then one again.
         assert_eq!(sizes.iter().max(), Some(&MAX_SEGMENTS), "{sizes:?}");
         assert!(sizes.windows(2).any(|w| w[0] == MAX_SEGMENTS && w[1] == 1), "{sizes:?}");
+    }
+
+    #[test]
+    fn a_caller_in_a_hurry_reads_no_more_than_it_may() {
+        let (dir, cache) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        for i in 0..3 {
+            let text = format!("def alpha_{i}():\n    return 'beta'\n");
+            std::fs::write(dir.path().join(format!("m{i}.py")), text).unwrap();
+        }
+        let mut ws = Workspace::open_in_cache(dir.path(), cache.path()).unwrap();
+        let (files, _) = crate::index::index(&mut ws, None).unwrap();
+        // Three contents the store has no words of, two reads allowed: none read, none stored.
+        let counts = task_counts_reading(&mut ws, &files, vec!["beta".into()], 2).unwrap();
+        assert!((0..3).all(|i| counts.count(i, "beta").body == 0));
+        assert!(ws.read_term_index(VERSION, |_| Vec::new(), |_, _, _| {}).unwrap().docs.is_empty());
+        // Enough allowed: read, counted and stored for the next caller.
+        let counts = task_counts_reading(&mut ws, &files, vec!["beta".into()], 3).unwrap();
+        assert!((0..3).all(|i| counts.count(i, "beta").body == 1));
+        assert_eq!(ws.read_term_index(VERSION, |_| Vec::new(), |_, _, _| {}).unwrap().docs.len(), 3);
     }
 }
