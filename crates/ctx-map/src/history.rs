@@ -58,14 +58,13 @@ impl History {
     pub fn cached(ws: &mut ctxkeep_core::Workspace, max_commits: usize) -> Option<History> {
         let root = ws.root().to_path_buf();
         let stamp = stamp(&root, max_commits)?;
-        let key = STORE_KEY;
-        let mut history = match ws.derived(key) {
+        let mut history = match ws.derived(STORE_KEY) {
             Ok(Some(stored)) if stored.starts_with(&stamp) => History::parse(&stored[stamp.len()..]),
             _ => {
                 // Messages and paths may hold a token: never one in the store.
                 let text = ws.detector().redact(&log(&root, max_commits)?).into_owned();
                 // Caching is an optimisation: a read-only store must not cost the answer.
-                let _ = ws.save_derived(key, &format!("{stamp}{text}"));
+                let _ = ws.save_derived(STORE_KEY, &format!("{stamp}{text}"));
                 History::parse(&text)
             }
         };

@@ -188,8 +188,9 @@ fn prose_paragraph<'a>(lines: impl Iterator<Item = &'a str>) -> Option<String> {
     let mut paragraph: Vec<&str> = Vec::new();
     let mut in_fence = false;
     let mut in_list = false;
-    // Whether a list or a label was passed over: the next title ends the search (a
-    // changelog's next release says nothing of the file either).
+    // Whether a list or a label was passed over: the next release's title (one with a
+    // version in it) ends the search, for that release's notes say nothing of the file
+    // either; a README's next section (`## About`, after a list of links) may.
     let mut passed_over = false;
     let mut leads_into_code = false;
     let mut i = 0;
@@ -255,7 +256,8 @@ fn prose_paragraph<'a>(lines: impl Iterator<Item = &'a str>) -> Option<String> {
                 leads_into_code = next.is_some_and(|l| l.starts_with("```") || l.starts_with("~~~"));
                 break;
             }
-            if passed_over && heading.is_some() && title.is_some() {
+            let release = title.is_some_and(|t| t.chars().any(|c| c.is_ascii_digit()));
+            if passed_over && heading.is_some() && release {
                 break;
             }
             heading = heading.or(title.filter(|t| !t.is_empty()));
@@ -645,6 +647,12 @@ mod tests {
             ),
             // A list ends the paragraph that introduces it; the prose after a list is read.
             ("notes.md", "- one\n- two\n\nThe prose after it.\n", "The prose after it."),
+            // A README's list of links, then a section that says what the project is.
+            (
+                "README.md",
+                "# Foo\n\n- [Docs](https://x.invalid)\n- [Chat](https://y.invalid)\n\n## About\n\nFoo is a tool.\n",
+                "Foo is a tool.",
+            ),
             // A terse docstring is still one.
             ("tokens.py", "\"\"\"Session tokens\"\"\"\n", "Session tokens"),
             // CSS in a `<style>` element is no prose (typer's docs index).
