@@ -45,6 +45,11 @@ impl Lang {
         }
     }
 
+    /// JavaScript or a dialect of it (TypeScript, TSX): one grammar's node kinds.
+    pub fn is_javascript_like(self) -> bool {
+        matches!(self, Lang::JavaScript | Lang::TypeScript | Lang::Tsx)
+    }
+
     pub fn grammar(self) -> Language {
         match self {
             Lang::Rust => tree_sitter_rust::LANGUAGE.into(),

@@ -17,7 +17,7 @@ use crate::attributes::{KEPT_DECORATORS, decorator_name, decorators, is_overload
 use crate::lang::Lang;
 
 /// Bumped when what extraction yields changes: cached tags are re-parsed.
-pub const TAGS_VERSION: u32 = 12;
+pub const TAGS_VERSION: u32 = 13;
 
 /// Longest first line kept of a definition without a body (a constant), in characters.
 const MAX_SIGNATURE_LINE: usize = 160;
@@ -135,6 +135,43 @@ fn in_pub_use(node: Node, bytes: &[u8]) -> bool {
     false
 }
 
+/// Whether a JavaScript definition at `node` lies in an anonymous function
+/// passed or returned as a value (`reduce(proto, (d) => ({ get: () => d }))`,
+/// `describe("x", () => { const setup = … })`): local to that call, never what
+/// a reader of the file looks for. A named enclosing function is a definition
+/// itself and holds it as its parent; an immediately invoked one (a module
+/// wrapper, `(function () { … })()`) is no scope a reader sees.
+fn in_callback(node: Node) -> bool {
+    let mut at = node.parent();
+    while let Some(n) = at {
+        if matches!(n.kind(), "arrow_function" | "function_expression" | "function")
+            && n.child_by_field_name("name").is_none()
+        {
+            let mut outer = n.parent();
+            while let Some(p) = outer.filter(|p| p.kind() == "parenthesized_expression") {
+                outer = p.parent();
+            }
+            // `(function () { … })()`, `(…).call(this)`.
+            let invoked = outer.is_some_and(|p| {
+                let call = if p.kind() == "member_expression" { p.parent() } else { Some(p) };
+                call.is_some_and(|c| {
+                    c.kind() == "call_expression"
+                        && c.child_by_field_name("function")
+                            .is_some_and(|f| f.byte_range().contains(&n.start_byte()))
+                })
+            });
+            let named_by = outer.is_some_and(|p| {
+                matches!(p.kind(), "variable_declarator" | "pair" | "assignment_expression")
+            });
+            if !invoked && !named_by {
+                return true;
+            }
+        }
+        at = n.parent();
+    }
+    false
+}
+
 /// How a use names what it references: see [`Ref`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum Use {
@@ -227,6 +264,7 @@ pub fn extract(lang: Lang, source: &str) -> Result<FileTags, String> {
         }
         let range = (name_node.start_byte(), name_node.end_byte());
         match kind.and_then(Kind::parse) {
+            Some(_) if lang.is_javascript_like() && in_callback(node) => {}
             Some(kind) => raw.push(RawDef {
                 node,
                 name: text.to_string(),
@@ -673,6 +711,22 @@ mod tests {
             found,
             [("httpAdapter".into(), Kind::Function, 1, None), ("done".into(), Kind::Function, 2, Some(0))]
         );
+    }
+
+    #[test]
+    fn what_an_anonymous_callback_defines_is_its_own_but_a_module_wrapper_s_is_the_file_s() {
+        let source = "utils.reduce(proto, ({value}, key) => {\n  return { get: () => value, set(v) { this[key] = v; } };\n});\n\
+                      describe('x', () => {\n  const setup = () => 1;\n  function helper() {}\n});\n\
+                      utils.inherits(E, Error, { toJSON: function toJSON() { return {}; } });\n\
+                      (function () {\n  function wrapped() {}\n})();\n\
+                      export default { getAdapter: (names) => names };\n\
+                      const outer = () => { const inner = () => 2; };\n";
+        let mut got: Vec<String> = defs(Lang::JavaScript, source).into_iter().map(|d| d.0).collect();
+        got.dedup(); // `toJSON: function toJSON()` defines it as a key and as the function's name
+        assert_eq!(got, ["toJSON", "wrapped", "getAdapter", "outer", "inner"]);
+        let typescript = "app.get('/', async (c: Context) => { const body = () => 1; return body(); });\nexport const f = (n: number) => n;\n";
+        let got: Vec<String> = defs(Lang::TypeScript, typescript).into_iter().map(|d| d.0).collect();
+        assert_eq!(got, ["f"]);
     }
 
     #[test]
