@@ -102,9 +102,11 @@ pub fn detect(root: &Path, paths: &[String], tree_depth: usize, detector: &Detec
     for path in paths.iter().filter(|p| p.matches('/').count() <= 1) {
         let name = path.rsplit('/').next().unwrap_or(path);
         let top = !path.contains('/');
+        if let Some((order, language)) = language_of(name) {
+            note(order, language, path);
+        }
         match name {
             "Cargo.toml" => {
-                note(0, "Rust", path);
                 if top {
                     key_files.insert((MANIFEST, path.clone()));
                     // At a workspace's root, `cargo test` alone tests the root package only
@@ -125,7 +127,6 @@ pub fn detect(root: &Path, paths: &[String], tree_depth: usize, detector: &Detec
                 }
             }
             "pyproject.toml" | "setup.py" | "setup.cfg" => {
-                note(1, "Python", path);
                 if top {
                     key_files.insert((MANIFEST, path.clone()));
                 }
@@ -135,9 +136,7 @@ pub fn detect(root: &Path, paths: &[String], tree_depth: usize, detector: &Detec
                     python_tools(&text, path, &mut commands, &mut note);
                 }
             }
-            "requirements.txt" => note(1, "Python", path),
             "package.json" => {
-                note(2, "Node.js", path);
                 if let Some(text) = read(path) {
                     node_facts(root, &text, path, top, &mut commands, &mut note);
                 }
@@ -145,9 +144,7 @@ pub fn detect(root: &Path, paths: &[String], tree_depth: usize, detector: &Detec
                     key_files.insert((MANIFEST, path.clone()));
                 }
             }
-            "tsconfig.json" => note(3, "TypeScript", path),
             "go.mod" => {
-                note(4, "Go", path);
                 if top {
                     key_files.insert((MANIFEST, path.clone()));
                     push_all(&mut commands, path, &[("build", "go build ./..."), ("test", "go test ./...")]);
@@ -181,9 +178,6 @@ pub fn detect(root: &Path, paths: &[String], tree_depth: usize, detector: &Detec
                 push_all(&mut commands, path, &[("format", "cargo fmt")])
             }
             "uv.lock" if top => note(9, "uv", path),
-            "Gemfile" => note(5, "Ruby", path),
-            "pom.xml" | "build.gradle" | "build.gradle.kts" => note(6, "JVM", path),
-            "CMakeLists.txt" => note(7, "CMake", path),
             _ => {}
         }
         if top && name.to_ascii_lowercase().starts_with("readme") {
@@ -195,6 +189,13 @@ pub fn detect(root: &Path, paths: &[String], tree_depth: usize, detector: &Detec
             if !rest.iter().all(u8::is_ascii_whitespace) {
                 key_files.insert((FOR_AGENTS, path.clone()));
             }
+        }
+    }
+    // A package two levels down (`packages/core/package.json`, a binding's
+    // `crates/py/pyproject.toml`) still says what the project is written in.
+    for path in paths.iter().filter(|p| p.matches('/').count() == 2 && !PathRole::of(p).is_auxiliary()) {
+        if let Some((order, language)) = language_of(path.rsplit('/').next().unwrap_or(path)) {
+            note(order, language, path);
         }
     }
     // A uv project runs its tools in the environment uv keeps: `uv run pytest`.
@@ -218,21 +219,28 @@ pub fn detect(root: &Path, paths: &[String], tree_depth: usize, detector: &Detec
     entries.sort_by_key(|p| (p.matches('/').count(), p.as_str()));
     key_files.extend(entries.into_iter().take(8).map(|p| (ENTRY_POINT, p.clone())));
 
-    // The project's own scripts (`scripts/test.sh`) say how it is really built and
+    // The project's own scripts (`scripts/test.sh`, or GitHub's "scripts to rule
+    // them all": an executable `script/test`) say how it is really built and
     // tested: they come first, and a tool's bare default for the same purpose
     // (`pytest`, `mypy .`, inferred from a manifest) goes.
-    fn script(path: &str) -> Option<&str> {
-        path.strip_prefix("scripts/")?.strip_suffix(".sh").filter(|n| !n.contains('/'))
+    fn script(path: &str) -> Option<(&str, &'static str)> {
+        let file = path.strip_prefix("scripts/").or_else(|| path.strip_prefix("script/"))?;
+        let (name, runner) = match file.strip_suffix(".sh") {
+            Some(name) => (name, "bash "),
+            None if !file.contains('.') => (file, "./"),
+            None => return None,
+        };
+        Some((name, runner)).filter(|_| !name.contains('/'))
     }
-    let names: BTreeSet<&str> = paths.iter().filter_map(|p| script(p)).collect();
+    let names: BTreeSet<&str> = paths.iter().filter_map(|p| script(p)).map(|(name, _)| name).collect();
     let mut scripts: Vec<Command> = paths
         .iter()
         .filter_map(|path| {
-            let name = script(path)?;
+            let (name, runner) = script(path)?;
             // `test.sh` says how to test; `test-cov-html.sh` is one way of it.
             let first = name.split(['-', '_']).next().unwrap_or(name);
             let purpose = purpose_of(name).filter(|_| first == name || !names.contains(first))?;
-            Some(Command { purpose, command: format!("bash {path}"), source: path.clone() })
+            Some(Command { purpose, command: format!("{runner}{path}"), source: path.clone() })
         })
         .collect();
     if !scripts.is_empty() {
@@ -261,6 +269,21 @@ pub fn detect(root: &Path, paths: &[String], tree_depth: usize, detector: &Detec
         key_files: key_files.into_iter().map(|(_, path)| path).collect(),
         tree: tree(paths, tree_depth),
     }
+}
+
+/// The language a manifest names, and where it goes in the stack.
+fn language_of(manifest: &str) -> Option<(usize, &'static str)> {
+    Some(match manifest {
+        "Cargo.toml" => (0, "Rust"),
+        "pyproject.toml" | "setup.py" | "setup.cfg" | "requirements.txt" => (1, "Python"),
+        "package.json" => (2, "Node.js"),
+        "tsconfig.json" => (3, "TypeScript"),
+        "go.mod" => (4, "Go"),
+        "Gemfile" => (5, "Ruby"),
+        "pom.xml" | "build.gradle" | "build.gradle.kts" => (6, "JVM"),
+        "CMakeLists.txt" => (7, "CMake"),
+        _ => return None,
+    })
 }
 
 fn push_all(commands: &mut Vec<Command>, source: &str, list: &[(&str, &str)]) {
@@ -465,6 +488,9 @@ mod tests {
             "src/db/pool.rs",
             "web/package.json",
             "web/src/index.ts",
+            // A package two levels down names a language; a fixture's does not.
+            "bindings/go/go.mod",
+            "tests/fixtures/app/Gemfile",
         ]
         .map(String::from)
         .to_vec();
@@ -476,6 +502,7 @@ mod tests {
                 "Python (pyproject.toml)",
                 "Node.js (web/package.json)",
                 "TypeScript (web/package.json)",
+                "Go (bindings/go/go.mod)",
                 "pytest (pyproject.toml)",
                 "Ruff (pyproject.toml)",
                 "Vite (web/package.json)",
@@ -509,7 +536,18 @@ mod tests {
             ]
         );
         let tree: Vec<(String, usize)> = s.tree.iter().map(|t| (t.path.clone(), t.files)).collect();
-        assert_eq!(tree, [("src".into(), 2), ("src/db".into(), 1), ("web".into(), 2), ("web/src".into(), 1)]);
+        let expected = [
+            ("bindings", 1),
+            ("bindings/go", 1),
+            ("src", 2),
+            ("src/db", 1),
+            ("tests", 1),
+            ("tests/fixtures", 1),
+            ("tests/fixtures/app", 1),
+            ("web", 2),
+            ("web/src", 1),
+        ];
+        assert_eq!(tree, expected.map(|(p, n)| (p.to_string(), n)));
     }
 
     #[test]
@@ -535,6 +573,8 @@ mod tests {
             "scripts/build-docs.sh",
             "scripts/deploy/x.sh",
             "scripts/docs.py",
+            "script/format",
+            "script/bootstrap",
             "docs_src/app01/main.py",
             "src/shop/main.py",
         ]
@@ -551,6 +591,7 @@ mod tests {
                 "test: bash scripts/test.sh",
                 "lint: bash scripts/lint.sh",
                 "build: bash scripts/build-docs.sh",
+                "format: ./script/format",
                 "build: npm run build",
                 "test: npm run test"
             ]
