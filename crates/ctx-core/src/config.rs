@@ -218,9 +218,10 @@ pub struct UserPromptHook {
     pub inject: Vec<Inject>,
     /// The cap, in tokens. Default: 600.
     pub tokens: usize,
-    /// Distinct words of the prompt a file's path and names, or a record's
-    /// summary, must share with it to be shown (fewer when the prompt has
-    /// fewer). Default: 2.
+    /// Distinct words of the prompt some file's path and names must share
+    /// with it for the prompt to be about the code (then rank's first files
+    /// are shown), and a record's summary for the record to be shown (fewer
+    /// when the prompt has fewer). Default: 2.
     pub min_terms: usize,
     /// Shown only what scores at least this share of the best. Default: 0.5.
     pub min_score: f64,

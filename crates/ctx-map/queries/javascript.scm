@@ -33,6 +33,7 @@
 (import_specifier name: (identifier) @name) @reference.import
 (import_clause (identifier) @name) @reference.import
 (export_specifier name: (identifier) @name) @reference.export
+(export_statement value: (identifier) @name) @reference.export
 ; Names the file binds to a module (`import * as ns from "m"`, `const m = require("m")`).
 (namespace_import (identifier) @module)
 (variable_declarator name: (identifier) @module

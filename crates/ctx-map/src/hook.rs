@@ -10,8 +10,9 @@
 //!   context is cut (to half, a quarter, nothing), then the pack goes.
 //! - **Prompt**: the files `ctx rank` puts first for the prompt, and the
 //!   session records `ctx search` finds for it, within `[hooks.
-//!   user_prompt_submit] tokens`; only what is relevant (see `relevant`),
-//!   so most prompts inject nothing. Short replies ("yes", "continue") and
+//!   user_prompt_submit] tokens`; only when the prompt is about the code
+//!   (see `relevant`) and only what scores near the best, so most prompts
+//!   inject nothing. Short replies ("yes", "continue") and
 //!   slash commands inject nothing. `pack` injects the L1 pack every turn.
 //!
 //! Every text is redacted (the store's texts already are; `.ctx/boot.md`
@@ -19,6 +20,7 @@
 
 use std::path::Path;
 
+use ctxkeep_core::paths::PathRole;
 use ctxkeep_core::tokens::Tokenizer;
 use ctxkeep_core::{Inject, SearchOptions, Tier, Workspace};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
@@ -361,8 +363,12 @@ fn file_lines(ws: &mut Workspace, prompt: &str, words: &[String]) -> crate::Resu
     // The store's files and cached tags: no scan, no parse.
     let files = crate::index::stored(ws)?;
     let names: Vec<FileNames> = files.iter().map(|f| FileNames::of(f, words)).collect();
-    let chosen = relevant(&names, words, &identifiers(prompt), config.min_terms);
-    if chosen.is_empty() {
+    // Whether the prompt is about this code at all ("thanks", "a recipe for
+    // banana bread" are not) is for the words its files' paths and names share
+    // with it. Which files, and in what order, is `ctx rank`'s to say: a
+    // file that shares few of them (`networks.py` for "URL equality") may still
+    // lead on its contents and history, and a test that names them all may not.
+    if relevant(&names, words, &identifiers(prompt), config.min_terms).is_empty() {
         return Ok(Vec::new());
     }
     // In the order `ctx rank` gives them: the words of their contents (the store's
@@ -373,11 +379,8 @@ fn file_lines(ws: &mut Workspace, prompt: &str, words: &[String]) -> crate::Resu
     let options = RankOptions { lexical_only: true, history: true, top: None };
     let ranked = rank::rank_counted(&files, &counts, prompt, history.as_ref(), options);
     let by_path: HashMap<&str, usize> = files.iter().enumerate().map(|(i, f)| (f.path.as_str(), i)).collect();
-    let ranked: Vec<(f64, usize)> = ranked
-        .iter()
-        .filter_map(|r| by_path.get(r.path.as_str()).map(|&i| (r.score, i)))
-        .filter(|(_, i)| chosen.contains(i))
-        .collect();
+    let ranked: Vec<(f64, usize)> =
+        ranked.iter().filter_map(|r| by_path.get(r.path.as_str()).map(|&i| (r.score, i))).collect();
     let best = ranked.first().map_or(0.0, |r| r.0);
     Ok(ranked
         .iter()
@@ -387,17 +390,20 @@ fn file_lines(ws: &mut Workspace, prompt: &str, words: &[String]) -> crate::Resu
         .collect())
 }
 
-/// `- path: Name (l. 12), Other (l. 40)`: the definitions the prompt's words name.
+/// `- path: Name (l. 12), Other (l. 40)`: the definitions the prompt's words
+/// name, each once; not a function's inner ones, nor tests in code.
 fn file_line(file: &IndexedFile, words: &[String]) -> String {
-    let mut defs: Vec<(usize, &crate::tags::Def)> = file
-        .tags
-        .defs
+    let all = &file.tags.defs;
+    let in_code = PathRole::of(&file.path) == PathRole::Source;
+    let mut defs: Vec<(usize, &crate::tags::Def)> = all
         .iter()
-        .filter(|d| d.kind.defines_name())
+        .filter(|d| d.kind.defines_name() && !d.is_local(all) && !(in_code && d.is_test(all)))
         .map(|d| (rank::terms(&d.name).iter().filter(|t| words.contains(t)).count(), d))
         .filter(|(n, _)| *n > 0)
         .collect();
     defs.sort_by_key(|(n, d)| (std::cmp::Reverse(*n), d.line));
+    let mut seen = HashSet::default();
+    defs.retain(|(_, d)| seen.insert(d.name.as_str()));
     let path = ctxkeep_core::paths::display_name(&file.path);
     if defs.is_empty() {
         return format!("- {path}\n");

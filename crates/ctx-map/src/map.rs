@@ -382,9 +382,6 @@ fn shown_defs<'a>(
     let mut seen: HashSet<(Option<u32>, &str)> = HashSet::default();
     let repeated: Vec<bool> =
         defs.iter().map(|d| d.kind != Kind::Impl && !seen.insert((d.parent, d.name.as_str()))).collect();
-    let nested = move |d: usize| {
-        defs[d].parent.is_some_and(|p| matches!(defs[p as usize].kind, Kind::Function | Kind::Method))
-    };
     let test_file = PathRole::of(&file.path) == PathRole::Test;
     let in_test_module = move |d: usize| {
         std::iter::successors(Some(d), |&i| defs[i].parent.map(|p| p as usize))
@@ -396,7 +393,7 @@ fn shown_defs<'a>(
             && matches!(def.kind, Kind::Function | Kind::Method)
             && def.name.get(..4).is_some_and(|head| head.eq_ignore_ascii_case("test"));
         let test = in_test_module(d) || def.is_test_by_attribute();
-        let aside = (demoted && test_function) || test || nested(d) || repeated[d];
+        let aside = (demoted && test_function) || test || def.is_local(defs) || repeated[d];
         def.kind.defines_name() && (names_outright(focus, &def.name) || !aside)
     })
 }

@@ -184,23 +184,23 @@ fn outlines(
         .filter_map(|(i, file)| {
             let hash = *hashes.get(&file.path)?;
             let defs = &file.tags.defs;
+            let exports = Exports::of(file);
             let in_code = PathRole::of(&file.path) == PathRole::Source;
             let mut referenced_by: HashSet<usize> = HashSet::default();
             let mut picked: Vec<Candidate> = Vec::new();
             let mut seen: HashSet<(Option<u32>, &str)> = HashSet::default();
             for (d, def) in defs.iter().enumerate() {
                 // A function's inner functions are its own business.
-                let nested =
-                    parent(defs, def).is_some_and(|p| matches!(p.kind, Kind::Function | Kind::Method));
+                let nested = def.is_local(defs);
                 // A trait impl's associated types and constants (`type Error = Infallible;`)
                 // are its interface's, never what a reader looks for in the file.
                 let fills_in = def.implements_trait(defs);
                 let associated = fills_in && matches!(def.kind, Kind::Type | Kind::Constant);
-                if !def.kind.defines_name() || nested || associated || (in_code && is_test(defs, def)) {
+                if !def.kind.defines_name() || nested || associated || (in_code && def.is_test(defs)) {
                     continue;
                 }
                 // Another file's use of a name that file cannot see is of another's.
-                let visible = visible_elsewhere(&file.lang, defs, def);
+                let visible = exports.visible_elsewhere(defs, def);
                 let users = if visible { users_of(i, def).collect() } else { Vec::new() };
                 referenced_by.extend(&users);
                 let users = users.len();
@@ -209,7 +209,7 @@ fn outlines(
                 let set = if fills_in { None } else { def.parent };
                 if seen.insert((set, def.name.as_str())) {
                     let score = ranking.def_rank.get(i).and_then(|s| s.get(d)).copied().unwrap_or(0.0);
-                    let public = is_public(&file.lang, defs, def);
+                    let public = exports.is_public(defs, def);
                     picked.push(Candidate {
                         own: !fills_in,
                         public,
@@ -276,13 +276,9 @@ fn outline_def(defs: &[Def], def: &Def, users: usize) -> OutlineDef {
         name: def.name.clone(),
         signature: one_line(&def.signature),
         line: def.line,
-        parent: parent(defs, def).map(|p| p.name.clone()),
+        parent: def.parent(defs).map(|p| p.name.clone()),
         users: users as u32,
     }
-}
-
-fn parent<'a>(defs: &'a [Def], def: &Def) -> Option<&'a Def> {
-    def.parent.and_then(|p| defs.get(p as usize))
 }
 
 /// A signature of any number of lines on one: whitespace collapsed, no
@@ -301,53 +297,73 @@ pub fn one_line(signature: &str) -> String {
     crate::tags::cut(line, MAX_SIGNATURE_CHARS)
 }
 
-/// A test function, test class or test module, or something inside one.
-fn is_test(defs: &[Def], def: &Def) -> bool {
-    let named_test = |d: &Def| match d.kind {
-        Kind::Module => matches!(d.name.as_str(), "tests" | "test"),
-        Kind::Class => d.name.starts_with("Test"),
-        Kind::Function | Kind::Method => {
-            d.name.starts_with("test_") || d.name == "test" || d.is_test_by_attribute()
-        }
-        _ => false,
-    };
-    std::iter::successors(Some(def), |d| parent(defs, d)).any(named_test)
+/// What a file lets other files name, as its language says.
+struct Exports<'f> {
+    lang: &'f str,
+    /// A JavaScript module's exported names, when it exports any the ES way
+    /// (`export function f`, `export { g }`, `export default h`): its other
+    /// top-level names are its own. None for a CommonJS module or a script,
+    /// whose top-level names may all be used.
+    es: Option<HashSet<&'f str>>,
 }
 
-/// Whether `def` is part of its file's public face, as its language says
-/// (a member of a private class is private).
-fn is_public(lang: &str, defs: &[Def], def: &Def) -> bool {
-    // An impl block names no visibility: its methods' own `pub` decides.
-    is_public_alone(lang, defs, def)
-        && parent(defs, def).is_none_or(|p| p.kind == Kind::Impl || is_public(lang, defs, p))
-}
-
-/// Whether other files can name `def` at all: everything but a Rust item
-/// without `pub` (or `pub(crate)`, `pub(super)`, a trait's items), which its
-/// module alone sees (a child module aside).
-fn visible_elsewhere(lang: &str, defs: &[Def], def: &Def) -> bool {
-    lang != "rust" || def.signature.trim_start().starts_with("pub") || is_public_alone(lang, defs, def)
-}
-
-fn is_public_alone(lang: &str, defs: &[Def], def: &Def) -> bool {
-    let name = def.name.as_str();
-    let dunder = name.len() > 4 && name.starts_with("__") && name.ends_with("__");
-    if name.starts_with('_') && !dunder || name.starts_with('#') {
-        return false;
+impl<'f> Exports<'f> {
+    fn of(file: &'f IndexedFile) -> Exports<'f> {
+        let lang = file.lang.as_str();
+        let javascript = matches!(lang, "typescript" | "tsx" | "javascript");
+        let tags = &file.tags;
+        let mut es: HashSet<&str> =
+            tags.refs.iter().filter(|r| r.exported > 0).map(|r| r.name.as_str()).collect();
+        // `export class C`, or after its decorators: `@Injectable() export class C`.
+        let exported = |s: &str| s.starts_with("export ") || (s.starts_with('@') && s.contains(" export "));
+        let top = tags.defs.iter().filter(|d| d.parent.is_none() && exported(&d.signature));
+        es.extend(top.map(|d| d.name.as_str()));
+        Exports { lang, es: (javascript && !es.is_empty()).then_some(es) }
     }
-    let signature = def.signature.trim_start();
-    match lang {
-        // Trait items and the methods of trait impls are as public as the trait;
-        // `pub(crate)` is not public.
-        "rust" => {
-            signature.starts_with("pub ")
-                || def.kind == Kind::Macro
-                || parent(defs, def).is_some_and(|p| p.kind == Kind::Trait || p.signature.contains(" for "))
+
+    /// Whether `def` is part of its file's public face (a member of a private
+    /// class is private).
+    fn is_public(&self, defs: &[Def], def: &Def) -> bool {
+        // An impl block names no visibility: its methods' own `pub` decides.
+        self.is_public_alone(defs, def)
+            && def.parent(defs).is_none_or(|p| p.kind == Kind::Impl || self.is_public(defs, p))
+    }
+
+    /// Whether other files can name `def` at all: not a Rust item without
+    /// `pub` (or `pub(crate)`, `pub(super)`, a trait's items), which its module
+    /// alone sees (a child module aside), nor what an ES module keeps to itself.
+    fn visible_elsewhere(&self, defs: &[Def], def: &Def) -> bool {
+        let top = std::iter::successors(Some(def), |d| d.parent(defs)).last().unwrap_or(def);
+        match self.lang {
+            "rust" => def.signature.trim_start().starts_with("pub") || self.is_public_alone(defs, def),
+            _ => self.es.as_ref().is_none_or(|es| es.contains(top.name.as_str())),
         }
-        "typescript" | "tsx" | "javascript" => {
-            !(signature.starts_with("private ") || signature.starts_with("protected "))
+    }
+
+    fn is_public_alone(&self, defs: &[Def], def: &Def) -> bool {
+        let name = def.name.as_str();
+        let dunder = name.len() > 4 && name.starts_with("__") && name.ends_with("__");
+        if name.starts_with('_') && !dunder || name.starts_with('#') {
+            return false;
         }
-        _ => true,
+        let signature = def.signature.trim_start();
+        match self.lang {
+            // Trait items and the methods of trait impls are as public as the trait;
+            // `pub(crate)` is not public.
+            "rust" => {
+                signature.starts_with("pub ")
+                    || def.kind == Kind::Macro
+                    || def
+                        .parent(defs)
+                        .is_some_and(|p| p.kind == Kind::Trait || p.signature.contains(" for "))
+            }
+            "typescript" | "tsx" | "javascript" => {
+                let private = signature.starts_with("private ") || signature.starts_with("protected ");
+                let exported = def.parent.is_some() || self.es.as_ref().is_none_or(|es| es.contains(name));
+                !private && exported
+            }
+            _ => true,
+        }
     }
 }
 
@@ -415,6 +431,42 @@ mod tests {
         assert_eq!(app.defs[0].kind, "class");
         // In a test file, its tests are what it holds.
         assert_eq!(names(by_path("tests/test_app.py")), ["test_app"]);
+    }
+
+    #[test]
+    fn an_es_module_s_own_names_are_private_and_used_by_no_other_file() {
+        let files = [
+            indexed(
+                "src/context.ts",
+                Lang::TypeScript,
+                "interface Set<E> { x: E }\nexport type Data = string\n\
+                 @sealed\nexport class Context<E> {\n  get(key: string) {}\n  private hidden() {}\n}\n\
+                 class Helper {}\nfunction log() {}\nexport { Helper }\n",
+            ),
+            indexed(
+                "src/hono.ts",
+                Lang::TypeScript,
+                "import { Context } from './context'\nexport class Hono { c = new Context() }\n",
+            ),
+            // Builtins by the same names: none of context.ts's, which keeps them to itself.
+            indexed(
+                "src/utils.ts",
+                Lang::TypeScript,
+                "export const s = new Set()\nexport function f() { console.log(s) }\n",
+            ),
+            indexed("src/legacy.js", Lang::JavaScript, "function helper() {}\nmodule.exports = { helper }\n"),
+            indexed("src/types.ts", Lang::TypeScript, "class Thing {}\nexport default Thing\n"),
+        ];
+        let hashes = files.iter().map(|f| (f.path.clone(), [0; 32])).collect();
+        let outlines = outlines(&files, &crate::graph::rank(&files, &Focus::default()), &hashes, |_| true);
+        let by_path = |p: &str| outlines.iter().find(|o| o.path == p).unwrap();
+        let context = by_path("src/context.ts");
+        // Exported first, the one another file uses leading; then what the module keeps to itself.
+        assert_eq!(names(context), ["Context", "Data", "Helper", "get", "Set", "log", "hidden"]);
+        assert_eq!(context.referenced_by, 1, "only hono.ts, not utils.ts's `Set` or `console.log`");
+        // A CommonJS module exports no ES way: its names are all its face.
+        assert_eq!(names(by_path("src/legacy.js")), ["helper"]);
+        assert_eq!(names(by_path("src/types.ts")), ["Thing"]);
     }
 
     #[test]

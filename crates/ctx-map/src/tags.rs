@@ -17,7 +17,7 @@ use crate::attributes::{KEPT_DECORATORS, decorator_name, decorators, is_overload
 use crate::lang::Lang;
 
 /// Bumped when what extraction yields changes: cached tags are re-parsed.
-pub const TAGS_VERSION: u32 = 13;
+pub const TAGS_VERSION: u32 = 14;
 
 /// Longest first line kept of a definition without a body (a constant), in characters.
 const MAX_SIGNATURE_LINE: usize = 160;
@@ -97,9 +97,30 @@ impl Def {
     /// tells less of its file than the file's own items, and a use of its name
     /// (`Response`, `fmt`) is mostly of something else.
     pub fn implements_trait(&self, defs: &[Def]) -> bool {
-        self.parent
-            .and_then(|p| defs.get(p as usize))
-            .is_some_and(|p| p.kind == Kind::Impl && p.signature.contains(" for "))
+        self.parent(defs).is_some_and(|p| p.kind == Kind::Impl && p.signature.contains(" for "))
+    }
+
+    /// The definition it sits in, among its file's `defs`.
+    pub fn parent<'d>(&self, defs: &'d [Def]) -> Option<&'d Def> {
+        self.parent.and_then(|p| defs.get(p as usize))
+    }
+
+    /// Whether it sits in a function or method: that function's own business.
+    pub fn is_local(&self, defs: &[Def]) -> bool {
+        self.parent(defs).is_some_and(|p| matches!(p.kind, Kind::Function | Kind::Method))
+    }
+
+    /// Whether it is a test function, test class or test module, or sits in one.
+    pub fn is_test(&self, defs: &[Def]) -> bool {
+        let named_test = |d: &Def| match d.kind {
+            Kind::Module => matches!(d.name.as_str(), "tests" | "test"),
+            Kind::Class => d.name.starts_with("Test"),
+            Kind::Function | Kind::Method => {
+                d.name.starts_with("test_") || d.name == "test" || d.is_test_by_attribute()
+            }
+            _ => false,
+        };
+        std::iter::successors(Some(self), |d| d.parent(defs)).any(named_test)
     }
 }
 

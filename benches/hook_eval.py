@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+"""Which files the UserPromptSubmit hook shows for real commit messages.
+
+  benches/hook_eval.py CTX EVAL_DIR REPO [REPO ...] [--cases N]
+
+For the first N cases (default 15) of each repository's `ctx eval --json
+--cases` output in EVAL_DIR (`EVAL_DIR/<owner>+<name>.ctx.json`, as
+benches/history_eval.sh writes it), check the parent out in a scratch clone
+of the mirror (`$MIRRORS/<owner>+<name>/repo`, default /work/.mirror),
+`ctx scan` and `ctx rank` there (so the store holds the files' words and the
+history for that HEAD, as after any earlier ctx command of a session), then
+ask `ctx hook UserPromptSubmit` with the commit message as the prompt. Prints
+per case the files shown, then how often a file the commit changed was among
+them (hit), first (@1), and how often nothing was shown (empty), next to
+`ctx rank`'s R@5 and R@1 from the eval output for the same cases.
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+
+def run(*args, **kw):
+    return subprocess.run(args, check=True, capture_output=True, text=True, **kw)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("ctx")
+    ap.add_argument("eval_dir")
+    ap.add_argument("repos", nargs="+")
+    ap.add_argument("--cases", type=int, default=15)
+    args = ap.parse_args()
+    mirrors = os.environ.get("MIRRORS", "/work/.mirror")
+    scratch = tempfile.mkdtemp(prefix="ctx-hook-eval-")
+    env = dict(os.environ, CTX_CACHE_DIR=os.path.join(scratch, "cache"))
+    shown, rank_ranks = [], []
+    for repo in args.repos:
+        cases = json.load(open(os.path.join(args.eval_dir, f"{repo}.ctx.json")))["cases"][: args.cases]
+        work = os.path.join(scratch, repo)
+        run("git", "clone", "-q", os.path.join(mirrors, repo, "repo"), work)
+        for case in cases:
+            run("git", "-C", work, "checkout", "-q", "-f", case["parent"])
+            run("git", "-C", work, "clean", "-qfdx", "-e", ".ctx")
+            if not os.path.isdir(os.path.join(work, ".ctx")):
+                run(args.ctx, "--root", work, "-q", "init", env=env)
+            run(args.ctx, "--root", work, "-q", "scan", env=env)
+            run(args.ctx, "--root", work, "-q", "rank", "--query", case["message"], env=env)
+            payload = {
+                "hook_event_name": "UserPromptSubmit",
+                "session_id": "hook-eval",
+                "cwd": work,
+                "prompt": case["message"],
+                "transcript_path": os.path.join(scratch, "none.jsonl"),
+            }
+            out = run(args.ctx, "hook", "UserPromptSubmit", input=json.dumps(payload), env=env, cwd=work).stdout
+            text = json.loads(out)["hookSpecificOutput"]["additionalContext"] if out.strip() else ""
+            files = [f for f in re.findall(r"^- ([^\s:]+)", text, re.M) if "/" in f or "." in f]
+            hit = next((i + 1 for i, f in enumerate(files) if f in case["changed"]), None)
+            shown.append((files, hit))
+            rank_ranks.append(next(r["rank"] for r in case["results"] if r["method"] == "rank"))
+            print(f"{repo:24} {str(hit):4} {case['subject'][:50]:50} {files}", file=sys.stderr)
+    n = len(shown)
+    hits = sum(h is not None for _, h in shown)
+    first = sum(h == 1 for _, h in shown)
+    empty = sum(not f for f, _ in shown)
+    r5 = sum(r is not None and r <= 5 for r in rank_ranks)
+    r1 = sum(r == 1 for r in rank_ranks)
+    print(f"{n} cases: hook hit {hits} ({hits / n:.2f}), @1 {first} ({first / n:.2f}), "
+          f"empty {empty} ({empty / n:.2f}), {sum(len(f) for f, _ in shown) / n:.1f} files shown; "
+          f"ctx rank R@5 {r5 / n:.2f}, R@1 {r1 / n:.2f}")
+    subprocess.run(["rm", "-rf", scratch])
+
+
+if __name__ == "__main__":
+    main()
