@@ -68,7 +68,7 @@ struct Inputs {
 
 /// How outlines are made: a change of what they pick or how they order it must
 /// change it, or a store keeps the outlines of the old way until a file changes.
-const VERSION: u32 = 4;
+const VERSION: u32 = 6;
 
 /// Where the digest of the inputs of the stored outlines is kept ([`Workspace::derived`]).
 const INPUTS_KEY: &str = "outline-inputs";
@@ -151,6 +151,9 @@ fn outlines(
     // (`x.f()`, `self.f()`): Rust's `path.join()` is no use of `fn join`.
     let mut users: HashMap<&str, Vec<usize>> = HashMap::default();
     let mut method_users: HashMap<&str, Vec<usize>> = HashMap::default();
+    // And those naming it bare (`import { f }`, `f()`, `ns.f()` on a namespace import),
+    // the only way to use what an ES module exports: `xs.some()` is no use of `export function some`.
+    let mut bare_users: HashMap<&str, Vec<usize>> = HashMap::default();
     for (i, file) in files.iter().enumerate() {
         let in_code = PathRole::of(&file.path) == PathRole::Source;
         for def in file.tags.defs.iter().filter(|d| d.kind.defines_name() && in_code && told(&d.name)) {
@@ -163,12 +166,32 @@ fn outlines(
             if r.count > r.bare {
                 method_users.entry(r.name.as_str()).or_default().push(i);
             }
+            if r.bare > 0 {
+                bare_users.entry(r.name.as_str()).or_default().push(i);
+            }
         }
     }
-    // The files other than `i` that use `def` as what it is, when few files define its name.
-    let users_of = |i: usize, def: &Def| {
-        let specific = definers.get(def.name.as_str()).is_none_or(|d| d.len() <= MAX_DEFINERS);
-        let users = if def.kind == Kind::Method { &method_users } else { &users };
+    // The files other than `i` that use `def` as what it is, when few files define its
+    // name, or few of them are named after it (`context.ts`'s `class Context`, not a
+    // router's `interface Context`): a file named for a name is where it is looked for.
+    let namesake = |file: usize, name: &str| {
+        let stem = files[file].path.rsplit('/').next().and_then(|n| n.split('.').next()).unwrap_or("");
+        let plain = |s: &str| -> String {
+            s.chars().filter(|c| !matches!(c, '_' | '-')).flat_map(char::to_lowercase).collect()
+        };
+        plain(stem) == plain(name)
+    };
+    let users_of = |i: usize, def: &Def, exports: &Exports| {
+        let name = def.name.as_str();
+        let specific = definers.get(name).is_none_or(|d| {
+            d.len() <= MAX_DEFINERS
+                || namesake(i, name) && d.iter().filter(|&&f| namesake(f, name)).count() <= MAX_DEFINERS
+        });
+        let users = match def.kind {
+            Kind::Method => &method_users,
+            _ if def.parent.is_none() && exports.es.is_some() => &bare_users,
+            _ => &users,
+        };
         users
             .get(def.name.as_str())
             .filter(|_| specific)
@@ -201,7 +224,7 @@ fn outlines(
                 }
                 // Another file's use of a name that file cannot see is of another's.
                 let visible = exports.visible_elsewhere(defs, def);
-                let users = if visible { users_of(i, def).collect() } else { Vec::new() };
+                let users = if visible { users_of(i, def, &exports).collect() } else { Vec::new() };
                 referenced_by.extend(&users);
                 let users = users.len();
                 // One entry per overload set, and per trait method however many
@@ -452,10 +475,15 @@ mod tests {
             indexed(
                 "src/utils.ts",
                 Lang::TypeScript,
-                "export const s = new Set()\nexport function f() { console.log(s) }\n",
+                "export const s = new Set()\nexport function f() { console.log(s); return [1].some(Boolean) }\n",
             ),
+            indexed("src/combine.ts", Lang::TypeScript, "export function some() {}\n"),
             indexed("src/legacy.js", Lang::JavaScript, "function helper() {}\nmodule.exports = { helper }\n"),
             indexed("src/types.ts", Lang::TypeScript, "class Thing {}\nexport default Thing\n"),
+            // Three more `Context`s: too many to say whose a use is, but for the one named for it.
+            indexed("src/router/node.ts", Lang::TypeScript, "export interface Context { i: number }\n"),
+            indexed("src/jsx/render.ts", Lang::TypeScript, "export type Context = string\n"),
+            indexed("src/helper/state.ts", Lang::TypeScript, "export interface Context { s: string }\n"),
         ];
         let hashes = files.iter().map(|f| (f.path.clone(), [0; 32])).collect();
         let outlines = outlines(&files, &crate::graph::rank(&files, &Focus::default()), &hashes, |_| true);
@@ -464,6 +492,8 @@ mod tests {
         // Exported first, the one another file uses leading; then what the module keeps to itself.
         assert_eq!(names(context), ["Context", "Data", "Helper", "get", "Set", "log", "hidden"]);
         assert_eq!(context.referenced_by, 1, "only hono.ts, not utils.ts's `Set` or `console.log`");
+        assert_eq!(by_path("src/router/node.ts").referenced_by, 0);
+        assert_eq!(by_path("src/combine.ts").referenced_by, 0, "`[1].some()` calls no exported `some`");
         // A CommonJS module exports no ES way: its names are all its face.
         assert_eq!(names(by_path("src/legacy.js")), ["helper"]);
         assert_eq!(names(by_path("src/types.ts")), ["Thing"]);
