@@ -98,8 +98,11 @@ pub fn detect(root: &Path, paths: &[String], tree_depth: usize, detector: &Detec
     let mut key_files: BTreeSet<(u8, String)> = BTreeSet::new();
     let read = |rel: &str| crate::read_within(root, rel).ok().and_then(|b| String::from_utf8(b).ok());
 
-    // Manifests at the root and one level down (a monorepo's packages).
-    for path in paths.iter().filter(|p| p.matches('/').count() <= 1) {
+    // Manifests at the root, then one level down (a monorepo's packages): the
+    // root's name the stack (`Python (pyproject.toml)`, not a sub-project's).
+    let mut manifests: Vec<&String> = paths.iter().filter(|p| p.matches('/').count() <= 1).collect();
+    manifests.sort_by_key(|p| p.contains('/'));
+    for path in manifests {
         let name = path.rsplit('/').next().unwrap_or(path);
         let top = !path.contains('/');
         if let Some((order, language)) = language_of(name) {
@@ -133,7 +136,9 @@ pub fn detect(root: &Path, paths: &[String], tree_depth: usize, detector: &Detec
                 if name == "pyproject.toml"
                     && let Some(text) = read(path)
                 {
-                    python_tools(&text, path, &mut commands, &mut note);
+                    // A sub-project's tools run in its own folder: its stack, not the root's commands.
+                    let mut elsewhere = Vec::new();
+                    python_tools(&text, path, if top { &mut commands } else { &mut elsewhere }, &mut note);
                 }
             }
             "package.json" => {
@@ -372,15 +377,39 @@ fn node_facts(
     if !top {
         return;
     }
-    let runner = if root.join(path).with_file_name("pnpm-lock.yaml").exists() { "pnpm" } else { "npm run" };
+    // The package manager the project names (`"packageManager": "bun@1.2.20"`), else
+    // the one whose lockfile it keeps: its scripts are run by it.
+    let declared = json.get("packageManager").and_then(|m| m.as_str()).and_then(|m| m.split('@').next());
+    let lockfile = |name: &str| root.join(path).with_file_name(name).exists();
+    let runner = match declared {
+        Some("bun") => "bun run",
+        Some("pnpm") => "pnpm",
+        Some("yarn") => "yarn",
+        Some("npm") => "npm run",
+        _ if lockfile("bun.lock") || lockfile("bun.lockb") => "bun run",
+        _ if lockfile("pnpm-lock.yaml") => "pnpm",
+        _ if lockfile("yarn.lock") => "yarn",
+        _ => "npm run",
+    };
     if let Some(scripts) = json.get("scripts").and_then(|s| s.as_object()) {
+        // A `format` that only checks (`prettier --check`) changes nothing: it checks,
+        // and its variant that writes (`format:fix`) is the one that formats.
+        let checks_only = |name: &str| {
+            let script = scripts.get(name).and_then(|s| s.as_str()).unwrap_or_default();
+            script.contains("--check") && !script.contains("--write")
+        };
         for name in scripts.keys() {
             // `test` runs what `test:node`, `test:karma:server`, … do: it alone says how to test.
-            let variant = name.split_once(':').is_some_and(|(first, _)| scripts.contains_key(first));
+            let variant = name.split_once(':').is_some_and(|(first, _)| {
+                let writes = first == "format" && checks_only(first) && !checks_only(name);
+                scripts.contains_key(first) && !writes
+            });
             if variant {
                 continue;
             }
-            if let Some(purpose) = purpose_of(name) {
+            let purpose =
+                purpose_of(name).map(|p| if p == "format" && checks_only(name) { "check".into() } else { p });
+            if let Some(purpose) = purpose {
                 commands.push(Command {
                     purpose,
                     command: format!("{runner} {name}"),
@@ -602,6 +631,33 @@ mod tests {
     }
 
     #[test]
+    fn node_scripts_run_with_the_project_s_package_manager_and_say_what_they_do() {
+        let commands = |manifest: &str, lockfile: Option<&str>| {
+            let dir = tempfile::tempdir().unwrap();
+            let root = &std::fs::canonicalize(dir.path()).unwrap();
+            std::fs::write(root.join("package.json"), manifest).unwrap();
+            let mut paths = vec!["package.json".to_string()];
+            if let Some(lockfile) = lockfile {
+                std::fs::write(root.join(lockfile), "").unwrap();
+                paths.push(lockfile.to_string());
+            }
+            let s = detect(root, &paths, 2, Detector::builtin());
+            s.commands.iter().map(|c| format!("{}: {}", c.purpose, c.command)).collect::<Vec<_>>()
+        };
+        let scripts = r#""scripts": {"test": "vitest", "format": "prettier --check .", "format:fix": "prettier --write ."}"#;
+        let declared = format!(r#"{{"packageManager": "bun@1.2.20", {scripts}}}"#);
+        assert_eq!(
+            commands(&declared, Some("yarn.lock")),
+            ["check: bun run format", "format: bun run format:fix", "test: bun run test"]
+        );
+        let plain = format!("{{{scripts}}}");
+        assert_eq!(commands(&plain, Some("bun.lock"))[2], "test: bun run test");
+        assert_eq!(commands(&plain, Some("pnpm-lock.yaml"))[2], "test: pnpm test");
+        assert_eq!(commands(&plain, Some("yarn.lock"))[2], "test: yarn test");
+        assert_eq!(commands(&plain, None)[2], "test: npm run test");
+    }
+
+    #[test]
     fn a_folder_s_subfolders_follow_it_whatever_its_siblings_are_named() {
         let paths: Vec<String> =
             ["axum-core/src/lib.rs", "axum/src/lib.rs", "axum/tests/t.rs", "axum.d/x", "axum-core/README.md"]
@@ -642,6 +698,16 @@ mod tests {
             commands(&["pyproject.toml", "uv.lock"]),
             ["test: uv run pytest", "check: uv run mypy", "test: uv run tox"]
         );
+        // A sub-project's tools run in its folder: not as the root's commands, and the
+        // root's manifest names the stack whatever sorts first.
+        std::fs::create_dir_all(root.join("a-core")).unwrap();
+        std::fs::write(root.join("a-core/pyproject.toml"), "[tool.pytest.ini_options]\n[tool.ruff]\n")
+            .unwrap();
+        let paths = ["a-core/pyproject.toml", "pyproject.toml", "uv.lock"].map(String::from);
+        let s = detect(root, &paths, 2, Detector::builtin());
+        assert_eq!(s.stack[..2], ["Python (pyproject.toml)", "uv (uv.lock)"]);
+        assert!(s.stack.contains(&"Ruff (a-core/pyproject.toml)".to_string()), "{:?}", s.stack);
+        assert_eq!(s.commands.len(), 3, "{:?}", s.commands);
         std::fs::write(root.join("Cargo.toml"), "[package]\nname = 'x'\n").unwrap();
         let rust = commands(&["Cargo.toml", "rustfmt.toml"]);
         assert_eq!(
