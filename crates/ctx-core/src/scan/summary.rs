@@ -71,7 +71,8 @@ fn one_line(raw: &str) -> Option<String> {
     let raw = ansi_escape().replace_all(raw, "");
     let raw: String = raw.chars().filter(|c| !c.is_control() || c.is_whitespace()).collect();
     let raw = raw.split_whitespace().collect::<Vec<_>>().join(" ");
-    let unmarked = inline_markup().replace_all(&raw, "$text$doc$reftext$path$link$role$html$attrs");
+    let unmarked =
+        inline_markup().replace_all(&raw, "$text$doc$reftext$path$link$role$html$attrs$lead$short$trail");
     let mut line = unmarked.split_whitespace().collect::<Vec<_>>().join(" ");
     line.retain(|c| c != '`' && c != '*');
     // HTML's entities for what Markdown would have written plainly (`&#x27;` for `'`).
@@ -91,7 +92,10 @@ fn one_line(raw: &str) -> Option<String> {
     // reST's `::` that introduces a literal block reads as one colon.
     let line = line.trim();
     let line = line.strip_suffix("::").map_or(line.to_string(), |l| format!("{l}:"));
-    if line.is_empty() {
+    // A bare address says where, not what.
+    if line.is_empty()
+        || (!line.contains(' ') && (line.starts_with("http://") || line.starts_with("https://")))
+    {
         return None;
     }
     if line.chars().count() <= MAX_SUMMARY_CHARS {
@@ -116,12 +120,13 @@ fn ansi_escape() -> &'static regex::Regex {
 /// and `[crate::config::Config]`, reST links `` `text <url>`_ `` and
 /// `` `text`_ ``, reST roles `` :role:`text` `` (`:py:class:` and the like),
 /// inline HTML tags (`<b>`, `<abbr title=…>`; not `Vec<u8>`), and attribute
-/// lists (`{.internal-link target=_blank}`, `{: #id }`), text and all.
+/// lists (`{.internal-link target=_blank}`, `{: #id }`), text and all, and
+/// a shortcut reference's brackets (rustdoc's `working with [fields]`).
 fn inline_markup() -> &'static regex::Regex {
     static RE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
     RE.get_or_init(|| {
         regex::Regex::new(
-            r"!\[[^\]]*\]\([^)]*\)|\[(?P<text>[^\]]+)\]\([^)]*\)|\[`(?P<doc>[^`\]]+)`\](?:\[[^\]]*\])?|\[(?P<reftext>[^\]]+)\]\[[^\]]*\]|\[(?P<path>[A-Za-z_]\w*(?:::\w+)+)\]|`(?P<link>[^`<]+?)\s*(?:<[^>`]*>)?`__?|(?::[\w.-]+)+:`(?P<role>[^`]*)`|</?(?:a|b|i|u|s|em|strong|code|img|br|span|sup|sub|kbd|small|abbr|dfn|mark|ins|del|tt|var|samp|cite|q|font)\b[^>]*>(?P<html>)|\{\s*[:.#][^{}]*\}(?P<attrs>)",
+            r"!\[[^\]]*\]\([^)]*\)|\[(?P<text>[^\]]+)\]\([^)]*\)|\[`(?P<doc>[^`\]]+)`\](?:\[[^\]]*\])?|\[(?P<reftext>[^\]]+)\]\[[^\]]*\]|\[(?P<path>[A-Za-z_]\w*(?:::\w+)+)\]|`(?P<link>[^`<\s][^`<]*?)\s*(?:<[^>`]*>)?`__?|(?::[\w.-]+)+:`(?P<role>[^`]*)`|</?(?:a|b|i|u|s|em|strong|code|img|br|span|sup|sub|kbd|small|abbr|dfn|mark|ins|del|tt|var|samp|cite|q|font)\b[^>]*>(?P<html>)|\{\s*[:.#][^{}]*\}(?P<attrs>)|(?P<lead>^|\s)\[(?P<short>[A-Za-z][\w -]*)\](?P<trail>[^(\[\w]|$)",
         )
         .unwrap_or_else(|_| unreachable!("the pattern is a constant"))
     })
@@ -239,7 +244,8 @@ fn prose_paragraph<'a>(lines: impl Iterator<Item = &'a str>) -> Option<String> {
             || line.starts_with("[!")
             || line.starts_with("![")
             || line.starts_with('|')
-            || is_underline(line);
+            || is_underline(line)
+            || (paragraph.is_empty() && is_link_row(line));
         if line.is_empty() || skip {
             // A one-word label on a line of its own before more text (a changelog's
             // `Unreleased`) says what comes next, not what the file is.
@@ -316,6 +322,18 @@ fn html_element(line: &str) -> Option<(bool, &str)> {
 /// `??? tip`, and PyMdown's `/// warning` … `///`.
 fn is_admonition(line: &str) -> bool {
     ["!!!", "???", "///"].iter().any(|mark| line.starts_with(mark))
+}
+
+/// A line of links and nothing else but separators: a README's navigation
+/// (`[Website](https://…) | [Chat](https://…)`), no description.
+fn is_link_row(line: &str) -> bool {
+    static LINK: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let link = LINK.get_or_init(|| {
+        regex::Regex::new(r"!?\[[^\]]*\](?:\([^)]*\)|\[[^\]]*\])")
+            .unwrap_or_else(|_| unreachable!("the pattern is a constant"))
+    });
+    link.is_match(line)
+        && link.replace_all(line, "").chars().all(|c| c.is_whitespace() || "|·•-–—,/".contains(c))
 }
 
 /// A Markdown link reference definition: `[label]: https://…`.
@@ -572,6 +590,11 @@ mod tests {
         assert_eq!(sum("__init__.py", text).as_deref(), Some("HTTP client."));
         assert_eq!(sum("m.py", "r'''Raw doc.'''\n").as_deref(), Some("Raw doc."));
         assert_eq!(sum("m.py", "import os\n\"\"\"not a docstring\"\"\"\n"), None);
+        assert_eq!(
+            sum("test_startup.py", "\"\"\"https://x.invalid/issues/1\"\"\"\n"),
+            None,
+            "an address alone"
+        );
     }
 
     #[test]
@@ -783,6 +806,24 @@ mod tests {
             ),
             // A terminal fixture's colours are not prose.
             ("out.txt.md", "\u{1b}[38;2;253;151;31mhello\u{1b}[0m world\n", "hello world"),
+            // A README's row of links is navigation; the overview says what it is.
+            (
+                "README.md",
+                "![Shop][splash]\n\n[splash]: https://x.invalid/s.svg\n\n[Website](https://x.invalid) |\n[Chat](https://x.invalid/c)\n\n## Overview\n\n`shop` is a framework for carts.\n",
+                "shop is a framework for carts.",
+            ),
+            // Dunder names in code spans keep their underscores.
+            (
+                "handlers.py",
+                "\"\"\"Hooks to use with `__get_core_schema__` and `__get_json_schema__`.\"\"\"\n",
+                "Hooks to use with __get_core_schema__ and __get_json_schema__.",
+            ),
+            // rustdoc's shortcut links keep their text; a type's brackets stay.
+            (
+                "field.rs",
+                "//! Utilities for working with [fields] and [field visitors]: see [`Value`], `[u8]`.\n",
+                "Utilities for working with fields and field visitors: see Value, [u8].",
+            ),
         ];
         for (name, text, want) in cases {
             assert_eq!(sum(name, text).as_deref(), Some(*want), "{name}: {text:?}");
