@@ -95,7 +95,8 @@ pub fn detect(root: &Path, paths: &[String], tree_depth: usize, detector: &Detec
     const FOR_AGENTS: u8 = 1;
     const MANIFEST: u8 = 2;
     const ENTRY_POINT: u8 = 3;
-    let mut key_files: BTreeSet<(u8, String)> = BTreeSet::new();
+    // (group, place in the group, path): a group's files in the order found, or by path.
+    let mut key_files: BTreeSet<(u8, usize, String)> = BTreeSet::new();
     let read = |rel: &str| crate::read_within(root, rel).ok().and_then(|b| String::from_utf8(b).ok());
 
     // Manifests at the root, then one level down (a monorepo's packages): the
@@ -111,7 +112,7 @@ pub fn detect(root: &Path, paths: &[String], tree_depth: usize, detector: &Detec
         match name {
             "Cargo.toml" => {
                 if top {
-                    key_files.insert((MANIFEST, path.clone()));
+                    key_files.insert((MANIFEST, 0, path.clone()));
                     // At a workspace's root, `cargo test` alone tests the root package only
                     // (clap's: not clap_builder, clap_complete, …).
                     let workspace = read(path)
@@ -131,7 +132,7 @@ pub fn detect(root: &Path, paths: &[String], tree_depth: usize, detector: &Detec
             }
             "pyproject.toml" | "setup.py" | "setup.cfg" => {
                 if top {
-                    key_files.insert((MANIFEST, path.clone()));
+                    key_files.insert((MANIFEST, 0, path.clone()));
                 }
                 if name == "pyproject.toml"
                     && let Some(text) = read(path)
@@ -146,18 +147,18 @@ pub fn detect(root: &Path, paths: &[String], tree_depth: usize, detector: &Detec
                     node_facts(root, &text, path, top, &mut commands, &mut note);
                 }
                 if top {
-                    key_files.insert((MANIFEST, path.clone()));
+                    key_files.insert((MANIFEST, 0, path.clone()));
                 }
             }
             "go.mod" => {
                 if top {
-                    key_files.insert((MANIFEST, path.clone()));
+                    key_files.insert((MANIFEST, 0, path.clone()));
                     push_all(&mut commands, path, &[("build", "go build ./..."), ("test", "go test ./...")]);
                 }
             }
             "Makefile" | "makefile" | "GNUmakefile" if top => {
                 note(20, "Make", path);
-                key_files.insert((MANIFEST, path.clone()));
+                key_files.insert((MANIFEST, 0, path.clone()));
                 if let Some(text) = read(path) {
                     for target in make_targets(&text) {
                         if let Some(purpose) = purpose_of(&target) {
@@ -172,7 +173,7 @@ pub fn detect(root: &Path, paths: &[String], tree_depth: usize, detector: &Detec
             }
             "justfile" | "Justfile" if top => {
                 note(21, "just", path);
-                key_files.insert((MANIFEST, path.clone()));
+                key_files.insert((MANIFEST, 0, path.clone()));
             }
             "Dockerfile" | "Containerfile" => note(22, "Docker", path),
             "docker-compose.yml" | "docker-compose.yaml" | "compose.yaml" | "compose.yml" => {
@@ -186,13 +187,13 @@ pub fn detect(root: &Path, paths: &[String], tree_depth: usize, detector: &Detec
             _ => {}
         }
         if top && name.to_ascii_lowercase().starts_with("readme") {
-            key_files.insert((README, path.clone()));
+            key_files.insert((README, 0, path.clone()));
         } else if top && (name == "AGENTS.md" || name == "CLAUDE.md") {
             // One that holds only ctx's own section tells an agent nothing ctx does not.
             let bytes = crate::read_within(root, path).unwrap_or_default();
             let rest = crate::agents::section::outside_section(&bytes).unwrap_or(bytes);
             if !rest.iter().all(u8::is_ascii_whitespace) {
-                key_files.insert((FOR_AGENTS, path.clone()));
+                key_files.insert((FOR_AGENTS, 0, path.clone()));
             }
         }
     }
@@ -221,8 +222,11 @@ pub fn detect(root: &Path, paths: &[String], tree_depth: usize, detector: &Detec
         .filter(|p| ENTRY_POINTS.contains(&p.rsplit('/').next().unwrap_or(p)) && p.matches('/').count() <= 3)
         .filter(|p| !PathRole::of(p).is_auxiliary())
         .collect();
-    entries.sort_by_key(|p| (p.matches('/').count(), p.as_str()));
-    key_files.extend(entries.into_iter().take(8).map(|p| (ENTRY_POINT, p.clone())));
+    // By path component: `tracing/src/lib.rs` before `tracing-core/src/lib.rs`.
+    entries.sort_by(|a, b| {
+        a.matches('/').count().cmp(&b.matches('/').count()).then_with(|| a.split('/').cmp(b.split('/')))
+    });
+    key_files.extend(entries.into_iter().take(8).enumerate().map(|(i, p)| (ENTRY_POINT, i, p.clone())));
 
     // The project's own scripts (`scripts/test.sh`, or GitHub's "scripts to rule
     // them all": an executable `script/test`) say how it is really built and
@@ -271,7 +275,7 @@ pub fn detect(root: &Path, paths: &[String], tree_depth: usize, detector: &Detec
     Structure {
         stack: stack.into_values().collect(),
         commands,
-        key_files: key_files.into_iter().map(|(_, path)| path).collect(),
+        key_files: key_files.into_iter().map(|(_, _, path)| path).collect(),
         tree: tree(paths, tree_depth),
     }
 }
@@ -604,6 +608,8 @@ mod tests {
             "scripts/docs.py",
             "script/format",
             "script/bootstrap",
+            "shop-core/src/lib.rs",
+            "shop/src/lib.rs",
             "docs_src/app01/main.py",
             "src/shop/main.py",
         ]
@@ -628,6 +634,8 @@ mod tests {
         // Entry points, but no example's.
         assert!(s.key_files.contains(&"src/shop/main.py".to_string()), "{:?}", s.key_files);
         assert!(!s.key_files.iter().any(|k| k.starts_with("docs_src")), "{:?}", s.key_files);
+        let entries: Vec<&String> = s.key_files.iter().filter(|k| k.ends_with("lib.rs")).collect();
+        assert_eq!(entries, ["shop/src/lib.rs", "shop-core/src/lib.rs"], "a crate before its namesakes");
     }
 
     #[test]
