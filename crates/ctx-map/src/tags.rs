@@ -17,7 +17,7 @@ use crate::attributes::{KEPT_DECORATORS, decorator_name, decorators, is_overload
 use crate::lang::Lang;
 
 /// Bumped when what extraction yields changes: cached tags are re-parsed.
-pub const TAGS_VERSION: u32 = 14;
+pub const TAGS_VERSION: u32 = 15;
 
 /// Longest first line kept of a definition without a body (a constant), in characters.
 const MAX_SIGNATURE_LINE: usize = 160;
@@ -667,7 +667,30 @@ fn join_lines(header: &str) -> String {
     // Pieces are never broken: a line of the source, or lines glued at brackets.
     let mut pieces: Vec<String> = Vec::new();
     let mut glue = false;
+    // The brackets still open: a line break inside an object type ends a member
+    // where the source leaves out the `;` (`{ concurrency?: number⏎ interval?: number }`).
+    let mut open: Vec<char> = Vec::new();
     for line in header.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        if open.last() == Some(&'{')
+            && !line.starts_with([')', ']', '>', '}', '|', '&', '.', '=', '?', ':'])
+            && let Some(last) = pieces.last_mut()
+            && last
+                .ends_with(|c: char| c.is_alphanumeric() || matches!(c, ')' | ']' | '>' | '\'' | '"' | '_'))
+        {
+            last.push(';');
+        }
+        for c in line.chars() {
+            match c {
+                '(' | '[' | '{' | '<' => open.push(c),
+                ')' | ']' | '}' => {
+                    open.pop();
+                }
+                '>' if open.last() == Some(&'<') => {
+                    open.pop();
+                }
+                _ => {}
+            }
+        }
         match pieces.last_mut() {
             Some(last) if glue || line.starts_with([')', ']', '>', '}']) => {
                 if line.starts_with([')', ']', '>', '}']) && last.ends_with(',') {
@@ -769,6 +792,18 @@ mod tests {
         assert!(tags.refs.iter().any(|r| r.name == "Conn"));
         // The struct's own name is not a use of it; the impl's type is.
         assert_eq!(tags.refs.iter().find(|r| r.name == "Pool").map(|r| r.count), Some(1));
+    }
+
+    #[test]
+    fn an_object_type_written_without_semicolons_keeps_its_members_apart() {
+        let source = "export const createPool = ({\n  concurrency,\n  interval,\n}: {\n  concurrency?: number\n  \
+                      interval?: Map<string, number>\n  skip?: { reason: string\n    tests: string[] }[]\n} = {}): Pool => {\n  return x\n}\n";
+        let tags = extract(Lang::TypeScript, source).unwrap();
+        assert_eq!(
+            tags.defs[0].signature,
+            "export const createPool = ({concurrency, interval}: {concurrency?: number;\n    \
+             interval?: Map<string, number>; skip?: { reason: string; tests: string[] }[]} = {}): Pool =>"
+        );
     }
 
     #[test]
