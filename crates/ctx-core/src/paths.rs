@@ -164,8 +164,14 @@ impl PathRole {
         let named = |names: &[&str], part: &str| names.iter().any(|n| n.eq_ignore_ascii_case(part));
         let mut parts: Vec<&str> = path.split('/').filter(|p| !p.is_empty() && *p != ".").collect();
         let file = parts.pop().unwrap_or_default();
+        // A folder of a kind of tests is tests too (`runtime-tests`, `integration_tests`).
+        let tests_of_a_kind = |part: &str| {
+            let tail = part.len().checked_sub(6).filter(|&at| at > 0).and_then(|at| part.get(at..));
+            tail.is_some_and(|t| t.eq_ignore_ascii_case("-tests") || t.eq_ignore_ascii_case("_tests"))
+        };
         for (role, names) in FOLDERS {
-            if parts.iter().any(|p| named(names, p)) {
+            let of_kind = |p: &&str| *role == PathRole::Test && tests_of_a_kind(p);
+            if parts.iter().any(|p| named(names, p) || of_kind(p)) {
                 return *role;
             }
         }
@@ -265,6 +271,9 @@ mod tests {
             ("tests", PathRole::Test),
             ("src/contest.py", PathRole::Source),
             ("src/latest.rs", PathRole::Source),
+            ("runtime-tests/workerd/index.ts", PathRole::Test),
+            ("crates/x/integration_tests/a.rs", PathRole::Test),
+            ("src/my-tests.rs", PathRole::Source),
         ];
         for (path, role) in cases {
             assert_eq!(PathRole::of(path), role, "{path}");

@@ -110,25 +110,23 @@ pub fn detect(root: &Path, paths: &[String], tree_depth: usize, detector: &Detec
             note(order, language, path);
         }
         match name {
-            "Cargo.toml" => {
-                if top {
-                    key_files.insert((MANIFEST, 0, path.clone()));
-                    // At a workspace's root, `cargo test` alone tests the root package only
-                    // (clap's: not clap_builder, clap_complete, …).
-                    let workspace = read(path)
-                        .and_then(|t| t.parse::<toml::Table>().ok())
-                        .is_some_and(|t| t.contains_key("workspace"));
-                    let all: &[(&str, &str)] = if workspace {
-                        &[
-                            ("build", "cargo build --workspace"),
-                            ("test", "cargo test --workspace"),
-                            ("lint", "cargo clippy --workspace"),
-                        ]
-                    } else {
-                        &[("build", "cargo build"), ("test", "cargo test"), ("lint", "cargo clippy")]
-                    };
-                    push_all(&mut commands, path, all);
-                }
+            "Cargo.toml" if top => {
+                key_files.insert((MANIFEST, 0, path.clone()));
+                // At a workspace's root, `cargo test` alone tests the root package only
+                // (clap's: not clap_builder, clap_complete, …).
+                let workspace = read(path)
+                    .and_then(|t| t.parse::<toml::Table>().ok())
+                    .is_some_and(|t| t.contains_key("workspace"));
+                let all: &[(&str, &str)] = if workspace {
+                    &[
+                        ("build", "cargo build --workspace"),
+                        ("test", "cargo test --workspace"),
+                        ("lint", "cargo clippy --workspace"),
+                    ]
+                } else {
+                    &[("build", "cargo build"), ("test", "cargo test"), ("lint", "cargo clippy")]
+                };
+                push_all(&mut commands, path, all);
             }
             "pyproject.toml" | "setup.py" | "setup.cfg" => {
                 if top {
@@ -150,11 +148,9 @@ pub fn detect(root: &Path, paths: &[String], tree_depth: usize, detector: &Detec
                     key_files.insert((MANIFEST, 0, path.clone()));
                 }
             }
-            "go.mod" => {
-                if top {
-                    key_files.insert((MANIFEST, 0, path.clone()));
-                    push_all(&mut commands, path, &[("build", "go build ./..."), ("test", "go test ./...")]);
-                }
+            "go.mod" if top => {
+                key_files.insert((MANIFEST, 0, path.clone()));
+                push_all(&mut commands, path, &[("build", "go build ./..."), ("test", "go test ./...")]);
             }
             "Makefile" | "makefile" | "GNUmakefile" if top => {
                 note(20, "Make", path);
