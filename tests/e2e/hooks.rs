@@ -266,6 +266,38 @@ pub mod pager;
 }
 
 #[test]
+fn user_prompt_shows_what_rank_finds_not_only_what_is_named_like_the_prompt() {
+    let repo = Repo::with_files(
+        r#"
+//- src/networks.rs
+//! Addresses: a URL compared for equality with foreign types returns NotImplemented,
+//! so the other side may answer; equality of two URLs compares their parts.
+pub struct Address { parts: Vec<String> }
+pub fn compare(a: &Address, other: &dyn std::any::Any) -> Option<bool> { None }
+//- tests/url_equality.rs
+fn url_equality_with_foreign_types() {}
+fn url_equality_of_two_urls() {}
+//- src/lib.rs
+pub mod networks;
+"#,
+    );
+    repo.ok(&["init", "--no-agents"]);
+    repo.ok(&["rank", "--query", "url"]);
+    let prompt = "URL equality with foreign types should return NotImplemented";
+    let transcript = repo.path("t.jsonl");
+    let answer = hook(
+        &repo,
+        "UserPromptSubmit",
+        &payload("UserPromptSubmit", repo.root(), &transcript, json!({ "prompt": prompt })),
+    );
+    let text = answer.context("UserPromptSubmit");
+    // networks.rs holds the prompt's words in its text, none in its path or names; the
+    // test names them all. Both are rank's first, and the hook shows both.
+    assert!(text.contains("- tests/url_equality.rs: url_equality_with_foreign_types"), "{text}");
+    assert!(text.lines().any(|l| l == "- src/networks.rs"), "{text}");
+}
+
+#[test]
 fn user_prompt_injects_nothing_for_unrelated_or_trivial_prompts() {
     let repo = Repo::init(FIXTURE);
     let transcript = repo.path("t.jsonl");
