@@ -196,6 +196,16 @@ impl PathRole {
     }
 }
 
+/// Whether two names are one but for case, `_` and `-`: a file's stem and
+/// what it is named for (`context.ts` and `Context`, `file_storage.py` and
+/// `FileStorage`).
+pub fn same_name(a: &str, b: &str) -> bool {
+    fn plain(s: &str) -> impl Iterator<Item = char> + '_ {
+        s.chars().filter(|c| !matches!(c, '_' | '-')).flat_map(char::to_lowercase)
+    }
+    plain(a).eq(plain(b))
+}
+
 /// `test_x.py`, `x_test.py`, `x_test.go`, `x.test.ts`, `x.spec.js`, `conftest.py`, `tests.rs`.
 fn is_test_file(name: &str) -> bool {
     let lower = name.to_ascii_lowercase();

@@ -95,6 +95,7 @@ pub mod lang;
 pub mod map;
 pub mod outline;
 pub mod rank;
+mod signature;
 pub mod tags;
 pub mod terms;
 

@@ -176,10 +176,7 @@ fn outlines(
     // router's `interface Context`): a file named for a name is where it is looked for.
     let namesake = |file: usize, name: &str| {
         let stem = files[file].path.rsplit('/').next().and_then(|n| n.split('.').next()).unwrap_or("");
-        let plain = |s: &str| -> String {
-            s.chars().filter(|c| !matches!(c, '_' | '-')).flat_map(char::to_lowercase).collect()
-        };
-        plain(stem) == plain(name)
+        ctxkeep_core::paths::same_name(stem, name)
     };
     let users_of = |i: usize, def: &Def, exports: &Exports| {
         let name = def.name.as_str();
@@ -317,7 +314,7 @@ pub fn one_line(signature: &str) -> String {
     // A stub's body (`-> T: ...`, an overload) goes with its colon, an empty one (`{}`) with it.
     let line = line.strip_suffix(": ...").or_else(|| line.strip_suffix("{}")).unwrap_or(&line);
     let line = line.trim_end().trim_end_matches(['{', ':']).trim_end();
-    crate::tags::cut(line, MAX_SIGNATURE_CHARS)
+    crate::signature::cut(line, MAX_SIGNATURE_CHARS)
 }
 
 /// What a file lets other files name, as its language says.
@@ -396,6 +393,12 @@ mod tests {
     use crate::lang::Lang;
     use crate::tags;
 
+    /// The outlines of all `files`, ranked without a focus.
+    fn outline_all(files: &[IndexedFile]) -> Vec<Outline> {
+        let hashes = files.iter().map(|f| (f.path.clone(), [0; 32])).collect();
+        outlines(files, &crate::graph::rank(files, &Focus::default()), &hashes, |_| true)
+    }
+
     #[test]
     fn a_stored_rank_keeps_three_significant_digits() {
         assert_eq!(significant(0.000123456), 0.000123);
@@ -440,8 +443,7 @@ mod tests {
             // Not core.rs's private `helper`, which no other file can see.
             indexed("src/pkg/other.rs", Lang::Rust, "pub fn other(x: X) {\n    x.helper();\n}\n"),
         ];
-        let hashes = files.iter().map(|f| (f.path.clone(), [0; 32])).collect();
-        let outlines = outlines(&files, &crate::graph::rank(&files, &Focus::default()), &hashes, |_| true);
+        let outlines = outline_all(&files);
         let by_path = |p: &str| outlines.iter().find(|o| o.path == p).unwrap();
         let core = by_path("src/pkg/core.rs");
         // Public first, Pool used elsewhere before them; private last; the test module and its function never.
@@ -485,8 +487,7 @@ mod tests {
             indexed("src/jsx/render.ts", Lang::TypeScript, "export type Context = string\n"),
             indexed("src/helper/state.ts", Lang::TypeScript, "export interface Context { s: string }\n"),
         ];
-        let hashes = files.iter().map(|f| (f.path.clone(), [0; 32])).collect();
-        let outlines = outlines(&files, &crate::graph::rank(&files, &Focus::default()), &hashes, |_| true);
+        let outlines = outline_all(&files);
         let by_path = |p: &str| outlines.iter().find(|o| o.path == p).unwrap();
         let context = by_path("src/context.ts");
         // Exported first, the one another file uses leading; then what the module keeps to itself.
@@ -521,8 +522,7 @@ mod tests {
                 "pub fn app(r: Response) -> Response {\n    r.call();\n    r.fmt(f);\n    r\n}\n",
             ),
         ];
-        let hashes = files.iter().map(|f| (f.path.clone(), [0; 32])).collect();
-        let outlines = outlines(&files, &crate::graph::rank(&files, &Focus::default()), &hashes, |_| true);
+        let outlines = outline_all(&files);
         let outline = outlines.iter().find(|o| o.path == "src/routing/not_found.rs").unwrap();
         // The types and their own method first; a trait's method once however many types
         // implement it; associated types never.

@@ -396,11 +396,11 @@ fn python_docstring(text: &str) -> Option<String> {
 /// docs): the one named like the file (`user_agent.py`: `UserAgent`), or
 /// else its only one. A file of many types is summarized by none of them.
 fn main_type_docs(file: &str, types: Vec<(&str, Option<String>)>) -> Option<String> {
-    let plain = |name: &str| {
-        name.chars().filter(|c| !matches!(c, '_' | '-')).flat_map(char::to_lowercase).collect::<String>()
-    };
-    let stem = plain(file.split('.').next().unwrap_or(file));
-    let main = types.iter().position(|(name, _)| plain(name) == stem).or((types.len() == 1).then_some(0))?;
+    let stem = file.split('.').next().unwrap_or(file);
+    let main = types
+        .iter()
+        .position(|(name, _)| crate::paths::same_name(name, stem))
+        .or((types.len() == 1).then_some(0))?;
     types.into_iter().nth(main)?.1
 }
 

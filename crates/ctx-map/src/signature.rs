@@ -1,0 +1,432 @@
+//! Signatures: how a definition is called or declared, without its body,
+//! as the map and the outlines show it (whole parameter lists joined onto as
+//! few lines as fit, comments out, kept decorators, a data type's members on
+//! one line), and the cut that keeps a long one within its width.
+
+use tree_sitter::Node;
+
+use crate::attributes::{KEPT_DECORATORS, decorator_name, decorators, test_attribute};
+use crate::tags::Kind;
+
+/// Longest first line kept of a definition without a body (a constant), in characters.
+const MAX_SIGNATURE_LINE: usize = 160;
+
+/// The body of a definition: its own, or that of the function it assigns
+/// (`const f = (x) => {…}`, `exports.f = function (x) {…}`, `{ f: (x) => … }`).
+fn body_of(node: Node) -> Option<Node> {
+    node.child_by_field_name("body").or_else(|| {
+        ["value", "right"]
+            .iter()
+            .filter_map(|field| node.child_by_field_name(field))
+            .find(|v| matches!(v.kind(), "arrow_function" | "function_expression" | "function"))
+            .and_then(|v| v.child_by_field_name("body"))
+    })
+}
+
+/// Longest signature line a long parameter list is wrapped to, in characters.
+const WRAP: usize = 100;
+/// Longest signature kept, in characters (minified code aside, never reached).
+const MAX_SIGNATURE: usize = 1000;
+
+/// How `node` (a definition of kind `kind`) is called or declared, without
+/// its body: from its first token (with `export`, and the declaration around
+/// a `const f = …`) to its body, the whole parameter list and return type,
+/// comments out, joined onto as few lines as fit [`WRAP`] (never broken inside
+/// a line of the source); the decorators of [`KEPT_DECORATORS`] on lines
+/// before it (but `@overload` when `overloads` says how many more there are),
+/// and a Rust test attribute ([`test_attribute`]).
+/// A definition without a body (a constant, a type alias) shows its first
+/// line, cut to [`MAX_SIGNATURE_LINE`] characters.
+pub(crate) fn signature(source: &str, node: Node, kind: Kind, overloads: usize) -> String {
+    let bytes = source.as_bytes();
+    let body = body_of(node);
+    // `const x = …` is a declarator inside a declaration (inside an export): show all of it.
+    let mut outer = node;
+    while let Some(parent) = outer.parent() {
+        let wraps = match parent.kind() {
+            "lexical_declaration" | "variable_declaration" => outer.kind() == "variable_declarator",
+            "export_statement" => true,
+            _ => false,
+        };
+        if !wraps {
+            break;
+        }
+        outer = parent;
+    }
+    let start = outer.start_byte();
+    let callable = matches!(kind, Kind::Function | Kind::Method);
+    let end = match body {
+        Some(body) => body.start_byte(),
+        // A signature without a body (an overload, a trait's method): all of it.
+        None if callable => node.end_byte(),
+        None => {
+            let line_end = source[start..].find('\n').map_or(source.len(), |i| start + i);
+            let line_end = line_end.min(outer.end_byte());
+            let text = without_comments(source, outer, start, line_end);
+            let line = text.trim_end();
+            // A constant whose value goes on: its first line, closed (`X = dict(…)`).
+            if matches!(kind, Kind::Constant | Kind::Type) && outer.end_byte() > line_end {
+                return cut(&continued(line, outer, start, line_end), MAX_SIGNATURE_LINE);
+            }
+            return cut(line.trim_end_matches('{').trim_end(), MAX_SIGNATURE_LINE);
+        }
+    };
+    let text = without_comments(source, outer, start, end);
+    let header = text.trim_end().trim_end_matches(['{', ';']).trim_end();
+    let mut header = join_lines(header);
+    if let Some((end, _)) = header.char_indices().nth(MAX_SIGNATURE) {
+        // Whole lines (each at most `WRAP` wide), then a mark that the list goes on.
+        let at = header[..end].rfind('\n').unwrap_or(end);
+        header = format!("{} …", header[..at].trim_end());
+    }
+    if let Some(body) = body.filter(|_| !callable) {
+        header.push_str(&members(source, body, header.lines().last().map_or(0, |l| l.chars().count())));
+    }
+    if overloads > 0 {
+        header.push_str(&format!(" (+{})", ctxkeep_core::wording::count(overloads, "overload")));
+    }
+    let mut out: Vec<String> =
+        test_attribute(node, bytes).into_iter().map(|attribute| cut(attribute, MAX_SIGNATURE_LINE)).collect();
+    out.extend(
+        decorators(node, bytes)
+            .into_iter()
+            .filter(|d| KEPT_DECORATORS.contains(&decorator_name(d)))
+            .filter(|d| overloads == 0 || decorator_name(d) != "overload")
+            .map(|d| cut(d, MAX_SIGNATURE_LINE)),
+    );
+    out.push(header);
+    out.join("\n")
+}
+
+/// Longest line a data type's members are listed on, with its header, in characters.
+const MAX_MEMBERS_LINE: usize = 160;
+
+/// What a data type's `body` declares, to follow its header on the
+/// header's last line (`width` characters so far): a Rust struct's fields
+/// (`{ pub x: f64, pub y: f64 }`, `(pub f64)`) or an enum's variants, a
+/// TypeScript interface's members, a Python class's annotated attributes
+/// (a dataclass, a TypedDict: `class User: name: str; email: str | None = None`).
+/// As many as fit [`MAX_MEMBERS_LINE`], then how many more; empty when the
+/// body declares none (a class of methods).
+fn members(source: &str, body: Node, width: usize) -> String {
+    let text = |node: Node| join_lines(source.get(node.byte_range()).unwrap_or("")).replace("\n    ", " ");
+    let mut cursor = body.walk();
+    let children: Vec<Node> = body.named_children(&mut cursor).collect();
+    let (open, separator, close, items): (&str, &str, &str, Vec<String>) = match body.kind() {
+        "field_declaration_list" | "enum_variant_list" => {
+            let items = children
+                .iter()
+                .filter(|c| matches!(c.kind(), "field_declaration" | "enum_variant"))
+                .map(|&c| text(c))
+                .collect();
+            (" { ", ", ", " }", items)
+        }
+        "ordered_field_declaration_list" => return cut(&text(body), MAX_MEMBERS_LINE.saturating_sub(width)),
+        "enum_body" => {
+            let items = children
+                .iter()
+                .filter(|c| matches!(c.kind(), "property_identifier" | "enum_assignment" | "string"))
+                .map(|&c| text(c))
+                .collect();
+            (" { ", ", ", " }", items)
+        }
+        "interface_body" | "object_type" => {
+            let items = children
+                .iter()
+                .filter(|c| matches!(c.kind(), "property_signature" | "method_signature" | "index_signature"))
+                .map(|&c| text(c).trim_end_matches([';', ',']).to_string())
+                .collect();
+            (" { ", "; ", " }", items)
+        }
+        "block" => {
+            // A Python class: its annotated attributes (`name: str`, `x: int = 0`).
+            let items = children
+                .iter()
+                .filter(|c| c.kind() == "expression_statement")
+                .filter_map(|c| c.named_child(0))
+                .filter(|a| a.kind() == "assignment" && a.child_by_field_name("type").is_some())
+                .map(text)
+                .collect();
+            // The header ends with its `:`.
+            (" ", "; ", "", items)
+        }
+        _ => return String::new(),
+    };
+    if items.is_empty() {
+        return String::new();
+    }
+    let room = MAX_MEMBERS_LINE.saturating_sub(width + open.len() + close.len());
+    let mut shown = String::new();
+    let mut count = 0;
+    for item in &items {
+        let extra = if count == 0 { 0 } else { separator.len() } + item.chars().count();
+        // Room kept for the `, … (+N)` that says what was left out.
+        if shown.chars().count() + extra + if count + 1 < items.len() { 12 } else { 0 } > room {
+            break;
+        }
+        if count > 0 {
+            shown.push_str(separator);
+        }
+        shown.push_str(item);
+        count += 1;
+    }
+    if count < items.len() {
+        if count > 0 {
+            shown.push_str(separator);
+        }
+        shown.push_str(&format!("… (+{})", items.len() - count));
+    }
+    format!("{open}{shown}{close}")
+}
+
+/// The text of `node` from `start` to `end` without its comments.
+fn without_comments(source: &str, node: Node, start: usize, end: usize) -> String {
+    let mut comments = Vec::new();
+    collect_comments(node, start, end, &mut comments);
+    let mut text = String::with_capacity(end - start);
+    let mut at = start;
+    for (from, to) in comments {
+        text.push_str(source.get(at..from).unwrap_or(""));
+        at = to;
+    }
+    text.push_str(source.get(at..end).unwrap_or(""));
+    text
+}
+
+/// The first `line` of a statement that goes on: `…` where the rest was,
+/// then the brackets the line left open, closed (`LocalProxy(…)`, `&[…]`).
+/// `node` is the statement, whose tokens tell brackets from quoted text.
+fn continued(line: &str, node: Node, start: usize, end: usize) -> String {
+    let mut closers = Vec::new();
+    open_brackets(node, start, end, &mut closers);
+    let mut out = line.to_string();
+    if closers.is_empty() {
+        out.push_str(" …");
+    } else {
+        out.push('…');
+        out.extend(closers.iter().rev());
+    }
+    out
+}
+
+/// The closing brackets the tokens of `node` between `start` and `end` leave owed.
+fn open_brackets(node: Node, start: usize, end: usize, closers: &mut Vec<char>) {
+    let mut cursor = node.walk();
+    for child in node.children(&mut cursor) {
+        if child.start_byte() >= end || child.end_byte() <= start {
+            continue;
+        }
+        if child.child_count() > 0 {
+            open_brackets(child, start, end, closers);
+            continue;
+        }
+        match child.kind() {
+            "(" => closers.push(')'),
+            "[" => closers.push(']'),
+            "{" => closers.push('}'),
+            ")" | "]" | "}" => {
+                closers.pop();
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The byte ranges of the comments in `node` that lie within `start..end`.
+fn collect_comments(node: Node, start: usize, end: usize, out: &mut Vec<(usize, usize)>) {
+    let mut cursor = node.walk();
+    for child in node.children(&mut cursor) {
+        if child.start_byte() >= end || child.end_byte() <= start {
+            continue;
+        }
+        if child.kind().contains("comment") {
+            out.push((child.start_byte().max(start), child.end_byte().min(end)));
+        } else {
+            collect_comments(child, start, end, out);
+        }
+    }
+}
+
+/// The lines of a header joined: no space after an opening bracket or before
+/// a closing one (whose trailing comma goes), one space elsewhere; then
+/// wrapped at those spaces to [`WRAP`] characters, continuation lines indented.
+fn join_lines(header: &str) -> String {
+    // Pieces are never broken: a line of the source, or lines glued at brackets.
+    let mut pieces: Vec<String> = Vec::new();
+    let mut glue = false;
+    // The brackets still open: a line break inside an object type ends a member
+    // where the source leaves out the `;` (`{ concurrency?: number⏎ interval?: number }`).
+    let mut open: Vec<char> = Vec::new();
+    for line in header.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        if open.last() == Some(&'{')
+            && !line.starts_with([')', ']', '>', '}', '|', '&', '.', '=', '?', ':'])
+            && let Some(last) = pieces.last_mut()
+            && last
+                .ends_with(|c: char| c.is_alphanumeric() || matches!(c, ')' | ']' | '>' | '\'' | '"' | '_'))
+        {
+            last.push(';');
+        }
+        for c in line.chars() {
+            match c {
+                '(' | '[' | '{' | '<' => open.push(c),
+                ')' | ']' | '}' => {
+                    open.pop();
+                }
+                '>' if open.last() == Some(&'<') => {
+                    open.pop();
+                }
+                _ => {}
+            }
+        }
+        match pieces.last_mut() {
+            Some(last) if glue || line.starts_with([')', ']', '>', '}']) => {
+                if line.starts_with([')', ']', '>', '}']) && last.ends_with(',') {
+                    last.pop();
+                }
+                last.push_str(line);
+            }
+            _ => pieces.push(line.to_string()),
+        }
+        glue = line.ends_with(['(', '[', '<', '{']);
+    }
+    let mut out = String::new();
+    let mut width = 0;
+    for piece in pieces {
+        let len = piece.chars().count();
+        if width == 0 {
+            out.push_str(&piece);
+            width = len;
+        } else if width + 1 + len <= WRAP {
+            out.push(' ');
+            out.push_str(&piece);
+            width += 1 + len;
+        } else {
+            out.push_str("\n    ");
+            out.push_str(&piece);
+            width = 4 + len;
+        }
+    }
+    out.trim_end_matches(',').to_string()
+}
+
+/// `line` cut to at most `max` characters, marked ` …` when cut, and cut
+/// between parameters or words where one ends in its second half: a cut
+/// inside a word reads as another word (`case_sensitive: bool = T …`).
+pub(crate) fn cut(line: &str, max: usize) -> String {
+    let Some((end, _)) = line.char_indices().nth(max) else { return line.to_string() };
+    let head = &line[..end];
+    let half = head.len() / 2;
+    // After a comma, else before a space, else where the count ends.
+    let at = head
+        .rfind(", ")
+        .map(|i| i + 1)
+        .filter(|&i| i >= half)
+        .or_else(|| head.rfind(' ').filter(|&i| i >= half))
+        .unwrap_or(end);
+    format!("{} …", line[..at].trim_end())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lang::Lang;
+    use crate::tags::extract;
+
+    #[test]
+    fn an_object_type_written_without_semicolons_keeps_its_members_apart() {
+        let source = "export const createPool = ({\n  concurrency,\n  interval,\n}: {\n  concurrency?: number\n  \
+                      interval?: Map<string, number>\n  skip?: { reason: string\n    tests: string[] }[]\n} = {}): Pool => {\n  return x\n}\n";
+        let tags = extract(Lang::TypeScript, source).unwrap();
+        assert_eq!(
+            tags.defs[0].signature,
+            "export const createPool = ({concurrency, interval}: {concurrency?: number;\n    \
+             interval?: Map<string, number>; skip?: { reason: string; tests: string[] }[]} = {}): Pool =>"
+        );
+    }
+
+    #[test]
+    fn a_cut_falls_between_parameters_or_words_never_inside_one() {
+        let line = "def option(default: Any = ..., show_envvar: bool = True, case_sensitive: bool = True)";
+        assert_eq!(cut(line, 200), line);
+        assert_eq!(cut(line, 70), "def option(default: Any = ..., show_envvar: bool = True, …");
+        assert_eq!(
+            cut("type Headers = Partial<RawAxiosHeaders & Other>", 40),
+            "type Headers = Partial<RawAxiosHeaders …"
+        );
+        // No boundary in the second half: cut where the count ends.
+        assert_eq!(cut("x = averyveryverylongidentifierwithoutanyspaces", 20), "x = averyveryverylon …");
+        for max in 1..line.len() {
+            let got = cut(line, max);
+            assert!(got.chars().count() <= max + 2, "{max}: {got}");
+            assert!(line.starts_with(got.trim_end_matches(" …")), "{max}: {got}");
+        }
+    }
+
+    #[test]
+    fn a_very_long_parameter_list_is_cut_after_a_whole_line() {
+        let params: Vec<String> =
+            (0..80).map(|i| format!("parameter_number_{i}: Optional[bool] = None")).collect();
+        let source = format!("def option(\n    {},\n):\n    pass\n", params.join(",\n    "));
+        let tags = extract(Lang::Python, &source).unwrap();
+        let signature = &tags.defs[0].signature;
+        assert!(signature.ends_with(" …") && signature.chars().count() <= MAX_SIGNATURE + 2, "{signature}");
+        // Every line before the mark ends a parameter: none is cut inside.
+        let last = signature.lines().last().unwrap().trim_end_matches(" …");
+        assert!(last.ends_with("= None,") || last.ends_with("= None"), "{last}");
+        // A multi-line type alias shows it goes on.
+        let tags =
+            extract(Lang::TypeScript, "type MethodsHeaders = Partial<\n  Record<string, string>\n>;\n")
+                .unwrap();
+        assert!(
+            tags.defs[0].signature.starts_with("type MethodsHeaders = Partial<")
+                && tags.defs[0].signature.ends_with('…'),
+            "{:?}",
+            tags.defs[0].signature
+        );
+    }
+
+    #[test]
+    fn data_types_show_their_members_on_one_line_and_say_how_many_did_not_fit() {
+        let sig = |lang: Lang, source: &str| extract(lang, source).unwrap().defs[0].signature.clone();
+        let python = "@dataclass\nclass User:\n    \"\"\"A user.\"\"\"\n    name: str\n    email: str | None = None\n    def greet(self): pass\n";
+        assert_eq!(sig(Lang::Python, python), "@dataclass\nclass User: name: str; email: str | None = None");
+        assert_eq!(
+            sig(Lang::Python, "class Runner:\n    limit = 3\n    def run(self): pass\n"),
+            "class Runner:"
+        );
+        let rust = "pub struct Pair<T> {\n    /// The left.\n    #[serde(default)]\n    pub left: T,\n    right: T,\n}\n";
+        assert_eq!(sig(Lang::Rust, rust), "pub struct Pair<T> { pub left: T, right: T }");
+        assert_eq!(sig(Lang::Rust, "struct Id(u64);"), "struct Id(u64)");
+        assert_eq!(
+            sig(Lang::Rust, "enum E {\n    A,\n    B { x: u8 },\n    C(String),\n}\n"),
+            "enum E { A, B { x: u8 }, C(String) }"
+        );
+        let many: String = (0..40).map(|i| format!("    pub field_number_{i}: u32,\n")).collect();
+        let long = sig(Lang::Rust, &format!("pub struct Wide {{\n{many}}}\n"));
+        assert!(long.starts_with("pub struct Wide { pub field_number_0: u32, "), "{long}");
+        assert!(long.ends_with(" … (+35) }") && long.chars().count() <= MAX_MEMBERS_LINE, "{long}");
+        let ts = "interface Repo {\n  find(id: string): Item;\n  size: number\n}\n";
+        assert_eq!(sig(Lang::TypeScript, ts), "interface Repo { find(id: string): Item; size: number }");
+    }
+
+    #[test]
+    fn a_constant_whose_value_goes_on_shows_its_first_line_closed() {
+        let sig = |lang: Lang, source: &str| extract(lang, source).unwrap().defs[0].signature.clone();
+        let proxy =
+            "current_app: FlaskProxy = LocalProxy(  # type: ignore[assignment]\n    _cv_app, \"app\"\n)\n";
+        assert_eq!(sig(Lang::Python, proxy), "current_app: FlaskProxy = LocalProxy(…)");
+        // Brackets in strings and comments are text, not brackets.
+        let table = "CODES = {\"(\": [1,  # a [ in a comment\n    2]}\n";
+        assert_eq!(sig(Lang::Python, table), "CODES = {\"(\": [1,…]}");
+        assert_eq!(
+            sig(Lang::Python, "HELP = \"\"\"Usage: [opts]\nMore.\n\"\"\"\n"),
+            "HELP = \"\"\"Usage: [opts] …"
+        );
+        assert_eq!(sig(Lang::Python, "LIMIT = 10  # seconds\n"), "LIMIT = 10");
+        let rust = "pub const NAMES: &[&'static str] = &[\n    \"a\",\n];\n";
+        assert_eq!(sig(Lang::Rust, rust), "pub const NAMES: &[&'static str] = &[…]");
+        assert_eq!(sig(Lang::Rust, "const N: u32 =\n    5;\n"), "const N: u32 = …");
+        let ts = "export const routes = {\n  home: \"/\",\n};\n";
+        assert_eq!(sig(Lang::TypeScript, ts), "export const routes = {…}");
+    }
+}
