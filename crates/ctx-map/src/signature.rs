@@ -64,8 +64,13 @@ pub(crate) fn signature(source: &str, node: Node, kind: Kind, overloads: usize) 
             let line_end = line_end.min(outer.end_byte());
             let text = without_comments(source, outer, start, line_end);
             let line = text.trim_end();
-            // A constant whose value goes on: its first line, closed (`X = dict(…)`).
+            // A constant or type whose value goes on: all of it when it is short
+            // (`type Formatter<N = …> = Layered<…>`), else its first line, closed (`X = dict(…)`).
             if matches!(kind, Kind::Constant | Kind::Type) && outer.end_byte() > line_end {
+                let most_lines = if kind == Kind::Type { 2 } else { 1 };
+                if let Some(whole) = joined_whole(source, outer, start, most_lines) {
+                    return whole;
+                }
                 return cut(&continued(line, outer, start, line_end), MAX_SIGNATURE_LINE);
             }
             return cut(line.trim_end_matches('{').trim_end(), MAX_SIGNATURE_LINE);
@@ -193,6 +198,37 @@ fn without_comments(source: &str, node: Node, start: usize, end: usize) -> Strin
     text
 }
 
+/// The statement `node` from `start`, comments out, joined onto at most
+/// `most_lines` lines of [`WRAP`] characters; `None` when it takes more, holds
+/// code (a function's body would be shown), or has a token over lines (a
+/// multi-line string: joining would change it).
+fn joined_whole(source: &str, node: Node, start: usize, most_lines: usize) -> Option<String> {
+    let end = node.end_byte();
+    if end - start > 2 * most_lines * WRAP || !joinable(node) {
+        return None;
+    }
+    let text = without_comments(source, node, start, end);
+    let joined = join_lines(text.trim_end().trim_end_matches(';').trim_end());
+    (joined.lines().count() <= most_lines && joined.lines().all(|l| l.chars().count() <= WRAP)).then_some(joined)
+}
+
+/// Whether `node` holds no code and no token (but a comment) over lines.
+fn joinable(node: Node) -> bool {
+    let kind = node.kind();
+    if kind.contains("comment") {
+        return true;
+    }
+    let code = kind.contains("function") && !kind.contains("type");
+    if code || kind.contains("lambda") || kind.contains("closure") || kind.contains("block") {
+        return false;
+    }
+    if node.child_count() == 0 {
+        return node.start_position().row == node.end_position().row;
+    }
+    let mut cursor = node.walk();
+    node.children(&mut cursor).all(joinable)
+}
+
 /// The first `line` of a statement that goes on: `…` where the rest was,
 /// then the brackets the line left open, closed (`LocalProxy(…)`, `&[…]`).
 /// `node` is the statement, whose tokens tell brackets from quoted text.
@@ -220,11 +256,17 @@ fn open_brackets(node: Node, start: usize, end: usize, closers: &mut Vec<char>) 
             open_brackets(child, start, end, closers);
             continue;
         }
+        // `<` opens a list only in a type's arguments or parameters, never in `a < b`.
+        let in_type_list = || child.parent().is_some_and(|p| p.kind().starts_with("type_"));
         match child.kind() {
             "(" => closers.push(')'),
             "[" => closers.push(']'),
             "{" => closers.push('}'),
+            "<" if in_type_list() => closers.push('>'),
             ")" | "]" | "}" => {
+                closers.pop();
+            }
+            ">" if in_type_list() => {
                 closers.pop();
             }
             _ => {}
@@ -373,13 +415,12 @@ mod tests {
         // Every line before the mark ends a parameter: none is cut inside.
         let last = signature.lines().last().unwrap().trim_end_matches(" …");
         assert!(last.ends_with("= None,") || last.ends_with("= None"), "{last}");
-        // A multi-line type alias shows it goes on.
-        let tags =
-            extract(Lang::TypeScript, "type MethodsHeaders = Partial<\n  Record<string, string>\n>;\n")
-                .unwrap();
+        // A long type alias over lines shows it goes on.
+        let members: String = (0..40).map(|i| format!("  field_{i}: string;\n")).collect();
+        let source = format!("type MethodsHeaders = Partial<{{\n{members}}}>;\n");
+        let tags = extract(Lang::TypeScript, &source).unwrap();
         assert!(
-            tags.defs[0].signature.starts_with("type MethodsHeaders = Partial<")
-                && tags.defs[0].signature.ends_with('…'),
+            tags.defs[0].signature == "type MethodsHeaders = Partial<{…}>",
             "{:?}",
             tags.defs[0].signature
         );
@@ -410,23 +451,45 @@ mod tests {
     }
 
     #[test]
-    fn a_constant_whose_value_goes_on_shows_its_first_line_closed() {
+    fn a_constant_whose_value_goes_on_shows_all_of_it_when_short_else_its_first_line_closed() {
         let sig = |lang: Lang, source: &str| extract(lang, source).unwrap().defs[0].signature.clone();
         let proxy =
             "current_app: FlaskProxy = LocalProxy(  # type: ignore[assignment]\n    _cv_app, \"app\"\n)\n";
-        assert_eq!(sig(Lang::Python, proxy), "current_app: FlaskProxy = LocalProxy(…)");
+        assert_eq!(sig(Lang::Python, proxy), "current_app: FlaskProxy = LocalProxy(_cv_app, \"app\")");
         // Brackets in strings and comments are text, not brackets.
-        let table = "CODES = {\"(\": [1,  # a [ in a comment\n    2]}\n";
-        assert_eq!(sig(Lang::Python, table), "CODES = {\"(\": [1,…]}");
+        let table = format!("CODES = {{\"(\": [1,  # a [ in a comment\n    2]{}}}\n", ", 3".repeat(40));
+        assert_eq!(sig(Lang::Python, &table), "CODES = {\"(\": [1,…]}");
+        assert_eq!(sig(Lang::Python, "CODES = {\"(\": [1,  # a [\n    2]}\n"), "CODES = {\"(\": [1, 2]}");
+        // A string over lines is never joined: that would change it.
         assert_eq!(
             sig(Lang::Python, "HELP = \"\"\"Usage: [opts]\nMore.\n\"\"\"\n"),
             "HELP = \"\"\"Usage: [opts] …"
         );
         assert_eq!(sig(Lang::Python, "LIMIT = 10  # seconds\n"), "LIMIT = 10");
         let rust = "pub const NAMES: &[&'static str] = &[\n    \"a\",\n];\n";
-        assert_eq!(sig(Lang::Rust, rust), "pub const NAMES: &[&'static str] = &[…]");
-        assert_eq!(sig(Lang::Rust, "const N: u32 =\n    5;\n"), "const N: u32 = …");
+        assert_eq!(sig(Lang::Rust, rust), "pub const NAMES: &[&'static str] = &[\"a\"]");
+        let long: String = (0..30).map(|i| format!("    \"name_{i}\",\n")).collect();
+        let rust = format!("pub const NAMES: &[&'static str] = &[\n{long}];\n");
+        assert_eq!(sig(Lang::Rust, &rust), "pub const NAMES: &[&'static str] = &[…]");
+        assert_eq!(sig(Lang::Rust, "const N: u32 =\n    5;\n"), "const N: u32 = 5");
         let ts = "export const routes = {\n  home: \"/\",\n};\n";
-        assert_eq!(sig(Lang::TypeScript, ts), "export const routes = {…}");
+        assert_eq!(sig(Lang::TypeScript, ts), "export const routes = {home: \"/\"}");
+        // Code is never joined in: a body is not a signature.
+        let ts = "const isType = pick(utils, function filter(p) {\n  return /^is/.test(p);\n});\n";
+        assert_eq!(sig(Lang::TypeScript, ts), "const isType = pick(utils, function filter(p) {…})");
+    }
+
+    #[test]
+    fn a_type_alias_over_lines_shows_all_of_it_on_up_to_two() {
+        let sig = |lang: Lang, source: &str| extract(lang, source).unwrap().defs[0].signature.clone();
+        let rust = "pub type Formatter<\n    N = format::DefaultFields,\n    E = format::Format<format::Full>,\n    \
+                    W = fn() -> io::Stdout,\n> = layer::Layered<fmt_layer::Layer<Registry, N, E, W>, Registry>;\n";
+        assert_eq!(
+            sig(Lang::Rust, rust),
+            "pub type Formatter<N = format::DefaultFields, E = format::Format<format::Full>,\n    \
+             W = fn() -> io::Stdout> = layer::Layered<fmt_layer::Layer<Registry, N, E, W>, Registry>"
+        );
+        let ts = "export type Method =\n  | 'get'\n  | 'post'; // the verbs\n";
+        assert_eq!(sig(Lang::TypeScript, ts), "export type Method = | 'get' | 'post'");
     }
 }
