@@ -77,10 +77,11 @@ fn payload(event: &str, cwd: &Path, transcript: &Path, extra: Value) -> Value {
     value
 }
 
-/// Run `ctx hook EVENT` in `dir` with `stdin`.
+/// Run `ctx hook EVENT` in `dir` with `stdin` (`ctx hook` alone when `event` is empty).
 fn hook_in(dir: &Path, event: &str, stdin: &[u8]) -> Answer {
     let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin!("ctx"))
-        .args(["hook", event])
+        .arg("hook")
+        .args(Some(event).filter(|e| !e.is_empty()))
         .current_dir(dir)
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
@@ -383,6 +384,30 @@ fn every_failure_exits_0_with_one_line_on_stderr_and_nothing_injected() {
         answer.assert_silent(event);
         assert_eq!(answer.stderr, "", "{event}");
     }
+}
+
+#[test]
+fn without_an_event_argument_the_payload_names_the_event() {
+    let repo = Repo::init(FIXTURE);
+    let transcript = repo.path("t.jsonl");
+    let start = hook(&repo, "", &payload("SessionStart", repo.root(), &transcript, json!({})));
+    assert!(start.context("SessionStart").contains("## ctx: how to get context here"), "{}", start.stdout);
+    let prompt = json!({ "prompt": "refresh_session_token keeps the expiry of a revoked token" });
+    let answer = hook(&repo, "", &payload("UserPromptSubmit", repo.root(), &transcript, prompt));
+    assert!(answer.context("UserPromptSubmit").contains("refresh_session_token"), "{}", answer.stdout);
+    // An event ctx does not answer, named only in the payload: nothing, as when named.
+    let answer = hook(&repo, "", &payload("Notification", repo.root(), &transcript, json!({})));
+    answer.assert_silent("Notification in the payload");
+    assert_eq!(answer.stderr, "");
+    // Named nowhere: one line says how to name it, and the session goes on.
+    let mut input = payload("SessionStart", repo.root(), &transcript, json!({}));
+    input.as_object_mut().unwrap().remove("hook_event_name");
+    let answer = hook(&repo, "", &input);
+    answer.assert_silent("no event anywhere");
+    assert!(answer.stderr.starts_with("ctx hook: no event: name it"), "{}", answer.stderr);
+    // The argument wins over the payload.
+    let answer = hook(&repo, "Stop", &payload("SessionStart", repo.root(), &transcript, json!({})));
+    answer.assert_silent("Stop named, SessionStart in the payload");
 }
 
 #[test]

@@ -689,6 +689,7 @@ pub(crate) fn parse_rendering(text: &str) -> Result<Rendering, String> {
 
 #[derive(Debug, Args)]
 pub struct HookArgs {
-    /// The hook event: SessionStart, UserPromptSubmit, PreCompact, Stop or SessionEnd (others do nothing).
-    pub event: String,
+    /// The hook event: SessionStart, UserPromptSubmit, PreCompact, Stop or SessionEnd (others do
+    /// nothing). Without it, the payload's `hook_event_name` says which.
+    pub event: Option<String>,
 }

@@ -26,6 +26,7 @@ use crate::output;
 /// The hook's input fields ctx reads (Claude Code sends more; they are ignored).
 #[derive(Debug, Default, Deserialize)]
 struct Payload {
+    hook_event_name: Option<String>,
     cwd: Option<PathBuf>,
     transcript_path: Option<PathBuf>,
     prompt: Option<String>,
@@ -38,13 +39,20 @@ const MAX_PAYLOAD: u64 = 16 * 1024 * 1024;
 enum Message {
     /// The workspace's time cap, once its configuration is read.
     Timeout(Duration),
-    /// The text to inject (`None`: nothing), or why there is none.
-    Done(anyhow::Result<Option<String>>),
+    /// The event answered and the text to inject (`None`: nothing), or why there is none.
+    Done(anyhow::Result<Option<(Event, String)>>),
 }
 
 pub fn run(env: &Env, args: &HookArgs) -> ExitCode {
-    let event = args.event.clone();
-    let Some(kind) = Event::parse(&event) else { return ExitCode::SUCCESS };
+    // Named on the command line, else read from the payload by the worker.
+    let kind = match args.event.as_deref() {
+        Some(name) => match Event::parse(name) {
+            Some(kind) => Some(kind),
+            None => return ExitCode::SUCCESS,
+        },
+        None => None,
+    };
+    let who = args.event.as_ref().map_or_else(|| "ctx hook".to_string(), |name| format!("ctx hook {name}"));
     let started = Instant::now();
     // One line for a panic too: the session's stderr is no place for a backtrace.
     std::panic::set_hook(Box::new(|info| eprintln!("ctx hook: internal error: {info}")));
@@ -60,7 +68,7 @@ pub fn run(env: &Env, args: &HookArgs) -> ExitCode {
     let mut deadline = started + Duration::from_millis(ctxkeep_core::HooksConfig::default().timeout_ms);
     let late = |deadline: Instant| -> ! {
         let ms = deadline.duration_since(started).as_millis();
-        give_up(&format!("ctx hook {event}: gave up after {ms} ms ([hooks] timeout_ms); nothing injected"))
+        give_up(&format!("{who}: gave up after {ms} ms ([hooks] timeout_ms); nothing injected"))
     };
     let result = loop {
         match receive.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
@@ -78,15 +86,15 @@ pub fn run(env: &Env, args: &HookArgs) -> ExitCode {
         }
     };
     match result {
-        Ok(Some(text)) => {
+        Ok(Some((kind, text))) => {
             let answer = serde_json::json!({
-                "hookSpecificOutput": { "hookEventName": event, "additionalContext": text }
+                "hookSpecificOutput": { "hookEventName": kind.name(), "additionalContext": text }
             });
             let mut out = std::io::stdout().lock();
             let _ = writeln!(out, "{answer}").and_then(|()| out.flush());
         }
         Ok(None) => {}
-        Err(err) => eprintln!("ctx hook {event}: {}", output::error_message(&err)),
+        Err(err) => eprintln!("{who}: {}", output::error_message(&err)),
     }
     ExitCode::SUCCESS
 }
@@ -151,19 +159,39 @@ impl Event {
             _ => return None,
         })
     }
+
+    fn name(self) -> &'static str {
+        match self {
+            Event::SessionStart => "SessionStart",
+            Event::UserPromptSubmit => "UserPromptSubmit",
+            Event::PreCompact => "PreCompact",
+            Event::Stop => "Stop",
+            Event::SessionEnd => "SessionEnd",
+        }
+    }
 }
 
-/// The worker: read the payload, open the workspace, do the event's work.
+/// The worker: read the payload, open the workspace, do the event's work
+/// (`event`'s, else the one the payload names).
 fn answer(
-    event: Event,
+    event: Option<Event>,
     process_cwd: &Path,
     root: Option<&Path>,
     started: Instant,
     timeout: &dyn Fn(Duration),
-) -> anyhow::Result<Option<String>> {
+) -> anyhow::Result<Option<(Event, String)>> {
     let mut input = Vec::new();
     std::io::stdin().take(MAX_PAYLOAD).read_to_end(&mut input).context("cannot read stdin")?;
     let payload: Payload = serde_json::from_slice(&input).context("stdin is not a hook's JSON payload")?;
+    let event = match (event, payload.hook_event_name.as_deref()) {
+        (Some(event), _) => event,
+        (None, Some(name)) => match Event::parse(name) {
+            Some(event) => event,
+            // An event ctx does not answer: nothing to do, as when it is named.
+            None => return Ok(None),
+        },
+        (None, None) => anyhow::bail!("no event: name it (`ctx hook SessionStart`) or send the payload's hook_event_name"),
+    };
     // The session's directory (it follows `cd`), else ours.
     let cwd = payload.cwd.as_deref().filter(|c| c.is_dir()).unwrap_or(process_cwd);
     let mut ws = match root {
@@ -202,5 +230,5 @@ fn answer(
             String::new()
         }
     };
-    Ok((!text.is_empty()).then_some(text))
+    Ok((!text.is_empty()).then_some((event, text)))
 }
