@@ -151,7 +151,7 @@ impl PathRole {
             ),
             (
                 PathRole::Test,
-                &["tests", "test", "__tests__", "spec", "specs", "testing", "e2e", "integration-tests"],
+                &["tests", "test", "__tests__", "spec", "specs", "e2e", "integration-tests"],
             ),
             (
                 PathRole::Example,
@@ -169,9 +169,12 @@ impl PathRole {
             let tail = part.len().checked_sub(6).filter(|&at| at > 0).and_then(|at| part.get(at..));
             tail.is_some_and(|t| t.eq_ignore_ascii_case("-tests") || t.eq_ignore_ascii_case("_tests"))
         };
+        // `testing/` is the tests at the root (pytest's), but inside the code it is
+        // what the code gives its users' tests (`numpy/testing`, hono's `src/helper/testing`).
+        let root_testing = |i: usize, p: &str| i == 0 && p.eq_ignore_ascii_case("testing");
         for (role, names) in FOLDERS {
-            let of_kind = |p: &&str| *role == PathRole::Test && tests_of_a_kind(p);
-            if parts.iter().any(|p| named(names, p) || of_kind(p)) {
+            let of_kind = |i: usize, p: &str| *role == PathRole::Test && (tests_of_a_kind(p) || root_testing(i, p));
+            if parts.iter().enumerate().any(|(i, p)| named(names, p) || of_kind(i, p)) {
                 return *role;
             }
         }
@@ -284,6 +287,9 @@ mod tests {
             ("runtime-tests/workerd/index.ts", PathRole::Test),
             ("crates/x/integration_tests/a.rs", PathRole::Test),
             ("src/my-tests.rs", PathRole::Source),
+            ("testing/python/approx.py", PathRole::Test),
+            ("numpy/testing/_private/utils.py", PathRole::Source),
+            ("src/helper/testing/index.ts", PathRole::Source),
         ];
         for (path, role) in cases {
             assert_eq!(PathRole::of(path), role, "{path}");
