@@ -220,6 +220,7 @@ pub fn index_scanned(
                 let text = String::from_utf8_lossy(&bytes);
                 let lang = source.lang.clone().unwrap_or_default();
                 let tags = match Lang::from_name(&lang) {
+                    _ if crate::lang::looks_minified(&text) => Ok(FileTags::default()),
                     Some(grammar) => tags::extract(grammar, &text),
                     None => Ok(fallback::extract(&text)),
                 };

@@ -160,6 +160,7 @@ fn make_tables(
             // Never through a link out of the workspace the file may have become since the scan.
             let bytes = ctxkeep_core::read_within(&root, path).ok()?;
             let text = String::from_utf8_lossy(&bytes);
+            let text = if crate::lang::looks_minified(&text) { "".into() } else { text };
             let table = FileTerms::of(&detector.redact_in(path, &text), files[i].defined_names());
             Some((i, *blake3::hash(&bytes).as_bytes(), table))
         })

@@ -86,9 +86,51 @@ impl Lang {
     }
 }
 
+/// Whether `text` is minified or bundled code, a build's output that nobody
+/// edits (mdBook's vendored `ace.js`, `highlight.js`: a license header, then
+/// lines of thousands of characters): most of its bytes are in lines over
+/// [`LONG_LINE`] characters and it has few other lines. Such a file names
+/// nothing and holds no words: its definitions are one-letter locals, and its
+/// text would match any task. A source file with one long data line among
+/// its code keeps both.
+pub fn looks_minified(text: &str) -> bool {
+    const LONG_LINE: usize = 500;
+    const MOST_SHORT_LINES: usize = 100;
+    if text.len() < 2 * LONG_LINE {
+        return false;
+    }
+    let (mut long_bytes, mut short_lines) = (0, 0);
+    for line in text.lines() {
+        if line.len() > LONG_LINE {
+            long_bytes += line.len();
+        } else {
+            short_lines += 1;
+            if short_lines >= MOST_SHORT_LINES {
+                return false;
+            }
+        }
+    }
+    long_bytes * 2 > text.len()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn minified_code_is_told_from_code_with_a_long_line() {
+        let bundle = format!("/*! ace 1.4.12 | BSD License */\n{}\n", "var a=function(e,t){return e+t};".repeat(200));
+        assert!(looks_minified(&bundle));
+        let code: String = (0..120).map(|i| format!("def f{i}(x):\n    return x + {i}\n")).collect();
+        assert!(!looks_minified(&code));
+        // One long data line among the code: still code.
+        let with_data = format!("{code}BLOB = \"{}\"\n", "A".repeat(20_000));
+        assert!(!looks_minified(&with_data));
+        assert!(!looks_minified("x = 1\n"));
+        // A few short lines around a bundle do not make it code.
+        let short_lines: String = (0..30).map(|i| format!("// line {i}\n")).collect();
+        assert!(looks_minified(&format!("{short_lines}{bundle}")));
+    }
 
     #[test]
     fn every_query_compiles() {

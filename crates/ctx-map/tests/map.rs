@@ -761,3 +761,27 @@ fn the_stored_postings_rank_as_fresh_tables_and_follow_the_files() {
     std::fs::write(&admin, old_admin).unwrap();
     assert_eq!(ranked_from_the_store(&mut ws, query), first);
 }
+
+#[test]
+fn a_minified_bundle_defines_nothing_and_holds_no_words_of_a_task() {
+    use ctxkeep_map::rank::{RankOptions, rank_workspace};
+    // mdBook keeps ace.js: a license line, then lines of thousands of characters.
+    let bundle = format!(
+        "/* ace.js | BSD License */\n{}\n",
+        "function e(n){return n.indent.lines.strip(n)}var t=function(r){return e(r)};".repeat(300)
+    );
+    let mut files = SHOP.to_vec();
+    files.push(("front/ace.js", &bundle));
+    files.push(("shop/indent.py", "def strip_indent(lines):\n    return [line.lstrip() for line in lines]\n"));
+    let dir = tree(&files);
+    let cache = tempfile::tempdir().unwrap();
+    let mut ws = open(dir.path(), cache.path());
+    let map = run(&mut ws, &MapOptions { tokens: 8192, ..MapOptions::default() });
+    assert!(!map.text.contains("function e(n)"), "{}", map.text);
+    assert!(map.files.iter().filter(|f| f.path == "front/ace.js").all(|f| f.definitions.is_empty()));
+    let options = RankOptions { history: false, ..RankOptions::default() };
+    let (ranked, _) = rank_workspace(&mut ws, "strip the indent of the lines", options, None).unwrap();
+    assert_eq!(ranked[0].path, "shop/indent.py", "{ranked:?}");
+    let bundle_rank = ranked.iter().find(|r| r.path == "front/ace.js");
+    assert!(bundle_rank.is_none_or(|r| r.lexical == 0.0), "{bundle_rank:?}");
+}
