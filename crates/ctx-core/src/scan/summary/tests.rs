@@ -1,0 +1,298 @@
+//! The summaries of real-world openings: docstrings, doc comments, READMEs, manifests.
+
+use super::*;
+
+fn sum(name: &str, text: &str) -> Option<String> {
+    summarize(name, super::super::language(name), text.as_bytes())
+}
+
+#[test]
+fn ctx_s_own_section_is_no_summary_of_a_file() {
+    let section = "<!-- BEGIN CTX MANAGED SECTION v1 -->\n## ctx\n\nctx keeps what an agent should know.\n\
+                   <!-- END CTX MANAGED SECTION -->\n";
+    assert_eq!(sum("AGENTS.md", section), None);
+    let theirs = format!("# Rules\n\nRun the linter before each commit.\n\n{section}");
+    assert_eq!(sum("AGENTS.md", &theirs).as_deref(), Some("Run the linter before each commit."));
+}
+
+#[test]
+fn readme_first_paragraph_skips_headings_badges_and_html() {
+    let text = "---\ntitle: x\n---\n# Project\n\n[![ci](x)](y)\n<p align=center>\n\nFast *context*\nfor `agents`.\n\nMore.\n";
+    assert_eq!(sum("README.md", text).as_deref(), Some("Fast context for agents."));
+    assert_eq!(sum("README.md", "# Only a title\n").as_deref(), Some("Only a title"));
+    assert_eq!(sum("README", "Plain text readme.\n").as_deref(), Some("Plain text readme."));
+    assert_eq!(sum("README.rst", "Title\n=====\n\nThe text.\n").as_deref(), Some("The text."));
+    assert_eq!(sum("README.md", "Title\n-----\nThe text.\n").as_deref(), Some("The text."));
+}
+
+#[test]
+fn python_docstrings() {
+    let text = "#!/usr/bin/env python\n# -*- coding: utf-8 -*-\n\"\"\"HTTP client.\n\nDetails.\"\"\"\nimport x\n";
+    assert_eq!(sum("__init__.py", text).as_deref(), Some("HTTP client."));
+    assert_eq!(sum("m.py", "r'''Raw doc.'''\n").as_deref(), Some("Raw doc."));
+    assert_eq!(sum("m.py", "import os\n\"\"\"not a docstring\"\"\"\n"), None);
+    assert_eq!(
+        sum("test_startup.py", "\"\"\"https://x.invalid/issues/1\"\"\"\n"),
+        None,
+        "an address alone"
+    );
+}
+
+#[test]
+fn rust_inner_docs_and_js_comments() {
+    let rust = "//! The engine.\n//! Owns the store.\n//!\n//! More.\n#![deny(x)]\nmod a;\n";
+    assert_eq!(sum("lib.rs", rust).as_deref(), Some("The engine. Owns the store."));
+    assert_eq!(sum("lib.rs", "/*!\n * Block docs.\n */\n").as_deref(), Some("Block docs."));
+    assert_eq!(sum("main.rs", "fn main() {}\n"), None);
+    let ts = "/**\n * @license MIT\n * Copyright 2020\n */\n/**\n * Auth hooks for React.\n * @module auth\n */\nexport {}\n";
+    assert_eq!(sum("index.ts", ts).as_deref(), Some("Auth hooks for React."));
+    assert_eq!(
+        sum("index.js", "'use strict';\n// Tiny router.\nmodule.exports = 1;\n").as_deref(),
+        Some("Tiny router.")
+    );
+}
+
+#[test]
+fn manifests() {
+    let cargo = "[package]\nname = \"x\"\ndescription = \"A crate.\"\n";
+    assert_eq!(sum("Cargo.toml", cargo).as_deref(), Some("A crate."));
+    let pyproject = "[project]\nname = \"x\"\ndescription = \"A package.\"\n";
+    assert_eq!(sum("pyproject.toml", pyproject).as_deref(), Some("A package."));
+    assert_eq!(sum("package.json", "{\"description\": \"A module.\"}").as_deref(), Some("A module."));
+    assert_eq!(sum("Cargo.toml", "not toml ["), None);
+}
+
+/// Openings in the shapes real projects write (reST module headers, Sphinx
+/// roles and directives, Markdown badges and links, doc-comment headings):
+/// the summary is the first sentence of prose, without markup.
+#[test]
+fn markup_never_reaches_a_summary() {
+    let cases: &[(&str, &str, &str)] = &[
+        // A module docstring with a reST title and underline (requests' style).
+        (
+            "adapters.py",
+            "# -*- coding: utf-8 -*-\n\"\"\"\nshop.adapters\n~~~~~~~~~~~~~\n\nThis module holds the transport adapters.\n\"\"\"\n",
+            "This module holds the transport adapters.",
+        ),
+        // Overlined title, then a role and a reST link.
+        (
+            "m.py",
+            "\"\"\"\n=====\nTitle\n=====\n\nWraps :class:`Session` and :py:func:`shop.get`; see `the guide <https://x.invalid>`_.\n\"\"\"\n",
+            "Wraps Session and shop.get; see the guide.",
+        ),
+        // A docs page: directives with options, a field list, then prose.
+        (
+            "index.rst",
+            ":orphan:\n\n.. image:: logo.png\n   :align: center\n   :height: 200px\n\n.. _intro:\n\nWelcome\n=======\n\nShop is a toolkit for orders.\n",
+            "Shop is a toolkit for orders.",
+        ),
+        // A changelog's entries are no description, nor an older release's notes
+        // (click's: `Released 2015-11-24, codename "pow pow"`): its first title is.
+        (
+            "CHANGES.rst",
+            "Version 3.2.0\n-------------\n\nUnreleased\n\n-   Drop support for Python 3.9. :pr:`3098`\n\
+             -   Remove previously deprecated code. :pr:`3099`\n\nVersion 3.1.0\n-------------\n\n\
+             Released 2015-11-24, codename \"pow pow\"\n\n-   Something.\n",
+            "Version 3.2.0",
+        ),
+        // HTML entities read as what they stand for.
+        ("notes.md", "Adds &#x27;withXSRFToken&#x27; &amp; more.\n", "Adds 'withXSRFToken' & more."),
+        // A doc comment's short first line is its summary (clap's `aot` module).
+        (
+            "mod.rs",
+            "//! Prebuilt completions\n//!\n//! Shell is a convenience enum for an argument value type.\n",
+            "Prebuilt completions",
+        ),
+        // Nor a checklist's boxes (bat's release checklist).
+        (
+            "release-checklist.md",
+            "# Release checklist\n\n## Version bump\n\n- [ ] Update version in Cargo.toml.\n- [ ] Run tests.\n",
+            "Release checklist",
+        ),
+        // A list ends the paragraph that introduces it; the prose after a list is read.
+        ("notes.md", "- one\n- two\n\nThe prose after it.\n", "The prose after it."),
+        // A README's list of links, then a section that says what the project is.
+        (
+            "README.md",
+            "# Foo\n\n- [Docs](https://x.invalid)\n- [Chat](https://y.invalid)\n\n## About\n\nFoo is a tool.\n",
+            "Foo is a tool.",
+        ),
+        // A terse docstring is still one.
+        ("tokens.py", "\"\"\"Session tokens\"\"\"\n", "Session tokens"),
+        // CSS in a `<style>` element is no prose (typer's docs index).
+        (
+            "index.md",
+            "<style>\n.md-content .md-typeset h1 { display: none; }\n</style>\n\n<p align=\"center\">\n\
+             <a href=\"https://x.invalid\"><img src=\"logo.svg\"></a>\n</p>\n\nTyper builds CLIs.\n",
+            "Typer builds CLIs.",
+        ),
+        // A role opening a sentence is prose, not a reST field (werkzeug's local.py).
+        (
+            "local.py",
+            "\"\"\"\n:class:`ContextVar` holds the data of each context. This wraps it.\n\"\"\"\n",
+            "ContextVar holds the data of each context. This wraps it.",
+        ),
+        // A directive's indented content is not the paragraph.
+        (
+            "guide.rst",
+            ".. note::\n\n   This is a note, not the summary.\n\nThe real first sentence.\n",
+            "The real first sentence.",
+        ),
+        // Markdown: badges, a linked title, inline links and an image.
+        (
+            "README.md",
+            "# [Shop](https://x.invalid)\n\n[![CI](https://x.invalid/b.svg)](https://x.invalid)\n![logo](logo.png)\n\nA [fast](https://x.invalid/fast) shop ![icon](i.png) for **orders**.\n",
+            "A fast shop for orders.",
+        ),
+        // A Rust crate's docs under a heading.
+        (
+            "lib.rs",
+            "//! # shop\n//!\n//! Orders, carts and [`Invoice`]s.\n",
+            "Orders, carts and Invoices.",
+        ),
+        // A JSDoc block with a Markdown heading first.
+        (
+            "index.ts",
+            "/**\n * ## Shop\n *\n * Typed [client](./client.ts) for the shop API.\n */\n",
+            "Typed client for the shop API.",
+        ),
+        // An ellipsis is prose, not a directive.
+        ("notes.md", "...and then the shop opened.\n", "...and then the shop opened."),
+        // Link reference definitions and reference links.
+        (
+            "lib.rs",
+            "//! [![docs]][docs-rs]\n//!\n//! [docs]: https://img.invalid/badge.svg\n//! [docs-rs]: https://docs.invalid\n//!\n//! Define [commands][Command] and their [`Arg`]s.\n",
+            "Define commands and their Args.",
+        ),
+        // A paragraph that only introduces what follows gives way to the title.
+        (
+            "pdb.py",
+            "\"\"\"\nThe Shop Debugger\n=================\n\nTo use it in its simplest form:\n\n    >>> import shopdb\n\"\"\"\n",
+            "The Shop Debugger",
+        ),
+        // Generic types keep their brackets.
+        ("lib.rs", "//! Reads `Vec<u8>` buffers.\n", "Reads Vec<u8> buffers."),
+        // A reST module header right after the quotes, its underline shorter than the title.
+        (
+            "adapters.py",
+            "\"\"\"pkg.adapters\n~~~~~~~~\n\nThis module contains the transport adapters that Requests-alikes use.\n\n:copyright: (c) 2012.\n\"\"\"\n",
+            "This module contains the transport adapters that Requests-alikes use.",
+        ),
+        // A literal block's `::` in a package docstring.
+        (
+            "__init__.py",
+            "\"\"\"Enables debugging support for a given application::\n\n    app = Debugged(app)\n\"\"\"\n",
+            "Enables debugging support for a given application:",
+        ),
+        // A docs page: `:orphan:`, an image whose options are indented deeper, a target, a title.
+        (
+            "page.rst",
+            ":orphan:\n\n.. image:: https://x.invalid/logo.png\n    :align: center\n    :height: 200px\n    :alt: the logo\n\n.. _api:\n\nAPI\n===\n\n.. module:: shop\n\nThis part of the documentation covers all the interfaces of Shop.\n",
+            "This part of the documentation covers all the interfaces of Shop.",
+        ),
+        // reST substitution badges and a raw HTML block.
+        (
+            "README.rst",
+            ".. |pypi| image:: https://img.invalid/pypi.svg\n   :target: https://pypi.invalid\n.. |ci| image:: https://img.invalid/ci.svg\n\n|pypi| |ci|\n\n.. raw:: html\n\n   <p align=\"center\">logo</p>\n\nShop ships orders.\n",
+            "Shop ships orders.",
+        ),
+        // A README with a centred HTML header: the one-line paragraph is the summary.
+        (
+            "README.md",
+            "<br><br>\n<div align=\"center\">\n   <a href=\"https://x.invalid\"><img src=\"logo.svg\" /></a><br>\n</div>\n\n<p align=\"center\">Promise based <b>HTTP client</b> for the browser</p>\n\n<p align=\"center\">\n    <a href=\"https://x.invalid\"><b>Website</b></a>\n</p>\n",
+            "Promise based HTTP client for the browser",
+        ),
+        // An HTML title, badges on one line, a quoted tagline.
+        (
+            "README.md",
+            "<h1 align=\"center\">Shop</h1>\n\n[![CI](https://x.invalid/ci.svg)](https://x.invalid) [![PyPI](https://x.invalid/v.svg)](https://x.invalid)\n\n> **Orders for Rust**\n\nMore.\n",
+            "Orders for Rust",
+        ),
+        // No module docstring: the main class's docstring (named like the file; private ones aside).
+        (
+            "shop.py",
+            "from x import y\n\nclass _Hidden:\n    \"\"\"Not this one.\"\"\"\n\nclass Shop(\n    Base,\n):\n    \"\"\"The shop object implements a WSGI application.\n\n    More.\n    \"\"\"\n",
+            "The shop object implements a WSGI application.",
+        ),
+        // No `//!` docs: the first public type's `///` docs.
+        (
+            "pool.rs",
+            "use std::sync::Arc;\n\n/// A pool of [`Conn`]s.\n#[derive(Debug)]\npub struct Pool {\n    inner: Arc<()>,\n}\n",
+            "A pool of Conns.",
+        ),
+        // No leading comment: the exported class's JSDoc.
+        (
+            "client.ts",
+            "import { x } from './x';\n\n/**\n * Create a new instance of the client.\n * @param config the defaults\n */\nexport class Client {}\n",
+            "Create a new instance of the client.",
+        ),
+        // MkDocs docs pages: an admonition block, attribute lists, inline HTML.
+        (
+            "using-click.md",
+            "/// warning\n\nThis is a warning.\n\n///\n\nShop's <abbr title=\"command line\">CLI</abbr> wraps [Click](https://x.invalid){.internal-link target=_blank}.\n",
+            "Shop's CLI wraps Click.",
+        ),
+        ("tips.md", "!!! tip\n    Not this.\n\nShop runs anywhere.\n", "Shop runs anywhere."),
+        // rustdoc paths in brackets keep their text.
+        (
+            "lib.rs",
+            "//! Shows [crate::config::Config::show_all] lines.\n",
+            "Shows crate::config::Config::show_all lines.",
+        ),
+        // A centred tagline in emphasis on its own line, badges after it.
+        (
+            "README.md",
+            "<p align=\"center\">\n  <a href=\"https://x.invalid\"><img src=\"logo.svg\" alt=\"Shop\"></a>\n</p>\n<p align=\"center\">\n    <em>Shop, build great carts. Easy to code.</em>\n</p>\n<p align=\"center\">\n<a href=\"https://x.invalid/ci\" target=\"_blank\">\n    <img src=\"https://x.invalid/b.svg\" alt=\"Test\">\n</a>\n</p>\n\n---\n\n**Documentation**: <a href=\"https://x.invalid\">https://x.invalid</a>\n",
+            "Shop, build great carts. Easy to code.",
+        ),
+        // A terminal fixture's colours are not prose.
+        ("out.txt.md", "\u{1b}[38;2;253;151;31mhello\u{1b}[0m world\n", "hello world"),
+        // A README's row of links is navigation; the overview says what it is.
+        (
+            "README.md",
+            "![Shop][splash]\n\n[splash]: https://x.invalid/s.svg\n\n[Website](https://x.invalid) |\n[Chat](https://x.invalid/c)\n\n## Overview\n\n`shop` is a framework for carts.\n",
+            "shop is a framework for carts.",
+        ),
+        // Dunder names in code spans keep their underscores.
+        (
+            "handlers.py",
+            "\"\"\"Hooks to use with `__get_core_schema__` and `__get_json_schema__`.\"\"\"\n",
+            "Hooks to use with __get_core_schema__ and __get_json_schema__.",
+        ),
+        // rustdoc's shortcut links keep their text; a type's brackets stay.
+        (
+            "field.rs",
+            "//! Utilities for working with [fields] and [field visitors]: see [`Value`], `[u8]`.\n",
+            "Utilities for working with fields and field visitors: see Value, [u8].",
+        ),
+    ];
+    for (name, text, want) in cases {
+        assert_eq!(sum(name, text).as_deref(), Some(*want), "{name}: {text:?}");
+    }
+    // An example's "Run with" before its command says nothing of it: no summary.
+    let example = "//! Run with\n//!\n//! ```not_rust\n//! cargo run -p example-cors\n//! ```\n\nuse axum::Router;\n";
+    assert_eq!(sum("main.rs", example), None);
+    let fenced = "//! Example:\n//! ```\n//! shop::run();\n//! ```\n";
+    assert_eq!(sum("main.rs", fenced), None);
+    // A sentence before code that does describe is kept.
+    let kept = "//! Serves the shop's orders over HTTP, with retries and timeouts.\n//!\n//! ```\n//! x\n//! ```\n";
+    assert_eq!(
+        sum("main.rs", kept).as_deref(),
+        Some("Serves the shop's orders over HTTP, with retries and timeouts.")
+    );
+    // A module of many types, none named like it, is summarized by none.
+    let many =
+        "class Request:\n    \"\"\"A request.\"\"\"\nclass Response:\n    \"\"\"A response.\"\"\"\n";
+    assert_eq!(sum("wrappers.py", many), None);
+    assert_eq!(sum("response.py", many).as_deref(), Some("A response."));
+    // A module's own docstring comes before its class's.
+    let both = "\"\"\"The module.\"\"\"\nclass Shop:\n    \"\"\"The class.\"\"\"\n";
+    assert_eq!(sum("m.py", both).as_deref(), Some("The module."));
+}
+
+#[test]
+fn long_summaries_are_cut_at_a_word() {
+    let long = format!("{}\n", "word ".repeat(100));
+    let got = sum("README.md", &long).unwrap();
+    assert!(got.chars().count() <= MAX_SUMMARY_CHARS + 1 && got.ends_with("word…"), "{got}");
+}
