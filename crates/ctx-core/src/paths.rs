@@ -149,10 +149,7 @@ impl PathRole {
                     "__mocks__",
                 ],
             ),
-            (
-                PathRole::Test,
-                &["tests", "test", "__tests__", "spec", "specs", "e2e", "integration-tests"],
-            ),
+            (PathRole::Test, &["tests", "test", "__tests__", "spec", "specs", "e2e", "integration-tests"]),
             (
                 PathRole::Example,
                 &["examples", "example", "demo", "demos", "samples", "sample", "playground", "docs_src"],
@@ -173,7 +170,8 @@ impl PathRole {
         // what the code gives its users' tests (`numpy/testing`, hono's `src/helper/testing`).
         let root_testing = |i: usize, p: &str| i == 0 && p.eq_ignore_ascii_case("testing");
         for (role, names) in FOLDERS {
-            let of_kind = |i: usize, p: &str| *role == PathRole::Test && (tests_of_a_kind(p) || root_testing(i, p));
+            let of_kind =
+                |i: usize, p: &str| *role == PathRole::Test && (tests_of_a_kind(p) || root_testing(i, p));
             if parts.iter().enumerate().any(|(i, p)| named(names, p) || of_kind(i, p)) {
                 return *role;
             }

@@ -119,7 +119,8 @@ mod tests {
 
     #[test]
     fn minified_code_is_told_from_code_with_a_long_line() {
-        let bundle = format!("/*! ace 1.4.12 | BSD License */\n{}\n", "var a=function(e,t){return e+t};".repeat(200));
+        let bundle =
+            format!("/*! ace 1.4.12 | BSD License */\n{}\n", "var a=function(e,t){return e+t};".repeat(200));
         assert!(looks_minified(&bundle));
         let code: String = (0..120).map(|i| format!("def f{i}(x):\n    return x + {i}\n")).collect();
         assert!(!looks_minified(&code));

@@ -209,7 +209,8 @@ fn joined_whole(source: &str, node: Node, start: usize, most_lines: usize) -> Op
     }
     let text = without_comments(source, node, start, end);
     let joined = join_lines(text.trim_end().trim_end_matches(';').trim_end());
-    (joined.lines().count() <= most_lines && joined.lines().all(|l| l.chars().count() <= WRAP)).then_some(joined)
+    (joined.lines().count() <= most_lines && joined.lines().all(|l| l.chars().count() <= WRAP))
+        .then_some(joined)
 }
 
 /// Whether `node` holds no code and no token (but a comment) over lines.

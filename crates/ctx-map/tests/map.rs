@@ -772,7 +772,8 @@ fn a_minified_bundle_defines_nothing_and_holds_no_words_of_a_task() {
     );
     let mut files = SHOP.to_vec();
     files.push(("front/ace.js", &bundle));
-    files.push(("shop/indent.py", "def strip_indent(lines):\n    return [line.lstrip() for line in lines]\n"));
+    files
+        .push(("shop/indent.py", "def strip_indent(lines):\n    return [line.lstrip() for line in lines]\n"));
     let dir = tree(&files);
     let cache = tempfile::tempdir().unwrap();
     let mut ws = open(dir.path(), cache.path());

@@ -190,7 +190,9 @@ fn answer(
             // An event ctx does not answer: nothing to do, as when it is named.
             None => return Ok(None),
         },
-        (None, None) => anyhow::bail!("no event: name it (`ctx hook SessionStart`) or send the payload's hook_event_name"),
+        (None, None) => {
+            anyhow::bail!("no event: name it (`ctx hook SessionStart`) or send the payload's hook_event_name")
+        }
     };
     // The session's directory (it follows `cd`), else ours.
     let cwd = payload.cwd.as_deref().filter(|c| c.is_dir()).unwrap_or(process_cwd);

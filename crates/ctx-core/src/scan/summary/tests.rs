@@ -27,15 +27,12 @@ fn readme_first_paragraph_skips_headings_badges_and_html() {
 
 #[test]
 fn python_docstrings() {
-    let text = "#!/usr/bin/env python\n# -*- coding: utf-8 -*-\n\"\"\"HTTP client.\n\nDetails.\"\"\"\nimport x\n";
+    let text =
+        "#!/usr/bin/env python\n# -*- coding: utf-8 -*-\n\"\"\"HTTP client.\n\nDetails.\"\"\"\nimport x\n";
     assert_eq!(sum("__init__.py", text).as_deref(), Some("HTTP client."));
     assert_eq!(sum("m.py", "r'''Raw doc.'''\n").as_deref(), Some("Raw doc."));
     assert_eq!(sum("m.py", "import os\n\"\"\"not a docstring\"\"\"\n"), None);
-    assert_eq!(
-        sum("test_startup.py", "\"\"\"https://x.invalid/issues/1\"\"\"\n"),
-        None,
-        "an address alone"
-    );
+    assert_eq!(sum("test_startup.py", "\"\"\"https://x.invalid/issues/1\"\"\"\n"), None, "an address alone");
 }
 
 #[test]
@@ -145,11 +142,7 @@ fn markup_never_reaches_a_summary() {
             "A fast shop for orders.",
         ),
         // A Rust crate's docs under a heading.
-        (
-            "lib.rs",
-            "//! # shop\n//!\n//! Orders, carts and [`Invoice`]s.\n",
-            "Orders, carts and Invoices.",
-        ),
+        ("lib.rs", "//! # shop\n//!\n//! Orders, carts and [`Invoice`]s.\n", "Orders, carts and Invoices."),
         // A JSDoc block with a Markdown heading first.
         (
             "index.ts",
@@ -270,19 +263,20 @@ fn markup_never_reaches_a_summary() {
         assert_eq!(sum(name, text).as_deref(), Some(*want), "{name}: {text:?}");
     }
     // An example's "Run with" before its command says nothing of it: no summary.
-    let example = "//! Run with\n//!\n//! ```not_rust\n//! cargo run -p example-cors\n//! ```\n\nuse axum::Router;\n";
+    let example =
+        "//! Run with\n//!\n//! ```not_rust\n//! cargo run -p example-cors\n//! ```\n\nuse axum::Router;\n";
     assert_eq!(sum("main.rs", example), None);
     let fenced = "//! Example:\n//! ```\n//! shop::run();\n//! ```\n";
     assert_eq!(sum("main.rs", fenced), None);
     // A sentence before code that does describe is kept.
-    let kept = "//! Serves the shop's orders over HTTP, with retries and timeouts.\n//!\n//! ```\n//! x\n//! ```\n";
+    let kept =
+        "//! Serves the shop's orders over HTTP, with retries and timeouts.\n//!\n//! ```\n//! x\n//! ```\n";
     assert_eq!(
         sum("main.rs", kept).as_deref(),
         Some("Serves the shop's orders over HTTP, with retries and timeouts.")
     );
     // A module of many types, none named like it, is summarized by none.
-    let many =
-        "class Request:\n    \"\"\"A request.\"\"\"\nclass Response:\n    \"\"\"A response.\"\"\"\n";
+    let many = "class Request:\n    \"\"\"A request.\"\"\"\nclass Response:\n    \"\"\"A response.\"\"\"\n";
     assert_eq!(sum("wrappers.py", many), None);
     assert_eq!(sum("response.py", many).as_deref(), Some("A response."));
     // A module's own docstring comes before its class's.
