@@ -200,7 +200,8 @@ fn prose_paragraph<'a>(lines: impl Iterator<Item = &'a str>) -> Option<String> {
     let mut leads_into_code = false;
     let mut i = 0;
     while i < lines.len() {
-        // A Markdown quote is read for its text.
+        // A Markdown quote is read for its text; a doctest's prompt is code.
+        let doctest = lines[i].starts_with(">>>");
         let line = lines[i].strip_prefix('>').map_or(lines[i], str::trim);
         i += 1;
         // A list is no description (a changelog's entries, a checklist's boxes): it
@@ -237,8 +238,21 @@ fn prose_paragraph<'a>(lines: impl Iterator<Item = &'a str>) -> Option<String> {
         } else {
             line.starts_with('#').then(|| line.trim_start_matches('#').trim())
         };
+        // A bare address describes nothing, nor does "See the registry:" before it.
+        if !line.contains(' ') && (line.starts_with("http://") || line.starts_with("https://")) {
+            let see =
+                |l: &&str| l.ends_with(':') && l.get(..4).is_some_and(|w| w.eq_ignore_ascii_case("see "));
+            if paragraph.last().is_some_and(see) {
+                paragraph.pop();
+            }
+            continue;
+        }
         let skip = title.is_some()
             || is_field(line)
+            || is_metadata(line)
+            || doctest
+            || is_code_line(line)
+            || (line.contains("{{") && line.contains("}}"))
             || is_link_definition(line)
             || (line.starts_with('<') && html.is_none() && !is_inline_prose(line))
             || line.starts_with("[!")
@@ -351,6 +365,44 @@ fn is_field(line: &str) -> bool {
             && name.chars().all(|c| c.is_alphanumeric() || "_- ".contains(c))
             && !value.starts_with('`')
     })
+}
+
+/// A line of who and which rather than what: `Original definitions by: …`
+/// (DefinitelyTyped's header), `Author: …`, `Version: …`.
+fn is_metadata(line: &str) -> bool {
+    const LABELS: &[&str] = &[
+        "original definitions by",
+        "definitions by",
+        "author",
+        "authors",
+        "maintainer",
+        "maintainers",
+        "contributors",
+        "version",
+        "created by",
+        "written by",
+    ];
+    line.split_once(':')
+        .is_some_and(|(label, _)| LABELS.contains(&label.trim().to_ascii_lowercase().as_str()))
+}
+
+/// A line of code in a docstring's example, outside a fence: an assignment
+/// (`templates = Jinja2Templates("templates")`), a bare call (`app.run()`),
+/// a statement's keyword, a shell's prompt (`$ `).
+fn is_code_line(line: &str) -> bool {
+    static CODE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let code = CODE.get_or_init(|| {
+        regex::Regex::new(concat!(
+            // `x = f(…)`, `x[k] += 1`, `app.run()`
+            r"^[A-Za-z_][\w.]*(?:\[[^\]]*\])?\s*(?:=|\+=|:=)\s*[\w\x22'(\[{]|^[A-Za-z_][\w.]*\(.*\)[;:]?$",
+            // `import x`, `from x import y`, `def f(`, `$ cmd`
+            r"|^import [\w.]+(?:, ?[\w.]+)*(?: as \w+)?;?$|^from [\w.]+ import |^(?:async )?def \w+\(|^\$ \S",
+            // `return f(x)`, `const x = …`: a keyword, then code's punctuation
+            r"|^(?:return|await|const|let|var) [\w.$]+\s*[(=\[{;]",
+        ))
+        .unwrap_or_else(|_| unreachable!("the pattern is a constant"))
+    });
+    code.is_match(line)
 }
 
 /// A Markdown or reST list item: `- x`, `* x`, `+ x`, `1. x`, `2) x`.
@@ -527,7 +579,11 @@ fn js_leading_comment(text: &str) -> Option<String> {
             let mut lines = Vec::new();
             while let Some(line) = rest.strip_prefix("//") {
                 let (line, after) = line.split_once('\n').unwrap_or((line, ""));
-                lines.push(line.trim_start_matches('/').trim());
+                let line = line.trim_start_matches('/').trim();
+                // A run of `//` lines may open with a directive (`// @ts-check`): that line goes.
+                if !is_tool_directive(&line.to_ascii_lowercase()) {
+                    lines.push(line);
+                }
                 rest = after.trim_start_matches([' ', '\t']);
             }
             lines
@@ -536,11 +592,20 @@ fn js_leading_comment(text: &str) -> Option<String> {
         };
         let joined = comment.join("\n");
         let lower = joined.to_ascii_lowercase();
-        if lower.contains("copyright") || lower.contains("license") || lower.contains("eslint-") {
+        if lower.contains("copyright") || lower.contains("license") || is_tool_directive(&lower) {
             continue;
         }
         return prose_paragraph(comment.into_iter());
     }
+}
+
+/// A comment that speaks to a tool, not to a reader (lowercased): `/* global hljs */`,
+/// `/* eslint-disable … */`, `// @ts-check`, `/* istanbul ignore file */`.
+fn is_tool_directive(lower: &str) -> bool {
+    const TOOLS: &[&str] =
+        &["global", "globals", "eslint", "jshint", "jslint", "istanbul", "c8", "prettier-ignore", "exported"];
+    let first = lower.split_whitespace().next().unwrap_or("");
+    lower.contains("eslint-") || first.starts_with("@ts-") || TOOLS.contains(&first)
 }
 
 fn toml_description(text: &str, table: &[&str]) -> Option<String> {

@@ -258,6 +258,39 @@ fn markup_never_reaches_a_summary() {
             "//! Utilities for working with [fields] and [field visitors]: see [`Value`], `[u8]`.\n",
             "Utilities for working with fields and field visitors: see Value, [u8].",
         ),
+        // A tool's directive is no summary (mdBook's book.js), nor DefinitelyTyped's credits.
+        (
+            "book.js",
+            "'use strict';\n\n/* global default_theme, hljs, ClipboardJS */\n\n// Fix back button cache problem\nwindow.x = 1;\n",
+            "Fix back button cache problem",
+        ),
+        (
+            "index.d.ts",
+            "// Type definitions for commander\n// Original definitions by: Alan Agius <https://github.com/alan-agius4>, \
+             Marcelo Dezem <https://github.com/mdezem>\n\n/* eslint-disable @typescript-eslint/no-explicit-any */\n",
+            "Type definitions for commander",
+        ),
+        ("check.ts", "// @ts-check\n// Checks the shop's orders.\nexport {}\n", "Checks the shop's orders."),
+        // A template's placeholder in a `<div>` is no prose (mdBook's guide).
+        (
+            "README.md",
+            "# Introduction\n\n<div class=\"mdbook-version\">\nVersion: {{ mdbook-version }}\n</div>\n\n\
+             **mdBook** is a command line tool to create books with Markdown.\n",
+            "mdBook is a command line tool to create books with Markdown.",
+        ),
+        // "See the registry:" and its address (starlette's status.py).
+        (
+            "status.py",
+            "\"\"\"\nHTTP codes\nSee HTTP Status Code Registry:\nhttps://www.iana.org/assignments/http-status-codes\n\n\
+             And RFC 2324 - https://tools.ietf.org/html/rfc2324\n\"\"\"\n",
+            "HTTP codes",
+        ),
+        // A sentence before an address is kept (pydantic's color.py).
+        (
+            "color.py",
+            "\"\"\"\nColor definitions are used as per CSS3 specification:\nhttp://www.w3.org/TR/css3-color/#svg-color\n\"\"\"\n",
+            "Color definitions are used as per CSS3 specification:",
+        ),
     ];
     for (name, text, want) in cases {
         assert_eq!(sum(name, text).as_deref(), Some(*want), "{name}: {text:?}");
@@ -279,6 +312,24 @@ fn markup_never_reaches_a_summary() {
     let many = "class Request:\n    \"\"\"A request.\"\"\"\nclass Response:\n    \"\"\"A response.\"\"\"\n";
     assert_eq!(sum("wrappers.py", many), None);
     assert_eq!(sum("response.py", many).as_deref(), Some("A response."));
+    // Prose that opens with a keyword is prose (click's _termui_impl.py).
+    let prose = "\"\"\"\nThis module contains implementations for the termui module. To keep the\n\
+                 import time of Click down, some infrequently used functionality is placed in\n\
+                 this module and only imported as needed.\n\"\"\"\n";
+    assert!(sum("_termui_impl.py", prose).unwrap().ends_with("only imported as needed."));
+    let prose = "\"\"\"Finds the shop's orders and\nreturn the best one (if any).\"\"\"\n";
+    assert_eq!(
+        sum("m.py", prose).as_deref(),
+        Some("Finds the shop's orders and return the best one (if any).")
+    );
+    // A docstring that only shows code has no summary (starlette's Jinja2Templates).
+    let example = "class Templating:\n    \"\"\"\n    templates = Jinja2Templates(\"templates\")\n\n    \
+                   return templates.TemplateResponse(\"index.html\", {\"request\": request})\n    \"\"\"\n";
+    assert_eq!(sum("templating.py", example), None);
+    assert_eq!(
+        sum("m.py", "\"\"\">>> shop.run()\nRuns the shop.\"\"\"\n").as_deref(),
+        Some("Runs the shop.")
+    );
     // A module's own docstring comes before its class's.
     let both = "\"\"\"The module.\"\"\"\nclass Shop:\n    \"\"\"The class.\"\"\"\n";
     assert_eq!(sum("m.py", both).as_deref(), Some("The module."));
