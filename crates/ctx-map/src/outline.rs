@@ -68,7 +68,7 @@ struct Inputs {
 
 /// How outlines are made: a change of what they pick or how they order it must
 /// change it, or a store keeps the outlines of the old way until a file changes.
-const VERSION: u32 = 6;
+const VERSION: u32 = 7;
 
 /// Where the digest of the inputs of the stored outlines is kept ([`Workspace::derived`]).
 const INPUTS_KEY: &str = "outline-inputs";
@@ -307,7 +307,8 @@ fn outline_def(defs: &[Def], def: &Def, users: usize) -> OutlineDef {
 pub fn one_line(signature: &str) -> String {
     let mut line = signature.split_whitespace().collect::<Vec<_>>().join(" ");
     for (from, to) in
-        [("( ", "("), ("[ ", "["), (", )", ")"), (",)", ")"), (" )", ")"), (", ]", "]"), (" ]", "]")]
+        // `, )` was a line break; `,)` as written may be a tuple of one (`("text/event-stream",)`).
+        [("( ", "("), ("[ ", "["), (", )", ")"), (" )", ")"), (", ]", "]"), (" ]", "]")]
     {
         line = line.replace(from, to);
     }
@@ -562,6 +563,7 @@ mod tests {
             "def add_url_rule(self, rule: str, endpoint: str | None = None) -> None"
         );
         assert_eq!(one_line("pub fn get<T>(\n    &self,\n) -> T {"), "pub fn get<T>(&self) -> T");
+        assert_eq!(one_line("TYPES = (\"text/event-stream\",)"), "TYPES = (\"text/event-stream\",)");
         assert_eq!(one_line("pub fn sign() {}"), "pub fn sign()");
         assert_eq!(one_line("def get(self) -> int: ..."), "def get(self) -> int");
         let long = format!("fn f({})", "a: u8, ".repeat(40));

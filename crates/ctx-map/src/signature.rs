@@ -150,6 +150,8 @@ fn members(source: &str, body: Node, width: usize) -> String {
                 .filter(|c| c.kind() == "expression_statement")
                 .filter_map(|c| c.named_child(0))
                 .filter(|a| a.kind() == "assignment" && a.child_by_field_name("type").is_some())
+                // `_form: FormData | None` is the class's own business.
+                .filter(|a| a.child_by_field_name("left").is_none_or(|name| !text(name).starts_with('_')))
                 .map(text)
                 .collect();
             // The header ends with its `:`.
@@ -323,7 +325,10 @@ fn join_lines(header: &str) -> String {
         }
         match pieces.last_mut() {
             Some(last) if glue || line.starts_with([')', ']', '>', '}']) => {
-                if line.starts_with([')', ']', '>', '}']) && last.ends_with(',') {
+                if line.starts_with([')', ']', '>', '}'])
+                    && last.ends_with(',')
+                    && !one_element_tuple(last, line)
+                {
                     last.pop();
                 }
                 last.push_str(line);
@@ -352,6 +357,28 @@ fn join_lines(header: &str) -> String {
     out.trim_end_matches(',').to_string()
 }
 
+/// Whether `piece`, before `closing` (a line starting with `)`), ends a
+/// parenthesized list of one element: `("text/event-stream",` is a tuple,
+/// whose comma the joined line keeps. A list whose `(` is on an earlier
+/// piece held more than one line: not one element.
+fn one_element_tuple(piece: &str, closing: &str) -> bool {
+    if !closing.starts_with(')') {
+        return false;
+    }
+    let mut depth = 0;
+    for c in piece.trim_end_matches(',').chars().rev() {
+        match c {
+            ')' | ']' | '}' => depth += 1,
+            '(' | '[' | '{' if depth > 0 => depth -= 1,
+            '(' => return true,
+            '[' | '{' => return false,
+            ',' if depth == 0 => return false,
+            _ => {}
+        }
+    }
+    false
+}
+
 /// `line` cut to at most `max` characters, marked ` …` when cut, and cut
 /// between parameters or words where one ends in its second half: a cut
 /// inside a word reads as another word (`case_sensitive: bool = T …`).
@@ -359,11 +386,26 @@ pub(crate) fn cut(line: &str, max: usize) -> String {
     let Some((end, _)) = line.char_indices().nth(max) else { return line.to_string() };
     let head = &line[..end];
     let half = head.len() / 2;
-    // After a comma, else before a space, else where the count ends.
-    let at = head
-        .rfind(", ")
-        .map(|i| i + 1)
+    // After a comma between parameters (not one inside a parameter's type:
+    // `headers: Mapping[str, …`), else after any comma, else before a space,
+    // else where the count ends.
+    let mut depth = 0usize;
+    let mut between_parameters = None;
+    let mut previous = ' ';
+    for (i, c) in head.char_indices() {
+        let arrow = c == '>' && matches!(previous, '-' | '=');
+        previous = c;
+        match c {
+            '(' | '[' | '{' | '<' => depth += 1,
+            '>' if arrow => {}
+            ')' | ']' | '}' | '>' => depth = depth.saturating_sub(1),
+            ',' if depth <= 1 && head[i + 1..].starts_with(' ') => between_parameters = Some(i + 1),
+            _ => {}
+        }
+    }
+    let at = between_parameters
         .filter(|&i| i >= half)
+        .or_else(|| head.rfind(", ").map(|i| i + 1).filter(|&i| i >= half))
         .or_else(|| head.rfind(' ').filter(|&i| i >= half))
         .unwrap_or(end);
     format!("{} …", line[..at].trim_end())
@@ -392,6 +434,8 @@ mod tests {
         let line = "def option(default: Any = ..., show_envvar: bool = True, case_sensitive: bool = True)";
         assert_eq!(cut(line, 200), line);
         assert_eq!(cut(line, 70), "def option(default: Any = ..., show_envvar: bool = True, …");
+        let typed = "def respond(self, status_code: int = 200, headers: Mapping[str, str] | None = None)";
+        assert_eq!(cut(typed, 75), "def respond(self, status_code: int = 200, …");
         assert_eq!(
             cut("type Headers = Partial<RawAxiosHeaders & Other>", 40),
             "type Headers = Partial<RawAxiosHeaders …"
@@ -432,6 +476,8 @@ mod tests {
         let sig = |lang: Lang, source: &str| extract(lang, source).unwrap().defs[0].signature.clone();
         let python = "@dataclass\nclass User:\n    \"\"\"A user.\"\"\"\n    name: str\n    email: str | None = None\n    def greet(self): pass\n";
         assert_eq!(sig(Lang::Python, python), "@dataclass\nclass User: name: str; email: str | None = None");
+        let private = "class Request(HTTPConnection):\n    _form: FormData | None\n    scope: Scope\n";
+        assert_eq!(sig(Lang::Python, private), "class Request(HTTPConnection): scope: Scope");
         assert_eq!(
             sig(Lang::Python, "class Runner:\n    limit = 3\n    def run(self): pass\n"),
             "class Runner:"
@@ -473,6 +519,14 @@ mod tests {
         let rust = format!("pub const NAMES: &[&'static str] = &[\n{long}];\n");
         assert_eq!(sig(Lang::Rust, &rust), "pub const NAMES: &[&'static str] = &[…]");
         assert_eq!(sig(Lang::Rust, "const N: u32 =\n    5;\n"), "const N: u32 = 5");
+        // A tuple of one keeps the comma that makes it one; a list's last comma goes.
+        assert_eq!(
+            sig(Lang::Python, "TYPES = (\n    \"text/event-stream\",\n)\n"),
+            "TYPES = (\"text/event-stream\",)"
+        );
+        assert_eq!(sig(Lang::Python, "TYPES = (\n    \"a\",\n    \"b\",\n)\n"), "TYPES = (\"a\", \"b\")");
+        assert_eq!(sig(Lang::Python, "TYPES = (f(a, b),\n)\n"), "TYPES = (f(a, b),)");
+        assert_eq!(sig(Lang::Python, "TYPES = (a, b,\n)\n"), "TYPES = (a, b)");
         let ts = "export const routes = {\n  home: \"/\",\n};\n";
         assert_eq!(sig(Lang::TypeScript, ts), "export const routes = {home: \"/\"}");
         // Code is never joined in: a body is not a signature.
