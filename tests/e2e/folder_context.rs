@@ -306,7 +306,11 @@ fn a_subfolder_line_names_the_code_below_it_that_others_use() {
         minimal["doc"]["files"].as_array().unwrap().iter().map(|f| f["name"].as_str().unwrap()).collect();
     assert!(files.contains(&"pyproject.toml") && files.len() < 62, "{files:?}");
     let omitted = minimal["doc"]["omitted"].as_array().unwrap();
-    assert!(omitted.iter().any(|o| o.as_str().unwrap().contains("of 62 files")), "{omitted:?}");
+    assert!(omitted.iter().any(|o| o.as_str().unwrap().contains("of 62 files without code")), "{omitted:?}");
+    // And before what a subfolder is for: `.config-07.yaml` says less than `src/`'s line.
+    let subfolders = minimal["doc"]["subfolders"].as_array().unwrap();
+    let src = subfolders.iter().find(|s| s["name"] == "src").unwrap();
+    assert!(!src["description"].as_str().unwrap().is_empty(), "{minimal}");
 }
 
 #[test]

@@ -77,11 +77,14 @@ enum Cut {
     Related,
     BootContent,
     CurrentContent,
+    /// This folder's files that define nothing (`.editorconfig`, `LICENSE`, a
+    /// lockfile), dotfiles first: less than what a subfolder is for.
+    FilesWithoutCode,
     SubfolderDescriptions,
     AncestorDecisions,
     /// Each file's most important definition.
     Definitions,
-    /// This folder's files, dotfiles and files without code first.
+    /// This folder's files with code, those fewer files use first.
     Files,
     /// The code named below each subfolder: where the code an agent reads lives.
     SubfolderCode,
@@ -96,7 +99,7 @@ enum Cut {
     Parent,
 }
 
-const CUTS: [Cut; 21] = [
+const CUTS: [Cut; 22] = [
     Cut::Siblings,
     Cut::MoreDefinitions,
     Cut::FileSummaries,
@@ -105,6 +108,7 @@ const CUTS: [Cut; 21] = [
     Cut::Related,
     Cut::BootContent,
     Cut::CurrentContent,
+    Cut::FilesWithoutCode,
     Cut::SubfolderDescriptions,
     Cut::AncestorDecisions,
     Cut::Definitions,
@@ -128,6 +132,7 @@ impl Cut {
             | Cut::FileSummaries
             | Cut::Definitions
             | Cut::Files
+            | Cut::FilesWithoutCode
             | Cut::SubfolderDescriptions
             | Cut::SubfolderCode
             | Cut::Subfolders => Section::Contents,
@@ -185,7 +190,8 @@ impl<'a> Fitter<'a> {
             Cut::CurrentRationales => rationales(&current),
             Cut::Related => doc.navigation.related.len(),
             Cut::Definitions => doc.files.iter().filter(|f| !f.definitions.is_empty()).count(),
-            Cut::Files => doc.files.len(),
+            Cut::Files => doc.files.iter().filter(|f| !f.definitions.is_empty()).count(),
+            Cut::FilesWithoutCode => doc.files.iter().filter(|f| f.definitions.is_empty()).count(),
             Cut::Commands => doc.project.as_ref().map_or(0, |p| p.commands.len()),
             Cut::BootContent => boot_ends.len(),
             Cut::SubfolderDescriptions => doc.subfolders.iter().filter(|s| !s.description.is_empty()).count(),
@@ -317,7 +323,14 @@ impl<'a> Fitter<'a> {
                 };
                 let folder_worth =
                     |s: &SubfolderLine| (!s.code.is_empty(), !s.name.starts_with('.'), s.files_below);
-                doc.files = kept_items(&original.files, self.keep[Cut::Files.index()], file_worth);
+                let code = |f: &FileLine| !f.definitions.is_empty();
+                let with_code = kept(&original.files, self.keep[Cut::Files.index()], code, file_worth);
+                let keep = self.keep[Cut::FilesWithoutCode.index()];
+                let without_code = kept(&original.files, keep, |f| !code(f), file_worth);
+                doc.files = (original.files.iter().zip(with_code.into_iter().zip(without_code)))
+                    .filter(|(_, (with, without))| *with || *without)
+                    .map(|(file, _)| file.clone())
+                    .collect();
                 let summaries = kept(
                     &doc.files,
                     self.keep[Cut::FileSummaries.index()],
@@ -453,7 +466,8 @@ impl<'a> Fitter<'a> {
                 Cut::AncestorDecisions => format!("{} of ancestor folders", of_size("decision")),
                 Cut::CurrentRationales => format!("the rationale of {}", of_this("decision")),
                 Cut::Related => of_size("related folder"),
-                Cut::Files => of_size("file"),
+                Cut::Files => format!("{} with code", of_size("file")),
+                Cut::FilesWithoutCode => format!("{} without code", of_size("file")),
                 Cut::BootContent if kept == 0 => format!("the project's context ({})", count(size, "token")),
                 Cut::BootContent => format!("the project's context after {kept} of {}", count(size, "token")),
                 Cut::SubfolderDescriptions => format!("the descriptions of {}", of_size("subfolder")),
