@@ -677,7 +677,14 @@ fn write_block(out: &mut String, file: &IndexedFile, defs: &[usize]) {
     }
     lines.sort_by_key(|&i| (tags.defs[i].line, i));
     lines.dedup();
-    let none = if defs.is_empty() { " (no definitions)" } else { "" };
+    // A test file whose tests are set aside says it holds them, not that it holds nothing.
+    let none = match defs.is_empty() {
+        true => match tags.defs.iter().filter(|d| d.is_test(&tags.defs) && !d.is_local(&tags.defs)).count() {
+            0 => " (no definitions)".to_string(),
+            tests => format!(" ({})", ctxkeep_core::wording::count(tests, "test")),
+        },
+        false => String::new(),
+    };
     let _ = writeln!(out, "{}:{none}", display_name(&file.path));
     for i in lines {
         let def = &tags.defs[i];

@@ -104,9 +104,11 @@ impl Def {
         self.parent.and_then(|p| defs.get(p as usize))
     }
 
-    /// Whether it sits in a function or method: that function's own business.
+    /// Whether it sits in a function or method, however deep (the methods of a
+    /// class defined in a test): that function's own business.
     pub fn is_local(&self, defs: &[Def]) -> bool {
-        self.parent(defs).is_some_and(|p| matches!(p.kind, Kind::Function | Kind::Method))
+        std::iter::successors(self.parent(defs), |d| d.parent(defs))
+            .any(|p| matches!(p.kind, Kind::Function | Kind::Method))
     }
 
     /// Whether it is a test function, test class or test module, or sits in one.

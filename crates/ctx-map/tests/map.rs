@@ -547,10 +547,15 @@ fn a_map_leaves_out_test_functions_inner_functions_and_second_variants() {
                #[test]\nfn verify_app() {\n    assert!(is_pager());\n}\n\npub fn run() -> bool { is_pager() }\n";
     let serving = "def run_wsgi(app):\n    def write(data):\n        pass\n    def start_response(status):\n        \
                    return write\n    return app(start_response)\n";
+    // starlette's tests define middleware classes inside test functions.
+    let test = "from pkg.serving import run_wsgi\n\ndef test_stack():\n    class NoOpMiddleware:\n        \
+                def __init__(self, app):\n            self.app = app\n    run_wsgi(NoOpMiddleware)\n\n\
+                def test_other():\n    run_wsgi(2)\n";
     let dir = tree(&[
         ("src/lib.rs", lib),
         ("pkg/serving.py", serving),
         ("pkg/app.py", "from pkg.serving import run_wsgi\nrun_wsgi(1)\n"),
+        ("tests/test_serving.py", test),
     ]);
     let cache = tempfile::tempdir().unwrap();
     let mut ws = open(dir.path(), cache.path());
@@ -565,6 +570,15 @@ fn a_map_leaves_out_test_functions_inner_functions_and_second_variants() {
     for aside in ["src/lib.rs: verify_app", "pkg/serving.py: write", "pkg/serving.py: start_response"] {
         assert!(!names.contains(&aside.to_string()), "{aside}:\n{}", map.text);
     }
+    // A test file says it holds tests; a task about them shows them, but not what
+    // a test function defines, however deep.
+    let query = Some("run_wsgi calls the app".into());
+    let named = run(&mut ws, &MapOptions { tokens: 4096, query, ..MapOptions::default() });
+    assert!(named.text.contains("tests/test_serving.py: (2 tests)\n"), "{}", named.text);
+    let query = Some("serving tests".into());
+    let tests = run(&mut ws, &MapOptions { tokens: 4096, query, ..MapOptions::default() });
+    assert!(tests.text.contains("def test_stack():"), "{}", tests.text);
+    assert!(!tests.text.contains("NoOpMiddleware") && !tests.text.contains("__init__"), "{}", tests.text);
     // Unless the task names them, as code: `write` in plain words is no name.
     let asked = run(
         &mut ws,
