@@ -89,7 +89,7 @@ impl Lang {
 /// Whether `text` is minified or bundled code, a build's output that nobody
 /// edits (mdBook's vendored `ace.js`, `highlight.js`: a license header, then
 /// lines of thousands of characters): most of its bytes are in lines over
-/// [`LONG_LINE`] characters and it has few other lines. Such a file names
+/// 500 characters and it has few other lines. Such a file names
 /// nothing and holds no words: its definitions are one-letter locals, and its
 /// text would match any task. A source file with one long data line among
 /// its code keeps both.
