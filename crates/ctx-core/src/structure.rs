@@ -12,6 +12,8 @@ use serde::Serialize;
 use crate::paths::PathRole;
 use crate::secrets::Detector;
 
+mod ci;
+
 /// Facts about the project. Stable JSON.
 #[derive(Debug, Clone, Default, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -208,8 +210,28 @@ pub fn detect(root: &Path, paths: &[String], tree_depth: usize, detector: &Detec
             command.command = format!("uv run {}", command.command);
         }
     }
-    if paths.iter().any(|p| p.starts_with(".github/workflows/")) {
+    // A tool's default as the workflows run it (`cargo clippy --workspace --all-targets -- -D warnings`).
+    let workflows: Vec<&String> = paths
+        .iter()
+        .filter(|p| {
+            p.strip_prefix(".github/workflows/")
+                .is_some_and(|f| !f.contains('/') && (f.ends_with(".yml") || f.ends_with(".yaml")))
+        })
+        .collect();
+    if !workflows.is_empty() {
         note(30, "GitHub Actions", ".github/workflows");
+    }
+    let ci_lines: Vec<(String, &String)> = workflows
+        .iter()
+        .filter_map(|path| Some((read(path)?, *path)))
+        .flat_map(|(text, path)| ci::run_lines(&text).into_iter().map(move |line| (line, path)))
+        .collect();
+    let runs: Vec<String> = ci_lines.iter().map(|(line, _)| line.clone()).collect();
+    for command in commands.iter_mut().filter(|c| INFERRED_FROM.contains(&c.source.as_str())) {
+        if let Some((i, theirs)) = ci::as_ci_runs(&command.purpose, &command.command, &runs) {
+            command.command = theirs;
+            command.source = ci_lines[i].1.clone();
+        }
     }
     // Entry points, shallowest first: at most a handful.
     // An example's or a test's `main.py` is no entry point of the project.
@@ -249,7 +271,6 @@ pub fn detect(root: &Path, paths: &[String], tree_depth: usize, detector: &Detec
         })
         .collect();
     if !scripts.is_empty() {
-        const INFERRED_FROM: &[&str] = &["Cargo.toml", "pyproject.toml", "go.mod", "tox.ini", "tox.toml"];
         // A lint script runs the checkers too (`scripts/lint.sh` runs `mypy typer`).
         let family =
             |purpose: &str| if purpose == "check" { "lint".to_string() } else { purpose.to_string() };
@@ -275,6 +296,9 @@ pub fn detect(root: &Path, paths: &[String], tree_depth: usize, detector: &Detec
         tree: tree(paths, tree_depth),
     }
 }
+
+/// The manifests whose commands are a tool's defaults, inferred rather than written down.
+const INFERRED_FROM: &[&str] = &["Cargo.toml", "pyproject.toml", "go.mod", "tox.ini", "tox.toml"];
 
 /// The language a manifest names, and where it goes in the stack.
 fn language_of(manifest: &str) -> Option<(usize, &'static str)> {
@@ -480,6 +504,25 @@ fn tree(paths: &[String], depth: usize) -> Vec<TreeEntry> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_default_is_listed_as_the_workflows_run_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = &std::fs::canonicalize(dir.path()).unwrap();
+        std::fs::write(root.join("Cargo.toml"), "[workspace]\n").unwrap();
+        std::fs::create_dir_all(root.join(".github/workflows")).unwrap();
+        let workflow = "jobs:\n  lint:\n    steps:\n      - run: cargo clippy --workspace --all-targets -- -D warnings\n\
+                        \x20     - run: cargo test -p core --verbose\n";
+        std::fs::write(root.join(".github/workflows/ci.yml"), workflow).unwrap();
+        let paths = ["Cargo.toml", ".github/workflows/ci.yml"].map(String::from);
+        let found = detect(root, &paths, 2, Detector::builtin());
+        let lint = found.commands.iter().find(|c| c.purpose == "lint").unwrap();
+        assert_eq!(lint.command, "cargo clippy --workspace --all-targets -- -D warnings");
+        assert_eq!(lint.source, ".github/workflows/ci.yml");
+        // CI tests one package: the workspace's test command stays as it was.
+        let test = found.commands.iter().find(|c| c.purpose == "test").unwrap();
+        assert_eq!((test.command.as_str(), test.source.as_str()), ("cargo test --workspace", "Cargo.toml"));
+    }
 
     #[test]
     fn stack_commands_key_files_and_tree() {

@@ -1,0 +1,180 @@
+//! Commands as the project's CI runs them. A command inferred from a
+//! manifest is the tool's bare default (`cargo clippy --workspace`); the
+//! workflow that gates a merge often runs it with what makes it pass or fail
+//! (`cargo clippy --workspace --all-targets -- -D warnings`). An agent that
+//! runs the bare default sees a clean lint that CI then fails.
+
+/// The shell commands the `run:` steps of a GitHub Actions workflow run, in
+/// order: a block scalar (`run: |`) split into lines, a line continued with
+/// `\` joined, `&&` chains split; none that holds a workflow expression
+/// (`${{ matrix.target }}`), which means nothing outside CI.
+pub(super) fn run_lines(workflow: &str) -> Vec<String> {
+    let indent = |line: &str| line.len() - line.trim_start().len();
+    let mut out = Vec::new();
+    let mut lines = workflow.lines().peekable();
+    while let Some(line) = lines.next() {
+        let step = line.trim_start().trim_start_matches("- ");
+        let Some(value) = step.strip_prefix("run:") else { continue };
+        let value = value.trim();
+        let mut shell: Vec<String> = Vec::new();
+        if value.starts_with('|') || value.starts_with('>') {
+            let key = indent(line);
+            while let Some(next) = lines.next_if(|l| l.trim().is_empty() || indent(l) > key) {
+                shell.push(next.trim().to_string());
+            }
+            // A folded block (`>-`) is one line.
+            if value.starts_with('>') {
+                let folded: Vec<String> = shell.drain(..).filter(|l| !l.is_empty()).collect();
+                shell.push(folded.join(" "));
+            }
+        } else {
+            shell.push(value.trim_matches(|c| c == '"' || c == '\'').to_string());
+        }
+        let mut joined = String::new();
+        for part in shell {
+            let (part, goes_on) = match part.strip_suffix('\\') {
+                Some(head) => (head.trim_end(), true),
+                None => (part.as_str(), false),
+            };
+            joined.push_str(part);
+            if goes_on {
+                joined.push(' ');
+                continue;
+            }
+            out.extend(
+                joined
+                    .split("&&")
+                    .map(str::trim)
+                    .filter(|c| !c.is_empty() && !c.starts_with('#') && !c.contains("${{"))
+                    .map(str::to_string),
+            );
+            joined.clear();
+        }
+    }
+    out
+}
+
+/// `ours` (a `purpose` command inferred from a manifest) as CI runs it: the
+/// shortest of the workflows' `lines` that runs the same program and
+/// subcommand with every word of `ours` and [`STRICTER`] ones; `None` when CI
+/// runs it as is, or not at all. A check-only run is not what a formatter does.
+/// How loud a run is, which CI logs want and an agent does not.
+const VERBOSITY: &[&str] = &["--verbose", "-v", "-vv", "--color=always"];
+
+/// The words CI may add to a default: each makes the run cover more or fail
+/// on more. Anything else (`--doc`, `-p regex-syntax`, `--cov`) makes it a
+/// narrower or a different run, not the same one done as CI does.
+const STRICTER: &[&str] = &[
+    "--workspace",
+    "--all",
+    "--all-targets",
+    "--all-features",
+    "--no-deps",
+    "--locked",
+    "--",
+    "-D",
+    "--deny",
+    "warnings",
+    "-Dwarnings",
+    "clippy::all",
+    "--strict",
+];
+
+/// Also which of `lines` it is.
+pub(super) fn as_ci_runs(purpose: &str, ours: &str, lines: &[String]) -> Option<(usize, String)> {
+    let words: Vec<&str> = ours.split_whitespace().collect();
+    // `cargo clippy`, `uv run pytest`: the program and what it is asked to do.
+    let head = &words[..words.len().min(if words.first() == Some(&"uv") { 3 } else { 2 })];
+    let quiet = |line: &str| -> Vec<String> {
+        line.split_whitespace().filter(|w| !VERBOSITY.contains(w)).map(str::to_string).collect()
+    };
+    let runs: Vec<Vec<String>> = lines.iter().map(|line| quiet(line)).collect();
+    if runs.iter().any(|theirs| theirs.iter().map(String::as_str).eq(words.iter().copied())) {
+        return None;
+    }
+    runs.into_iter()
+        .enumerate()
+        .filter(|(_, theirs)| {
+            theirs.iter().map(String::as_str).take(head.len()).eq(head.iter().copied())
+                && theirs.len() > words.len()
+                && words.iter().all(|w| theirs.iter().any(|t| t == w))
+                && theirs.iter().all(|t| words.contains(&t.as_str()) || STRICTER.contains(&t.as_str()))
+                && !(purpose == "format" && theirs.iter().any(|t| t == "--check"))
+        })
+        .map(|(i, theirs)| (i, theirs.join(" ")))
+        .min_by_key(|(_, run)| run.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// mdBook's and regex's workflows, cut down.
+    const WORKFLOW: &str = r#"name: CI
+on: [push]
+jobs:
+  lint:
+    steps:
+      - uses: actions/checkout@v4
+      - run: cargo clippy --workspace --all-targets --no-deps -- -D warnings
+      - name: Check formatting
+        run: cargo fmt --all -- --check
+  test:
+    steps:
+      - name: Build
+        run: |
+          # the whole workspace
+          cargo build --verbose &&
+            cargo test --workspace --verbose
+          cross test --target ${{ matrix.target }}
+      - run: >-
+          cargo test
+          --doc
+      - run: |
+          cargo clippy --workspace \
+            --all-features
+      - run: "npm run lint"
+"#;
+
+    #[test]
+    fn a_workflows_run_steps_are_its_commands() {
+        assert_eq!(
+            run_lines(WORKFLOW),
+            [
+                "cargo clippy --workspace --all-targets --no-deps -- -D warnings",
+                "cargo fmt --all -- --check",
+                "cargo build --verbose",
+                "cargo test --workspace --verbose",
+                "cargo test --doc",
+                "cargo clippy --workspace --all-features",
+                "npm run lint",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_default_becomes_what_ci_runs_when_ci_runs_more() {
+        let lines = run_lines(WORKFLOW);
+        let ci = |purpose: &str, ours: &str| as_ci_runs(purpose, ours, &lines).map(|(_, run)| run);
+        // The shortest that holds every word of ours, without the words that make a log loud.
+        assert_eq!(
+            ci("lint", "cargo clippy --workspace").as_deref(),
+            Some("cargo clippy --workspace --all-features")
+        );
+        assert_eq!(ci("lint", "cargo clippy").as_deref(), Some("cargo clippy --workspace --all-features"));
+        // What CI runs as is, or never, stays; so does a formatter CI only checks with.
+        assert_eq!(ci("test", "cargo test --workspace"), None);
+        assert_eq!(ci("build", "cargo build"), None);
+        // `cargo test --doc` is a narrower run, not `cargo test` as CI runs it; `--workspace` a wider one.
+        assert_eq!(ci("test", "cargo test").as_deref(), Some("cargo test --workspace"));
+        let narrower = run_lines("steps:\n  - run: cargo test --doc\n  - run: uv run pytest --cov\n");
+        assert_eq!(as_ci_runs("test", "cargo test", &narrower), None);
+        assert_eq!(as_ci_runs("test", "uv run pytest", &narrower), None);
+        assert_eq!(ci("format", "cargo fmt"), None);
+        assert_eq!(ci("test", "uv run pytest"), None);
+        assert_eq!(ci("lint", "cargo clippy --workspace --all-features"), None);
+        let strict = run_lines("steps:\n  - run: cargo clippy --all-targets -- -D warnings\n");
+        let run = as_ci_runs("lint", "cargo clippy", &strict).map(|(_, run)| run);
+        assert_eq!(run.as_deref(), Some("cargo clippy --all-targets -- -D warnings"));
+    }
+}
