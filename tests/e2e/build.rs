@@ -632,6 +632,9 @@ How to run the shop.
 1,2
 //- data/b.csv
 3,4
+//- typed/shapes.py
+AREA = 1
+//- typed/py.typed
 //- tool/pyproject.toml
 [project]
 name = "tool"
@@ -668,6 +671,8 @@ The guide, in English.
     assert_eq!(derived("web"), ("index.ts".into(), "Web entry point: mounts the app.".into()));
     assert_eq!(derived("docs"), ("README.rst".into(), "How to run the shop.".into()));
     assert_eq!(derived("data"), ("summary".into(), "2 files (2 .csv)".into()));
+    // One file of a kind named by its extension is named itself (starlette's `1 .typed`).
+    assert_eq!(derived("typed"), ("summary".into(), "2 files (1 Python, py.typed)".into()));
     // A manifest's one-line description before a README's first paragraph; a README in
     // no particular language before its translations.
     assert_eq!(

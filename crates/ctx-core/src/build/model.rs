@@ -348,20 +348,32 @@ impl Tree {
     /// "12 files (8 Python, 4 Markdown); subfolders: api, models, utils"
     fn holdings_summary(&self, i: usize) -> String {
         let folder = &self.folders[i];
-        let mut langs: Vec<(usize, String)> = Vec::new();
+        // (how many, the kind, the first file of it)
+        let mut langs: Vec<(usize, String, &str)> = Vec::new();
         for file in &folder.files {
             let name = kind_name(file);
-            match langs.iter_mut().find(|(_, l)| *l == name) {
-                Some((n, _)) => *n += 1,
-                None => langs.push((1, name)),
+            match langs.iter_mut().find(|(_, l, _)| *l == name) {
+                Some((n, _, _)) => *n += 1,
+                None => langs.push((1, name, &file.name)),
             }
         }
-        langs.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+        // The most first; among equals, languages before extensions.
+        langs.sort_by(|a, b| {
+            b.0.cmp(&a.0).then_with(|| (a.1.starts_with('.'), &a.1).cmp(&(b.1.starts_with('.'), &b.1)))
+        });
         let n = folder.files.len();
         let mut text = match n {
             0 => "No files of its own".to_string(),
             _ => {
-                let by_lang: Vec<String> = langs.iter().take(4).map(|(n, l)| format!("{n} {l}")).collect();
+                // A kind named by its extension, of one file, is that file (`py.typed`, not `1 .typed`).
+                let by_lang: Vec<String> = langs
+                    .iter()
+                    .take(4)
+                    .map(|(n, l, first)| match *n == 1 && (l.starts_with('.') || l == "other") {
+                        true => paths::display_name(first).into_owned(),
+                        false => format!("{n} {l}"),
+                    })
+                    .collect();
                 format!("{} ({})", crate::wording::count(n, "file"), by_lang.join(", "))
             }
         };
