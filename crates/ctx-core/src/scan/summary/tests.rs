@@ -1,4 +1,5 @@
 //! The summaries of real-world openings: docstrings, doc comments, READMEs, manifests.
+//! Declared `#[cfg(test)] mod tests;` in `summary/mod.rs`: compiled for tests only.
 
 use super::*;
 
