@@ -417,6 +417,11 @@ mod tests {
     use crate::lang::Lang;
     use crate::tags::extract;
 
+    /// The signature of the first definition `source` holds.
+    fn sig(lang: Lang, source: &str) -> String {
+        extract(lang, source).unwrap().defs[0].signature.clone()
+    }
+
     #[test]
     fn an_object_type_written_without_semicolons_keeps_its_members_apart() {
         let source = "export const createPool = ({\n  concurrency,\n  interval,\n}: {\n  concurrency?: number\n  \
@@ -473,7 +478,6 @@ mod tests {
 
     #[test]
     fn data_types_show_their_members_on_one_line_and_say_how_many_did_not_fit() {
-        let sig = |lang: Lang, source: &str| extract(lang, source).unwrap().defs[0].signature.clone();
         let python = "@dataclass\nclass User:\n    \"\"\"A user.\"\"\"\n    name: str\n    email: str | None = None\n    def greet(self): pass\n";
         assert_eq!(sig(Lang::Python, python), "@dataclass\nclass User: name: str; email: str | None = None");
         let private = "class Request(HTTPConnection):\n    _form: FormData | None\n    scope: Scope\n";
@@ -499,7 +503,6 @@ mod tests {
 
     #[test]
     fn a_constant_whose_value_goes_on_shows_all_of_it_when_short_else_its_first_line_closed() {
-        let sig = |lang: Lang, source: &str| extract(lang, source).unwrap().defs[0].signature.clone();
         let proxy =
             "current_app: FlaskProxy = LocalProxy(  # type: ignore[assignment]\n    _cv_app, \"app\"\n)\n";
         assert_eq!(sig(Lang::Python, proxy), "current_app: FlaskProxy = LocalProxy(_cv_app, \"app\")");
@@ -536,7 +539,6 @@ mod tests {
 
     #[test]
     fn a_type_alias_over_lines_shows_all_of_it_on_up_to_two() {
-        let sig = |lang: Lang, source: &str| extract(lang, source).unwrap().defs[0].signature.clone();
         let rust = "pub type Formatter<\n    N = format::DefaultFields,\n    E = format::Format<format::Full>,\n    \
                     W = fn() -> io::Stdout,\n> = layer::Layered<fmt_layer::Layer<Registry, N, E, W>, Registry>;\n";
         assert_eq!(
