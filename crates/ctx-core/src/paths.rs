@@ -105,6 +105,10 @@ pub fn is_within(key: &str, folder: &str) -> bool {
     folder == ROOT || key.strip_prefix(folder).is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
 }
 
+/// Bumped when [`PathRole::of`] answers differently for some path: what is
+/// cached from roles (the graph, the outlines) is made again.
+pub const ROLE_RULES_VERSION: u32 = 2;
+
 /// What a file is for, read from its path alone: the code itself, or what
 /// surrounds it. Maps, folder context and rankings show the code first and
 /// what surrounds it after (unless the task points there).
@@ -207,7 +211,8 @@ pub fn same_name(a: &str, b: &str) -> bool {
     plain(a).eq(plain(b))
 }
 
-/// `test_x.py`, `x_test.py`, `x_test.go`, `x.test.ts`, `x.spec.js`, `conftest.py`, `tests.rs`.
+/// `test_x.py`, `x_test.py`, `x_test.go`, `x.test.ts`, `x.spec.js`, `conftest.py`, `tests.rs`,
+/// and type tests (`index.test-d.ts`, as tsd and vitest name them).
 fn is_test_file(name: &str) -> bool {
     let lower = name.to_ascii_lowercase();
     let stem = lower.split('.').next().unwrap_or(&lower);
@@ -217,6 +222,8 @@ fn is_test_file(name: &str) -> bool {
         || matches!(stem, "conftest" | "tests" | "test")
         || lower.contains(".test.")
         || lower.contains(".spec.")
+        || lower.contains(".test-d.")
+        || lower.contains(".spec-d.")
 }
 
 /// A name (a path, a file or folder name; any one-line text) as text for
@@ -265,6 +272,8 @@ mod tests {
             ("src/lib.rs", PathRole::Source),
             ("tests/test_basic.py", PathRole::Test),
             ("src/utils/format.test.ts", PathRole::Test),
+            ("typings/index.test-d.ts", PathRole::Test),
+            ("src/types.spec-d.mts", PathRole::Test),
             ("pkg/server_test.go", PathRole::Test),
             ("test_cli.py", PathRole::Test),
             ("packages/core/__tests__/index.ts", PathRole::Test),

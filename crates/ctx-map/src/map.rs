@@ -224,9 +224,10 @@ fn plan_overview(files: &[IndexedFile], ranking: Ranking, focus: &Focus, limit: 
     Plan { order, file_rank: ranking.file_rank, heading: "public surface, then most referenced" }
 }
 
-/// How a task map orders a file's definitions, before their scores: (named by
-/// the task, saying one of its words, not a constant), `true` first.
-type Told = (bool, bool, bool);
+/// How a task map orders a file's definitions, before their scores: named by
+/// the task, then by how telling the task's words its name says are (0 for
+/// none), then not a constant; the greater first.
+type Told = (bool, f64, bool);
 
 /// The map for a task: files in `ctx rank`'s order (focus files first), then
 /// their neighbours in the graph personalized by rank's scores; the first
@@ -246,17 +247,25 @@ fn plan_task(graph: &Graph, indexed: &Indexed, focus: &Focus, query: Option<&str
             }
         }
     }
-    // A definition whose name says a word of the task (`generate_enum_convertor`
-    // for "Enum choices ignore case") is shown before its file's others.
-    let task_terms: HashSet<String> =
-        query.map(crate::terms::task_terms).unwrap_or_default().into_iter().collect();
-    let says_the_task = |name: &str| {
+    // A definition whose name says words of the task (`generate_enum_convertor`
+    // for "Enum choices ignore case") is shown before its file's others, the
+    // one saying the most telling words first (`struct Search` before `Config`
+    // for "skip chapters in the search config": `config` is said everywhere).
+    let task_terms: HashMap<&str, f64> = match query {
+        Some(_) => indexed.terms.terms().iter().map(String::as_str).zip(indexed.terms.weights()).collect(),
+        None => HashMap::default(),
+    };
+    let says_the_task = |name: &str| -> f64 {
         // Each term of a name is a piece of it, lowercased (a stem only drops an
         // ending): a name holding none of the task's terms is not split at all.
-        let may = |t: &String| name.as_bytes().windows(t.len()).any(|w| w.eq_ignore_ascii_case(t.as_bytes()));
-        !task_terms.is_empty()
-            && (!name.is_ascii() || task_terms.iter().any(may))
-            && crate::terms::terms(name).iter().any(|t| task_terms.contains(t))
+        let may = |t: &&str| name.as_bytes().windows(t.len()).any(|w| w.eq_ignore_ascii_case(t.as_bytes()));
+        if task_terms.is_empty() || (name.is_ascii() && !task_terms.keys().any(may)) {
+            return 0.0;
+        }
+        let mut said = crate::terms::terms(name);
+        said.sort_unstable();
+        said.dedup();
+        said.iter().filter_map(|t| task_terms.get(t.as_str())).sum()
     };
     let max_task = task.iter().copied().fold(0.0, f64::max);
     let mut best: Vec<usize> = (0..n).filter(|&i| task[i] > 0.0).collect();
@@ -300,7 +309,11 @@ fn plan_task(graph: &Graph, indexed: &Indexed, focus: &Focus, query: Option<&str
             })
             .collect();
         let by_rank = |&(told_a, a): &(Told, usize), &(told_b, b): &(Told, usize)| {
-            told_b.cmp(&told_a).then(score[b].total_cmp(&score[a])).then(a.cmp(&b))
+            (told_b.0.cmp(&told_a.0))
+                .then(told_b.1.total_cmp(&told_a.1))
+                .then(told_b.2.cmp(&told_a.2))
+                .then(score[b].total_cmp(&score[a]))
+                .then(a.cmp(&b))
         };
         // Its `k`th entry scores key / (k + 1): those under the cut cannot make
         // it either, so only the best of the others need their places.
@@ -341,7 +354,9 @@ fn is_declaration(path: &str) -> bool {
 fn demotion(files: &[IndexedFile], focus: &Focus, factor: f64) -> Vec<f64> {
     let top = |path: &str| path.split('/').next().unwrap_or(path).to_string();
     let named_roles: HashSet<PathRole> =
-        focus.names.iter().map(|w| PathRole::of(&w.to_lowercase())).collect();
+        // Only a role of its own: every other word names the code (`Option`),
+        // which would make type declarations the code's equals.
+        focus.names.iter().map(|w| PathRole::of(&w.to_lowercase())).filter(|r| r.is_auxiliary()).collect();
     let pointed: HashSet<(PathRole, String)> = focus
         .files
         .iter()
@@ -812,6 +827,14 @@ mod tests {
         // Unless the task points there.
         let focus = Focus { files: vec![4], ..Focus::default() };
         assert_eq!(demotion(&files, &focus, TASK_AUXILIARY)[4], 1.0);
+        let tests = Focus { names: ["tests".to_string()].into_iter().collect(), ..Focus::default() };
+        assert_eq!(demotion(&files, &tests, TASK_AUXILIARY)[1], 1.0);
+        // A name of the code's (`Option.env()`) points at the code, not its declarations.
+        let code = Focus {
+            names: ["Option".to_string(), "env".to_string()].into_iter().collect(),
+            ..Focus::default()
+        };
+        assert_eq!(demotion(&files, &code, TASK_AUXILIARY), weights);
     }
 
     #[test]

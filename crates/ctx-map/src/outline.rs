@@ -82,6 +82,7 @@ impl Inputs {
             ws.source_files()?.into_iter().map(|f| (f.path, f.hash)).collect();
         let mut hasher = blake3::Hasher::new();
         hasher.update(&crate::tags::TAGS_VERSION.to_le_bytes()).update(&VERSION.to_le_bytes());
+        hasher.update(&ctxkeep_core::paths::ROLE_RULES_VERSION.to_le_bytes());
         for file in files {
             hasher.update(file.path.as_bytes()).update(b"\0");
             hasher.update(hashes.get(&file.path).map_or(&[0; 32], |h| h));

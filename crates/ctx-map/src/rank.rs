@@ -256,6 +256,12 @@ fn rank_with(
     ranked
 }
 
+/// How telling a term is that `df` of `n` documents hold: BM25's inverse
+/// document frequency (never negative).
+pub(crate) fn idf(n: f64, df: f64) -> f64 {
+    ((n - df + 0.5) / (df + 0.5) + 1.0).ln()
+}
+
 /// Okapi BM25 of `query_terms` over documents given as (term frequencies of
 /// the query's terms, length).
 fn bm25(docs: &[(HashMap<String, f64>, f64)], query_terms: &[String]) -> Vec<f64> {
@@ -267,7 +273,7 @@ fn bm25(docs: &[(HashMap<String, f64>, f64)], query_terms: &[String]) -> Vec<f64
         if df == 0.0 {
             continue;
         }
-        let idf = ((n - df + 0.5) / (df + 0.5) + 1.0).ln();
+        let idf = idf(n, df);
         for (i, (tf, length)) in docs.iter().enumerate() {
             if let Some(&f) = tf.get(term) {
                 scores[i] += idf * f * (K1 + 1.0) / (f + K1 * (1.0 - B + B * length / average.max(1.0)));

@@ -163,6 +163,21 @@ impl TaskTerms {
         self.counts.get(file * self.terms.len() + t).copied().unwrap_or_default()
     }
 
+    /// How telling each of the task's terms is, in [`terms`](Self::terms)'
+    /// order: its inverse document frequency over the files (0 for a term no
+    /// file holds, which tells nothing here).
+    pub fn weights(&self) -> Vec<f64> {
+        let (n, files) = (self.terms.len(), self.totals.len());
+        (0..n)
+            .map(|t| {
+                let held =
+                    |file: &usize| self.counts.get(file * n + t).is_some_and(|c| c.body > 0 || c.names > 0);
+                let df = (0..files).filter(held).count();
+                if df == 0 { 0.0 } else { crate::rank::idf(files as f64, df as f64) }
+            })
+            .collect()
+    }
+
     /// How many terms file `file` holds.
     pub fn totals(&self, file: usize) -> TermCount {
         self.totals.get(file).copied().unwrap_or_default()

@@ -457,7 +457,8 @@ fn a_query_naming_an_identifier_puts_its_definition_in_a_small_map() {
     // The definitions the task names come first in their file (shown in line order), signature and all.
     let mut by_score: Vec<_> = asked.files[0].definitions.iter().collect();
     by_score.sort_by(|a, b| b.score.total_cmp(&a.score));
-    let best: Vec<&str> = by_score.iter().take(2).map(|d| d.name.as_str()).collect();
+    let mut best: Vec<&str> = by_score.iter().take(2).map(|d| d.name.as_str()).collect();
+    best.sort_unstable();
     assert_eq!(best, ["Session", "resolve_redirects"], "{:?}", asked.files[0]);
     assert!(
         asked.text.contains(
@@ -503,6 +504,35 @@ fn a_definition_whose_name_says_a_word_of_the_task_leads_its_file() {
     let query = "Enum choices should be compared ignoring case";
     let asked = run(&mut ws, &MapOptions { tokens: 400, query: Some(query.into()), ..MapOptions::default() });
     assert_eq!(first_of_main(&asked), "generate_enum_convertor", "{}", asked.text);
+}
+
+#[test]
+fn of_the_names_that_say_the_task_the_one_saying_its_rarest_words_leads() {
+    // `config` is said in every file, `search` in two: for a task about the
+    // search config, `Search` is the definition, not the most used `Config`.
+    let config = "class Config:\n    pass\n\nclass BookConfig:\n    pass\n\n\
+                  class HtmlConfig:\n    pass\n\nclass Search:\n    pass\n";
+    let user =
+        |name: &str| format!("from pkg.config import Config, BookConfig, HtmlConfig\n{name} = Config()\n");
+    let (a, b, c) = (user("a"), user("b"), user("c"));
+    let dir = tree(&[
+        ("pkg/config.py", config),
+        ("pkg/a.py", &a),
+        ("pkg/b.py", &b),
+        ("pkg/c.py", &c),
+        (
+            "pkg/search.py",
+            "from pkg.config import Search, Config\n\ndef index(config: Config, search: Search):\n    \
+             return Config(), Config(), Config()\n",
+        ),
+    ]);
+    let cache = tempfile::tempdir().unwrap();
+    let mut ws = open(dir.path(), cache.path());
+    let query = "skip the chapters the search config excludes";
+    let map = run(&mut ws, &MapOptions { tokens: 400, query: Some(query.into()), ..MapOptions::default() });
+    let file = map.files.iter().find(|f| f.path == "pkg/config.py").unwrap();
+    let best = file.definitions.iter().max_by(|a, b| a.score.total_cmp(&b.score)).unwrap();
+    assert_eq!(best.name, "Search", "{}", map.text);
 }
 
 #[test]

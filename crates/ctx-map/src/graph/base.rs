@@ -186,7 +186,7 @@ const MAGIC: &[u8; 4] = b"CTXG";
 
 /// What the base follows from: every file's path and language, the
 /// names it defines (with their kinds, in order) and those it references
-/// (with how), under this extractor and this way of weighing. Not lines,
+/// (with how), under this extractor, these path roles and this way of weighing. Not lines,
 /// signatures or anything else of the content: an edit inside a body or a
 /// comment leaves the graph, and so the overview's ranking, as it was.
 pub(crate) fn digest(files: &[IndexedFile]) -> [u8; 32] {
@@ -194,6 +194,7 @@ pub(crate) fn digest(files: &[IndexedFile]) -> [u8; 32] {
     let shapes: Vec<blake3::Hash> = files.par_iter().map(shape).collect();
     let mut hasher = blake3::Hasher::new();
     hasher.update(&VERSION.to_le_bytes()).update(&crate::tags::TAGS_VERSION.to_le_bytes());
+    hasher.update(&ctxkeep_core::paths::ROLE_RULES_VERSION.to_le_bytes());
     for (file, shape) in files.iter().zip(&shapes) {
         hasher.update(file.path.as_bytes()).update(b"\0").update(file.lang.as_bytes()).update(b"\0");
         hasher.update(shape.as_bytes());
