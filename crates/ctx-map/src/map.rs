@@ -350,7 +350,8 @@ fn is_declaration(path: &str) -> bool {
 
 /// Each file's weight: [`PathRole::is_auxiliary`] files get `factor` unless the
 /// task points there: a focus or named file of the same role under the same
-/// top folder, or a word of the query that names the role (`tests`, `example`).
+/// top folder, or a word of the query that names the role (`tests`, `example`;
+/// `types` for type declarations).
 fn demotion(files: &[IndexedFile], focus: &Focus, factor: f64) -> Vec<f64> {
     let top = |path: &str| path.split('/').next().unwrap_or(path).to_string();
     let named_roles: HashSet<PathRole> =
@@ -364,6 +365,9 @@ fn demotion(files: &[IndexedFile], focus: &Focus, factor: f64) -> Vec<f64> {
         .filter_map(|&i| files.get(i))
         .map(|f| (PathRole::of(&f.path), top(&f.path)))
         .collect();
+    let about_types = ["types", "typings", "typescript", "declaration", "declarations", "dts"]
+        .iter()
+        .any(|word| focus.names.iter().any(|name| name.eq_ignore_ascii_case(word)));
     files
         .iter()
         .map(|f| {
@@ -371,8 +375,9 @@ fn demotion(files: &[IndexedFile], focus: &Focus, factor: f64) -> Vec<f64> {
             let pointed = named_roles.contains(&role) || pointed.contains(&(role, top(&f.path)));
             match role {
                 // Type declarations (`index.d.ts`, and again as `index.d.cts`) repeat
-                // what the code defines: after it, like a test.
-                PathRole::Source if is_declaration(&f.path) && !pointed => factor,
+                // what the code defines: after it, like a test, unless the task
+                // is about them ("fix(types): export CJS types").
+                PathRole::Source if is_declaration(&f.path) && !pointed && !about_types => factor,
                 _ if !role.is_auxiliary() || pointed => 1.0,
                 // A build's output repeats the code it was built from: never its neighbour.
                 PathRole::Vendored => factor.min(AUXILIARY),
