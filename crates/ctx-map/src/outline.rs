@@ -68,7 +68,7 @@ struct Inputs {
 
 /// How outlines are made: a change of what they pick or how they order it must
 /// change it, or a store keeps the outlines of the old way until a file changes.
-const VERSION: u32 = 8;
+const VERSION: u32 = 9;
 
 /// Where the digest of the inputs of the stored outlines is kept ([`Workspace::derived`]).
 const INPUTS_KEY: &str = "outline-inputs";
@@ -234,6 +234,7 @@ fn outlines(
                     picked.push(Candidate {
                         own: !fills_in,
                         public,
+                        code: def.kind != Kind::Constant,
                         top: def.parent.is_none(),
                         users,
                         score,
@@ -243,11 +244,14 @@ fn outlines(
             }
             // The file's own items before what it fills in of a trait; public, used and top
             // level first (a private name "used" elsewhere is mostly another's: `.find()`);
-            // then by how many files use it, where the graph's score would favour long
-            // names (`get_flashed_messages` over `url_for`).
+            // of what no other file uses, the code before its constants (a middleware's
+            // methods before the `STYLES` and `JS` of its error page); then by how many
+            // files use it, where the graph's score would favour long names
+            // (`get_flashed_messages` over `url_for`).
             picked.sort_by(|a, b| {
-                (b.own, b.public, b.users > 0, b.top, b.users)
-                    .cmp(&(a.own, a.public, a.users > 0, a.top, a.users))
+                let code_or_used = |c: &Candidate| c.code || c.users > 0;
+                (b.own, b.public, b.users > 0, code_or_used(b), b.top, b.users)
+                    .cmp(&(a.own, a.public, a.users > 0, code_or_used(a), a.top, a.users))
                     .then(b.score.total_cmp(&a.score))
                     .then(a.d.cmp(&b.d))
             });
@@ -269,6 +273,8 @@ struct Candidate {
     /// Not an item of a trait impl ([`Def::implements_trait`]).
     own: bool,
     public: bool,
+    /// Not a constant: the code before its data.
+    code: bool,
     top: bool,
     /// Other files using it.
     users: usize,
@@ -458,6 +464,28 @@ mod tests {
         assert_eq!(app.defs[0].kind, "class");
         // In a test file, its tests are what it holds.
         assert_eq!(names(by_path("tests/test_app.py")), ["test_app"]);
+    }
+
+    #[test]
+    fn a_files_code_comes_before_the_constants_no_other_file_uses() {
+        let errors = "STYLES = \"\"\"\np { color: red; }\n\"\"\"\nJS = \"\"\"\nfunction f() {}\n\"\"\"\n\
+                      LIMIT = 10\n\nclass ServerErrorMiddleware:\n    def generate_html(self, exc):\n        \
+                      return STYLES + JS\n\n    def error_response(self, request):\n        pass\n";
+        let files = [
+            indexed("pkg/errors.py", Lang::Python, errors),
+            indexed(
+                "pkg/app.py",
+                Lang::Python,
+                "from pkg.errors import ServerErrorMiddleware, LIMIT\nServerErrorMiddleware()\nLIMIT\n",
+            ),
+        ];
+        let outlines = outline_all(&files);
+        let errors = outlines.iter().find(|o| o.path == "pkg/errors.py").unwrap();
+        // A constant another file uses is as good as code; those nobody else uses come last.
+        assert_eq!(
+            names(errors),
+            ["ServerErrorMiddleware", "LIMIT", "generate_html", "error_response", "STYLES", "JS"]
+        );
     }
 
     #[test]

@@ -62,7 +62,7 @@ pub(crate) fn signature(source: &str, node: Node, kind: Kind, overloads: usize) 
         None => {
             let line_end = source[start..].find('\n').map_or(source.len(), |i| start + i);
             let line_end = line_end.min(outer.end_byte());
-            let text = without_comments(source, outer, start, line_end);
+            let text = shown_text(source, outer, start, line_end);
             let line = text.trim_end();
             // A constant or type whose value goes on: all of it when it is short
             // (`type Formatter<N = …> = Layered<…>`), else its first line, closed (`X = dict(…)`).
@@ -76,7 +76,7 @@ pub(crate) fn signature(source: &str, node: Node, kind: Kind, overloads: usize) 
             return cut(line.trim_end_matches('{').trim_end(), MAX_SIGNATURE_LINE);
         }
     };
-    let text = without_comments(source, outer, start, end);
+    let text = shown_text(source, outer, start, end);
     let header = text.trim_end().trim_end_matches(['{', ';']).trim_end();
     let mut header = join_lines(header);
     if let Some((end, _)) = header.char_indices().nth(MAX_SIGNATURE) {
@@ -186,14 +186,18 @@ fn members(source: &str, body: Node, width: usize) -> String {
     format!("{open}{shown}{close}")
 }
 
-/// The text of `node` from `start` to `end` without its comments.
-fn without_comments(source: &str, node: Node, start: usize, end: usize) -> String {
-    let mut comments = Vec::new();
-    collect_comments(node, start, end, &mut comments);
+/// The text of `node` from `start` to `end` as a signature shows it: without
+/// its comments, and a long string literal's text elided (`r#"…"#`).
+fn shown_text(source: &str, node: Node, start: usize, end: usize) -> String {
+    let mut cuts = Vec::new();
+    collect_cuts(node, start, end, &mut cuts);
     let mut text = String::with_capacity(end - start);
     let mut at = start;
-    for (from, to) in comments {
+    for (from, to, comment) in cuts {
         text.push_str(source.get(at..from).unwrap_or(""));
+        if !comment {
+            text.push_str(&elided(source.get(from..to).unwrap_or("")));
+        }
         at = to;
     }
     text.push_str(source.get(at..end).unwrap_or(""));
@@ -209,7 +213,7 @@ fn joined_whole(source: &str, node: Node, start: usize, most_lines: usize) -> Op
     if end - start > 2 * most_lines * WRAP || !joinable(node) {
         return None;
     }
-    let text = without_comments(source, node, start, end);
+    let text = shown_text(source, node, start, end);
     let joined = join_lines(text.trim_end().trim_end_matches(';').trim_end());
     (joined.lines().count() <= most_lines && joined.lines().all(|l| l.chars().count() <= WRAP))
         .then_some(joined)
@@ -278,18 +282,42 @@ fn open_brackets(node: Node, start: usize, end: usize, closers: &mut Vec<char>) 
 }
 
 /// The byte ranges of the comments in `node` that lie within `start..end`.
-fn collect_comments(node: Node, start: usize, end: usize, out: &mut Vec<(usize, usize)>) {
+fn collect_cuts(node: Node, start: usize, end: usize, out: &mut Vec<(usize, usize, bool)>) {
     let mut cursor = node.walk();
     for child in node.children(&mut cursor) {
         if child.start_byte() >= end || child.end_byte() <= start {
             continue;
         }
         if child.kind().contains("comment") {
-            out.push((child.start_byte().max(start), child.end_byte().min(end)));
+            out.push((child.start_byte().max(start), child.end_byte().min(end), true));
+        } else if is_long_string(child) && child.start_byte() >= start && child.end_byte() <= end {
+            out.push((child.start_byte(), child.end_byte(), false));
         } else {
-            collect_comments(child, start, end, out);
+            collect_cuts(child, start, end, out);
         }
     }
+}
+
+/// Longest string literal a signature shows whole, in bytes: a longer one is
+/// data (an SVG path, a stylesheet), not what the definition is.
+const LONG_STRING: usize = 80;
+
+fn is_long_string(node: Node) -> bool {
+    matches!(node.kind(), "string" | "string_literal" | "raw_string_literal" | "template_string")
+        && node.end_byte() - node.start_byte() > LONG_STRING
+}
+
+/// A string literal's quotes (with its prefix: `r#"`, `f"""`) around `…`.
+fn elided(literal: &str) -> String {
+    let quote = |c: char| matches!(c, '"' | '\'' | '`');
+    let Some(first) = literal.find(quote) else { return literal.to_string() };
+    let open_end = literal[first..].find(|c: char| !quote(c)).map_or(literal.len(), |i| first + i);
+    let Some(last) = literal.rfind(quote) else { return literal.to_string() };
+    let close_start = literal[..=last].trim_end_matches(quote).len();
+    if close_start < open_end {
+        return literal.to_string();
+    }
+    format!("{}…{}", &literal[..open_end], &literal[close_start..])
 }
 
 /// The lines of a header joined: no space after an opening bracket or before
@@ -535,6 +563,21 @@ mod tests {
         // Code is never joined in: a body is not a signature.
         let ts = "const isType = pick(utils, function filter(p) {\n  return /^is/.test(p);\n});\n";
         assert_eq!(sig(Lang::TypeScript, ts), "const isType = pick(utils, function filter(p) {…})");
+    }
+
+    #[test]
+    fn a_long_string_is_data_its_quotes_stand_for_it() {
+        let path =
+            "M0 8a8 8 0 1 1 16 0A8 8 0 0 1 0 8Zm8-6.5a6.5 6.5 0 1 0 0 13 6.5 6.5 0 0 0 0-13Z".repeat(2);
+        let rust = format!("const ICON_NOTE: &str = r#\"<path d=\"{path}\"></path>\"#;\n");
+        assert_eq!(sig(Lang::Rust, &rust), "const ICON_NOTE: &str = r#\"…\"#;");
+        let python = format!("def render(icon='{path}', size=16):\n    pass\n");
+        assert_eq!(sig(Lang::Python, &python), "def render(icon='…', size=16):");
+        let ts = format!("export const banner = `{path}`;\n");
+        assert_eq!(sig(Lang::TypeScript, &ts), "export const banner = `…`;");
+        // A message is what the constant is: shown.
+        let short = "ENFORCE = \"Domain wildcard patterns must be like '*.example.com'.\"\n";
+        assert_eq!(sig(Lang::Python, short), short.trim_end());
     }
 
     #[test]
