@@ -343,3 +343,27 @@ fn a_crate_s_result_alias_is_not_the_code_it_is_known_by() {
     // Nor is a module whose name every `use std::env` seems to use.
     assert!(!crates.contains(&"env".to_string()), "{crates:?}");
 }
+
+#[test]
+fn a_subfolder_line_names_the_code_before_the_type_aliases_every_signature_uses() {
+    let repo = Repo::new();
+    repo.write("pyproject.toml", "[project]\nname = \"asgi\"\n");
+    repo.write(
+        "asgi/types.py",
+        "from typing import Any, Callable, MutableMapping\n\nScope = MutableMapping[str, Any]\n\
+         Send = Callable[[Scope], None]\n",
+    );
+    repo.write("asgi/app.py", "from asgi.types import Scope, Send\n\nclass App:\n    def __call__(self, scope: Scope, send: Send):\n        pass\n");
+    for name in ["routing", "requests", "responses"] {
+        repo.write(
+            &format!("asgi/{name}.py"),
+            &format!("from asgi.types import Scope, Send\nfrom asgi.app import App\n\ndef {name}(app: App, scope: Scope, send: Send):\n    pass\n"),
+        );
+    }
+    repo.ok(&["init", "--no-agents"]);
+    let below = code_below(&context(&repo, ".", "deep"));
+    let asgi = &below.iter().find(|(name, _)| name == "asgi").unwrap().1;
+    // `Scope` has more users, yet `App` is where the code is; the aliases still follow.
+    assert_eq!(asgi.first().map(String::as_str), Some("App"), "{asgi:?}");
+    assert!(asgi.contains(&"Scope".to_string()), "{asgi:?}");
+}

@@ -1,6 +1,14 @@
 ; Definitions. A function inside a class body is reported as a method by the code.
 (class_definition name: (identifier) @name) @definition.class
 (function_definition name: (identifier) @name) @definition.function
+; Type aliases: `Scope = MutableMapping[str, Any]`, `Handler = t.Callable[..., None]` (a
+; generic's name is a class's, never an ALL_CAPS constant's: `FIRST = ITEMS[0]` is data),
+; `X: TypeAlias = …`, `type X = …`. The same assignment is a constant too; the type wins.
+(module (expression_statement (assignment left: (identifier) @name right: (subscript value: (_) @generic)) @definition.type)
+  (#match? @generic "^((typing|t|typing_extensions|te|abc|collections[.]abc)[.])?([A-Z][a-z][A-Za-z0-9_]*|list|dict|tuple|set|frozenset|type)$"))
+(module (expression_statement (assignment left: (identifier) @name type: (type) @alias) @definition.type)
+  (#match? @alias "^((typing|t|typing_extensions|te)[.])?TypeAlias$"))
+(module (type_alias_statement left: (type (identifier) @name)) @definition.type)
 ; A module's constants, less type variables (`T = t.TypeVar("T")`): they only alias types.
 (module (expression_statement (assignment left: (identifier) @name right: (_) @value) @definition.constant)
   (#not-match? @value "^((typing|t|typing_extensions|te)[.])?(TypeVar|ParamSpec|TypeVarTuple)[(]"))

@@ -19,7 +19,7 @@ use crate::lang::Lang;
 use crate::signature::signature;
 
 /// Bumped when what extraction yields changes: cached tags are re-parsed.
-pub const TAGS_VERSION: u32 = 19;
+pub const TAGS_VERSION: u32 = 20;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -300,9 +300,12 @@ pub fn extract(lang: Lang, source: &str) -> Result<FileTags, String> {
         }
     }
 
-    // One definition per node and name (a Rust method matches as function twice).
+    // One definition per node and name (a Rust method matches as function twice); of a
+    // constant and something more telling (a Python type alias), the latter.
     raw.sort_by(|a, b| {
-        a.node.start_byte().cmp(&b.node.start_byte()).then(b.node.end_byte().cmp(&a.node.end_byte()))
+        (a.node.start_byte().cmp(&b.node.start_byte()))
+            .then(b.node.end_byte().cmp(&a.node.end_byte()))
+            .then((a.kind == Kind::Constant).cmp(&(b.kind == Kind::Constant)))
     });
     raw.dedup_by(|b, a| a.node.id() == b.node.id() && a.name == b.name);
     let def_names: rustc_hash::FxHashSet<(usize, usize)> =
@@ -474,6 +477,28 @@ mod tests {
         assert_eq!(tags.defs[1].signature, "def run(self, until=None):");
         assert!(tags.refs.iter().any(|r| r.name == "Base"));
         assert!(tags.refs.iter().any(|r| r.name == "helper"));
+    }
+
+    #[test]
+    fn python_type_aliases_are_types_and_data_stays_constant() {
+        let source = "Scope = MutableMapping[str, Any]\nHandler = t.Callable[[Request], Awaitable[None]]\n\
+                      Pair = tuple[int, int]\nPath: TypeAlias = \"str | bytes\"\ntype Json = dict[str, Json]\n\
+                      FIRST = ITEMS[0]\ntimeout = config[\"timeout\"]\nLIMIT: int = 10\n";
+        let got: Vec<(String, Kind)> = defs(Lang::Python, source).into_iter().map(|d| (d.0, d.1)).collect();
+        let want = [
+            ("Scope", Kind::Type),
+            ("Handler", Kind::Type),
+            ("Pair", Kind::Type),
+            ("Path", Kind::Type),
+            ("Json", Kind::Type),
+            ("FIRST", Kind::Constant),
+            ("timeout", Kind::Constant),
+            ("LIMIT", Kind::Constant),
+        ];
+        assert_eq!(got, want.map(|(name, kind)| (name.to_string(), kind)));
+        let tags = extract(Lang::Python, source).unwrap();
+        assert_eq!(tags.defs[0].signature, "Scope = MutableMapping[str, Any]");
+        assert_eq!(tags.defs[4].signature, "type Json = dict[str, Json]");
     }
 
     #[test]

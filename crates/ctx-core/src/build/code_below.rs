@@ -5,7 +5,8 @@
 //!
 //! From the outlines the map stored: the top-level definitions below the
 //! folder that the most other files use (at most two a file; then the file's
-//! PageRank). Only the repository's own code counts: a test's, an example's
+//! PageRank), type aliases after the rest: starlette's `Scope` and `Send` are
+//! in every signature, yet `Starlette` and `Request` say where the code is. Only the repository's own code counts: a test's, an example's
 //! or a fixture's definitions say nothing of what the folder is for (tests
 //! still count among the users: what they call is the code's public face).
 
@@ -29,9 +30,10 @@ pub struct CodeBelow {
     pub kind: String,
     /// Its file, relative to the folder (`flask/app.py`).
     pub path: String,
-    /// How many other files use it, then its file's PageRank: what orders them.
+    /// Not a type alias, how many other files use it, then its file's
+    /// PageRank: what orders them.
     #[serde(skip)]
-    rank: (u32, f64),
+    rank: (bool, u32, f64),
 }
 
 /// Per folder (as indexed), the definitions below it worth naming, the most
@@ -58,12 +60,12 @@ pub(crate) fn code_below(folders: &[FolderData]) -> Vec<Vec<CodeBelow>> {
                 .iter()
                 .filter(|d| d.parent.is_none() && d.users > 0 && !is_shorthand(d) && d.kind != "module");
             let mut used: Vec<&OutlineDef> = used.collect();
-            used.sort_by_key(|d| std::cmp::Reverse(d.users));
+            used.sort_by_key(|d| std::cmp::Reverse((d.kind != "type", d.users)));
             found.extend(used.into_iter().take(PER_FILE).map(|def| CodeBelow {
                 name: def.name.clone(),
                 kind: def.kind.clone(),
                 path: file.name.clone(),
-                rank: (def.users, outline.rank),
+                rank: (def.kind != "type", def.users, outline.rank),
             }));
         }
         for &child in &folder.children {
@@ -79,7 +81,9 @@ pub(crate) fn code_below(folders: &[FolderData]) -> Vec<Vec<CodeBelow>> {
             );
         }
         found.sort_by(|a, b| {
-            (b.rank.0.cmp(&a.rank.0)).then(b.rank.1.total_cmp(&a.rank.1)).then_with(|| a.path.cmp(&b.path))
+            ((b.rank.0, b.rank.1).cmp(&(a.rank.0, a.rank.1)))
+                .then(b.rank.2.total_cmp(&a.rank.2))
+                .then_with(|| a.path.cmp(&b.path))
         });
         // A name once (flask's two `Blueprint`s, each crate's `Error`): the likelier first.
         let mut names = std::collections::HashSet::new();
