@@ -217,12 +217,19 @@ fn plan_overview(files: &[IndexedFile], ranking: Ranking, focus: &Focus, limit: 
         .enumerate()
         .flat_map(|(f, file)| {
             let (score, weight) = (&ranking.def_rank[f], weight[f]);
-            shown_defs(file, weight < 1.0, focus).map(move |d| (f, d, score[d] * weight))
+            let private =
+                |d: usize| if crate::tags::private_by_name(&file.tags.defs[d].name) { PRIVATE } else { 1.0 };
+            shown_defs(file, weight < 1.0, focus).map(move |d| (f, d, score[d] * weight * private(d)))
         })
         .collect();
     sort_best_first(&mut order, limit);
     Plan { order, file_rank: ranking.file_rank, heading: "public surface, then most referenced" }
 }
+
+/// Weight in the overview of a name its language's convention keeps private
+/// (`_findOption`, `#state`): however often the file's own code calls it, the
+/// public surface is what the overview is for. A task that needs it names it.
+const PRIVATE: f64 = 0.3;
 
 /// How a task map orders a file's definitions, before their scores: named by
 /// the task, then by how telling the task's words its name says are (0 for

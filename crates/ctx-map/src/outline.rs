@@ -370,8 +370,7 @@ impl<'f> Exports<'f> {
 
     fn is_public_alone(&self, defs: &[Def], def: &Def) -> bool {
         let name = def.name.as_str();
-        let dunder = name.len() > 4 && name.starts_with("__") && name.ends_with("__");
-        if name.starts_with('_') && !dunder || name.starts_with('#') {
+        if crate::tags::private_by_name(name) {
             return false;
         }
         let signature = def.signature.trim_start();

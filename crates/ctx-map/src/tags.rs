@@ -70,6 +70,13 @@ impl Kind {
     }
 }
 
+/// Whether a name is private by its language's convention: `_name` (Python,
+/// JavaScript) or `#name` (a JavaScript private field), not a `__dunder__`.
+pub(crate) fn private_by_name(name: &str) -> bool {
+    let dunder = name.len() > 4 && name.starts_with("__") && name.ends_with("__");
+    name.starts_with('#') || name.starts_with('_') && !dunder
+}
+
 /// A definition.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Def {

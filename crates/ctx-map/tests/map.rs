@@ -757,6 +757,24 @@ fn the_overview_shows_the_packages_public_surface_first() {
     assert_eq!(shown(&asked)[0], "src/webkit/internal.py: resolve_blueprint_chain", "{}", asked.text);
 }
 
+#[test]
+fn the_overview_puts_a_private_method_after_the_public_ones_however_often_it_is_called() {
+    let command = "export class Command {\n  _find(arg) {\n    return arg;\n  }\n  parse(a) {\n    \
+                   return this._find(a) && this._find(a);\n  }\n  option(o) {\n    return this._find(o);\n  }\n  \
+                   help() {\n    return this._find(1);\n  }\n}\n";
+    let dir = tree(&[
+        ("lib/command.js", command),
+        ("index.js", "import { Command } from './lib/command.js';\nnew Command().parse([]);\n"),
+    ]);
+    let cache = tempfile::tempdir().unwrap();
+    let mut ws = open(dir.path(), cache.path());
+    let map = run(&mut ws, &MapOptions { tokens: 8192, ..MapOptions::default() });
+    let file = map.files.iter().find(|f| f.path == "lib/command.js").unwrap();
+    let score = |name: &str| file.definitions.iter().find(|d| d.name == name).map(|d| d.score).unwrap();
+    assert!(score("_find") < score("parse"), "{:?}", file.definitions);
+    assert!(score("_find") < score("help"), "{:?}", file.definitions);
+}
+
 /// `ctx rank`'s ranking, the counts of the task's words read from the
 /// store's postings, against the ranking on term tables made afresh from the
 /// files: (path, score, lexical) of each.
