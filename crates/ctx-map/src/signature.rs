@@ -143,8 +143,9 @@ fn members(source: &str, body: Node, width: usize) -> String {
                 .collect();
             (" { ", "; ", " }", items)
         }
-        "block" => {
-            // A Python class: its annotated attributes (`name: str`, `x: int = 0`).
+        // A Python data class: its annotated attributes (`name: str`, `x: int = 0`).
+        // A class of behaviour is known by its methods: its attributes are its own business.
+        "block" if body.parent().is_some_and(|class| is_data_class(class, source.as_bytes())) => {
             let items = children
                 .iter()
                 .filter(|c| c.kind() == "expression_statement")
@@ -177,13 +178,41 @@ fn members(source: &str, body: Node, width: usize) -> String {
         shown.push_str(item);
         count += 1;
     }
+    if count == 0 {
+        // Not even one fits: `… (+4)` alone would only say something was left out.
+        return String::new();
+    }
     if count < items.len() {
-        if count > 0 {
-            shown.push_str(separator);
-        }
+        shown.push_str(separator);
         shown.push_str(&format!("… (+{})", items.len() - count));
     }
     format!("{open}{shown}{close}")
+}
+
+/// Whether a Python `class` is one of data: decorated as one (`@dataclass`,
+/// attrs' `@define`), derived from a kind of record (`NamedTuple`,
+/// `TypedDict`, pydantic's `BaseModel`), or with no method at all.
+fn is_data_class(class: Node, bytes: &[u8]) -> bool {
+    const DECORATORS: &[&str] = &["dataclass", "attr.s", "attrs", "define", "frozen", "mutable"];
+    const BASES: &[&str] = &["NamedTuple", "TypedDict", "BaseModel", "Struct", "BaseSettings"];
+    if class.kind() != "class_definition" {
+        return false;
+    }
+    let decorated = crate::attributes::decorators(class, bytes).iter().any(|d| {
+        DECORATORS
+            .iter()
+            .any(|name| d.trim_start_matches('@').split('(').next().is_some_and(|n| n.ends_with(name)))
+    });
+    let bases = class.child_by_field_name("superclasses").and_then(|b| b.utf8_text(bytes).ok()).unwrap_or("");
+    let record = BASES.iter().any(|base| bases.contains(base));
+    let Some(body) = class.child_by_field_name("body") else { return decorated || record };
+    let mut cursor = body.walk();
+    let methods = body.named_children(&mut cursor).any(|c| {
+        c.kind() == "function_definition"
+            || c.kind() == "decorated_definition"
+                && c.child_by_field_name("definition").is_some_and(|d| d.kind() == "function_definition")
+    });
+    decorated || record || !methods
 }
 
 /// The text of `node` from `start` to `end` as a signature shows it: without
@@ -388,17 +417,22 @@ fn join_lines(header: &str) -> String {
 /// Whether `piece`, before `closing` (a line starting with `)`), ends a
 /// parenthesized list of one element: `("text/event-stream",` is a tuple,
 /// whose comma the joined line keeps. A list whose `(` is on an earlier
-/// piece held more than one line: not one element.
+/// piece held more than one line: not one element; nor is a parameter list
+/// or a call's arguments (`def auto_aiter(iterable,`, `toWebHandler<T>(app: H3,`).
 fn one_element_tuple(piece: &str, closing: &str) -> bool {
     if !closing.starts_with(')') {
         return false;
     }
     let mut depth = 0;
-    for c in piece.trim_end_matches(',').chars().rev() {
+    let body = piece.trim_end_matches(',');
+    for (at, c) in body.char_indices().rev() {
         match c {
             ')' | ']' | '}' => depth += 1,
             '(' | '[' | '{' if depth > 0 => depth -= 1,
-            '(' => return true,
+            '(' => {
+                let before = body[..at].chars().next_back();
+                return !before.is_some_and(|b| b.is_alphanumeric() || matches!(b, '_' | '>' | ']' | '$'));
+            }
             '[' | '{' => return false,
             ',' if depth == 0 => return false,
             _ => {}
@@ -508,8 +542,18 @@ mod tests {
     fn data_types_show_their_members_on_one_line_and_say_how_many_did_not_fit() {
         let python = "@dataclass\nclass User:\n    \"\"\"A user.\"\"\"\n    name: str\n    email: str | None = None\n    def greet(self): pass\n";
         assert_eq!(sig(Lang::Python, python), "@dataclass\nclass User: name: str; email: str | None = None");
-        let private = "class Request(HTTPConnection):\n    _form: FormData | None\n    scope: Scope\n";
-        assert_eq!(sig(Lang::Python, private), "class Request(HTTPConnection): scope: Scope");
+        let private = "class Message(TypedDict):\n    _form: FormData | None\n    scope: Scope\n";
+        assert_eq!(sig(Lang::Python, private), "class Message(TypedDict): scope: Scope");
+        // A class of behaviour is known by its methods, however many attributes it declares.
+        let behaviour = "class Environment:\n    sandboxed: bool = False\n    def render(self): pass\n";
+        assert_eq!(sig(Lang::Python, behaviour), "class Environment:");
+        let plain = "class Options:\n    debug: bool = False\n";
+        assert_eq!(sig(Lang::Python, plain), "class Options: debug: bool = False");
+        // When not one member fits, none is shown, nor a count of what did not.
+        let table: String = (0..30).map(|i| format!("\"k{i}\": {i}, ")).collect();
+        let wide =
+            format!("class Table(NamedTuple):\n    binops: dict[str, int] = {{{table}}}\n    size: int\n");
+        assert_eq!(sig(Lang::Python, &wide), "class Table(NamedTuple):");
         assert_eq!(
             sig(Lang::Python, "class Runner:\n    limit = 3\n    def run(self): pass\n"),
             "class Runner:"
@@ -558,6 +602,15 @@ mod tests {
         assert_eq!(sig(Lang::Python, "TYPES = (\n    \"a\",\n    \"b\",\n)\n"), "TYPES = (\"a\", \"b\")");
         assert_eq!(sig(Lang::Python, "TYPES = (f(a, b),\n)\n"), "TYPES = (f(a, b),)");
         assert_eq!(sig(Lang::Python, "TYPES = (a, b,\n)\n"), "TYPES = (a, b)");
+        // A parameter list of one is no tuple.
+        let python =
+            "def auto_aiter(\n    iterable: \"t.Iterable[V]\",\n) -> \"t.AsyncIterator[V]\":\n    pass\n";
+        assert_eq!(
+            sig(Lang::Python, python),
+            "def auto_aiter(iterable: \"t.Iterable[V]\") -> \"t.AsyncIterator[V]\":"
+        );
+        let ts = "export function toWebHandler(\n  app: H3,\n): Handler {\n  return x;\n}\n";
+        assert_eq!(sig(Lang::TypeScript, ts), "export function toWebHandler(app: H3): Handler");
         let ts = "export const routes = {\n  home: \"/\",\n};\n";
         assert_eq!(sig(Lang::TypeScript, ts), "export const routes = {home: \"/\"}");
         // Code is never joined in: a body is not a signature.
