@@ -81,7 +81,7 @@ pub(crate) fn inspect_bytes(name: &str, bytes: &[u8]) -> Inspection {
     if sniff.contains(&0) {
         return Inspection { kind: FileKind::Binary, hash, secret: None, summary: None };
     }
-    let secret = secret_by_content(bytes);
+    let secret = secret_by_content(bytes).or_else(|| npm_credentials(name, bytes));
     // A secret's words stay out of every output, its summary included.
     let summary = if secret.is_some() { None } else { summarize(name, language(name), bytes) };
     Inspection { kind: FileKind::Text, hash, secret, summary }
@@ -111,14 +111,7 @@ pub fn secret_by_name(name: &str) -> Option<&'static str> {
     }
     if matches!(
         lower,
-        ".netrc"
-            | "_netrc"
-            | ".pgpass"
-            | ".htpasswd"
-            | ".pypirc"
-            | ".npmrc"
-            | ".git-credentials"
-            | ".dockercfg"
+        ".netrc" | "_netrc" | ".pgpass" | ".htpasswd" | ".pypirc" | ".git-credentials" | ".dockercfg"
     ) {
         return Some("credentials file");
     }
@@ -155,6 +148,27 @@ pub fn secret_by_content(bytes: &[u8]) -> Option<&'static str> {
         && (first_line.windows(16).any(|w| w == b"PRIVATE KEY-----")
             || first_line.windows(22).any(|w| w == b"PRIVATE KEY BLOCK-----"));
     opens_key.then_some("private key")
+}
+
+/// Whether `name` is an `.npmrc` that holds credentials: a line setting an
+/// auth token, password or key (`//registry.npmjs.org/:_authToken=…`) to a
+/// value of its own, not an environment variable (`${NPM_TOKEN}`). Most
+/// `.npmrc` files kept in a repository only set options
+/// (`shamefully-hoist=true`), and what they set is worth reading.
+fn npm_credentials(name: &str, bytes: &[u8]) -> Option<&'static str> {
+    const AUTH_KEYS: &[&str] = &["_authtoken", "_auth", "_password", "password", "keyfile", "key"];
+    if !name.eq_ignore_ascii_case(".npmrc") {
+        return None;
+    }
+    let text = String::from_utf8_lossy(bytes);
+    let holds = text.lines().map(str::trim).filter(|l| !l.starts_with(['#', ';'])).any(|line| {
+        let Some((key, value)) = line.split_once('=') else { return false };
+        let key = key.trim().rsplit(':').next().unwrap_or("").to_ascii_lowercase();
+        let value = value.trim().trim_matches(['"', '\'']);
+        let from_environment = value.starts_with("${") && value.ends_with('}') && !value[2..].contains("${");
+        AUTH_KEYS.contains(&key.as_str()) && !value.is_empty() && !from_environment
+    });
+    holds.then_some("credentials file")
 }
 
 /// The longest first line of a private key file: `-----BEGIN ENCRYPTED PRIVATE KEY-----`
@@ -263,6 +277,22 @@ mod tests {
         }
         assert_eq!(secret_by_name("server.pem"), None);
         assert_eq!(secret_by_name("tls.key"), Some("key store"));
+    }
+
+    #[test]
+    fn an_npmrc_is_a_secret_only_when_it_holds_credentials() {
+        let secret = |text: &str| inspect_bytes(".npmrc", text.as_bytes()).secret;
+        assert_eq!(secret("shamefully-hoist=true\nignore-workspace-root-check=true\n"), None);
+        assert_eq!(secret("//registry.npmjs.org/:_authToken=${NPM_TOKEN}\n"), None);
+        let token = concat!("//registry.npmjs.org/:_authToken=npm", "_a1B2c3D4e5F6g7H8i9J0\n");
+        assert_eq!(secret(token), Some("credentials file"));
+        assert_eq!(
+            secret("registry=https://npm.example.com/\n_auth = dXNlcjpwYXNz\n"),
+            Some("credentials file")
+        );
+        assert_eq!(secret_by_name(".npmrc"), None);
+        let options = inspect_bytes(".npmrc", b"shamefully-hoist=true\n");
+        assert!(options.secret.is_none());
     }
 
     #[test]

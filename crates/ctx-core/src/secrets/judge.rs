@@ -6,11 +6,22 @@
 use super::RuleSpec;
 
 /// The secret a rule's match holds, if it is one.
-pub(super) fn secret_of<'t>(spec: &RuleSpec, captures: &regex::Captures<'t>) -> Option<regex::Match<'t>> {
+/// `text` is what the captures were found in.
+pub(super) fn secret_of<'t>(
+    spec: &RuleSpec,
+    captures: &regex::Captures<'t>,
+    text: &str,
+) -> Option<regex::Match<'t>> {
     if !spec.assignment {
         return captures.name("secret").or_else(|| captures.get(0));
     }
-    let name = captures.name("name")?.as_str();
+    let name = captures.name("name")?;
+    // `type Password = Uint8Array | string`: a type alias names a type, never a value.
+    let line = text.get(..name.start()).unwrap_or("").rsplit('\n').next().unwrap_or("");
+    if line.trim_end().rsplit(|c: char| c.is_whitespace()).next() == Some("type") {
+        return None;
+    }
+    let name = name.as_str();
     let strength = name_strength(name)?;
     let (value, bare) =
         match (captures.name("dq"), captures.name("sq"), captures.name("bq"), captures.name("bare")) {

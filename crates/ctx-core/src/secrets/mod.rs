@@ -211,7 +211,7 @@ impl Detector {
             let rule = &self.rules[rule_index];
             let Some(regex) = rule.regex() else { continue };
             for captures in regex.captures_iter(&text[start..end]) {
-                let Some(value) = secret_of(&rule.spec, &captures) else { continue };
+                let Some(value) = secret_of(&rule.spec, &captures, &text[start..end]) else { continue };
                 let secret = value.as_str();
                 if rule.spec.entropy.is_some_and(|least| entropy(secret) < least)
                     || is_placeholder(secret)
@@ -468,6 +468,8 @@ mod tests {
             "the ghp_ prefix marks github tokens; sk_live_ marks stripe's",
             "msg.append(key); key-value pairs; SKIP_TASK_KEYWORDS",
             "password = \"password\"",
+            "/** Password secret string or buffer.*/\ntype Password = Uint8Array | string;",
+            "export type ApiToken = Base64String;",
             "The password is required and the key is optional.",
             "\"NextToken\": \"eyJDdXN0b21lckFjY291bnRJZCI6IjI3MDIwNTQwMjg0NSJ9\"",
             "\"ChangeToken\": \"abcd12f2-46da-4fdb-b8d5-fbd4c466928f\"",
