@@ -449,10 +449,17 @@ fn python_docstring(text: &str) -> Option<String> {
 /// else its only one. A file of many types is summarized by none of them.
 fn main_type_docs(file: &str, types: Vec<(&str, Option<String>)>) -> Option<String> {
     let stem = file.split('.').next().unwrap_or(file);
+    // A Rust or JS module's root file (`timer/mod.rs`, `index.ts`) stands for its
+    // folder: the docs of the one type it happens to define say what that type is,
+    // not what the folder is. (A package's `__init__.py` defining one class, as
+    // werkzeug's `DebuggedApplication`, is mostly that class: its docs say it.)
+    let root = matches!(file, "mod.rs" | "lib.rs" | "main.rs")
+        || stem == "index"
+            && [".ts", ".tsx", ".js", ".mjs", ".cjs", ".mts"].iter().any(|e| file.ends_with(e));
     let main = types
         .iter()
         .position(|(name, _)| crate::paths::same_name(name, stem))
-        .or((types.len() == 1).then_some(0))?;
+        .or((types.len() == 1 && !root).then_some(0))?;
     types.into_iter().nth(main)?.1
 }
 
@@ -586,6 +593,12 @@ fn js_leading_comment(text: &str) -> Option<String> {
                 }
                 rest = after.trim_start_matches([' ', '\t']);
             }
+            // A comment on the declaration right below it (`// Allowed characters: …`
+            // over a constant) is that declaration's, and a one- or two-word line over
+            // code (`// Types`, `// Event`) labels a section: neither is the file's.
+            if declares(rest) || (lines.len() == 1 && is_label(lines[0]) && !rest.starts_with(['\n', '\r'])) {
+                return None;
+            }
             lines
         } else {
             return None;
@@ -597,6 +610,33 @@ fn js_leading_comment(text: &str) -> Option<String> {
         }
         return prose_paragraph(comment.into_iter());
     }
+}
+
+/// Whether a JS/TS text starts with a declaration the module keeps to itself
+/// (`const`, `function`, `declare const`, …): a comment right above it is an
+/// implementation note on it. Above an export it may well be the file's
+/// (hono's `// provide utility functions for css helper` over `export const`).
+fn declares(text: &str) -> bool {
+    const KEYWORDS: &[&str] = &[
+        "const ",
+        "let ",
+        "var ",
+        "function ",
+        "function*",
+        "async function",
+        "class ",
+        "abstract class ",
+        "interface ",
+        "type ",
+        "enum ",
+        "declare ",
+    ];
+    KEYWORDS.iter().any(|k| text.starts_with(k))
+}
+
+/// A line of one or two words and no sentence: a section's label.
+fn is_label(line: &str) -> bool {
+    line.split_whitespace().count() <= 2 && !line.ends_with(['.', '!', '?', ':'])
 }
 
 /// A comment that speaks to a tool, not to a reader (lowercased): `/* global hljs */`,

@@ -48,6 +48,31 @@ fn rust_inner_docs_and_js_comments() {
         sum("index.js", "'use strict';\n// Tiny router.\nmodule.exports = 1;\n").as_deref(),
         Some("Tiny router.")
     );
+    // A section's label over code, or the comment on the declaration below it, is not the file's.
+    assert_eq!(
+        sum("index.ts", "// Types\nexport * from \"./types\";\n\n// H3\nexport { H3 } from \"./h3\";\n"),
+        None
+    );
+    let constant = "// Allowed characters: horizontal tabs, spaces or visible ascii characters\n\
+                    const DISALLOWED = /[^\\u0009]/g;\n";
+    assert_eq!(sum("sanitize.ts", constant), None);
+    assert_eq!(
+        sum("cors.ts", "// CORS helpers\n\nexport function cors() {}\n").as_deref(),
+        Some("CORS helpers")
+    );
+    let exported = "// provide utility functions for css helper\nexport const SELECTOR = ':global'\n";
+    assert_eq!(sum("common.ts", exported).as_deref(), Some("provide utility functions for css helper"));
+    // A module's root file is its folder's: the one type it defines does not speak for it.
+    let timer =
+        "mod unix;\n\n/// Used to indicate the result of running a command\npub struct TimerResult {\n}\n";
+    assert_eq!(sum("mod.rs", timer), None);
+    assert_eq!(sum("result.rs", timer).as_deref(), Some("Used to indicate the result of running a command"));
+    let debug =
+        "class DebuggedApplication:\n    \"\"\"Enables debugging support for a given application.\"\"\"\n";
+    assert_eq!(
+        sum("__init__.py", debug).as_deref(),
+        Some("Enables debugging support for a given application.")
+    );
 }
 
 #[test]
