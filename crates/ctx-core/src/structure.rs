@@ -281,6 +281,7 @@ pub fn detect(root: &Path, paths: &[String], tree_depth: usize, detector: &Detec
         scripts.append(&mut commands);
         commands = scripts;
     }
+    commands.sort_by_key(|c| purpose_order(&c.purpose));
     // The same command found twice (a workspace's manifests) is listed once.
     let mut seen = BTreeSet::new();
     commands.retain(|c| seen.insert(c.command.clone()));
@@ -382,19 +383,24 @@ fn node_facts(
             .map(|o| o.keys().cloned().collect::<Vec<_>>())
             .unwrap_or_default()
     };
-    let all: BTreeSet<String> = deps("dependencies").into_iter().chain(deps("devDependencies")).collect();
-    for (order, dep, what) in [
-        (3, "typescript", "TypeScript"),
-        (14, "react", "React"),
-        (15, "vue", "Vue"),
-        (16, "svelte", "Svelte"),
-        (17, "next", "Next.js"),
-        (18, "vite", "Vite"),
-        (19, "jest", "Jest"),
-        (19, "vitest", "Vitest"),
-        (24, "eslint", "ESLint"),
+    // A framework is what the package is built on when it needs it to run (or asks its
+    // users for it); a library's tests or fixtures may use one it is not built on (h3's
+    // `react` among its devDependencies). Tools are the project's wherever they are listed.
+    let shipped: BTreeSet<String> =
+        deps("dependencies").into_iter().chain(deps("peerDependencies")).collect();
+    let all: BTreeSet<String> = shipped.iter().cloned().chain(deps("devDependencies")).collect();
+    for (order, dep, what, framework) in [
+        (3, "typescript", "TypeScript", false),
+        (14, "react", "React", true),
+        (15, "vue", "Vue", true),
+        (16, "svelte", "Svelte", true),
+        (17, "next", "Next.js", true),
+        (18, "vite", "Vite", false),
+        (19, "jest", "Jest", false),
+        (19, "vitest", "Vitest", false),
+        (24, "eslint", "ESLint", false),
     ] {
-        if all.contains(dep) {
+        if if framework { shipped.contains(dep) } else { all.contains(dep) } {
             note(order, what, path);
         }
     }
@@ -431,8 +437,13 @@ fn node_facts(
             if variant {
                 continue;
             }
-            let purpose =
-                purpose_of(name).map(|p| if p == "format" && checks_only(name) { "check".into() } else { p });
+            let script = scripts.get(name).and_then(|s| s.as_str()).unwrap_or_default();
+            let purpose = purpose_of(name).map(|p| match (p.as_str(), test_runner_purpose(script)) {
+                ("format", _) if checks_only(name) => "check".into(),
+                // `"dev": "vitest"` runs the tests; `"dev": "jest --watch"` never returns.
+                ("run" | "test", Some(runner)) => runner.into(),
+                _ => p,
+            });
             if let Some(purpose) = purpose {
                 commands.push(Command {
                     purpose,
@@ -442,6 +453,25 @@ fn node_facts(
             }
         }
     }
+}
+
+/// What a script that runs a test runner is for (`"dev": "vitest"` tests), if it
+/// does: `watch` when told to watch the files, where it never exits (`jest
+/// --watch`, `vitest watch`). A bare `vitest` watches only on an interactive
+/// terminal, and runs once for an agent.
+fn test_runner_purpose(script: &str) -> Option<&'static str> {
+    const RUNNERS: &[&str] = &["vitest", "jest", "mocha", "ava", "karma"];
+    let words: Vec<&str> = script.split_whitespace().collect();
+    RUNNERS.contains(words.first()?).then_some(())?;
+    let watching = words.iter().any(|w| matches!(*w, "watch" | "dev" | "-w") || w.starts_with("--watch"));
+    Some(if watching { "watch" } else { "test" })
+}
+
+/// Where a purpose's commands go among the others: how to build and test first,
+/// what an agent runs seldom (benchmarks) last.
+fn purpose_order(purpose: &str) -> usize {
+    const ORDER: &[&str] = &["build", "test", "check", "lint", "format", "run", "watch", "bench"];
+    ORDER.iter().position(|p| *p == purpose).unwrap_or(ORDER.len())
 }
 
 /// Targets a Makefile defines (`name:` at the start of a line, not a variable or pattern).
@@ -588,9 +618,9 @@ mod tests {
             [
                 "build: cargo build --workspace",
                 "test: cargo test --workspace",
-                "lint: cargo clippy --workspace",
                 "test: make test",
                 "test: pytest",
+                "lint: cargo clippy --workspace",
                 "lint: ruff check",
                 "format: ruff format",
             ]
@@ -662,12 +692,12 @@ mod tests {
         assert_eq!(
             commands,
             [
-                "test: bash scripts/test.sh",
-                "lint: bash scripts/lint.sh",
                 "build: bash scripts/build-docs.sh",
-                "format: ./script/format",
                 "build: npm run build",
-                "test: npm run test"
+                "test: bash scripts/test.sh",
+                "test: npm run test",
+                "lint: bash scripts/lint.sh",
+                "format: ./script/format"
             ]
         );
         // Entry points, but no example's.
@@ -695,13 +725,28 @@ mod tests {
         let declared = format!(r#"{{"packageManager": "bun@1.2.20", {scripts}}}"#);
         assert_eq!(
             commands(&declared, Some("yarn.lock")),
-            ["check: bun run format", "format: bun run format:fix", "test: bun run test"]
+            ["test: bun run test", "check: bun run format", "format: bun run format:fix"]
         );
         let plain = format!("{{{scripts}}}");
-        assert_eq!(commands(&plain, Some("bun.lock"))[2], "test: bun run test");
-        assert_eq!(commands(&plain, Some("pnpm-lock.yaml"))[2], "test: pnpm test");
-        assert_eq!(commands(&plain, Some("yarn.lock"))[2], "test: yarn test");
-        assert_eq!(commands(&plain, None)[2], "test: npm run test");
+        assert_eq!(commands(&plain, Some("bun.lock"))[0], "test: bun run test");
+        assert_eq!(commands(&plain, Some("pnpm-lock.yaml"))[0], "test: pnpm test");
+        assert_eq!(commands(&plain, Some("yarn.lock"))[0], "test: yarn test");
+        assert_eq!(commands(&plain, None)[0], "test: npm run test");
+        // Build and test first, benchmarks last; a script that runs the tests tests,
+        // and one told to watch them says so (it never exits); a framework the
+        // package only tests with is not its stack.
+        let scripts = r#""scripts": {"bench:node": "node bench.mjs", "build": "unbuild", "dev": "vitest",
+            "start": "jest --watch", "test": "vitest --run"}, "devDependencies": {"react": "19", "vitest": "3"}"#;
+        assert_eq!(
+            commands(&format!("{{{scripts}}}"), None),
+            [
+                "build: npm run build",
+                "test: npm run dev",
+                "test: npm run test",
+                "watch: npm run start",
+                "bench: npm run bench:node"
+            ]
+        );
     }
 
     #[test]
@@ -739,11 +784,11 @@ mod tests {
         };
         // mypy checks the files its configuration names, not `.`; tox configured in
         // pyproject.toml runs the tests too.
-        assert_eq!(commands(&["pyproject.toml"]), ["test: pytest", "check: mypy", "test: tox"]);
+        assert_eq!(commands(&["pyproject.toml"]), ["test: pytest", "test: tox", "check: mypy"]);
         // In a uv project, through uv; a Rust project formats only when it says how.
         assert_eq!(
             commands(&["pyproject.toml", "uv.lock"]),
-            ["test: uv run pytest", "check: uv run mypy", "test: uv run tox"]
+            ["test: uv run pytest", "test: uv run tox", "check: uv run mypy"]
         );
         // A sub-project's tools run in its folder: not as the root's commands, and the
         // root's manifest names the stack whatever sorts first.
