@@ -47,7 +47,9 @@ pub struct TreeEntry {
     pub files: usize,
 }
 
-/// Script and target names worth listing, and the purpose they serve.
+/// Script and target names worth listing, and the purpose they serve, in the
+/// order commands are listed by purpose (how to build and test first, what an
+/// agent runs seldom, benchmarks, last).
 const PURPOSES: &[(&str, &str)] = &[
     ("build", "build"),
     ("compile", "build"),
@@ -62,6 +64,7 @@ const PURPOSES: &[(&str, &str)] = &[
     ("start", "run"),
     ("run", "run"),
     ("serve", "run"),
+    ("watch", "watch"),
     ("bench", "bench"),
 ];
 
@@ -467,11 +470,9 @@ fn test_runner_purpose(script: &str) -> Option<&'static str> {
     Some(if watching { "watch" } else { "test" })
 }
 
-/// Where a purpose's commands go among the others: how to build and test first,
-/// what an agent runs seldom (benchmarks) last.
+/// Where a purpose's commands go among the others: as [`PURPOSES`] first names it.
 fn purpose_order(purpose: &str) -> usize {
-    const ORDER: &[&str] = &["build", "test", "check", "lint", "format", "run", "watch", "bench"];
-    ORDER.iter().position(|p| *p == purpose).unwrap_or(ORDER.len())
+    PURPOSES.iter().position(|(_, p)| *p == purpose).unwrap_or(PURPOSES.len())
 }
 
 /// Targets a Makefile defines (`name:` at the start of a line, not a variable or pattern).

@@ -222,9 +222,9 @@ fn shown_text(source: &str, node: Node, start: usize, end: usize) -> String {
     collect_cuts(node, start, end, &mut cuts);
     let mut text = String::with_capacity(end - start);
     let mut at = start;
-    for (from, to, comment) in cuts {
+    for (from, to, cut) in cuts {
         text.push_str(source.get(at..from).unwrap_or(""));
-        if !comment {
+        if cut == Cut::LongString {
             text.push_str(&elided(source.get(from..to).unwrap_or("")));
         }
         at = to;
@@ -311,16 +311,24 @@ fn open_brackets(node: Node, start: usize, end: usize, closers: &mut Vec<char>) 
 }
 
 /// The byte ranges of the comments in `node` that lie within `start..end`.
-fn collect_cuts(node: Node, start: usize, end: usize, out: &mut Vec<(usize, usize, bool)>) {
+/// What a signature leaves out of its text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Cut {
+    Comment,
+    /// Kept as its quotes around `…` ([`elided`]).
+    LongString,
+}
+
+fn collect_cuts(node: Node, start: usize, end: usize, out: &mut Vec<(usize, usize, Cut)>) {
     let mut cursor = node.walk();
     for child in node.children(&mut cursor) {
         if child.start_byte() >= end || child.end_byte() <= start {
             continue;
         }
         if child.kind().contains("comment") {
-            out.push((child.start_byte().max(start), child.end_byte().min(end), true));
+            out.push((child.start_byte().max(start), child.end_byte().min(end), Cut::Comment));
         } else if is_long_string(child) && child.start_byte() >= start && child.end_byte() <= end {
-            out.push((child.start_byte(), child.end_byte(), false));
+            out.push((child.start_byte(), child.end_byte(), Cut::LongString));
         } else {
             collect_cuts(child, start, end, out);
         }
@@ -336,13 +344,15 @@ fn is_long_string(node: Node) -> bool {
         && node.end_byte() - node.start_byte() > LONG_STRING
 }
 
-/// A string literal's quotes (with its prefix: `r#"`, `f"""`) around `…`.
+/// A string literal's quotes (with its prefix: `r#"`, `f"""`) around `…`: as
+/// many closing quotes as opened it (`"…\""` ends with one, not two).
 fn elided(literal: &str) -> String {
     let quote = |c: char| matches!(c, '"' | '\'' | '`');
     let Some(first) = literal.find(quote) else { return literal.to_string() };
     let open_end = literal[first..].find(|c: char| !quote(c)).map_or(literal.len(), |i| first + i);
     let Some(last) = literal.rfind(quote) else { return literal.to_string() };
-    let close_start = literal[..=last].trim_end_matches(quote).len();
+    // Quotes are ASCII: byte arithmetic stays on character boundaries.
+    let close_start = (last + 1).saturating_sub(open_end - first);
     if close_start < open_end {
         return literal.to_string();
     }
@@ -628,6 +638,10 @@ mod tests {
         assert_eq!(sig(Lang::Python, &python), "def render(icon='…', size=16):");
         let ts = format!("export const banner = `{path}`;\n");
         assert_eq!(sig(Lang::TypeScript, &ts), "export const banner = `…`;");
+        let quoted = format!("const QUOTE = \"{path} \\\"\";\n");
+        assert_eq!(sig(Lang::TypeScript, &quoted), "const QUOTE = \"…\";");
+        let triple = format!("HELP = \"\"\"{path}\"\"\"\n");
+        assert_eq!(sig(Lang::Python, &triple), "HELP = \"\"\"…\"\"\"");
         // A message is what the constant is: shown.
         let short = "ENFORCE = \"Domain wildcard patterns must be like '*.example.com'.\"\n";
         assert_eq!(sig(Lang::Python, short), short.trim_end());
