@@ -6,10 +6,12 @@
 For the first N cases (default 15) of each repository's `ctx eval --json
 --cases` output in EVAL_DIR (`EVAL_DIR/<owner>+<name>.ctx.json`, as
 benches/history_eval.sh writes it), check the parent out in a scratch clone
-of the mirror (`$MIRRORS/<owner>+<name>/repo`, default /work/.mirror),
-`ctx scan` and `ctx rank` there (so the store holds the files' words and the
-history for that HEAD, as after any earlier ctx command of a session), then
-ask `ctx hook UserPromptSubmit` with the commit message as the prompt. Prints
+of the mirror (`$MIRRORS/<owner>+<name>/repo`, default /work/.mirror) and
+ask `ctx hook UserPromptSubmit` there with the commit message as the prompt.
+`ctx init` runs once per repository, at the first case's parent (the newest);
+the other cases are older parents, so the store the hook finds was made from
+another tree and another HEAD, as when a user ran `ctx init` once and the
+repository moved on. No other ctx command runs before the hook. Prints
 per case the files shown, then how often a file the commit changed was among
 them (hit), first (@1), and how often nothing was shown (empty), next to
 `ctx rank`'s R@5 and R@1 from the eval output for the same cases.
@@ -47,8 +49,6 @@ def main():
             run("git", "-C", work, "clean", "-qfdx", "-e", ".ctx")
             if not os.path.isdir(os.path.join(work, ".ctx")):
                 run(args.ctx, "--root", work, "-q", "init", env=env)
-            run(args.ctx, "--root", work, "-q", "scan", env=env)
-            run(args.ctx, "--root", work, "-q", "rank", "--query", case["message"], env=env)
             payload = {
                 "hook_event_name": "UserPromptSubmit",
                 "session_id": "hook-eval",

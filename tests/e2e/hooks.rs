@@ -249,9 +249,9 @@ pub mod pager;
     let pager = std::fs::read_to_string(repo.path("src/pager.rs")).unwrap();
     repo.write("src/pager.rs", &pager.replace("first()", "into_iter().next()"));
     repo.git(&["commit", "--quiet", "-am", "Fix quoting of BAT_PAGER arguments"]);
+    // `ctx init` alone, as a user runs it: it keeps what the hook ranks with (the
+    // words of every file, the history at this HEAD); no `ctx rank` warms the store.
     repo.ok(&["init", "--no-agents"]);
-    // `ctx rank` read the history at this HEAD: the hook reads it from the store.
-    repo.ok(&["rank", "--query", "pager"]);
     let transcript = repo.path("t.jsonl");
     let prompt = "BAT_PAGER with quoted arguments is split wrong";
     let answer = hook(
@@ -283,7 +283,6 @@ pub mod networks;
 "#,
     );
     repo.ok(&["init", "--no-agents"]);
-    repo.ok(&["rank", "--query", "url"]);
     let prompt = "URL equality with foreign types should return NotImplemented";
     let transcript = repo.path("t.jsonl");
     let answer = hook(
@@ -296,6 +295,75 @@ pub mod networks;
     // test names them all. Both are rank's first, and the hook shows both.
     assert!(text.contains("- tests/url_equality.rs: url_equality_with_foreign_types"), "{text}");
     assert!(text.lines().any(|l| l == "- src/networks.rs"), "{text}");
+}
+
+#[test]
+fn after_init_alone_the_prompt_hook_ranks_a_large_tree_on_its_contents() {
+    // More files than a hook reads for their words itself (black's 482: its test
+    // cases named like every task about parentheses); `ctx init` alone before it.
+    let mut fixture = String::from(
+        "//- src/linegen.py\n\
+         def normalize_invisible_parens(node, parens_after):\n\
+         \x20   \"\"\"Make existing optional parentheses invisible, or create new ones.\n\
+         \n\
+         \x20   Rescans each child once: a quadratic rescan of every child made long files slow.\n\
+         \x20   \"\"\"\n\
+         \x20   for child in node.children:\n\
+         \x20       child.invisible = True\n",
+    );
+    for i in 0..300 {
+        fixture.push_str(&format!("//- tests/data/cases/remove_parens_{i}.py\nprint((({i})))\n"));
+    }
+    let repo = Repo::with_files(&fixture);
+    repo.ok(&["init", "--no-agents"]);
+    let prompt = "avoid quadratic child rescan in normalize_invisible_parens";
+    let payload =
+        payload("UserPromptSubmit", repo.root(), &repo.path("t.jsonl"), json!({ "prompt": prompt }));
+    let text = hook(&repo, "UserPromptSubmit", &payload).context("UserPromptSubmit");
+    let first = text.lines().find(|l| l.starts_with("- ")).unwrap_or_default();
+    assert_eq!(first, "- src/linegen.py: normalize_invisible_parens (l. 1)", "{text}");
+}
+
+#[test]
+fn user_prompt_sees_the_tree_and_history_as_they_are_now_not_as_at_init() {
+    let repo = Repo::with_files(
+        r#"
+//- src/lib.rs
+pub mod render;
+//- src/render.rs
+//! Renders pages.
+pub fn render_page(title: &str) -> String { title.to_string() }
+"#,
+    );
+    repo.git(&["init", "--quiet"]);
+    repo.git(&["add", "."]);
+    repo.git(&["commit", "--quiet", "-m", "Start"]);
+    repo.ok(&["init", "--no-agents"]);
+    // After `ctx init`, with no other ctx command: a commit, and a file the agent
+    // wrote in its last turn, neither scanned nor parsed yet.
+    repo.write(
+        "src/stripes.rs",
+        "//! Zebra stripes.\npub fn paint_zebra_stripes(width: usize) -> Vec<u8> { vec![0; width] }\n",
+    );
+    repo.git(&["add", "src/stripes.rs"]);
+    repo.git(&["commit", "--quiet", "-m", "Paint zebra stripes across the page width"]);
+    repo.write(
+        "src/palette.rs",
+        "//! Colours.\npub fn alternate_stripe_colours(n: usize) -> Vec<u8> { (0..n).map(|i| (i % 2) as u8).collect() }\n",
+    );
+    let transcript = repo.path("t.jsonl");
+    let ask = |prompt: &str| {
+        let payload = payload("UserPromptSubmit", repo.root(), &transcript, json!({ "prompt": prompt }));
+        hook(&repo, "UserPromptSubmit", &payload).context("UserPromptSubmit")
+    };
+    let text = ask("alternate colours are off by one");
+    let first = text.lines().find(|l| l.starts_with("- ")).unwrap_or_default();
+    assert_eq!(first, "- src/palette.rs: alternate_stripe_colours (l. 2)", "{text}");
+    // The commit made after init is in the history the hook ranks with: a prompt
+    // described like it finds the file it added, by the words of its message too.
+    let text = ask("zebra stripes across the page width look wrong");
+    let first = text.lines().find(|l| l.starts_with("- ")).unwrap_or_default();
+    assert_eq!(first, "- src/stripes.rs: paint_zebra_stripes (l. 2)", "{text}");
 }
 
 #[test]

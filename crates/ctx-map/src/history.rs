@@ -73,17 +73,6 @@ impl History {
         Some(history)
     }
 
-    /// The history [`History::cached`] keeps for the current HEAD, without
-    /// running `git log`: `None` until something read it at this HEAD (a hook
-    /// answers in milliseconds; `git log` on a large repository takes longer).
-    pub fn stored(ws: &ctxkeep_core::Workspace, max_commits: usize) -> Option<History> {
-        let stamp = stamp(ws.root(), max_commits)?;
-        let stored = ws.derived(STORE_KEY).ok()??;
-        let mut history = History::parse(stored.strip_prefix(&stamp)?);
-        history.me = identity(ws.root());
-        Some(history)
-    }
-
     /// Parse `git log --name-only --format=%x1e%ae%x1f%B%x1f` output: a
     /// separator, each commit's author, another separator, its message, a
     /// third, then its files.

@@ -351,17 +351,20 @@ fn prompt_terms(prompt: &str) -> Vec<String> {
     rank::terms(prompt).into_iter().filter(|t| !chatter.contains(t) && seen.insert(t.clone())).collect()
 }
 
-/// Most files a prompt's hook reads for their words when the store has none
-/// of them yet (a fresh `ctx init` of a large repository): past that, the
-/// paths, file names and history alone rank them, and the next `ctx rank` or
-/// `ctx map` reads them.
+/// Most new contents a prompt's hook parses, and reads for their words, when
+/// the store has none of them yet (a branch switched, a large pull since the
+/// last `ctx` command): past that, the others wait for its next prompt, or
+/// for `ctx map`, `ctx build`, `ctx rank`. The agent's own edits of a turn
+/// are far fewer; parsing 256 files takes about 100 ms on one core.
+const MAX_PARSES: usize = 256;
 const MAX_READS: usize = 256;
 
 /// Lines of the files relevant to the prompt, in `ctx rank`'s order.
 fn file_lines(ws: &mut Workspace, prompt: &str, words: &[String]) -> crate::Result<Vec<String>> {
     let config = ws.config().hooks.user_prompt_submit.clone();
-    // The store's files and cached tags: no scan, no parse.
-    let files = crate::index::stored(ws)?;
+    // The tree as it is now (the agent's own edits, commits since `ctx init`),
+    // parsing no more new contents than a hook has time for.
+    let files = crate::index::refreshed(ws, MAX_PARSES)?;
     let names: Vec<FileNames> = files.iter().map(|f| FileNames::of(f, words)).collect();
     // Whether the prompt is about this code at all ("thanks", "a recipe for
     // banana bread" are not) is for the words its files' paths and names share
@@ -375,7 +378,8 @@ fn file_lines(ws: &mut Workspace, prompt: &str, words: &[String]) -> crate::Resu
     // postings), what they are for (tests after code), the history kept for this
     // HEAD; not the graph, which a hook has no time to build.
     let counts = crate::inverted::task_counts_reading(ws, &files, task_terms(prompt), MAX_READS)?;
-    let history = crate::history::History::stored(ws, crate::history::MAX_COMMITS);
+    // `git log` once per HEAD, then from the store.
+    let history = crate::history::History::cached(ws, crate::history::MAX_COMMITS);
     let options = RankOptions { lexical_only: true, history: true, top: None };
     let ranked = rank::rank_counted(&files, &counts, prompt, history.as_ref(), options);
     let by_path: HashMap<&str, usize> = files.iter().enumerate().map(|(i, f)| (f.path.as_str(), i)).collect();

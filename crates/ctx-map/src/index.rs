@@ -105,9 +105,9 @@ fn cached_tags(ws: &Workspace, sources: &[ctxkeep_core::SourceFile]) -> Result<(
 }
 
 /// The source files as the store knows them, with the cached tags of their
-/// contents: no scan, no parse, nothing written. For a caller that must
-/// answer in milliseconds (a hook); files whose content was never parsed
-/// (changed since the last `ctx map`, `ctx rank` or `ctx build`) are left out.
+/// contents: no scan, no parse, nothing written; files whose content was
+/// never parsed (changed since the last `ctx map`, `ctx rank` or `ctx
+/// build`) are left out. What [`refreshed`] falls back to.
 pub fn stored(ws: &Workspace) -> Result<Vec<IndexedFile>> {
     let sources = mapped_sources(ws)?;
     let (cache, _) = cached_tags(ws, &sources)?;
@@ -147,6 +147,20 @@ pub fn index_for_task(
     Ok(Indexed { files, stats, terms, history })
 }
 
+/// Keep in the store what a hook ranks with but has no time to make: the
+/// words of every content of `files` (a prompt's terms are then counted from
+/// postings) and the history at this HEAD. Whatever indexes the whole tree
+/// (`ctx init`, `ctx map`, `ctx build`, `ctx watch`) calls it, so the prompt
+/// hook of a session after any of them ranks on contents as `ctx rank` does.
+/// Only new contents are read; an unchanged tree at the same HEAD costs a
+/// read of the stored postings' table and `git rev-parse`.
+pub fn keep_for_hooks(ws: &mut Workspace, files: &[IndexedFile]) -> Result<()> {
+    crate::inverted::task_counts(ws, files, Vec::new())?;
+    // Derived data: without git, or with a store that cannot be written, the hook ranks without it.
+    History::cached(ws, crate::history::MAX_COMMITS);
+    Ok(())
+}
+
 /// Drop `value` on a thread of its own: freeing the index of a large
 /// repository takes milliseconds a caller about to answer (or to exit)
 /// need not wait for.
@@ -169,6 +183,30 @@ pub fn index(ws: &mut Workspace, progress: Option<Progress>) -> Result<(Vec<Inde
 pub fn index_scanned(
     ws: &mut Workspace,
     progress: Option<Progress>,
+) -> Result<(Vec<IndexedFile>, IndexStats)> {
+    index_scanned_parsing(ws, progress, usize::MAX)
+}
+
+/// The index as fresh as a hook can afford: the tree scanned (one `stat` a
+/// file), at most `max_parses` new contents parsed and cached (the rest are
+/// left out until the next call, or `ctx map`, `ctx build`, parses them).
+/// A store that cannot be scanned into (another writer holds it) gives
+/// what it has ([`stored`]).
+pub fn refreshed(ws: &mut Workspace, max_parses: usize) -> Result<Vec<IndexedFile>> {
+    if ws.scan_files().is_err() {
+        return stored(ws);
+    }
+    match index_scanned_parsing(ws, None, max_parses) {
+        Ok((files, _)) => Ok(files),
+        Err(_) => stored(ws),
+    }
+}
+
+/// [`index_scanned`], parsing at most `max_parses` new contents (in path order).
+fn index_scanned_parsing(
+    ws: &mut Workspace,
+    progress: Option<Progress>,
+    max_parses: usize,
 ) -> Result<(Vec<IndexedFile>, IndexStats)> {
     let mut stats = IndexStats::default();
     let started = Instant::now();
@@ -206,6 +244,8 @@ pub fn index_scanned(
         }
     }
 
+    // Left unparsed: left out (`files` keeps their `None`).
+    to_parse.truncate(max_parses);
     let root = ws.root().to_path_buf();
     let detector = ws.detector();
     let done = std::sync::atomic::AtomicUsize::new(0);

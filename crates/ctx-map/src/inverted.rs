@@ -41,9 +41,9 @@ pub(crate) fn task_counts(
     task_counts_reading(ws, files, terms, usize::MAX)
 }
 
-/// [`task_counts`], reading the contents the store has no words of only when
-/// they are at most `max_reads`; otherwise they count as holding none of the
-/// terms (a hook has milliseconds: the next `ctx rank` or `ctx map` reads them).
+/// [`task_counts`], reading at most `max_reads` of the contents the store has
+/// no words of (in path order); the others count as holding none of the terms
+/// (a hook has milliseconds: its next call, or `ctx rank`, `ctx map`, reads them).
 pub(crate) fn task_counts_reading(
     ws: &mut Workspace,
     files: &[IndexedFile],
@@ -80,7 +80,7 @@ pub(crate) fn task_counts_reading(
     let missing: Vec<usize> = (0..files.len())
         .filter(|&i| !stored.contains(&files[i].hash) && seen.insert(files[i].hash))
         .collect();
-    let made = if missing.len() <= max_reads { make_tables(ws, files, &missing) } else { Vec::new() };
+    let made = make_tables(ws, files, &missing[..missing.len().min(max_reads)]);
     if !made.is_empty() || plan.unused > 0 {
         let mut segment = SegmentBuilder::default();
         let mut docs: Vec<DocTerms> = Vec::new();
@@ -412,13 +412,17 @@ mod tests {
         }
         let mut ws = Workspace::open_in_cache(dir.path(), cache.path()).unwrap();
         let (files, _) = crate::index::index(&mut ws, None).unwrap();
-        // Three contents the store has no words of, two reads allowed: none read, none stored.
+        let stored =
+            |ws: &Workspace| ws.read_term_index(VERSION, |_| Vec::new(), |_, _, _| {}).unwrap().docs.len();
+        // Three contents the store has no words of, two reads allowed: the first two
+        // read, counted and stored; the third holds none of the terms this time.
         let counts = task_counts_reading(&mut ws, &files, vec!["beta".into()], 2).unwrap();
-        assert!((0..3).all(|i| counts.count(i, "beta").body == 0));
-        assert!(ws.read_term_index(VERSION, |_| Vec::new(), |_, _, _| {}).unwrap().docs.is_empty());
-        // Enough allowed: read, counted and stored for the next caller.
-        let counts = task_counts_reading(&mut ws, &files, vec!["beta".into()], 3).unwrap();
+        let found: Vec<u32> = (0..3).map(|i| counts.count(i, "beta").body).collect();
+        assert_eq!(found, [1, 1, 0]);
+        assert_eq!(stored(&ws), 2);
+        // The next caller in a hurry goes on where it stopped: all three are known.
+        let counts = task_counts_reading(&mut ws, &files, vec!["beta".into()], 2).unwrap();
         assert!((0..3).all(|i| counts.count(i, "beta").body == 1));
-        assert_eq!(ws.read_term_index(VERSION, |_| Vec::new(), |_, _, _| {}).unwrap().docs.len(), 3);
+        assert_eq!(stored(&ws), 3);
     }
 }
