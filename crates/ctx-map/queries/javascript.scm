@@ -39,3 +39,10 @@
 (variable_declarator name: (identifier) @module
   value: (call_expression function: (identifier) @require arguments: (arguments (string)))
   (#eq? @require "require"))
+; What a file takes from another module (`const m = require("m")`, `const f =
+; require("m").f`) is an import, not a definition of its own (fastify's test files
+; each "defined" `const Fastify = require('..')`).
+(variable_declarator name: (identifier) @import
+  value: [(call_expression function: (identifier) @require arguments: (arguments (string)))
+          (member_expression object: (call_expression function: (identifier) @require arguments: (arguments (string))))]
+  (#eq? @require "require"))

@@ -19,7 +19,7 @@ use crate::lang::Lang;
 use crate::signature::signature;
 
 /// Bumped when what extraction yields changes: cached tags are re-parsed.
-pub const TAGS_VERSION: u32 = 22;
+pub const TAGS_VERSION: u32 = 23;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -257,6 +257,8 @@ pub fn extract(lang: Lang, source: &str) -> Result<FileTags, String> {
     let mut refs: Vec<UseAt> = Vec::new();
     // Names the file binds to modules (`import numpy as np`).
     let mut modules: rustc_hash::FxHashSet<&str> = rustc_hash::FxHashSet::default();
+    // Names bound to what another module exports (`const m = require("m")`): no definitions.
+    let mut imported: rustc_hash::FxHashSet<(usize, usize)> = rustc_hash::FxHashSet::default();
     let mut cursor = QueryCursor::new();
     let mut matches = cursor.matches(query, root, bytes);
     while let Some(m) = matches.next() {
@@ -273,6 +275,8 @@ pub fn extract(lang: Lang, source: &str) -> Result<FileTags, String> {
                 object = capture.node.utf8_text(bytes).ok();
             } else if capture_name == "module" {
                 modules.extend(capture.node.utf8_text(bytes).ok());
+            } else if capture_name == "import" {
+                imported.insert((capture.node.start_byte(), capture.node.end_byte()));
             } else if let Some(kind) = capture_name.strip_prefix("definition.") {
                 tagged = Some((Some(kind), capture.node));
             } else if let Some(kind) = capture_name.strip_prefix("reference.") {
@@ -307,6 +311,7 @@ pub fn extract(lang: Lang, source: &str) -> Result<FileTags, String> {
         }
     }
 
+    raw.retain(|def| !imported.contains(&def.name_range));
     // One definition per node and name (a Rust method matches as function twice); of a
     // constant and something more telling (a Python type alias), the latter.
     raw.sort_by(|a, b| {
@@ -571,6 +576,22 @@ mod tests {
         }
         assert_eq!(of("createElement"), Some((1, 0, 0)), "a default import may be an object: {got:?}");
         assert_eq!(of("go"), Some((1, 0, 1)), "{got:?}");
+    }
+
+    #[test]
+    fn what_a_file_requires_from_another_module_it_does_not_define() {
+        let js = "const FindMyWay = require('find-my-way');\nconst { kA } = require('./symbols');\n\
+                  const toString = require('util').toString;\nconst LIMIT = computeLimit(3);\n\
+                  const load = (m) => require(m);\nfunction route() { const Inner = require('x'); }\n";
+        for lang in [Lang::JavaScript, Lang::TypeScript] {
+            let defs = extract(lang, js).unwrap().defs;
+            let names: Vec<&str> = defs.iter().map(|d| d.name.as_str()).collect();
+            assert_eq!(names, ["LIMIT", "load", "route"], "{lang:?}");
+        }
+        // What it requires it still uses: `FindMyWay()` is a use of the module's export.
+        let tags =
+            extract(Lang::JavaScript, "const FindMyWay = require('find-my-way');\nFindMyWay();\n").unwrap();
+        assert!(tags.refs.iter().any(|r| r.name == "FindMyWay"), "{:?}", tags.refs);
     }
 
     #[test]

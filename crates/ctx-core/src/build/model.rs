@@ -308,7 +308,7 @@ impl Tree {
         let folder = &self.folders[i];
         let summary_of = |files: &[FileData], pick: &dyn Fn(&str) -> bool| {
             files.iter().find(|f| !f.secret && pick(&f.name.to_ascii_lowercase())).and_then(|f| {
-                let summary = f.summary.as_ref()?;
+                let summary = f.summary.as_ref().filter(|s| !crate::scan::says_generated(s))?;
                 Some((summary.clone(), f.name.clone()))
             })
         };

@@ -34,6 +34,7 @@ use serde::Serialize;
 
 pub use inspect::{FileKind, language, secret_by_content, secret_by_name};
 use inspect::{Inspection, inspect};
+pub(crate) use summary::says_generated;
 pub(crate) use unreported::Reporting;
 use unreported::SAMPLE;
 pub use unreported::{ChangedFiles, EarlierScans};
