@@ -11,7 +11,7 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 /// The version of the tokenizer and of the stored index's encoding
 /// (`inverted.rs`): bump it when either changes, so postings made the old way
 /// are made again.
-pub const TERMS_VERSION: u32 = 2;
+pub const TERMS_VERSION: u32 = 3;
 
 /// A file's terms and how often each occurs, in its text and in the names
 /// it defines, with how many there are in all: what BM25 needs of a
@@ -434,18 +434,36 @@ fn lowercase_into(buf: &mut String, text: &str) {
     }
 }
 
-/// A light suffix stemmer: `channels` → `channel`; `parse`, `parsed`, `parsing` → `pars`.
+/// A light suffix stemmer: `channels` → `channel`; `parse`, `parsed`, `parsing` → `pars`;
+/// `dependency`, `dependencies` → `dependenc`; `copy`, `copied`, `copying` → `cop`.
 pub(crate) fn stem(word: &str) -> String {
     stem_of(word).to_string()
 }
 
 fn stem_of(word: &str) -> &str {
-    for suffix in ["ing", "ed", "es", "s", "e"] {
-        if word.len() > suffix.len() + 3 && word.ends_with(suffix) && !word.ends_with("ss") {
+    // `-ies`, `-ied` are a `-y` word's (`entries`, `applied`): the same stem as it.
+    for suffix in ["ies", "ied"] {
+        if word.len() > suffix.len() + 1 && word.ends_with(suffix) {
             return &word[..word.len() - suffix.len()];
         }
     }
-    word
+    let mut stem = word;
+    for suffix in ["ing", "ed", "es", "s", "e"] {
+        if word.len() > suffix.len() + 3 && word.ends_with(suffix) && !word.ends_with("ss") {
+            stem = &word[..word.len() - suffix.len()];
+            break;
+        }
+    }
+    // A `-y` after a consonant goes (`entry` as `entries`), not after a vowel (`array`, `key`).
+    let bytes = stem.as_bytes();
+    match bytes {
+        [.., before, b'y']
+            if bytes.len() >= 4 && !b"aeiouy".contains(before) && before.is_ascii_alphabetic() =>
+        {
+            &stem[..stem.len() - 1]
+        }
+        _ => stem,
+    }
 }
 
 #[cfg(test)]
@@ -470,6 +488,15 @@ mod tests {
         assert_eq!(stem("channels"), "channel");
         assert_eq!([stem("parse"), stem("parsed"), stem("parsing"), stem("parses")], ["pars"; 4]);
         assert_eq!(stem("class"), "class");
+        // A `-y` word and its `-ies`, `-ied`, `-ying` forms meet (just's "dependencies" missed
+        // `dependency.rs`); after a vowel the `y` stays.
+        assert_eq!([stem("dependency"), stem("dependencies")], ["dependenc"; 2]);
+        assert_eq!([stem("copy"), stem("copies"), stem("copied"), stem("copying")], ["cop"; 4]);
+        assert_eq!(
+            [stem("entry"), stem("entries"), stem("body"), stem("bodies")],
+            ["entr", "entr", "bod", "bod"]
+        );
+        assert_eq!([stem("array"), stem("arrays"), stem("key"), stem("by")], ["array", "array", "key", "by"]);
     }
 
     #[test]
