@@ -2,6 +2,8 @@
 
 use std::sync::OnceLock;
 
+use rustc_hash::FxHashSet as HashSet;
+
 use tree_sitter::{Language, Query};
 
 /// A language with a grammar and a tags query.
@@ -19,6 +21,34 @@ const PYTHON_TAGS: &str = include_str!("../queries/python.scm");
 const JAVASCRIPT_TAGS: &str = include_str!("../queries/javascript.scm");
 const TYPESCRIPT_TAGS: &str = include_str!("../queries/typescript.scm");
 const JSX_TAGS: &str = include_str!("../queries/jsx.scm");
+const RUST_LIBRARY: &str = include_str!("../queries/library/rust.txt");
+const PYTHON_LIBRARY: &str = include_str!("../queries/library/python.txt");
+const JAVASCRIPT_LIBRARY: &str = include_str!("../queries/library/javascript.txt");
+
+/// The names a language's standard library gives: its `[names]` and `[methods]`.
+struct Library {
+    names: HashSet<&'static str>,
+    methods: HashSet<&'static str>,
+}
+
+impl Library {
+    fn parse(text: &'static str) -> Library {
+        let (mut names, mut methods) = (HashSet::default(), HashSet::default());
+        let mut section = None;
+        for line in text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
+            match line {
+                "[names]" => section = Some(&mut names),
+                "[methods]" => section = Some(&mut methods),
+                name => {
+                    if let Some(set) = section.as_deref_mut() {
+                        set.insert(name);
+                    }
+                }
+            }
+        }
+        Library { names, methods }
+    }
+}
 
 impl Lang {
     pub const ALL: [Lang; 5] = [Lang::Rust, Lang::Python, Lang::JavaScript, Lang::TypeScript, Lang::Tsx];
@@ -43,6 +73,36 @@ impl Lang {
             Lang::TypeScript => "typescript",
             Lang::Tsx => "tsx",
         }
+    }
+
+    /// Whether `name` is a type or value its standard library gives every file
+    /// (Rust's prelude `Result`, `Err`, Python's `ValueError`, `type`,
+    /// JavaScript's `Promise`): a use of it says little of which file of the
+    /// repository is meant, even where one defines it too (just's dev tools
+    /// each define a `type Result`, and a `FromStr` impl's `type Err` took
+    /// every `Err(…)`). Listed in `queries/library/<language>.txt`.
+    pub fn is_library_name(self, name: &str) -> bool {
+        self.library().names.contains(name)
+    }
+
+    /// Whether `name` is a method its standard library gives everyday values
+    /// (a Rust `Vec`'s `push`, a Python `dict`'s `get`, a JavaScript array's
+    /// `map`): a call of it on a value is most likely the library's, not that
+    /// of a method of the repository's own with the same name (casey/just's
+    /// `Value::push` and `Table::insert` collected every `vec.push()` and
+    /// `map.insert()`, and led its map).
+    pub fn is_library_method(self, name: &str) -> bool {
+        self.library().methods.contains(name)
+    }
+
+    fn library(self) -> &'static Library {
+        static LIBRARIES: [OnceLock<Library>; 3] = [const { OnceLock::new() }; 3];
+        let (slot, text) = match self {
+            Lang::Rust => (0, RUST_LIBRARY),
+            Lang::Python => (1, PYTHON_LIBRARY),
+            Lang::JavaScript | Lang::TypeScript | Lang::Tsx => (2, JAVASCRIPT_LIBRARY),
+        };
+        LIBRARIES[slot].get_or_init(|| Library::parse(text))
     }
 
     /// JavaScript or a dialect of it (TypeScript, TSX): one grammar's node kinds.
@@ -116,6 +176,23 @@ pub fn looks_minified(text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn each_language_s_library_names_and_methods_are_read_from_its_list() {
+        let cases = [
+            (Lang::Rust, "Result", "push"),
+            (Lang::Python, "ValueError", "append"),
+            (Lang::TypeScript, "Promise", "forEach"),
+            (Lang::Tsx, "Promise", "forEach"),
+        ];
+        for (lang, name, method) in cases {
+            assert!(lang.is_library_name(name) && lang.is_library_method(method), "{lang:?}");
+            // Each in its own section only; comments and headings are no names.
+            assert!(!lang.is_library_method(name) && !lang.is_library_name(method), "{lang:?}");
+            assert!(!lang.is_library_name("[names]") && !lang.is_library_name("#"), "{lang:?}");
+        }
+        assert!(!Lang::Rust.is_library_name("Recipe") && !Lang::Python.is_library_method("render"));
+    }
 
     #[test]
     fn minified_code_is_told_from_code_with_a_long_line() {

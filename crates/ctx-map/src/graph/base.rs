@@ -47,6 +47,10 @@ pub(super) struct Base {
     pub slot_names: Vec<u32>,
     /// Sorted by (from, to); the weight is the one without the task's names.
     pub edges: Vec<Edge>,
+    /// Per file, the weight of its uses the standard library answers rather
+    /// than the files that define the same names ([`LIBRARY_WEIGHT`]): part
+    /// of its out-weight, leading out of the repository.
+    pub outside: Vec<f64>,
 }
 
 impl Base {
@@ -90,20 +94,24 @@ impl Base {
         let mut folder_ids = HashMap::default();
         let places: Vec<Place> = files.iter().map(|f| Place::of(&f.path, &f.lang, &mut folder_ids)).collect();
 
-        // Edges (from, to, name, weight), each file's in parallel, in file order.
-        let mut edges: Vec<(u32, u32, u32, f64)> = files
+        // Edges (from, to, name, weight) and the weight leading out, each file's in parallel.
+        type FileEdges = (Vec<(u32, u32, u32, f64)>, f64);
+        let per_file: Vec<FileEdges> = files
             .par_iter()
             .enumerate()
-            .flat_map_iter(|(from, file)| {
+            .map(|(from, file)| {
                 let from_id = from as u32;
-                let (mut edges, mut shares) = (Vec::new(), Vec::new());
+                let lang = crate::lang::Lang::from_name(&file.lang);
+                let (mut edges, mut shares, mut outside) = (Vec::new(), Vec::new(), 0.0);
                 for r in &file.tags.refs {
                     let Some(&id) = name_ids.get(r.name.as_str()) else { continue };
                     let targets = &definers[id as usize];
                     if targets.len() > MAX_DEFINERS {
                         continue;
                     }
-                    let weight = name_weight(&r.name, targets.len()) * f64::from(r.count).sqrt();
+                    let full_weight = name_weight(&r.name, targets.len()) * f64::from(r.count).sqrt();
+                    let library_name = lang.is_some_and(|l| l.is_library_name(&r.name));
+                    let weight = if library_name { full_weight * LIBRARY_WEIGHT } else { full_weight };
                     // A name defined in several files: each definer gets its share (a use
                     // of a name the file defines itself is mostly of its own).
                     shares.clear();
@@ -129,22 +137,41 @@ impl Base {
                     let count = f64::from(r.count.max(1));
                     let (bare, method) = (f64::from(r.bare) / count, f64::from(r.method) / count);
                     let rest = (1.0 - bare - method).max(0.0);
-                    for (d, share) in targets.iter().zip(&shares).filter(|(d, _)| d.file != from_id) {
-                        let mut of = rest * share / total;
-                        if d.function && functions > 0.0 {
-                            of += bare * share / functions;
-                        }
-                        if d.method && methods > 0.0 {
-                            of += method * share / methods;
-                        }
-                        if of > 0.0 {
-                            edges.push((from_id, d.file, id, weight * of));
+                    // `v.push()`, `d.get()`, `xs.map()` are mostly the standard library's: a
+                    // call on a value (in Rust any call with a receiver, `self`'s too) of such
+                    // a name counts little toward a method of the repository's own.
+                    let (mut kept_rest, mut kept_method) = (rest, method);
+                    if lang.is_some_and(|l| l.is_library_method(&r.name)) {
+                        kept_rest *= LIBRARY_WEIGHT;
+                        if lang == Some(crate::lang::Lang::Rust) {
+                            kept_method *= LIBRARY_WEIGHT;
                         }
                     }
+                    for (d, share) in targets.iter().zip(&shares).filter(|(d, _)| d.file != from_id) {
+                        let of = |rest: f64, method: f64| {
+                            let mut of = rest * share / total;
+                            if d.function && functions > 0.0 {
+                                of += bare * share / functions;
+                            }
+                            if d.method && methods > 0.0 {
+                                of += method * share / methods;
+                            }
+                            of
+                        };
+                        let kept = weight * of(kept_rest, kept_method);
+                        if kept > 0.0 {
+                            edges.push((from_id, d.file, id, kept));
+                        }
+                        // What the library answers leads out of the repository, not to its other files.
+                        outside += full_weight * of(rest, method) - kept;
+                    }
                 }
-                edges
+                (edges, outside)
             })
             .collect();
+        let outside: Vec<f64> = per_file.iter().map(|(_, outside)| *outside).collect();
+        let mut edges: Vec<(u32, u32, u32, f64)> =
+            per_file.into_iter().flat_map(|(edges, _)| edges).collect();
         // Grouped by `from` already: a stable sort by target keeps each pair's names in order.
         for group in edges.chunk_by_mut(|a, b| a.0 == b.0) {
             group.sort_by_key(|e| e.1);
@@ -173,7 +200,7 @@ impl Base {
                 at += 1;
             }
         }
-        Base { def_names, def_slots, slot_names, edges }
+        Base { def_names, def_slots, slot_names, edges, outside }
     }
 }
 
@@ -181,7 +208,12 @@ impl Base {
 const KEY: &str = "graph-base";
 /// The encoding's version; a change of what the base holds or how edges
 /// are weighed must change it (the tags' version is part of the digest).
-const VERSION: u32 = 3;
+const VERSION: u32 = 6;
+/// What a use of a name the standard library gives weighs, against one of the
+/// repository's own: its prelude's types and values ([`crate::lang::Lang::is_library_name`])
+/// anywhere, its everyday types' methods ([`crate::lang::Lang::is_library_method`])
+/// called on a value.
+const LIBRARY_WEIGHT: f64 = 0.1;
 const MAGIC: &[u8; 4] = b"CTXG";
 
 /// What the base follows from: every file's path and language, the
@@ -241,6 +273,9 @@ fn encode(base: &Base, digest: &[u8; 32]) -> Vec<u8> {
         }
         out.extend_from_slice(&edge.weight.to_le_bytes());
     }
+    for outside in &base.outside {
+        out.extend_from_slice(&outside.to_le_bytes());
+    }
     out
 }
 
@@ -253,10 +288,18 @@ fn decode(bytes: &[u8], digest: &[u8; 32], files: &[IndexedFile]) -> Option<Base
     let (defs, slots, edges) = (counts.next()?, counts.next()?, counts.next()?);
     let defs_expected: usize = files.iter().map(|f| f.tags.defs.len()).sum();
     let words = defs.checked_mul(2)?.checked_add(slots)?.checked_mul(4)?;
-    if defs != defs_expected || rest.len() != words.checked_add(edges.checked_mul(20)?)? {
+    let outside_bytes = files.len().checked_mul(8)?;
+    if defs != defs_expected
+        || rest.len() != words.checked_add(edges.checked_mul(20)?)?.checked_add(outside_bytes)?
+    {
         return None;
     }
     let (words, rest) = rest.split_at(words);
+    let (rest, outside) = rest.split_at(rest.len() - outside_bytes);
+    let outside: Vec<f64> = outside
+        .chunks_exact(8)
+        .map(|c| f64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]))
+        .collect();
     let word = |c: &[u8]| u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
     let mut words = words.chunks_exact(4).map(word);
     let def_names: Vec<u32> = words.by_ref().take(defs).collect();
@@ -275,8 +318,9 @@ fn decode(bytes: &[u8], digest: &[u8; 32], files: &[IndexedFile]) -> Option<Base
     // Indices out of range would panic later: damaged bytes are "not cached".
     let sorted = edges.windows(2).all(|w| (w[0].from, w[0].to) <= (w[1].from, w[1].to));
     let in_range = edges.iter().all(|e| e.from < n && e.to < n && e.slot < slots && e.weight.is_finite())
-        && def_slots.iter().all(|&s| s == NONE || s < slots);
-    (sorted && in_range).then_some(Base { def_names, def_slots, slot_names, edges })
+        && def_slots.iter().all(|&s| s == NONE || s < slots)
+        && outside.iter().all(|w| w.is_finite() && *w >= 0.0);
+    (sorted && in_range).then_some(Base { def_names, def_slots, slot_names, edges, outside })
 }
 
 /// Where a file sits, for [`affinity`].

@@ -186,7 +186,9 @@ impl<'a> Graph<'a> {
                 }
             }
         }
-        let mut out_weight = vec![0.0; n];
+        // What the library answers counts in a file's out-weight: its rank leaks that way.
+        let mut out_weight = base.outside.clone();
+        out_weight.resize(n, 0.0);
         for edge in &base.edges {
             out_weight[edge.from as usize] += edge.weight;
         }
@@ -275,12 +277,22 @@ impl<'a> Graph<'a> {
             personal.iter_mut().for_each(|p| *p /= total);
         }
 
-        // Power iteration; a file without outgoing edges gives its rank back to the personalization.
+        // Power iteration; a file without outgoing edges gives its rank back to the
+        // personalization, and so does every file the share of it that leads out of the
+        // repository (its uses the standard library answers).
         let mut rank = personal.clone();
         let mut next = vec![0.0; n];
-        let sinks: Vec<usize> = (0..n).filter(|&i| self.out_weight[i] == 0.0).collect();
+        let leaks: Vec<(usize, f64)> = (0..n)
+            .filter_map(|i| match self.out_weight[i] {
+                0.0 => Some((i, 1.0)),
+                all => {
+                    let outside = self.base.outside.get(i).copied().unwrap_or(0.0);
+                    (outside > 0.0).then(|| (i, outside / all))
+                }
+            })
+            .collect();
         for _ in 0..MAX_ITERATIONS {
-            let dangling: f64 = sinks.iter().map(|&i| rank[i]).sum();
+            let dangling: f64 = leaks.iter().map(|&(i, share)| rank[i] * share).sum();
             for (next, p) in next.iter_mut().zip(&personal) {
                 *next = (1.0 - DAMPING + DAMPING * dangling) * p;
             }
@@ -493,6 +505,35 @@ mod tests {
             hash: *blake3::hash(source.as_bytes()).as_bytes(),
             tags: crate::tags::extract(crate::lang::Lang::Rust, source).unwrap(),
         }
+    }
+
+    #[test]
+    fn what_the_standard_library_answers_makes_no_file_of_the_repository_central() {
+        // casey/just's shape: every file pushes onto vectors, returns `Result`s and
+        // builds a `Recipe`; the repository defines a `push` method of its own, and a
+        // dev tool in another folder a `type Result` alias.
+        let user = "fn run(v: &mut Vec<u8>) -> Result<Recipe, ()> {\n    v.push(1);\n    v.push(2);\n    \
+                    if v.is_empty() { return Err(()); }\n    Ok(Recipe::new())\n}\n";
+        let mut files = vec![
+            rust(
+                "src/value.rs",
+                "pub struct Value;\nimpl Value {\n    pub fn push(&mut self, e: &str) {}\n}\n",
+            ),
+            rust("src/recipe.rs", "pub struct Recipe;\nimpl Recipe {\n    pub fn build() {}\n}\n"),
+            rust("tools/gen/src/main.rs", "type Result<T> = std::result::Result<T, ()>;\n"),
+        ];
+        files.extend((0..6).map(|i| rust(&format!("src/user_{i}.rs"), user)));
+        let ranking = Graph::new(&files, &HashSet::default()).rank(&Focus::default());
+        let score = |file: usize, name: &str| {
+            let d = files[file].tags.defs.iter().position(|d| d.name == name).unwrap();
+            ranking.def_rank[file][d]
+        };
+        let recipe = score(1, "Recipe");
+        assert!(score(0, "push") < recipe / 5.0, "{:?}", ranking.def_rank);
+        assert!(score(2, "Result") < recipe / 5.0, "{:?}", ranking.def_rank);
+        // The rank those uses would have given leaves the repository: the alias's
+        // file is no more central for being the only definer of `Result`.
+        assert!(ranking.file_rank[2] < ranking.file_rank[1], "{:?}", ranking.file_rank);
     }
 
     #[test]
