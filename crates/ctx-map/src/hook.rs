@@ -28,6 +28,7 @@ use serde::Serialize;
 
 use crate::index::IndexedFile;
 use crate::rank::{self, RankOptions};
+use crate::tags::Kind;
 use crate::terms::task_terms;
 
 /// What a hook injects. Stable JSON.
@@ -394,16 +395,24 @@ fn file_lines(ws: &mut Workspace, prompt: &str, words: &[String]) -> crate::Resu
         .collect())
 }
 
-/// `- path: Name (l. 12), Other (l. 40)`: the definitions the prompt's words
-/// name, each once; not a function's inner ones, nor tests in code.
+/// `- path: Name (l. 12), Class.method (l. 40)`: the definitions the prompt's
+/// words name, each once (of a method's namesakes, the one whose class the
+/// prompt names too); not a function's inner ones, nor tests in code.
 fn file_line(file: &IndexedFile, words: &[String]) -> String {
     let all = &file.tags.defs;
     let in_code = PathRole::of(&file.path) == PathRole::Source;
-    let mut defs: Vec<(usize, &crate::tags::Def)> = all
+    let said = |name: &str| rank::terms(name).iter().filter(|t| words.contains(t)).count();
+    // A method is told by its class too: "StringMerger.do_transform" means
+    // `StringMerger`'s, not the abstract `StringTransformer.do_transform` above it.
+    let owner = |d: &crate::tags::Def| {
+        let parent = all.get(d.parent? as usize)?;
+        (d.kind == Kind::Method).then_some(parent.name.as_str())
+    };
+    let mut defs: Vec<((usize, usize), &crate::tags::Def)> = all
         .iter()
         .filter(|d| d.kind.defines_name() && !d.is_local(all) && !(in_code && d.is_test(all)))
-        .map(|d| (rank::terms(&d.name).iter().filter(|t| words.contains(t)).count(), d))
-        .filter(|(n, _)| *n > 0)
+        .map(|d| ((said(&d.name), owner(d).map_or(0, said)), d))
+        .filter(|((n, _), _)| *n > 0)
         .collect();
     defs.sort_by_key(|(n, d)| (std::cmp::Reverse(*n), d.line));
     let mut seen = HashSet::default();
@@ -412,10 +421,17 @@ fn file_line(file: &IndexedFile, words: &[String]) -> String {
     if defs.is_empty() {
         return format!("- {path}\n");
     }
+    let separator = if file.lang == "rust" { "::" } else { "." };
     let names: Vec<String> = defs
         .iter()
         .take(3)
-        .map(|(_, d)| format!("{} (l. {})", ctxkeep_core::paths::display_name(&d.name), d.line))
+        .map(|(_, d)| {
+            let name = match owner(d) {
+                Some(owner) => format!("{owner}{separator}{}", d.name),
+                None => d.name.clone(),
+            };
+            format!("{} (l. {})", ctxkeep_core::paths::display_name(&name), d.line)
+        })
         .collect();
     format!("- {path}: {}\n", names.join(", "))
 }
@@ -549,6 +565,26 @@ mod tests {
             .collect();
         let tags = crate::tags::FileTags { defs, ..Default::default() };
         IndexedFile { path: path.into(), lang: "python".into(), size: 0, hash: [0; 32], tags }
+    }
+
+    #[test]
+    fn a_method_is_named_with_its_class_and_the_class_the_prompt_names_leads() {
+        let source = "class StringTransformer:\n    def do_transform(self, line):\n        pass\n\n\
+                      class StringMerger(StringTransformer):\n    def do_transform(self, line):\n        pass\n\n\
+                      def transform_line(line):\n    pass\n";
+        let file = crate::index::python_file("src/black/trans.py", source);
+        let words = prompt_terms("avoid quadratic per-leaf copy in StringMerger.do_transform");
+        let line = file_line(&file, &words);
+        assert!(line.contains(" StringMerger.do_transform (l. 6)") && !line.contains("(l. 2)"), "{line}");
+        // Rust's methods are their type's, with its path separator.
+        let rust = "pub struct Value;\nimpl Value {\n    pub fn push_element(&mut self) {}\n}\n";
+        let tags = crate::tags::extract(crate::lang::Lang::Rust, rust).unwrap();
+        let file =
+            IndexedFile { path: "src/value.rs".into(), lang: "rust".into(), size: 1, hash: [0; 32], tags };
+        assert_eq!(
+            file_line(&file, &prompt_terms("push_element drops the value")),
+            "- src/value.rs: Value::push_element (l. 3), Value (l. 1)\n"
+        );
     }
 
     fn repo() -> Vec<IndexedFile> {
