@@ -27,6 +27,10 @@ fn body_of(node: Node) -> Option<Node> {
 const WRAP: usize = 100;
 /// Longest signature kept, in characters (minified code aside, never reached).
 const MAX_SIGNATURE: usize = 1000;
+/// Longest type parameter list shown whole, in characters: a longer one is
+/// `<…>` (fastify's `FastifyRequest<RouteGeneric extends … = …, …>` took seven
+/// lines of the map before its members; `fn parse<T: DeserializeOwned>` stays).
+const MAX_TYPE_PARAMETERS: usize = 60;
 
 /// How `node` (a definition of kind `kind`) is called or declared, without
 /// its body: from its first token (with `export`, and the declaration around
@@ -76,7 +80,19 @@ pub(crate) fn signature(source: &str, node: Node, kind: Kind, overloads: usize) 
             return cut(line.trim_end_matches('{').trim_end(), MAX_SIGNATURE_LINE);
         }
     };
-    let text = shown_text(source, outer, start, end);
+    let text = match node.child_by_field_name("type_parameters") {
+        Some(list)
+            if list.start_byte() >= start
+                && list.end_byte() <= end
+                && list.byte_range().len() > MAX_TYPE_PARAMETERS =>
+        {
+            // `<…>` for TypeScript's and Rust's, `[…]` for Python's.
+            let elided = if bytes.get(list.start_byte()) == Some(&b'[') { "[…]" } else { "<…>" };
+            let before = shown_text(source, outer, start, list.start_byte());
+            format!("{before}{elided}{}", shown_text(source, outer, list.end_byte(), end))
+        }
+        _ => shown_text(source, outer, start, end),
+    };
     let header = text.trim_end().trim_end_matches(['{', ';']).trim_end();
     let mut header = join_lines(header);
     if let Some((end, _)) = header.char_indices().nth(MAX_SIGNATURE) {
@@ -492,6 +508,21 @@ mod tests {
     /// The signature of the first definition `source` holds.
     fn sig(lang: Lang, source: &str) -> String {
         extract(lang, source).unwrap().defs[0].signature.clone()
+    }
+
+    #[test]
+    fn a_long_type_parameter_list_is_elided_a_short_one_kept() {
+        let ts = "export interface FastifyRequest<RouteGeneric extends RouteGenericInterface = RouteGenericInterface,\n\
+                  \x20 RawServer extends RawServerBase = RawServerDefault,\n\
+                  \x20 Logger extends FastifyBaseLogger = FastifyBaseLogger> {\n  id: string\n}\n";
+        assert_eq!(sig(Lang::TypeScript, ts), "export interface FastifyRequest<…> { id: string }");
+        let ts = "export function inject<T extends object>(app: T): T { return app }\n";
+        assert_eq!(sig(Lang::TypeScript, ts), "export function inject<T extends object>(app: T): T");
+        let rust = "pub fn serve<L: Listener + Send + 'static, M: for<'a> Service<IncomingStream<'a, L>> + Clone>(\n\
+                    \x20   listener: L,\n    make_service: M,\n) -> Serve<L, M> {\n    todo!()\n}\n";
+        assert_eq!(sig(Lang::Rust, rust), "pub fn serve<…>(listener: L, make_service: M) -> Serve<L, M>");
+        let rust = "pub fn parse<T: DeserializeOwned>(text: &str) -> T {\n    todo!()\n}\n";
+        assert_eq!(sig(Lang::Rust, rust), "pub fn parse<T: DeserializeOwned>(text: &str) -> T");
     }
 
     #[test]
