@@ -204,7 +204,7 @@ pub fn detect(root: &Path, paths: &[String], tree_depth: usize, detector: &Detec
             "uv.lock" if top => note(9, "uv", path),
             _ => {}
         }
-        if top && name.to_ascii_lowercase().starts_with("readme") {
+        if top && is_primary_readme(name) {
             key_files.insert((README, 0, path.clone()));
         } else if top && (name == "AGENTS.md" || name == "CLAUDE.md") {
             // One that holds only ctx's own section tells an agent nothing ctx does not.
@@ -264,7 +264,12 @@ pub fn detect(root: &Path, paths: &[String], tree_depth: usize, detector: &Detec
     entries.sort_by(|a, b| {
         a.matches('/').count().cmp(&b.matches('/').count()).then_with(|| a.split('/').cmp(b.split('/')))
     });
-    key_files.extend(entries.into_iter().take(8).enumerate().map(|(i, p)| (ENTRY_POINT, i, p.clone())));
+    // What the manifests declare first (fastify's `"main": "fastify.js"`, black's
+    // `[project.scripts]`), then what is named like an entry point.
+    let mut declared = declared_entry_points(&read, paths);
+    let named: Vec<String> = entries.into_iter().filter(|p| !declared.contains(p)).cloned().collect();
+    declared.extend(named);
+    key_files.extend(declared.into_iter().take(8).enumerate().map(|(i, p)| (ENTRY_POINT, i, p)));
 
     // The project's own scripts (`scripts/test.sh`, or GitHub's "scripts to rule
     // them all": an executable `script/test`) say how it is really built and
@@ -316,6 +321,64 @@ pub fn detect(root: &Path, paths: &[String], tree_depth: usize, detector: &Detec
         key_files: key_files.into_iter().map(|(_, _, path)| path).collect(),
         tree: tree(paths, tree_depth),
     }
+}
+
+/// Whether `name` is the README itself, not a translation of it
+/// (`README.中文.md`, `README-ja.md`) or another file named like one.
+fn is_primary_readme(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    let stem = lower.rsplit_once('.').map_or(lower.as_str(), |(stem, _)| stem);
+    stem == "readme"
+}
+
+/// The entry points the root's manifests declare, that exist: package.json's
+/// `main`, `module`, `types`, `bin` and `exports["."]`; pyproject.toml's
+/// `[project.scripts]` (`black = "black:patched_main"` is `src/black/__init__.py`
+/// or `black.py`); Cargo.toml's `[lib]` and `[[bin]]` paths.
+fn declared_entry_points(read: &dyn Fn(&str) -> Option<String>, paths: &[String]) -> Vec<String> {
+    let exists = |path: &str| paths.iter().any(|p| p == path);
+    let mut found: Vec<String> = Vec::new();
+    let mut add = |path: &str| {
+        let path = path.trim_start_matches("./");
+        if exists(path) && !found.iter().any(|f| f == path) {
+            found.push(path.to_string());
+        }
+    };
+    if let Some(json) = read("package.json").and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+    {
+        let strings = |value: Option<&serde_json::Value>| -> Vec<String> {
+            match value {
+                Some(serde_json::Value::String(s)) => vec![s.clone()],
+                // `"bin": {"tool": "cli.js"}`, `"exports": {".": {"require": …, "import": …}}`.
+                Some(serde_json::Value::Object(map)) => {
+                    map.values().filter_map(|v| v.as_str().map(str::to_string)).collect()
+                }
+                _ => Vec::new(),
+            }
+        };
+        let exports = json.get("exports");
+        let dot = exports.and_then(|e| e.get(".")).or(exports.filter(|e| e.is_string()));
+        for key in ["main", "module", "types", "typings", "bin"] {
+            strings(json.get(key)).iter().for_each(|p| add(p));
+        }
+        strings(dot).iter().for_each(|p| add(p));
+    }
+    if let Some(doc) = read("pyproject.toml").and_then(|t| t.parse::<toml::Table>().ok()) {
+        let scripts = doc.get("project").and_then(|p| p.get("scripts")).and_then(|s| s.as_table());
+        for target in scripts.into_iter().flat_map(|t| t.values()).filter_map(|v| v.as_str()) {
+            let module = target.split(':').next().unwrap_or(target).trim().replace('.', "/");
+            for prefix in ["src/", ""] {
+                add(&format!("{prefix}{module}.py"));
+                add(&format!("{prefix}{module}/__init__.py"));
+            }
+        }
+    }
+    if let Some(doc) = read("Cargo.toml").and_then(|t| t.parse::<toml::Table>().ok()) {
+        let lib = doc.get("lib").and_then(|l| l.get("path")).and_then(|p| p.as_str());
+        let bins = doc.get("bin").and_then(|b| b.as_array()).into_iter().flatten();
+        lib.into_iter().chain(bins.filter_map(|b| b.get("path")?.as_str())).for_each(|p| add(p));
+    }
+    found
 }
 
 /// The manifests whose commands are a tool's defaults, inferred rather than written down.
@@ -723,6 +786,44 @@ mod tests {
             !runs_until_stopped("  cargo install cargo-watch") && !runs_until_stopped("  echo --watched")
         );
         assert!(found.stack.contains(&"just (justfile)".to_string()), "{:?}", found.stack);
+    }
+
+    #[test]
+    fn declared_entry_points_lead_the_key_files_and_translations_are_no_readme() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = &std::fs::canonicalize(dir.path()).unwrap();
+        // fastify's: the package's main and types; a smoke test's server.js after them.
+        let package = r#"{"main": "fastify.js", "types": "./fastify.d.ts", "bin": {"f": "missing.js"}}"#;
+        std::fs::write(root.join("package.json"), package).unwrap();
+        // black's console script, in a src layout.
+        std::fs::write(root.join("pyproject.toml"), "[project.scripts]\nblack = \"black:patched_main\"\n")
+            .unwrap();
+        let paths = [
+            "package.json",
+            "pyproject.toml",
+            "README.md",
+            "README.中文.md",
+            "fastify.js",
+            "fastify.d.ts",
+            "integration/server.js",
+            "src/black/__init__.py",
+        ]
+        .map(String::from);
+        let found = detect(root, &paths, 2, Detector::builtin());
+        assert_eq!(
+            found.key_files,
+            [
+                "README.md",
+                "package.json",
+                "pyproject.toml",
+                "fastify.js",
+                "fastify.d.ts",
+                "src/black/__init__.py",
+                "integration/server.js"
+            ]
+        );
+        assert!(is_primary_readme("readme.rst") && is_primary_readme("README"));
+        assert!(!is_primary_readme("README-ja.md") && !is_primary_readme("README.zh-CN.md"));
     }
 
     #[test]
