@@ -376,7 +376,7 @@ fn declared_entry_points(read: &dyn Fn(&str) -> Option<String>, paths: &[String]
     if let Some(doc) = read("Cargo.toml").and_then(|t| t.parse::<toml::Table>().ok()) {
         let lib = doc.get("lib").and_then(|l| l.get("path")).and_then(|p| p.as_str());
         let bins = doc.get("bin").and_then(|b| b.as_array()).into_iter().flatten();
-        lib.into_iter().chain(bins.filter_map(|b| b.get("path")?.as_str())).for_each(|p| add(p));
+        lib.into_iter().chain(bins.filter_map(|b| b.get("path")?.as_str())).for_each(&mut add);
     }
     found
 }
