@@ -440,6 +440,9 @@ fn raw_element(line: &str) -> Option<&'static str> {
         Some("</style>")
     } else if lower.starts_with("<script") {
         Some("</script>")
+    } else if lower.starts_with("<!--") {
+        // A comment for the file's editors (black's CHANGES.md: "PR authors: …").
+        Some("-->")
     } else {
         None
     }

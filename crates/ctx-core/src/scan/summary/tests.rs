@@ -24,6 +24,12 @@ fn readme_first_paragraph_skips_headings_badges_and_html() {
     assert_eq!(sum("README", "Plain text readme.\n").as_deref(), Some("Plain text readme."));
     assert_eq!(sum("README.rst", "Title\n=====\n\nThe text.\n").as_deref(), Some("The text."));
     assert_eq!(sum("README.md", "Title\n-----\nThe text.\n").as_deref(), Some("The text."));
+    // A comment for the file's editors, over lines or on one, is not its text (black's CHANGES.md).
+    let changes = "# Change Log\n\n## Unreleased\n\n<!-- PR authors:\n     Please include the PR number in \
+                   the changelog entry, not the issue number -->\n\nEvery release, newest first.\n";
+    assert_eq!(sum("CHANGES.md", changes).as_deref(), Some("Every release, newest first."));
+    let one_line = "<!-- markdownlint-disable MD041 -->\nThe text.\n";
+    assert_eq!(sum("README.md", one_line).as_deref(), Some("The text."));
 }
 
 #[test]
