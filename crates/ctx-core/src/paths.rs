@@ -107,7 +107,7 @@ pub fn is_within(key: &str, folder: &str) -> bool {
 
 /// Bumped when [`PathRole::of`] answers differently for some path: what is
 /// cached from roles (the graph, the outlines) is made again.
-pub const ROLE_RULES_VERSION: u32 = 2;
+pub const ROLE_RULES_VERSION: u32 = 3;
 
 /// What a file is for, read from its path alone: the code itself, or what
 /// surrounds it. Maps, folder context and rankings show the code first and
@@ -173,10 +173,19 @@ impl PathRole {
         // `testing/` is the tests at the root (pytest's), but inside the code it is
         // what the code gives its users' tests (`numpy/testing`, hono's `src/helper/testing`).
         let root_testing = |i: usize, p: &str| i == 0 && p.eq_ignore_ascii_case("testing");
+        // What a test folder keeps in `data/` or `resources/` is what its tests read
+        // (black's `tests/data/cases/*.py`: formatter input, no code of the project's).
+        let test_folder = |p: &str| FOLDERS.iter().any(|(r, names)| *r == PathRole::Test && named(names, p));
+        let data_of_tests = parts.iter().enumerate().any(|(i, p)| {
+            ["data", "resources"].iter().any(|d| p.eq_ignore_ascii_case(d))
+                && parts[..i].iter().any(|above| test_folder(above))
+        });
+
         for (role, names) in FOLDERS {
             let of_kind =
                 |i: usize, p: &str| *role == PathRole::Test && (tests_of_a_kind(p) || root_testing(i, p));
-            if parts.iter().enumerate().any(|(i, p)| named(names, p) || of_kind(i, p)) {
+            let fixture = *role == PathRole::Fixture && data_of_tests;
+            if fixture || parts.iter().enumerate().any(|(i, p)| named(names, p) || of_kind(i, p)) {
                 return *role;
             }
         }
@@ -278,6 +287,10 @@ mod tests {
             ("test_cli.py", PathRole::Test),
             ("packages/core/__tests__/index.ts", PathRole::Test),
             ("tests/fixtures/app.py", PathRole::Fixture),
+            ("tests/data/cases/remove_parens.py", PathRole::Fixture),
+            ("src/test/resources/app.json", PathRole::Fixture),
+            ("src/data/loader.py", PathRole::Source),
+            ("tests/test_data.py", PathRole::Test),
             ("crates/x/tests/snapshots/a.snap", PathRole::Fixture),
             ("examples/tutorial/flaskr/blog.py", PathRole::Example),
             ("docs_src/first_steps/tutorial001.py", PathRole::Example),

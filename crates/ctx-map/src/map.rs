@@ -396,7 +396,7 @@ fn demotion(files: &[IndexedFile], focus: &Focus, factor: f64) -> Vec<f64> {
 }
 
 /// The definitions of `file` a map may show: those that define a name, less
-/// tests (`test…` functions of test files when the file is `demoted`;
+/// a fixture's (test data: black's formatter cases), tests (`test…` functions of test files when the file is `demoted`;
 /// anywhere, anything in a Rust `mod tests` and a `#[test]` function), a
 /// function's inner functions, and a second definition of a name in the same
 /// scope (a Rust `#[cfg]` variant, a property's setter), unless the task
@@ -410,7 +410,11 @@ fn shown_defs<'a>(
     let mut seen: HashSet<(Option<u32>, &str)> = HashSet::default();
     let repeated: Vec<bool> =
         defs.iter().map(|d| d.kind != Kind::Impl && !seen.insert((d.parent, d.name.as_str()))).collect();
-    let test_file = PathRole::of(&file.path) == PathRole::Test;
+    let role = PathRole::of(&file.path);
+    let test_file = role == PathRole::Test;
+    // What tests read (black's formatter cases, `print(((1)))`) defines nothing of the
+    // project's, whatever the task names: the file may be what it is about, its names are not.
+    let data = role == PathRole::Fixture;
     let in_test_module = move |d: usize| {
         std::iter::successors(Some(d), |&i| defs[i].parent.map(|p| p as usize))
             .any(|i| defs[i].kind == Kind::Module && matches!(defs[i].name.as_str(), "tests" | "test"))
@@ -422,7 +426,7 @@ fn shown_defs<'a>(
             && def.name.get(..4).is_some_and(|head| head.eq_ignore_ascii_case("test"));
         let test = in_test_module(d) || def.is_test_by_attribute();
         let aside = (demoted && test_function) || test || def.is_local(defs) || repeated[d];
-        def.kind.defines_name() && (names_outright(focus, &def.name) || !aside)
+        def.kind.defines_name() && !data && (names_outright(focus, &def.name) || !aside)
     })
 }
 
@@ -705,8 +709,10 @@ fn write_block(out: &mut String, file: &IndexedFile, defs: &[usize]) {
     }
     lines.sort_by_key(|&i| (tags.defs[i].line, i));
     lines.dedup();
-    // A test file whose tests are set aside says it holds them, not that it holds nothing.
+    // A test file whose tests are set aside says it holds them, and a fixture that it
+    // is test data, not that they hold nothing.
     let none = match defs.is_empty() {
+        true if PathRole::of(&file.path) == PathRole::Fixture => " (test data)".to_string(),
         true => match tags.defs.iter().filter(|d| d.is_test(&tags.defs) && !d.is_local(&tags.defs)).count() {
             0 => " (no definitions)".to_string(),
             tests => format!(" ({})", ctxkeep_core::wording::count(tests, "test")),

@@ -16,8 +16,8 @@
 //!   files the person asking (git's `user.email`) changed in their latest
 //!   commits: people go on where they worked; **latest** — files the newest
 //!   commit changed: work comes in series;
-//! - what a file is for ([`PathRole`]): tests rank a little lower unless the
-//!   task speaks of tests, vendored and built code much lower.
+//! - what a file is for ([`PathRole`]): tests and their data rank a little
+//!   lower unless the task speaks of tests, vendored and built code much lower.
 //!
 //! Tried on real histories and left out, because they did not help on
 //! held-out repositories: past messages as one more field of a file's words,
@@ -69,8 +69,8 @@ const AUTHORED_WEIGHT: f64 = 0.4;
 const AUTHORED_HALF_LIFE: f64 = 5.0;
 /// "The newest commit changed this".
 const LATEST_WEIGHT: f64 = 0.3;
-/// A test ranks a little lower unless the task's first line speaks of
-/// tests, then a little higher; vendored and built code much lower.
+/// A test, and the data tests read, rank a little lower unless the task's
+/// first line speaks of tests, then a little higher; vendored and built code much lower.
 const TEST_FACTOR: f64 = 0.9;
 const TEST_TASK_FACTOR: f64 = 1.2;
 const VENDORED_FACTOR: f64 = 0.5;
@@ -234,8 +234,8 @@ fn rank_with(
                 + AUTHORED_WEIGHT * authored[i]
                 + LATEST_WEIGHT * latest[i];
             let factor = match PathRole::of(&file.path) {
-                PathRole::Test if about_tests => TEST_TASK_FACTOR,
-                PathRole::Test => TEST_FACTOR,
+                PathRole::Test | PathRole::Fixture if about_tests => TEST_TASK_FACTOR,
+                PathRole::Test | PathRole::Fixture => TEST_FACTOR,
                 PathRole::Vendored => VENDORED_FACTOR,
                 _ => 1.0,
             };

@@ -586,6 +586,8 @@ fn a_map_leaves_out_test_functions_inner_functions_and_second_variants() {
         ("pkg/serving.py", serving),
         ("pkg/app.py", "from pkg.serving import run_wsgi\nrun_wsgi(1)\n"),
         ("tests/test_serving.py", test),
+        // black's formatter cases: what the tests read, named like the task.
+        ("tests/data/cases/run_wsgi_calls.py", "def run_wsgi():\n    a = b = (cccc)\n"),
     ]);
     let cache = tempfile::tempdir().unwrap();
     let mut ws = open(dir.path(), cache.path());
@@ -605,6 +607,9 @@ fn a_map_leaves_out_test_functions_inner_functions_and_second_variants() {
     let query = Some("run_wsgi calls the app".into());
     let named = run(&mut ws, &MapOptions { tokens: 4096, query, ..MapOptions::default() });
     assert!(named.text.contains("tests/test_serving.py: (2 tests)\n"), "{}", named.text);
+    // Test data may be what the task is about; what it "defines" is nothing of the project's.
+    assert!(named.text.contains("tests/data/cases/run_wsgi_calls.py: (test data)\n"), "{}", named.text);
+    assert!(!shown(&named).contains(&"tests/data/cases/run_wsgi_calls.py: run_wsgi".to_string()));
     let query = Some("serving tests".into());
     let tests = run(&mut ws, &MapOptions { tokens: 4096, query, ..MapOptions::default() });
     assert!(tests.text.contains("def test_stack():"), "{}", tests.text);
