@@ -13,6 +13,7 @@ use rustc_hash::FxHashMap as HashMap;
 
 use super::{MAX_DEFINERS, name_weight};
 use crate::index::IndexedFile;
+use crate::lang::Lang;
 use crate::tags::Kind;
 
 /// A definition whose name no file defines (an `impl` of a foreign type),
@@ -93,6 +94,18 @@ impl Base {
             .collect();
         let mut folder_ids = HashMap::default();
         let places: Vec<Place> = files.iter().map(|f| Place::of(&f.path, &f.lang, &mut folder_ids)).collect();
+        // Per name id and language, whether its library gives it: looked up once a name, not once a use.
+        let languages: Vec<Option<Lang>> = files.iter().map(|f| Lang::from_name(&f.lang)).collect();
+        let present: Vec<Lang> = Lang::ALL.into_iter().filter(|l| languages.contains(&Some(*l))).collect();
+        let mut library = vec![Library::default(); definers.len()];
+        for (name, &id) in &name_ids {
+            for &lang in &present {
+                let bit = 1u8 << library_slot(lang);
+                let entry = &mut library[id as usize];
+                entry.names |= if lang.is_library_name(name) { bit } else { 0 };
+                entry.methods |= if lang.is_library_method(name) { bit } else { 0 };
+            }
+        }
 
         // Edges (from, to, name, weight) and the weight leading out, each file's in parallel.
         type FileEdges = (Vec<(u32, u32, u32, f64)>, f64);
@@ -101,7 +114,8 @@ impl Base {
             .enumerate()
             .map(|(from, file)| {
                 let from_id = from as u32;
-                let lang = crate::lang::Lang::from_name(&file.lang);
+                let lang = languages[from];
+                let bit = lang.map_or(0, |l| 1u8 << library_slot(l));
                 let (mut edges, mut shares, mut outside) = (Vec::new(), Vec::new(), 0.0);
                 for r in &file.tags.refs {
                     let Some(&id) = name_ids.get(r.name.as_str()) else { continue };
@@ -110,7 +124,7 @@ impl Base {
                         continue;
                     }
                     let full_weight = name_weight(&r.name, targets.len()) * f64::from(r.count).sqrt();
-                    let library_name = lang.is_some_and(|l| l.is_library_name(&r.name));
+                    let library_name = library[id as usize].names & bit != 0;
                     let weight = if library_name { full_weight * LIBRARY_WEIGHT } else { full_weight };
                     // A name defined in several files: each definer gets its share (a use
                     // of a name the file defines itself is mostly of its own).
@@ -141,9 +155,9 @@ impl Base {
                     // call on a value (in Rust any call with a receiver, `self`'s too) of such
                     // a name counts little toward a method of the repository's own.
                     let (mut kept_rest, mut kept_method) = (rest, method);
-                    if lang.is_some_and(|l| l.is_library_method(&r.name)) {
+                    if library[id as usize].methods & bit != 0 {
                         kept_rest *= LIBRARY_WEIGHT;
-                        if lang == Some(crate::lang::Lang::Rust) {
+                        if lang == Some(Lang::Rust) {
                             kept_method *= LIBRARY_WEIGHT;
                         }
                     }
@@ -201,6 +215,22 @@ impl Base {
             }
         }
         Base { def_names, def_slots, slot_names, edges, outside }
+    }
+}
+
+/// Per name, the languages whose standard library gives it (one bit each, [`library_slot`]).
+#[derive(Debug, Clone, Copy, Default)]
+struct Library {
+    names: u8,
+    methods: u8,
+}
+
+/// A language's bit in [`Library`]: its library's (TypeScript's and TSX's are JavaScript's).
+fn library_slot(lang: Lang) -> u8 {
+    match lang {
+        Lang::Rust => 0,
+        Lang::Python => 1,
+        Lang::JavaScript | Lang::TypeScript | Lang::Tsx => 2,
     }
 }
 
