@@ -19,7 +19,7 @@ use crate::lang::Lang;
 use crate::signature::signature;
 
 /// Bumped when what extraction yields changes: cached tags are re-parsed.
-pub const TAGS_VERSION: u32 = 24;
+pub const TAGS_VERSION: u32 = 26;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -250,6 +250,9 @@ pub fn extract(lang: Lang, source: &str) -> Result<FileTags, String> {
         /// The first declaration of its overload set (else the node itself), and how many follow it.
         first: Node<'t>,
         overloads: usize,
+        /// For a property descriptor's accessor named for its property, how its
+        /// signature reads (`get server`, `get [kRouteContext]`).
+        accessor: Option<String>,
     }
     let mut raw: Vec<RawDef> = Vec::new();
     // (name's range, name, how it is used, what it is called on, whether it is passed on).
@@ -298,14 +301,24 @@ pub fn extract(lang: Lang, source: &str) -> Result<FileTags, String> {
         let range = (name_node.start_byte(), name_node.end_byte());
         match kind.and_then(Kind::parse) {
             Some(_) if lang.is_javascript_like() && in_callback(node) => {}
-            Some(kind) => raw.push(RawDef {
-                node,
-                name: text.to_string(),
-                name_range: range,
-                kind,
-                first: node,
-                overloads: 0,
-            }),
+            Some(kind) => {
+                let accessor = match (kind, text) {
+                    (Kind::Method, "get") if lang.is_javascript_like() => Some("get"),
+                    (Kind::Method, "set") if lang.is_javascript_like() => Some("set"),
+                    _ => None,
+                };
+                let property =
+                    accessor.and_then(|keyword| Some((keyword, descriptor_property(node, bytes)?)));
+                raw.push(RawDef {
+                    node,
+                    name: property.as_ref().map_or_else(|| text.to_string(), |(_, (name, _))| name.clone()),
+                    name_range: range,
+                    kind,
+                    first: node,
+                    overloads: 0,
+                    accessor: property.map(|(keyword, (_, written))| format!("{keyword} {written}")),
+                })
+            }
             None if kind.is_none() => refs.push((range, text.to_string(), used, object, exported)),
             None => {}
         }
@@ -362,7 +375,14 @@ pub fn extract(lang: Lang, source: &str) -> Result<FileTags, String> {
             kind,
             line: def.first.start_position().row as u32 + 1,
             end_line: def.node.end_position().row as u32 + 1,
-            signature: signature(source, def.first, kind, def.overloads),
+            signature: match &def.accessor {
+                // `get ()` says nothing; `get server ()` is how JavaScript writes a getter.
+                Some(head) => {
+                    let keyword = head.split(' ').next().unwrap_or(head);
+                    signature(source, def.first, kind, def.overloads).replacen(keyword, head, 1)
+                }
+                None => signature(source, def.first, kind, def.overloads),
+            },
             parent: parent.map(|p| p as u32),
         });
         open.push(defs.len() - 1);
@@ -402,6 +422,20 @@ pub fn extract(lang: Lang, source: &str) -> Result<FileTags, String> {
         .collect();
     refs.sort_by(|a, b| a.name.cmp(&b.name));
     Ok(FileTags { defs, refs, syntax_errors: root.has_error() })
+}
+
+/// The property a descriptor's accessor is for, and its key as written:
+/// `server` for the `get ()` of `Object.defineProperties(Reply.prototype, {
+/// server: { get () {…} } })`, `kRouteContext` (`[kRouteContext]`) for a computed key.
+fn descriptor_property(method: Node, bytes: &[u8]) -> Option<(String, String)> {
+    let object = method.parent().filter(|p| p.kind() == "object")?;
+    let pair = object.parent().filter(|p| p.kind() == "pair")?;
+    let key = pair.child_by_field_name("key")?;
+    let written = key.utf8_text(bytes).ok()?;
+    let name = written.trim_matches(['\'', '"', '`', '[', ']']).trim();
+    let plain = !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '$');
+    let written = if key.kind() == "computed_property_name" { written } else { name };
+    plain.then(|| (name.to_string(), written.to_string()))
 }
 
 /// How a use of `name` on `object` names it. A module's function or type is
@@ -592,6 +626,27 @@ mod tests {
         let tags =
             extract(Lang::JavaScript, "const FindMyWay = require('find-my-way');\nFindMyWay();\n").unwrap();
         assert!(tags.refs.iter().any(|r| r.name == "FindMyWay"), "{:?}", tags.refs);
+    }
+
+    #[test]
+    fn a_property_descriptor_s_accessors_are_named_for_their_property() {
+        let js = "Object.defineProperties(Reply.prototype, {\n  server: {\n    get () {\n      return this.s\n    }\n  },\n\
+                  \x20 [kRouteContext]: {\n    get () { return 2 }\n  },\n\
+                  \x20 'statusCode': {\n    get () { return 1 },\n    set (value) { this.code(value) }\n  }\n})\n\
+                  class Cache {\n  get size () { return 0 }\n}\n";
+        let defs = extract(Lang::JavaScript, js).unwrap().defs;
+        let shown: Vec<(&str, &str)> = defs.iter().map(|d| (d.name.as_str(), d.signature.as_str())).collect();
+        assert_eq!(
+            shown,
+            [
+                ("server", "get server ()"),
+                ("kRouteContext", "get [kRouteContext] ()"),
+                ("statusCode", "get statusCode ()"),
+                ("statusCode", "set statusCode (value)"),
+                ("Cache", "class Cache"),
+                ("size", "get size ()"),
+            ]
+        );
     }
 
     #[test]
