@@ -627,7 +627,11 @@ fn js_leading_comment(text: &str) -> Option<String> {
         };
         let joined = comment.join("\n");
         let lower = joined.to_ascii_lowercase();
-        if lower.contains("copyright") || lower.contains("license") || is_tool_directive(&lower) {
+        if lower.contains("copyright")
+            || lower.contains("license")
+            || is_tool_directive(&lower)
+            || is_section_marker(&lower)
+        {
             continue;
         }
         return prose_paragraph(comment.into_iter());
@@ -657,6 +661,16 @@ fn declares(text: &str) -> bool {
 }
 
 /// A line of one or two words and no sentence: a section's label.
+/// A comment that heads a section of the file rather than saying what it
+/// is for: express's `/** Module dependencies. @private */` above its
+/// `require`s (which had described its whole `lib/`), `Module exports.`.
+fn is_section_marker(lower: &str) -> bool {
+    const MARKERS: &[&str] =
+        &["module dependencies", "module exports", "module variables", "dependencies", "imports", "exports"];
+    let text = lower.trim().trim_end_matches(['.', ':']).trim();
+    MARKERS.contains(&text)
+}
+
 fn is_label(line: &str) -> bool {
     line.split_whitespace().count() <= 2 && !line.ends_with(['.', '!', '?', ':'])
 }

@@ -33,6 +33,16 @@ fn readme_first_paragraph_skips_headings_badges_and_html() {
 }
 
 #[test]
+fn a_section_marker_is_no_summary_of_a_file() {
+    // express's lib/application.js: a licence, then a marker over the requires.
+    let text = "/*!\n * express\n * Copyright(c) 2009-2013 TJ Holowaychuk\n * MIT Licensed\n */\n\n'use strict';\n\n\
+                /**\n * Module dependencies.\n * @private\n */\n\nvar http = require('node:http');\n";
+    assert_eq!(sum("application.js", text), None);
+    let text = "/**\n * Module exports.\n */\n\n/**\n * Parse a cookie header into an object.\n */\n";
+    assert_eq!(sum("cookie.js", text).as_deref(), Some("Parse a cookie header into an object."));
+}
+
+#[test]
 fn python_docstrings() {
     let text =
         "#!/usr/bin/env python\n# -*- coding: utf-8 -*-\n\"\"\"HTTP client.\n\nDetails.\"\"\"\nimport x\n";
