@@ -188,10 +188,15 @@ pub fn detect(root: &Path, paths: &[String], tree_depth: usize, detector: &Detec
                     }
                 }
             }
-            // Its hooks are the project's linters and formatters, as CI runs them.
+            // Its hooks are the project's linters and formatters, as CI runs them; with a
+            // formatter or fixer among them (rich's black, isort, trailing-whitespace), running
+            // it rewrites files: it formats.
             ".pre-commit-config.yaml" if top => {
                 note(25, "pre-commit", path);
-                push_all(&mut commands, path, &[("lint", "pre-commit run --all-files")]);
+                let rewrites =
+                    read(path).is_some_and(|text| PRE_COMMIT_FIXERS.iter().any(|id| text.contains(id)));
+                let purpose = if rewrites { "format" } else { "lint" };
+                push_all(&mut commands, path, &[(purpose, "pre-commit run --all-files")]);
             }
             "Dockerfile" | "Containerfile" => note(22, "Docker", path),
             "docker-compose.yml" | "docker-compose.yaml" | "compose.yaml" | "compose.yml" => {
@@ -409,7 +414,27 @@ fn push_all(commands: &mut Vec<Command>, source: &str, list: &[(&str, &str)]) {
     }
 }
 
+/// pre-commit hooks that rewrite the files they check (by their ids).
+const PRE_COMMIT_FIXERS: &[&str] = &[
+    "id: black",
+    "id: isort",
+    "id: ruff-format",
+    "id: prettier",
+    "id: end-of-file-fixer",
+    "id: trailing-whitespace",
+    "id: pycln",
+    "id: autoflake",
+    "id: pyupgrade",
+    "id: rustfmt",
+    "id: fmt",
+    "--fix",
+];
+
 fn purpose_of(name: &str) -> Option<String> {
+    // `format-check`, `fmt:check`, `lint_check` check; they change nothing.
+    if name.split([':', '-', '_']).skip(1).any(|part| part == "check") {
+        return Some("check".into());
+    }
     let first = name.split([':', '-', '_']).next().unwrap_or(name);
     PURPOSES.iter().find(|(n, _)| *n == name || *n == first).map(|(_, p)| p.to_string())
 }
@@ -830,7 +855,11 @@ mod tests {
     fn pre_commit_hooks_are_the_lint_and_a_unit_script_tests() {
         let dir = tempfile::tempdir().unwrap();
         let root = &std::fs::canonicalize(dir.path()).unwrap();
-        std::fs::write(root.join(".pre-commit-config.yaml"), "repos: []\n").unwrap();
+        std::fs::write(
+            root.join(".pre-commit-config.yaml"),
+            "repos:\n- repo: local\n  hooks:\n  - id: flake8\n",
+        )
+        .unwrap();
         std::fs::write(root.join("package.json"), r#"{"scripts": {"unit": "borp", "lint": "eslint"}}"#)
             .unwrap();
         let paths = [".pre-commit-config.yaml", "package.json"].map(String::from);
@@ -840,6 +869,24 @@ mod tests {
         assert_eq!(
             commands,
             [("test", "npm run unit"), ("lint", "pre-commit run --all-files"), ("lint", "npm run lint")]
+        );
+        // rich's: black and trailing-whitespace rewrite what they find; `format-check` checks.
+        let config =
+            "repos:\n- repo: https://x.invalid/black\n  hooks:\n  - id: black\n  - id: trailing-whitespace\n";
+        std::fs::write(root.join(".pre-commit-config.yaml"), config).unwrap();
+        std::fs::write(root.join("Makefile"), "format-check:\n\tblack --check .\nformat:\n\tblack .\n")
+            .unwrap();
+        let paths = [".pre-commit-config.yaml", "Makefile"].map(String::from);
+        let found = detect(root, &paths, 2, Detector::builtin());
+        let commands: Vec<(&str, &str)> =
+            found.commands.iter().map(|c| (c.purpose.as_str(), c.command.as_str())).collect();
+        assert_eq!(
+            commands,
+            [
+                ("check", "make format-check"),
+                ("format", "pre-commit run --all-files"),
+                ("format", "make format")
+            ]
         );
     }
 

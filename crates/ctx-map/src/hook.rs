@@ -406,7 +406,9 @@ fn file_line(file: &IndexedFile, words: &[String]) -> String {
     // `StringMerger`'s, not the abstract `StringTransformer.do_transform` above it.
     let owner = |d: &crate::tags::Def| {
         let parent = all.get(d.parent? as usize)?;
-        (d.kind == Kind::Method).then_some(parent.name.as_str())
+        // `impl<'a> Command<'a>` owns `Command::get_name`: the type's name, not its parameters.
+        let name = parent.name.split('<').next().unwrap_or(&parent.name).trim();
+        (d.kind == Kind::Method).then_some(name)
     };
     let mut defs: Vec<((usize, usize), &crate::tags::Def)> = all
         .iter()
@@ -428,12 +430,26 @@ fn file_line(file: &IndexedFile, words: &[String]) -> String {
         .map(|(_, d)| {
             let name = match owner(d) {
                 Some(owner) => format!("{owner}{separator}{}", d.name),
-                None => d.name.clone(),
+                None => assigned_to(d).unwrap_or_else(|| d.name.clone()),
             };
             format!("{} (l. {})", ctxkeep_core::paths::display_name(&name), d.line)
         })
         .collect();
     format!("- {path}: {}\n", names.join(", "))
+}
+
+/// What a function assigned to an object's property is called by: `res.send`
+/// for `res.send = function send(body)`, `Reply.send` for `Reply.prototype.send
+/// = function (payload)` (express's and fastify's methods, defined that way).
+fn assigned_to(def: &crate::tags::Def) -> Option<String> {
+    let (target, _) = def.signature.lines().next()?.split_once(" = ")?;
+    let target = target.trim();
+    let owner = target.strip_suffix(def.name.as_str())?.strip_suffix('.')?;
+    let plain = !owner.is_empty()
+        && owner.split('.').all(|part| {
+            !part.is_empty() && part.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+        });
+    plain.then(|| format!("{}.{}", owner.strip_suffix(".prototype").unwrap_or(owner), def.name))
 }
 
 /// The prompt's words a file holds: in its path, and in its path or the
@@ -577,7 +593,7 @@ mod tests {
         let line = file_line(&file, &words);
         assert!(line.contains(" StringMerger.do_transform (l. 6)") && !line.contains("(l. 2)"), "{line}");
         // Rust's methods are their type's, with its path separator.
-        let rust = "pub struct Value;\nimpl Value {\n    pub fn push_element(&mut self) {}\n}\n";
+        let rust = "pub struct Value;\nimpl<'a> Value<'a> {\n    pub fn push_element(&mut self) {}\n}\n";
         let tags = crate::tags::extract(crate::lang::Lang::Rust, rust).unwrap();
         let file =
             IndexedFile { path: "src/value.rs".into(), lang: "rust".into(), size: 1, hash: [0; 32], tags };
@@ -585,6 +601,23 @@ mod tests {
             file_line(&file, &prompt_terms("push_element drops the value")),
             "- src/value.rs: Value::push_element (l. 3), Value (l. 1)\n"
         );
+    }
+
+    #[test]
+    fn a_function_assigned_to_a_property_is_named_as_assigned() {
+        let js = "res.send = function send(body) {\n  return this\n}\n\
+                  Reply.prototype.header = function (key, value) {\n  return this\n}\n\
+                  module.exports.sendFile = sendFile\nfunction sendFile(path) {}\n";
+        let tags = crate::tags::extract(crate::lang::Lang::JavaScript, js).unwrap();
+        let file = IndexedFile {
+            path: "lib/response.js".into(),
+            lang: "javascript".into(),
+            size: 1,
+            hash: [0; 32],
+            tags,
+        };
+        let line = file_line(&file, &prompt_terms("send and header and sendFile"));
+        assert_eq!(line, "- lib/response.js: sendFile (l. 8), res.send (l. 1), Reply.header (l. 4)\n");
     }
 
     fn repo() -> Vec<IndexedFile> {

@@ -19,7 +19,7 @@ use crate::lang::Lang;
 use crate::signature::signature;
 
 /// Bumped when what extraction yields changes: cached tags are re-parsed.
-pub const TAGS_VERSION: u32 = 26;
+pub const TAGS_VERSION: u32 = 27;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -170,6 +170,18 @@ fn in_pub_use(node: Node, bytes: &[u8]) -> bool {
 /// a reader of the file looks for. A named enclosing function is a definition
 /// itself and holds it as its parent; an immediately invoked one (a module
 /// wrapper, `(function () { … })()`) is no scope a reader sees.
+/// Whether `node` is under `if __name__ == "__main__":`: a demo of the module
+/// (rich's `class Foo` in abc.py, `def divide()` in logging.py), none of its API.
+fn under_main_guard(node: Node, bytes: &[u8]) -> bool {
+    std::iter::successors(node.parent(), |n| n.parent()).any(|n| {
+        n.kind() == "if_statement"
+            && n.child_by_field_name("condition").and_then(|c| c.utf8_text(bytes).ok()).is_some_and(|c| {
+                let c: String = c.chars().filter(|ch| !ch.is_whitespace()).collect();
+                c == "__name__=='__main__'" || c == "__name__==\"__main__\""
+            })
+    })
+}
+
 fn in_callback(node: Node) -> bool {
     let mut at = node.parent();
     while let Some(n) = at {
@@ -301,6 +313,7 @@ pub fn extract(lang: Lang, source: &str) -> Result<FileTags, String> {
         let range = (name_node.start_byte(), name_node.end_byte());
         match kind.and_then(Kind::parse) {
             Some(_) if lang.is_javascript_like() && in_callback(node) => {}
+            Some(_) if lang == Lang::Python && under_main_guard(node, bytes) => {}
             Some(kind) => {
                 let accessor = match (kind, text) {
                     (Kind::Method, "get") if lang.is_javascript_like() => Some("get"),
@@ -647,6 +660,15 @@ mod tests {
                 ("size", "get size ()"),
             ]
         );
+    }
+
+    #[test]
+    fn a_python_module_s_demo_under_its_main_guard_defines_nothing() {
+        let py = "class RichRenderable:\n    pass\n\nif __name__ == \"__main__\":\n    class Foo:\n        pass\n\n\
+                  \x20   def divide():\n        pass\n\nif __name__ == '__main__' and DEBUG:\n    def kept():\n        pass\n";
+        let names: Vec<String> =
+            extract(Lang::Python, py).unwrap().defs.into_iter().map(|d| d.name).collect();
+        assert_eq!(names, ["RichRenderable", "kept"]);
     }
 
     #[test]
