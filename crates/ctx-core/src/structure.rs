@@ -774,6 +774,18 @@ fn tree(paths: &[String], depth: usize) -> Vec<TreeEntry> {
 mod tests {
     use super::*;
 
+    /// The commands found at `root` among `paths`, as (purpose, command).
+    fn commands_of(root: &Path, paths: &[&str]) -> Vec<(String, String)> {
+        let paths: Vec<String> = paths.iter().map(|p| p.to_string()).collect();
+        let found = detect(root, &paths, 2, Detector::builtin());
+        found.commands.into_iter().map(|c| (c.purpose, c.command)).collect()
+    }
+
+    /// `(purpose, command)` pairs as [`commands_of`] gives them.
+    fn pairs(list: &[(&str, &str)]) -> Vec<(String, String)> {
+        list.iter().map(|(p, c)| (p.to_string(), c.to_string())).collect()
+    }
+
     #[test]
     fn justfile_recipes_are_commands_and_one_that_watches_is_no_test() {
         let dir = tempfile::tempdir().unwrap();
@@ -791,26 +803,24 @@ mod tests {
                         _helper:\n  echo\n\n@fmt *files:\n  cargo fmt --all {{ files }}\n\n\
                         lint target='x:y':\n  cargo clippy\n";
         std::fs::write(root.join("justfile"), justfile).unwrap();
-        let found = detect(root, &["justfile".to_string()], 2, Detector::builtin());
-        let commands: Vec<(&str, &str)> =
-            found.commands.iter().map(|c| (c.purpose.as_str(), c.command.as_str())).collect();
         assert_eq!(
-            commands,
-            [
+            commands_of(root, &["justfile"]),
+            pairs(&[
                 ("build", "just build"),
                 ("check", "just ci"),
                 ("lint", "just lint"),
                 ("format", "just fmt"),
                 ("watch", "just watch"),
                 ("watch", "just test"),
-            ]
+            ])
         );
         // `test-once` is one way of `test`; `build` installs a watcher but runs none.
         assert!(runs_until_stopped("  @cargo watch -x test") && runs_until_stopped("\tjest --watch"));
         assert!(
             !runs_until_stopped("  cargo install cargo-watch") && !runs_until_stopped("  echo --watched")
         );
-        assert!(found.stack.contains(&"just (justfile)".to_string()), "{:?}", found.stack);
+        let stack = detect(root, &["justfile".to_string()], 2, Detector::builtin()).stack;
+        assert!(stack.contains(&"just (justfile)".to_string()), "{stack:?}");
     }
 
     #[test]
@@ -862,13 +872,13 @@ mod tests {
         .unwrap();
         std::fs::write(root.join("package.json"), r#"{"scripts": {"unit": "borp", "lint": "eslint"}}"#)
             .unwrap();
-        let paths = [".pre-commit-config.yaml", "package.json"].map(String::from);
-        let found = detect(root, &paths, 2, Detector::builtin());
-        let commands: Vec<(&str, &str)> =
-            found.commands.iter().map(|c| (c.purpose.as_str(), c.command.as_str())).collect();
         assert_eq!(
-            commands,
-            [("test", "npm run unit"), ("lint", "pre-commit run --all-files"), ("lint", "npm run lint")]
+            commands_of(root, &[".pre-commit-config.yaml", "package.json"]),
+            pairs(&[
+                ("test", "npm run unit"),
+                ("lint", "pre-commit run --all-files"),
+                ("lint", "npm run lint")
+            ])
         );
         // rich's: black and trailing-whitespace rewrite what they find; `format-check` checks.
         let config =
@@ -876,17 +886,13 @@ mod tests {
         std::fs::write(root.join(".pre-commit-config.yaml"), config).unwrap();
         std::fs::write(root.join("Makefile"), "format-check:\n\tblack --check .\nformat:\n\tblack .\n")
             .unwrap();
-        let paths = [".pre-commit-config.yaml", "Makefile"].map(String::from);
-        let found = detect(root, &paths, 2, Detector::builtin());
-        let commands: Vec<(&str, &str)> =
-            found.commands.iter().map(|c| (c.purpose.as_str(), c.command.as_str())).collect();
         assert_eq!(
-            commands,
-            [
+            commands_of(root, &[".pre-commit-config.yaml", "Makefile"]),
+            pairs(&[
                 ("check", "make format-check"),
                 ("format", "pre-commit run --all-files"),
                 ("format", "make format")
-            ]
+            ])
         );
     }
 
