@@ -35,7 +35,7 @@ fn shown(tier: Tier) -> Shown {
     let (definitions, current_decisions, ancestor_decisions) = match tier {
         // The minimal tier shows no decisions: only the pinned ones, in larger tiers.
         Tier::Minimal => (1, 0, 0),
-        Tier::Standard => (3, 5, 2),
+        Tier::Standard => (6, 5, 2),
         Tier::Full => (8, 12, 5),
         Tier::Deep => (usize::MAX, usize::MAX, usize::MAX),
     };
