@@ -13,6 +13,8 @@ use crate::paths::PathRole;
 use crate::secrets::Detector;
 
 mod ci;
+mod entry_points;
+mod just;
 
 /// Facts about the project. Stable JSON.
 #[derive(Debug, Clone, Default, Serialize)]
@@ -179,7 +181,7 @@ pub fn detect(root: &Path, paths: &[String], tree_depth: usize, detector: &Detec
                 note(21, "just", path);
                 key_files.insert((MANIFEST, 0, path.clone()));
                 if let Some(text) = read(path) {
-                    for (recipe, purpose) in just_recipes(&text) {
+                    for (recipe, purpose) in just::recipes(&text) {
                         commands.push(Command {
                             purpose,
                             command: format!("just {recipe}"),
@@ -209,7 +211,7 @@ pub fn detect(root: &Path, paths: &[String], tree_depth: usize, detector: &Detec
             "uv.lock" if top => note(9, "uv", path),
             _ => {}
         }
-        if top && is_primary_readme(name) {
+        if top && entry_points::is_primary_readme(name) {
             key_files.insert((README, 0, path.clone()));
         } else if top && (name == "AGENTS.md" || name == "CLAUDE.md") {
             // One that holds only ctx's own section tells an agent nothing ctx does not.
@@ -271,7 +273,7 @@ pub fn detect(root: &Path, paths: &[String], tree_depth: usize, detector: &Detec
     });
     // What the manifests declare first (fastify's `"main": "fastify.js"`, black's
     // `[project.scripts]`), then what is named like an entry point.
-    let mut declared = declared_entry_points(&read, paths);
+    let mut declared = entry_points::declared(&read, paths);
     let named: Vec<String> = entries.into_iter().filter(|p| !declared.contains(p)).cloned().collect();
     declared.extend(named);
     key_files.extend(declared.into_iter().take(8).enumerate().map(|(i, p)| (ENTRY_POINT, i, p)));
@@ -326,64 +328,6 @@ pub fn detect(root: &Path, paths: &[String], tree_depth: usize, detector: &Detec
         key_files: key_files.into_iter().map(|(_, _, path)| path).collect(),
         tree: tree(paths, tree_depth),
     }
-}
-
-/// Whether `name` is the README itself, not a translation of it
-/// (`README.中文.md`, `README-ja.md`) or another file named like one.
-fn is_primary_readme(name: &str) -> bool {
-    let lower = name.to_ascii_lowercase();
-    let stem = lower.rsplit_once('.').map_or(lower.as_str(), |(stem, _)| stem);
-    stem == "readme"
-}
-
-/// The entry points the root's manifests declare, that exist: package.json's
-/// `main`, `module`, `types`, `bin` and `exports["."]`; pyproject.toml's
-/// `[project.scripts]` (`black = "black:patched_main"` is `src/black/__init__.py`
-/// or `black.py`); Cargo.toml's `[lib]` and `[[bin]]` paths.
-fn declared_entry_points(read: &dyn Fn(&str) -> Option<String>, paths: &[String]) -> Vec<String> {
-    let exists = |path: &str| paths.iter().any(|p| p == path);
-    let mut found: Vec<String> = Vec::new();
-    let mut add = |path: &str| {
-        let path = path.trim_start_matches("./");
-        if exists(path) && !found.iter().any(|f| f == path) {
-            found.push(path.to_string());
-        }
-    };
-    if let Some(json) = read("package.json").and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
-    {
-        let strings = |value: Option<&serde_json::Value>| -> Vec<String> {
-            match value {
-                Some(serde_json::Value::String(s)) => vec![s.clone()],
-                // `"bin": {"tool": "cli.js"}`, `"exports": {".": {"require": …, "import": …}}`.
-                Some(serde_json::Value::Object(map)) => {
-                    map.values().filter_map(|v| v.as_str().map(str::to_string)).collect()
-                }
-                _ => Vec::new(),
-            }
-        };
-        let exports = json.get("exports");
-        let dot = exports.and_then(|e| e.get(".")).or(exports.filter(|e| e.is_string()));
-        for key in ["main", "module", "types", "typings", "bin"] {
-            strings(json.get(key)).iter().for_each(|p| add(p));
-        }
-        strings(dot).iter().for_each(|p| add(p));
-    }
-    if let Some(doc) = read("pyproject.toml").and_then(|t| t.parse::<toml::Table>().ok()) {
-        let scripts = doc.get("project").and_then(|p| p.get("scripts")).and_then(|s| s.as_table());
-        for target in scripts.into_iter().flat_map(|t| t.values()).filter_map(|v| v.as_str()) {
-            let module = target.split(':').next().unwrap_or(target).trim().replace('.', "/");
-            for prefix in ["src/", ""] {
-                add(&format!("{prefix}{module}.py"));
-                add(&format!("{prefix}{module}/__init__.py"));
-            }
-        }
-    }
-    if let Some(doc) = read("Cargo.toml").and_then(|t| t.parse::<toml::Table>().ok()) {
-        let lib = doc.get("lib").and_then(|l| l.get("path")).and_then(|p| p.as_str());
-        let bins = doc.get("bin").and_then(|b| b.as_array()).into_iter().flatten();
-        lib.into_iter().chain(bins.filter_map(|b| b.get("path")?.as_str())).for_each(&mut add);
-    }
-    found
 }
 
 /// The manifests whose commands are a tool's defaults, inferred rather than written down.
@@ -594,139 +538,6 @@ fn make_targets(text: &str) -> Vec<String> {
         .collect()
 }
 
-/// Whether a command line runs something that never returns by itself: a
-/// watcher (`cargo watch …`, `watchexec …`, `jest --watch`). An agent that runs
-/// it waits forever. What the line runs counts, not what it names (`cargo
-/// install cargo-watch` returns).
-fn runs_until_stopped(line: &str) -> bool {
-    // A recipe line's own prefixes: `@` (quiet), `-` (errors ignored).
-    let mut words = line.trim_start().trim_start_matches(['@', '-']).split_whitespace();
-    let Some(program) = words.next() else { return false };
-    let rest: Vec<&str> = words.collect();
-    match program {
-        "watchexec" | "nodemon" | "bacon" | "cargo-watch" => true,
-        "cargo" => rest.first() == Some(&"watch"),
-        _ => rest.iter().any(|w| *w == "--watch" || w.starts_with("--watch=")),
-    }
-}
-
-/// The recipes a justfile offers to run as they are, each with what it is
-/// for: as its name says (`test`, `fmt`, `ci`), or `watch` when it, or a
-/// recipe it runs first, never returns (casey/just's own `test` depends on a
-/// `watch` recipe running `cargo watch`). Private recipes (`_name`,
-/// `[private]`) and those with a parameter that has no default are left out.
-fn just_recipes(text: &str) -> Vec<(String, String)> {
-    struct Recipe {
-        name: String,
-        dependencies: Vec<String>,
-        watches: bool,
-        listed: bool,
-    }
-    let mut recipes: Vec<Recipe> = Vec::new();
-    let mut private = false;
-    for line in text.lines() {
-        if line.starts_with([' ', '\t']) {
-            // A body line of the recipe above.
-            if let Some(recipe) = recipes.last_mut() {
-                recipe.watches |= runs_until_stopped(line);
-            }
-            continue;
-        }
-        let line = line.trim_end();
-        if line.starts_with('[') {
-            private |= line.contains("private");
-            continue;
-        }
-        let Some((head, dependencies)) = recipe_header(line) else {
-            private = false;
-            continue;
-        };
-        let mut words = head.split_whitespace();
-        let name = words.next().unwrap_or_default().trim_start_matches('@');
-        let valid = name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
-            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
-        if !valid {
-            private = false;
-            continue;
-        }
-        // `name`, `+name` and `$name` need an argument; `name='x'` and `*name` do not.
-        let needs_arguments = words.any(|p| !p.contains('=') && !p.starts_with('*'));
-        recipes.push(Recipe {
-            name: name.to_string(),
-            dependencies: dependency_names(dependencies),
-            watches: false,
-            listed: !private && !name.starts_with('_') && !needs_arguments,
-        });
-        private = false;
-    }
-    // Watching is inherited from a dependency, however deep.
-    loop {
-        let watching: Vec<String> = recipes.iter().filter(|r| r.watches).map(|r| r.name.clone()).collect();
-        let mut changed = false;
-        for recipe in &mut recipes {
-            if !recipe.watches && recipe.dependencies.iter().any(|d| watching.contains(d)) {
-                recipe.watches = true;
-                changed = true;
-            }
-        }
-        if !changed {
-            break;
-        }
-    }
-    // `test` says how to test; `test-quine` is one way of it (as with scripts).
-    let names: BTreeSet<String> = recipes.iter().map(|r| r.name.clone()).collect();
-    let variant = |name: &str| {
-        let first = name.split(['-', '_']).next().unwrap_or(name);
-        first != name && names.contains(first)
-    };
-    recipes
-        .into_iter()
-        .filter(|r| r.listed && !variant(&r.name))
-        .filter_map(|r| {
-            let purpose = if r.watches { Some("watch".to_string()) } else { purpose_of(&r.name) }?;
-            Some((r.name, purpose))
-        })
-        .collect()
-}
-
-/// A justfile line as a recipe's header and what follows its colon (its
-/// dependencies); `None` for anything else (`x := 1`, `alias t := test`,
-/// `set …`, `import …`, comments). A colon inside quotes is in a parameter's
-/// default (`target='x:y'`); just assigns with `:=` only, so `=` is a default's.
-fn recipe_header(line: &str) -> Option<(&str, &str)> {
-    if line.is_empty() || line.starts_with('#') {
-        return None;
-    }
-    let mut quote = None;
-    for (i, c) in line.char_indices() {
-        match (quote, c) {
-            (Some(q), c) if c == q => quote = None,
-            (Some(_), _) => {}
-            (None, '\'' | '"') => quote = Some(c),
-            (None, ':') if line[i + 1..].starts_with('=') => return None,
-            (None, ':') => return Some((&line[..i], &line[i + 1..])),
-            _ => {}
-        }
-    }
-    None
-}
-
-/// The recipes a header's dependency list names: `a b`, `(watch 'args')`, `&& after`.
-fn dependency_names(list: &str) -> Vec<String> {
-    let mut unquoted = String::new();
-    let mut quote = None;
-    for c in list.chars() {
-        match (quote, c) {
-            (Some(q), c) if c == q => quote = None,
-            (Some(_), _) => {}
-            (None, '\'' | '"') => quote = Some(c),
-            (None, '(' | ')' | '&') => unquoted.push(' '),
-            (None, c) => unquoted.push(c),
-        }
-    }
-    unquoted.split_whitespace().map(str::to_string).collect()
-}
-
 /// Folders to `depth`, with the number of files below each, in path order,
 /// compared by component: every folder right after its parent, even where a
 /// sibling's name sorts between (`axum/src` before `axum-core`, as `-` sorts
@@ -787,43 +598,6 @@ mod tests {
     }
 
     #[test]
-    fn justfile_recipes_are_commands_and_one_that_watches_is_no_test() {
-        let dir = tempfile::tempdir().unwrap();
-        let root = &std::fs::canonicalize(dir.path()).unwrap();
-        // casey/just's own justfile, shortened: `test` and `check` run the `watch` recipe,
-        // which never returns; `ci` is the one that runs the checks once.
-        let justfile = "#!/usr/bin/env -S just --justfile\n\nalias t := test\n\nlog := \"warn\"\n\n\
-                        export JUST_LOG := log\n\n[group: 'dev']\nwatch +args='lcheck':\n  \
-                        cargo watch --clear --exec '{{ args }}'\n\n[group: 'test']\n\
-                        test: (watch 'ltest --tests --all --all-targets')\n\n[group: 'check']\n\
-                        ci: test-once build-book\n  cargo lclippy --all --all-targets -- --deny warnings\n\n\
-                        # only run tests matching `PATTERN`\ntest-filter PATTERN: (watch f'ltest {{ PATTERN }}')\n\n\
-                        test-once:\n  cargo test --all\n\n[private]\nbuild-book:\n  mdbook build book\n\n\
-                        build:\n  cargo install cargo-watch\n  -cargo build\n\n\
-                        _helper:\n  echo\n\n@fmt *files:\n  cargo fmt --all {{ files }}\n\n\
-                        lint target='x:y':\n  cargo clippy\n";
-        std::fs::write(root.join("justfile"), justfile).unwrap();
-        assert_eq!(
-            commands_of(root, &["justfile"]),
-            pairs(&[
-                ("build", "just build"),
-                ("check", "just ci"),
-                ("lint", "just lint"),
-                ("format", "just fmt"),
-                ("watch", "just watch"),
-                ("watch", "just test"),
-            ])
-        );
-        // `test-once` is one way of `test`; `build` installs a watcher but runs none.
-        assert!(runs_until_stopped("  @cargo watch -x test") && runs_until_stopped("\tjest --watch"));
-        assert!(
-            !runs_until_stopped("  cargo install cargo-watch") && !runs_until_stopped("  echo --watched")
-        );
-        let stack = detect(root, &["justfile".to_string()], 2, Detector::builtin()).stack;
-        assert!(stack.contains(&"just (justfile)".to_string()), "{stack:?}");
-    }
-
-    #[test]
     fn declared_entry_points_lead_the_key_files_and_translations_are_no_readme() {
         let dir = tempfile::tempdir().unwrap();
         let root = &std::fs::canonicalize(dir.path()).unwrap();
@@ -857,12 +631,10 @@ mod tests {
                 "integration/server.js"
             ]
         );
-        assert!(is_primary_readme("readme.rst") && is_primary_readme("README"));
-        assert!(!is_primary_readme("README-ja.md") && !is_primary_readme("README.zh-CN.md"));
     }
 
     #[test]
-    fn pre_commit_hooks_are_the_lint_and_a_unit_script_tests() {
+    fn pre_commit_hooks_justfile_recipes_and_a_unit_script_are_commands() {
         let dir = tempfile::tempdir().unwrap();
         let root = &std::fs::canonicalize(dir.path()).unwrap();
         std::fs::write(
@@ -872,6 +644,9 @@ mod tests {
         .unwrap();
         std::fs::write(root.join("package.json"), r#"{"scripts": {"unit": "borp", "lint": "eslint"}}"#)
             .unwrap();
+        // A justfile's recipes are commands (structure/just.rs tells which).
+        std::fs::write(root.join("justfile"), "fmt:\n  cargo fmt --all\n").unwrap();
+        assert_eq!(commands_of(root, &["justfile"]), pairs(&[("format", "just fmt")]));
         assert_eq!(
             commands_of(root, &[".pre-commit-config.yaml", "package.json"]),
             pairs(&[
