@@ -153,12 +153,12 @@ pub fn index_for_task(
 /// (`ctx init`, `ctx map`, `ctx build`, `ctx watch`) calls it, so the prompt
 /// hook of a session after any of them ranks on contents as `ctx rank` does.
 /// Only new contents are read; an unchanged tree at the same HEAD costs a
-/// read of the stored postings' table and `git rev-parse`.
-pub fn keep_for_hooks(ws: &mut Workspace, files: &[IndexedFile]) -> Result<()> {
-    crate::inverted::task_counts(ws, files, Vec::new())?;
-    // Derived data: without git, or with a store that cannot be written, the hook ranks without it.
+/// read of the stored postings' table and `git rev-parse`. Derived data: a
+/// store that cannot be written, or no git, costs the hook these, never the
+/// caller its answer.
+pub fn keep_for_hooks(ws: &mut Workspace, files: &[IndexedFile]) {
+    let _ = crate::inverted::task_counts(ws, files, Vec::new());
     History::cached(ws, crate::history::MAX_COMMITS);
-    Ok(())
 }
 
 /// Drop `value` on a thread of its own: freeing the index of a large

@@ -85,7 +85,7 @@ pub fn map(ws: &mut Workspace, options: &MapOptions, progress: Option<Progress>)
         Some(query) => index::index_for_task(ws, progress, query, true)?,
         None => {
             let (files, stats) = index::index(ws, progress)?;
-            index::keep_for_hooks(ws, &files)?;
+            index::keep_for_hooks(ws, &files);
             Indexed { files, stats, terms: Default::default(), history: None }
         }
     };

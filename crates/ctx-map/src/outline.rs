@@ -35,7 +35,7 @@ const MAX_DEFINERS: usize = 3;
 /// (no scan: a build shows what was scanned) and parses only new contents.
 pub fn build(ws: &mut Workspace, options: &BuildOptions) -> Result<BuildReport> {
     let (files, _) = index::index_scanned(ws, None)?;
-    index::keep_for_hooks(ws, &files)?;
+    index::keep_for_hooks(ws, &files);
     let inputs = Inputs::of(ws, &files)?;
     if !inputs.stored(ws) {
         // An edit inside a body leaves the graph, so the ranking, as it was.
