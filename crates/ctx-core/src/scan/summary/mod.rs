@@ -43,7 +43,10 @@ pub(crate) fn summarize(name: &str, lang: Option<&str>, bytes: &[u8]) -> Option<
     let known = matches!(lower.as_str(), "cargo.toml" | "pyproject.toml" | "package.json")
         || is_readme(name)
         || matches!(lang, Some("markdown" | "rst" | "python" | "rust" | "typescript" | "tsx" | "javascript"));
-    if !known {
+    // A changelog opens with its latest entry (express's `History.md`: "Fixed the
+    // behavior of res.send()…", `v1.20.0`): that says nothing of the file, whose name says it all.
+    let stem = lower.split('.').next().unwrap_or(&lower);
+    if !known || matches!(stem, "changelog" | "changes" | "history" | "news" | "releases" | "release-notes") {
         return None;
     }
     // ctx's own section (in AGENTS.md, CLAUDE.md) says nothing of the project: what

@@ -27,7 +27,13 @@ fn readme_first_paragraph_skips_headings_badges_and_html() {
     // A comment for the file's editors, over lines or on one, is not its text (black's CHANGES.md).
     let changes = "# Change Log\n\n## Unreleased\n\n<!-- PR authors:\n     Please include the PR number in \
                    the changelog entry, not the issue number -->\n\nEvery release, newest first.\n";
-    assert_eq!(sum("CHANGES.md", changes).as_deref(), Some("Every release, newest first."));
+    assert_eq!(sum("README.md", changes).as_deref(), Some("Every release, newest first."));
+    // A changelog's opening is its latest entry, nothing of the file's.
+    assert_eq!(sum("CHANGES.md", changes), None);
+    assert_eq!(
+        sum("History.md", "5.1.0 / 2025-03-31\n==========\n\n* Fixed the behavior of res.send()\n"),
+        None
+    );
     let one_line = "<!-- markdownlint-disable MD041 -->\nThe text.\n";
     assert_eq!(sum("README.md", one_line).as_deref(), Some("The text."));
 }
@@ -125,10 +131,11 @@ fn markup_never_reaches_a_summary() {
             ":orphan:\n\n.. image:: logo.png\n   :align: center\n   :height: 200px\n\n.. _intro:\n\nWelcome\n=======\n\nShop is a toolkit for orders.\n",
             "Shop is a toolkit for orders.",
         ),
-        // A changelog's entries are no description, nor an older release's notes
-        // (click's: `Released 2015-11-24, codename "pow pow"`): its first title is.
+        // Entries under version titles are no description, nor an older release's notes
+        // (click's CHANGES.rst: `Released 2015-11-24, codename "pow pow"`): the first title
+        // is. (A changelog by name has no summary at all: see `readme_first_paragraph_…`.)
         (
-            "CHANGES.rst",
+            "upgrading.rst",
             "Version 3.2.0\n-------------\n\nUnreleased\n\n-   Drop support for Python 3.9. :pr:`3098`\n\
              -   Remove previously deprecated code. :pr:`3099`\n\nVersion 3.1.0\n-------------\n\n\
              Released 2015-11-24, codename \"pow pow\"\n\n-   Something.\n",
