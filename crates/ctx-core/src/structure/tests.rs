@@ -1,0 +1,388 @@
+//! The project's structure as real manifests give it: stack, commands (as CI
+//! runs them, a project's own scripts first), key files and tree.
+//! Declared `#[cfg(test)] mod tests;` in `structure.rs`: compiled for tests only.
+
+use std::path::PathBuf;
+
+use super::*;
+
+/// A project in a temp folder (kept while the guard lives) with `files`
+/// written, and its canonical root, as `detect` takes it.
+fn project(files: &[(&str, &str)]) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let root = std::fs::canonicalize(dir.path()).unwrap();
+    for (path, text) in files {
+        std::fs::write(root.join(path), text).unwrap();
+    }
+    (dir, root)
+}
+
+/// The commands found at `root` among `paths`, as (purpose, command).
+fn commands_of(root: &Path, paths: &[&str]) -> Vec<(String, String)> {
+    let paths: Vec<String> = paths.iter().map(|p| p.to_string()).collect();
+    let found = detect(root, &paths, 2, Detector::builtin());
+    found.commands.into_iter().map(|c| (c.purpose, c.command)).collect()
+}
+
+/// `(purpose, command)` pairs as [`commands_of`] gives them.
+fn pairs(list: &[(&str, &str)]) -> Vec<(String, String)> {
+    list.iter().map(|(p, c)| (p.to_string(), c.to_string())).collect()
+}
+
+#[test]
+fn declared_entry_points_lead_the_key_files_and_translations_are_no_readme() {
+    let (_dir, root) = project(&[
+        // fastify's: the package's main and types; a smoke test's server.js after them.
+        ("package.json", r#"{"main": "fastify.js", "types": "./fastify.d.ts", "bin": {"f": "missing.js"}}"#),
+        // black's console script, in a src layout.
+        ("pyproject.toml", "[project.scripts]\nblack = \"black:patched_main\"\n"),
+    ]);
+    let root = &root;
+    let paths = [
+        "package.json",
+        "pyproject.toml",
+        "README.md",
+        "README.中文.md",
+        "fastify.js",
+        "fastify.d.ts",
+        "integration/server.js",
+        "src/black/__init__.py",
+    ]
+    .map(String::from);
+    let found = detect(root, &paths, 2, Detector::builtin());
+    assert_eq!(
+        found.key_files,
+        [
+            "README.md",
+            "package.json",
+            "pyproject.toml",
+            "fastify.js",
+            "fastify.d.ts",
+            "src/black/__init__.py",
+            "integration/server.js"
+        ]
+    );
+}
+
+#[test]
+fn pre_commit_hooks_justfile_recipes_and_a_unit_script_are_commands() {
+    let (_dir, root) = project(&[
+        (".pre-commit-config.yaml", "repos:\n- repo: local\n  hooks:\n  - id: flake8\n"),
+        ("package.json", r#"{"scripts": {"unit": "borp", "lint": "eslint"}}"#),
+        // A justfile's recipes are commands (structure/just.rs tells which).
+        ("justfile", "fmt:\n  cargo fmt --all\n"),
+    ]);
+    let root = &root;
+    assert_eq!(commands_of(root, &["justfile"]), pairs(&[("format", "just fmt")]));
+    assert_eq!(
+        commands_of(root, &[".pre-commit-config.yaml", "package.json"]),
+        pairs(&[("test", "npm run unit"), ("lint", "pre-commit run --all-files"), ("lint", "npm run lint")])
+    );
+    // rich's: black and trailing-whitespace rewrite what they find; `format-check` checks.
+    let config =
+        "repos:\n- repo: https://x.invalid/black\n  hooks:\n  - id: black\n  - id: trailing-whitespace\n";
+    std::fs::write(root.join(".pre-commit-config.yaml"), config).unwrap();
+    std::fs::write(root.join("Makefile"), "format-check:\n\tblack --check .\nformat:\n\tblack .\n").unwrap();
+    assert_eq!(
+        commands_of(root, &[".pre-commit-config.yaml", "Makefile"]),
+        pairs(&[
+            ("check", "make format-check"),
+            ("format", "pre-commit run --all-files"),
+            ("format", "make format")
+        ])
+    );
+}
+
+#[test]
+fn a_default_is_listed_as_the_workflows_run_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = &std::fs::canonicalize(dir.path()).unwrap();
+    std::fs::write(root.join("Cargo.toml"), "[workspace]\n").unwrap();
+    std::fs::create_dir_all(root.join(".github/workflows")).unwrap();
+    let workflow = "jobs:\n  lint:\n    steps:\n      - run: cargo clippy --workspace --all-targets -- -D warnings\n\
+                    \x20     - run: cargo test -p core --verbose\n";
+    std::fs::write(root.join(".github/workflows/ci.yml"), workflow).unwrap();
+    let paths = ["Cargo.toml", ".github/workflows/ci.yml"].map(String::from);
+    let found = detect(root, &paths, 2, Detector::builtin());
+    let lint = found.commands.iter().find(|c| c.purpose == "lint").unwrap();
+    assert_eq!(lint.command, "cargo clippy --workspace --all-targets -- -D warnings");
+    assert_eq!(lint.source, ".github/workflows/ci.yml");
+    // CI tests one package: the workspace's test command stays as it was.
+    let test = found.commands.iter().find(|c| c.purpose == "test").unwrap();
+    assert_eq!((test.command.as_str(), test.source.as_str()), ("cargo test --workspace", "Cargo.toml"));
+}
+
+#[test]
+fn stack_commands_key_files_and_tree() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = &std::fs::canonicalize(dir.path()).unwrap();
+    std::fs::write(root.join("Cargo.toml"), "[workspace]\n").unwrap();
+    std::fs::write(
+        root.join("pyproject.toml"),
+        "[project]\nname='x'\n[tool.pytest.ini_options]\n[tool.ruff]\n",
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("Makefile"),
+        "CC=cc\ntest: build\n\tcargo test\nrelease:\n\techo\n.PHONY: test\n",
+    )
+    .unwrap();
+    // AGENTS.md holds the project's rules around ctx's section; CLAUDE.md only ctx's.
+    let section = "<!-- BEGIN CTX MANAGED SECTION v1 -->\nctx\n<!-- END CTX MANAGED SECTION -->\n";
+    std::fs::write(root.join("AGENTS.md"), format!("Run make test.\n\n{section}")).unwrap();
+    std::fs::write(root.join("CLAUDE.md"), section).unwrap();
+    std::fs::create_dir_all(root.join("web")).unwrap();
+    std::fs::write(
+        root.join("web/package.json"),
+        r#"{"devDependencies": {"typescript": "5", "vite": "5"}, "scripts": {"test": "vitest"}}"#,
+    )
+    .unwrap();
+    let paths: Vec<String> = [
+        "AGENTS.md",
+        "CLAUDE.md",
+        "Cargo.toml",
+        "Makefile",
+        "README.md",
+        "pyproject.toml",
+        "src/main.rs",
+        "src/db/pool.rs",
+        "web/package.json",
+        "web/src/index.ts",
+        // A package two levels down names a language; a fixture's does not.
+        "bindings/go/go.mod",
+        "tests/fixtures/app/Gemfile",
+    ]
+    .map(String::from)
+    .to_vec();
+    let s = detect(root, &paths, 2, Detector::builtin());
+    assert_eq!(
+        s.stack,
+        [
+            "Rust (Cargo.toml)",
+            "Python (pyproject.toml)",
+            "Node.js (web/package.json)",
+            "TypeScript (web/package.json)",
+            "Go (bindings/go/go.mod)",
+            "pytest (pyproject.toml)",
+            "Ruff (pyproject.toml)",
+            "Vite (web/package.json)",
+            "Make (Makefile)",
+        ]
+    );
+    let commands: Vec<String> = s.commands.iter().map(|c| format!("{}: {}", c.purpose, c.command)).collect();
+    assert_eq!(
+        commands,
+        [
+            "build: cargo build --workspace",
+            "test: cargo test --workspace",
+            "test: make test",
+            "test: pytest",
+            "lint: cargo clippy --workspace",
+            "lint: ruff check",
+            "format: ruff format",
+        ]
+    );
+    assert_eq!(
+        s.key_files,
+        [
+            "README.md",
+            "AGENTS.md",
+            "Cargo.toml",
+            "Makefile",
+            "pyproject.toml",
+            "src/main.rs",
+            "web/src/index.ts"
+        ]
+    );
+    let tree: Vec<(String, usize)> = s.tree.iter().map(|t| (t.path.clone(), t.files)).collect();
+    let expected = [
+        ("bindings", 1),
+        ("bindings/go", 1),
+        ("src", 2),
+        ("src/db", 1),
+        ("tests", 1),
+        ("tests/fixtures", 1),
+        ("tests/fixtures/app", 1),
+        ("web", 2),
+        ("web/src", 1),
+    ];
+    assert_eq!(tree, expected.map(|(p, n)| (p.to_string(), n)));
+}
+
+#[test]
+fn a_project_s_own_scripts_lead_and_replace_a_tool_s_bare_default() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = &std::fs::canonicalize(dir.path()).unwrap();
+    std::fs::write(
+        root.join("pyproject.toml"),
+        "[project]\nname='x'\n[tool.pytest.ini_options]\n[tool.mypy]\n",
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("package.json"),
+        r#"{"scripts": {"test": "run-s test:*", "test:karma:server": "karma start", "test:node": "mocha", "build": "rollup -c"}}"#,
+    )
+    .unwrap();
+    let paths: Vec<String> = [
+        "pyproject.toml",
+        "package.json",
+        "scripts/test-cov-html.sh",
+        "scripts/test.sh",
+        "scripts/lint.sh",
+        "scripts/build-docs.sh",
+        "scripts/deploy/x.sh",
+        "scripts/docs.py",
+        "script/format",
+        "script/bootstrap",
+        "shop-core/src/lib.rs",
+        "shop/src/lib.rs",
+        "docs_src/app01/main.py",
+        "src/shop/main.py",
+    ]
+    .map(String::from)
+    .to_vec();
+    let s = detect(root, &paths, 2, Detector::builtin());
+    let commands: Vec<String> = s.commands.iter().map(|c| format!("{}: {}", c.purpose, c.command)).collect();
+    // The scripts first; `pytest` and `mypy .` inferred from the manifest give way
+    // to them; `test` alone of its `test:*` variants, `test.sh` of its `test-*.sh`.
+    assert_eq!(
+        commands,
+        [
+            "build: bash scripts/build-docs.sh",
+            "build: npm run build",
+            "test: bash scripts/test.sh",
+            "test: npm run test",
+            "lint: bash scripts/lint.sh",
+            "format: ./script/format"
+        ]
+    );
+    // Entry points, but no example's.
+    assert!(s.key_files.contains(&"src/shop/main.py".to_string()), "{:?}", s.key_files);
+    assert!(!s.key_files.iter().any(|k| k.starts_with("docs_src")), "{:?}", s.key_files);
+    let entries: Vec<&String> = s.key_files.iter().filter(|k| k.ends_with("lib.rs")).collect();
+    assert_eq!(entries, ["shop/src/lib.rs", "shop-core/src/lib.rs"], "a crate before its namesakes");
+}
+
+#[test]
+fn node_scripts_run_with_the_project_s_package_manager_and_say_what_they_do() {
+    let commands = |manifest: &str, lockfile: Option<&str>| {
+        let dir = tempfile::tempdir().unwrap();
+        let root = &std::fs::canonicalize(dir.path()).unwrap();
+        std::fs::write(root.join("package.json"), manifest).unwrap();
+        let mut paths = vec!["package.json".to_string()];
+        if let Some(lockfile) = lockfile {
+            std::fs::write(root.join(lockfile), "").unwrap();
+            paths.push(lockfile.to_string());
+        }
+        let s = detect(root, &paths, 2, Detector::builtin());
+        s.commands.iter().map(|c| format!("{}: {}", c.purpose, c.command)).collect::<Vec<_>>()
+    };
+    let scripts = r#""scripts": {"test": "vitest", "format": "prettier --check .", "format:fix": "prettier --write ."}"#;
+    let declared = format!(r#"{{"packageManager": "bun@1.2.20", {scripts}}}"#);
+    assert_eq!(
+        commands(&declared, Some("yarn.lock")),
+        ["test: bun run test", "check: bun run format", "format: bun run format:fix"]
+    );
+    let plain = format!("{{{scripts}}}");
+    assert_eq!(commands(&plain, Some("bun.lock"))[0], "test: bun run test");
+    assert_eq!(commands(&plain, Some("pnpm-lock.yaml"))[0], "test: pnpm test");
+    assert_eq!(commands(&plain, Some("yarn.lock"))[0], "test: yarn test");
+    assert_eq!(commands(&plain, None)[0], "test: npm run test");
+    // Build and test first, benchmarks last; a script that runs the tests tests,
+    // and one told to watch them says so (it never exits); a framework the
+    // package only tests with is not its stack.
+    let scripts = r#""scripts": {"bench:node": "node bench.mjs", "build": "unbuild", "dev": "vitest",
+        "start": "jest --watch", "test": "vitest --run"}, "devDependencies": {"react": "19", "vitest": "3"}"#;
+    assert_eq!(
+        commands(&format!("{{{scripts}}}"), None),
+        [
+            "build: npm run build",
+            "test: npm run dev",
+            "test: npm run test",
+            "watch: npm run start",
+            "bench: npm run bench:node"
+        ]
+    );
+}
+
+#[test]
+fn a_folder_s_subfolders_follow_it_whatever_its_siblings_are_named() {
+    let paths: Vec<String> =
+        ["axum-core/src/lib.rs", "axum/src/lib.rs", "axum/tests/t.rs", "axum.d/x", "axum-core/README.md"]
+            .map(String::from)
+            .to_vec();
+    let got: Vec<(String, usize, usize)> =
+        tree(&paths, 2).into_iter().map(|t| (t.path, t.depth, t.files)).collect();
+    assert_eq!(
+        got,
+        [
+            ("axum".into(), 1, 2),
+            ("axum/src".into(), 2, 1),
+            ("axum/tests".into(), 2, 1),
+            ("axum-core".into(), 1, 2),
+            ("axum-core/src".into(), 2, 1),
+            ("axum.d".into(), 1, 1),
+        ]
+    );
+}
+
+#[test]
+fn python_tools_as_the_project_configures_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = &std::fs::canonicalize(dir.path()).unwrap();
+    let pyproject = "[project]\nname='x'\n[tool.pytest.ini_options]\n[tool.mypy]\nfiles = ['src']\n\
+                     [tool.tox]\nenv_list = ['py3']\n";
+    std::fs::write(root.join("pyproject.toml"), pyproject).unwrap();
+    let commands = |paths: &[&str]| -> Vec<String> {
+        let paths: Vec<String> = paths.iter().map(|p| p.to_string()).collect();
+        let s = detect(root, &paths, 2, Detector::builtin());
+        s.commands.iter().map(|c| format!("{}: {}", c.purpose, c.command)).collect()
+    };
+    // mypy checks the files its configuration names, not `.`; tox configured in
+    // pyproject.toml runs the tests too.
+    assert_eq!(commands(&["pyproject.toml"]), ["test: pytest", "test: tox", "check: mypy"]);
+    // In a uv project, through uv; a Rust project formats only when it says how.
+    assert_eq!(
+        commands(&["pyproject.toml", "uv.lock"]),
+        ["test: uv run pytest", "test: uv run tox", "check: uv run mypy"]
+    );
+    // A sub-project's tools run in its folder: not as the root's commands, and the
+    // root's manifest names the stack whatever sorts first.
+    std::fs::create_dir_all(root.join("a-core")).unwrap();
+    std::fs::write(root.join("a-core/pyproject.toml"), "[tool.pytest.ini_options]\n[tool.ruff]\n").unwrap();
+    let paths = ["a-core/pyproject.toml", "pyproject.toml", "uv.lock"].map(String::from);
+    let s = detect(root, &paths, 2, Detector::builtin());
+    assert_eq!(s.stack[..2], ["Python (pyproject.toml)", "uv (uv.lock)"]);
+    assert!(s.stack.contains(&"Ruff (a-core/pyproject.toml)".to_string()), "{:?}", s.stack);
+    assert_eq!(s.commands.len(), 3, "{:?}", s.commands);
+    std::fs::write(root.join("Cargo.toml"), "[package]\nname = 'x'\n").unwrap();
+    let rust = commands(&["Cargo.toml", "rustfmt.toml"]);
+    assert_eq!(rust, ["build: cargo build", "test: cargo test", "lint: cargo clippy", "format: cargo fmt"]);
+    assert!(!commands(&["Cargo.toml"]).contains(&"format: cargo fmt".to_string()));
+}
+
+#[test]
+fn a_folder_that_only_holds_another_costs_no_depth() {
+    let paths: Vec<String> = [
+        "README.md",
+        "src/werkzeug/__init__.py",
+        "src/werkzeug/debug/tbtools.py",
+        "src/werkzeug/debug/shared/style.css",
+        "docs/index.rst",
+        "docs/api/routing.rst",
+        "docs/api/deep/x.rst",
+    ]
+    .map(String::from)
+    .to_vec();
+    let entries: Vec<(String, usize)> = tree(&paths, 2).into_iter().map(|t| (t.path, t.files)).collect();
+    assert_eq!(
+        entries,
+        [
+            ("docs".into(), 3),
+            ("docs/api".into(), 2),
+            ("src".into(), 3),
+            ("src/werkzeug".into(), 3),
+            ("src/werkzeug/debug".into(), 2),
+        ]
+    );
+}
