@@ -109,6 +109,27 @@ fn rank_puts_the_file_a_task_names_first() {
 }
 
 #[test]
+fn rank_says_which_file_the_task_gives_by_path_and_which_defines_what_it_writes_as_code() {
+    let repo = Repo::with_files(TREE);
+    let cache = tempfile::tempdir().unwrap();
+    let signals = |query: &str| -> Vec<(String, f64, f64)> {
+        let out = stdout(&ctx(&repo, &cache, &["--json", "rank", "--query", query]));
+        let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let files = json.as_array().unwrap().iter();
+        let signal = |f: &serde_json::Value, name: &str| f[name].as_f64().unwrap();
+        files.map(|f| (f["path"].as_str().unwrap().into(), signal(f, "mentioned"), signal(f, "defines"))).collect()
+    };
+    // A pasted commit body gives the path; its words are all another file's.
+    let ranked = signals("chore: fix a typo\n\nThe comment of `src/lib.rs` said latency metrics record latency.");
+    assert_eq!(ranked[0], ("src/lib.rs".into(), 1.0, 0.0), "{ranked:?}");
+    assert!(ranked[1..].iter().all(|(_, mentioned, _)| *mentioned == 0.0), "{ranked:?}");
+    // `ConnectionPool` is written as code: the file defining it, not the one re-exporting it.
+    let ranked = signals("ConnectionPool leaks");
+    assert_eq!(ranked[0], ("src/pool.rs".into(), 0.0, 1.0), "{ranked:?}");
+    assert!(ranked[1..].iter().all(|(_, _, defines)| *defines == 0.0), "{ranked:?}");
+}
+
+#[test]
 fn rank_reads_the_words_of_a_changed_file_again_and_only_its() {
     let repo = Repo::with_files(TREE);
     let cache = tempfile::tempdir().unwrap();

@@ -163,19 +163,13 @@ pub fn focus(
     if let Some(query) = query {
         out.names = graph::query_names(query);
         // Files named by path (`src/db/pool.rs`, `pool.rs`) or by a distinctive stem (`base_events`).
-        let words: HashSet<&str> = query
-            .split(|c: char| c.is_whitespace() || "`'\"()[]{},;:".contains(c))
-            .map(|w| w.trim_end_matches('.'))
-            .filter(|w| !w.is_empty())
-            .collect();
+        let by_path: HashSet<usize> = rank::named_by_path(files, query).into_iter().flatten().collect();
+        let words: HashSet<&str> = query.split(|c: char| !(c.is_alphanumeric() || c == '_')).collect();
         for (i, file) in files.iter().enumerate() {
             let name = file.path.rsplit('/').next().unwrap_or(&file.path);
             let stem = name.split('.').next().unwrap_or(name);
-            let named = words.contains(file.path.as_str())
-                || words.contains(name)
-                || (stem.len() >= 5 && (stem.contains('_') || stem.len() >= 8) && words.contains(stem))
-                || words.iter().any(|w| w.contains('/') && file.path.ends_with(w));
-            if named {
+            let distinctive = stem.len() >= 5 && (stem.contains('_') || stem.len() >= 8);
+            if by_path.contains(&i) || (distinctive && words.contains(stem)) {
                 out.named_files.push(i);
             }
         }
@@ -435,7 +429,7 @@ fn shown_defs<'a>(
 /// task to "hide the default value in the help output" names no `fn
 /// default`, `type Output` or `#[test] fn setting`).
 fn names_outright(focus: &Focus, name: &str) -> bool {
-    (name.contains('_') || name.chars().any(char::is_uppercase)) && focus.names.contains(name)
+    graph::written_as_code(name) && focus.names.contains(name)
 }
 
 /// The `n`th best score of `entries` (of at least `n` > 0).

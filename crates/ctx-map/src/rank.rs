@@ -9,6 +9,11 @@
 //!   so the files those depend on, or that depend on them, rise too;
 //! - **named**: a file whose name the task says (`reload` → `reload.rs`,
 //!   `observable map` → `observablemap.ts`) is likely the one;
+//! - **mentioned**: a file the task gives by its path (`src/db/pool.rs`) or
+//!   its file name (`pool.rs`) is the one it means;
+//! - **defines**: a file that defines an identifier the task writes as code
+//!   (`createInnerProxy`, `Input::haystack`, `or_`) holds it, where a word of
+//!   that identifier may be in every file's text;
 //! - from the version history, when there is one ([`crate::history`]):
 //!   **similar** — the past commits whose messages read most like the task
 //!   (BM25 over messages) vote for the files they changed, the strongest
@@ -54,8 +59,10 @@ const SEEDS: usize = 20;
 /// in Python, Rust and TypeScript (`ctx eval`; docs/benchmarks.md), and
 /// checked on six others never tuned on.
 const GRAPH_WEIGHT: f64 = 0.05;
-/// "The task names this file".
+/// "The task names this file", "gives its path", "names as code what it defines".
 const NAMED_WEIGHT: f64 = 0.5;
+const MENTIONED_WEIGHT: f64 = 2.0;
+const DEFINES_WEIGHT: f64 = 0.4;
 /// Recent change, and its half-life in commits.
 const RECENCY_WEIGHT: f64 = 0.15;
 const RECENCY_HALF_LIFE: f64 = 10.0;
@@ -111,6 +118,10 @@ pub struct RankedFile {
     pub latest: f64,
     /// Whether the task names the file (its name, or words run together into it).
     pub named: f64,
+    /// Whether the task gives its path or file name (`src/db/pool.rs`, `pool.rs`); shared by the files that fit.
+    pub mentioned: f64,
+    /// How much of what the task writes as code (`acquire_connection`, `Pool`) it defines.
+    pub defines: f64,
 }
 
 /// Rank `files` for `query`; `tables[i]` is the term table of file `i`'s
@@ -210,6 +221,8 @@ fn rank_with(
     }
 
     let named = named_in_query(files, query);
+    let mentioned = shared(files.len(), named_by_path(files, query));
+    let defines = defines_named(files, &graph::query_names(query));
     let history = history.filter(|_| options.history);
     let zeros = || vec![0.0; files.len()];
     let (recency, similar, authored, latest) = match history {
@@ -229,6 +242,8 @@ fn rank_with(
             let fused = lex
                 + GRAPH_WEIGHT * structural[i]
                 + NAMED_WEIGHT * named[i]
+                + MENTIONED_WEIGHT * mentioned[i]
+                + DEFINES_WEIGHT * defines[i]
                 + RECENCY_WEIGHT * recency[i]
                 + SIMILAR_WEIGHT * similar[i]
                 + AUTHORED_WEIGHT * authored[i]
@@ -249,6 +264,8 @@ fn rank_with(
                 authored: authored[i],
                 latest: latest[i],
                 named: named[i],
+                mentioned: mentioned[i],
+                defines: defines[i],
             }
         })
         .collect();
@@ -402,6 +419,68 @@ fn named_in_query(files: &[IndexedFile], query: &str) -> Vec<f64> {
     stems.iter().map(|k| k.as_deref().map_or(0.0, |k| 1.0 / sharing[k].sqrt())).collect()
 }
 
+/// Per word of `query` that gives a path (`src/db/pool.rs`, `./pool.rs`) or a
+/// file name with its extension (`pool.rs`), the files it fits.
+pub(crate) fn named_by_path(files: &[IndexedFile], query: &str) -> Vec<Vec<usize>> {
+    query
+        .split(|c: char| c.is_whitespace() || "`'\"()[]{},;<>".contains(c))
+        .map(|w| w.trim_end_matches(['.', ':']).trim_start_matches("./"))
+        .filter(|w| w.len() >= 4 && w.contains(['/', '.']))
+        .map(|word| {
+            (0..files.len())
+                .filter(|&i| {
+                    let path = files[i].path.as_str();
+                    path.strip_suffix(word).is_some_and(|head| head.is_empty() || head.ends_with('/'))
+                })
+                .collect::<Vec<usize>>()
+        })
+        .filter(|fits| !fits.is_empty())
+        .collect()
+}
+
+/// Per file, from 0 to 1, how much of what the task writes as code
+/// ([`graph::written_as_code`]: `url_for`, `Session`) it defines. A name
+/// several files define is shared among them; tests define it only when
+/// nothing else does (a test's `class Flask(flask.Flask)` is not where
+/// `Flask` is).
+fn defines_named(files: &[IndexedFile], names: &HashSet<String>) -> Vec<f64> {
+    let code: HashSet<&str> =
+        names.iter().map(String::as_str).filter(|n| graph::written_as_code(n)).collect();
+    if code.is_empty() {
+        return vec![0.0; files.len()];
+    }
+    // Per name, the code and the tests defining it.
+    let mut definers: HashMap<&str, (Vec<usize>, Vec<usize>)> = HashMap::default();
+    for (i, file) in files.iter().enumerate() {
+        let test = matches!(PathRole::of(&file.path), PathRole::Test | PathRole::Fixture);
+        let mut defined: Vec<&str> = file.defined_names().filter(|n| code.contains(n)).collect();
+        defined.sort_unstable();
+        defined.dedup();
+        for name in defined {
+            let (code, tests) = definers.entry(name).or_default();
+            if test { tests } else { code }.push(i);
+        }
+    }
+    shared(
+        files.len(),
+        definers.into_values().map(|(code, tests)| if code.is_empty() { tests } else { code }),
+    )
+}
+
+/// Per file, from 0 to 1, the credit of the groups it is in: each group gives
+/// its files 1 / √(its size), so one of two files a task may mean counts
+/// more than one of ten; the best file has 1.
+fn shared(n: usize, groups: impl IntoIterator<Item = Vec<usize>>) -> Vec<f64> {
+    let mut raw = vec![0.0; n];
+    for group in groups {
+        let share = 1.0 / (group.len() as f64).sqrt();
+        for i in group {
+            raw[i] += share;
+        }
+    }
+    normalized(raw)
+}
+
 /// Per file, how much and how lately it changed, from 0 to 1: each commit
 /// that changed it counts half as much as one [`RECENCY_HALF_LIFE`] commits newer.
 fn recency(files: &[IndexedFile], history: &History) -> Vec<f64> {
@@ -512,6 +591,58 @@ mod tests {
         let mut empty = files.clone();
         empty[5].size = 0;
         assert_eq!(named_in_query(&empty, "format drops the sign"), [0.0; 6]);
+    }
+
+    #[test]
+    fn a_task_gives_a_file_by_its_path_or_its_file_name() {
+        let files = files(&[
+            "packages/server/src/core.ts",
+            "packages/client/src/core.ts",
+            "src/app.py",
+            "src/myapp.py",
+        ]);
+        let by_path = |query: &str| named_by_path(&files, query);
+        assert_eq!(by_path("Removes a typo in `packages/server/src/core.ts` (comment only)."), [vec![0]]);
+        assert_eq!(by_path("see ./src/app.py: and core.ts"), [vec![2], vec![0, 1]]);
+        // A name ends at a folder's boundary (`app.py` is not `myapp.py`); no path, no file.
+        assert_eq!(by_path("app.py"), [vec![2]]);
+        assert!(by_path("v1.2 of the app, e.g. the server/client split").is_empty());
+        let mentioned = shared(files.len(), by_path("server/src/core.ts and src/core.ts"));
+        // The server's file fits both words; the client's only the second, shared.
+        let client = (1.0 / 2f64.sqrt()) / (1.0 + 1.0 / 2f64.sqrt());
+        assert_eq!(mentioned[0], 1.0);
+        assert!((mentioned[1] - client).abs() < 1e-12, "{mentioned:?}");
+        assert_eq!(mentioned[2..], [0.0, 0.0]);
+    }
+
+    #[test]
+    fn the_files_defining_what_the_task_writes_as_code_and_not_its_tests_copies() {
+        let mut files =
+            files(&["src/proxy.ts", "src/router.ts", "tests/proxy.test.ts", "tests/only.test.ts"]);
+        let define = |file: &mut IndexedFile, names: &[&str]| {
+            file.tags.defs = names
+                .iter()
+                .map(|n| crate::tags::Def {
+                    name: n.to_string(),
+                    kind: crate::tags::Kind::Function,
+                    line: 1,
+                    end_line: 1,
+                    signature: format!("function {n}()"),
+                    parent: None,
+                })
+                .collect();
+        };
+        define(&mut files[0], &["createInnerProxy", "proxy"]);
+        define(&mut files[1], &["mergeRouters", "router"]);
+        define(&mut files[2], &["createInnerProxy", "fixture_only"]);
+        define(&mut files[3], &["fixture_only"]);
+        let defines = |query: &str| defines_named(&files, &graph::query_names(query));
+        assert_eq!(defines("handle proxy coercion in createInnerProxy"), [1.0, 0.0, 0.0, 0.0]);
+        // A plain word is maybe only English: `router` names no definition.
+        assert_eq!(defines("proxy the router"), [0.0; 4]);
+        assert_eq!(defines("mergeRouters drops createInnerProxy's options"), [1.0, 1.0, 0.0, 0.0]);
+        // What only tests define, tests hold.
+        assert_eq!(defines("fixture_only breaks"), [0.0, 0.0, 1.0, 1.0]);
     }
 
     fn commit(message: &str, files: &[&str]) -> crate::history::Commit {

@@ -297,7 +297,11 @@ def test_map_and_rank_work_in_any_folder(tmp_path: Path, monkeypatch: pytest.Mon
         "authored",
         "latest",
         "named",
+        "mentioned",
+        "defines",
     }
+    # `acquire_connection` is written as code: the file defining it holds it.
+    assert ranked[0]["defines"] == 1.0
     assert ctxkeep.rank("acquire_connection hangs", repo, history=False)[0]["recency"] == 0.0
     with pytest.raises(ctxkeep.InvalidInputError):
         ctxkeep.rank("   ", repo)

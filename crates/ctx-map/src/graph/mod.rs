@@ -124,6 +124,13 @@ pub fn query_names(query: &str) -> HashSet<String> {
         .collect()
 }
 
+/// Whether a word of a task is written as code (`url_for`, `Session`,
+/// `mergeRouters`) and so names a definition outright, where a plain word
+/// (`default`, `output`) may be only English.
+pub fn written_as_code(word: &str) -> bool {
+    word.contains('_') || word.chars().any(char::is_uppercase)
+}
+
 /// The reference graph of a repository, weighted for the names a task
 /// mentions: built once, ranked toward as many personalizations as needed.
 pub struct Graph<'a> {

@@ -503,3 +503,5 @@ class RankedFile(TypedDict):
     authored: float
     latest: float
     named: float
+    mentioned: float
+    defines: float
