@@ -267,6 +267,35 @@ pub mod pager;
 }
 
 #[test]
+fn user_prompt_shows_the_file_it_gives_by_path_first_without_pushing_out_the_others() {
+    let repo = Repo::with_files(
+        r#"
+//- src/auth/store.rs
+//! Refreshes a session token, keeping its expiry.
+pub fn refresh_session_token(token: &str, expiry_seconds: u64) -> String { token.into() }
+//- src/auth/clock.rs
+pub fn now() -> u64 { 0 }
+//- src/billing/invoice.rs
+pub fn render_invoice_pdf() {}
+"#,
+    );
+    repo.ok(&["init", "--no-agents"]);
+    let prompt = "refreshing a session token loses its expiry; the time comes from src/auth/clock.rs";
+    let transcript = repo.path("t.jsonl");
+    let answer = hook(
+        &repo,
+        "UserPromptSubmit",
+        &payload("UserPromptSubmit", repo.root(), &transcript, json!({ "prompt": prompt })),
+    );
+    let text = answer.context("UserPromptSubmit");
+    let files: Vec<&str> = text.lines().filter(|l| l.starts_with("- src/")).collect();
+    // The file given by path leads; the one the prompt's words describe is still shown.
+    assert!(files.first().is_some_and(|l| l.starts_with("- src/auth/clock.rs")), "{text}");
+    assert!(files.iter().any(|l| l.starts_with("- src/auth/store.rs")), "{text}");
+    assert!(!text.contains("invoice"), "{text}");
+}
+
+#[test]
 fn user_prompt_shows_what_rank_finds_not_only_what_is_named_like_the_prompt() {
     let repo = Repo::with_files(
         r#"

@@ -117,10 +117,13 @@ fn rank_says_which_file_the_task_gives_by_path_and_which_defines_what_it_writes_
         let json: serde_json::Value = serde_json::from_str(&out).unwrap();
         let files = json.as_array().unwrap().iter();
         let signal = |f: &serde_json::Value, name: &str| f[name].as_f64().unwrap();
-        files.map(|f| (f["path"].as_str().unwrap().into(), signal(f, "mentioned"), signal(f, "defines"))).collect()
+        files
+            .map(|f| (f["path"].as_str().unwrap().into(), signal(f, "mentioned"), signal(f, "defines")))
+            .collect()
     };
     // A pasted commit body gives the path; its words are all another file's.
-    let ranked = signals("chore: fix a typo\n\nThe comment of `src/lib.rs` said latency metrics record latency.");
+    let ranked =
+        signals("chore: fix a typo\n\nThe comment of `src/lib.rs` said latency metrics record latency.");
     assert_eq!(ranked[0], ("src/lib.rs".into(), 1.0, 0.0), "{ranked:?}");
     assert!(ranked[1..].iter().all(|(_, mentioned, _)| *mentioned == 0.0), "{ranked:?}");
     // `ConnectionPool` is written as code: the file defining it, not the one re-exporting it.

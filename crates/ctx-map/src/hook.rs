@@ -27,7 +27,7 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use serde::Serialize;
 
 use crate::index::IndexedFile;
-use crate::rank::{self, RankOptions};
+use crate::rank::{self, RankOptions, RankedFile};
 use crate::tags::Kind;
 use crate::terms::task_terms;
 
@@ -384,9 +384,12 @@ fn file_lines(ws: &mut Workspace, prompt: &str, words: &[String]) -> crate::Resu
     let options = RankOptions { lexical_only: true, history: true, top: None };
     let ranked = rank::rank_counted(&files, &counts, prompt, history.as_ref(), options);
     let by_path: HashMap<&str, usize> = files.iter().enumerate().map(|(i, f)| (f.path.as_str(), i)).collect();
+    // The bar is set by the best file besides what the prompt names outright: a
+    // file it gives by path, or that defines what it writes as code, comes first
+    // without pushing out the others its words point to.
+    let best = ranked.iter().map(RankedFile::score_besides_outright).fold(0.0, f64::max);
     let ranked: Vec<(f64, usize)> =
         ranked.iter().filter_map(|r| by_path.get(r.path.as_str()).map(|&i| (r.score, i))).collect();
-    let best = ranked.first().map_or(0.0, |r| r.0);
     Ok(ranked
         .iter()
         .filter(|(score, _)| *score >= config.min_score * best)
