@@ -103,6 +103,13 @@ fn hook(repo: &Repo, event: &str, payload: &Value) -> Answer {
     hook_in(repo.root(), event, payload.to_string().as_bytes())
 }
 
+/// What UserPromptSubmit injects for `prompt` (with no transcript yet).
+fn prompt_context(repo: &Repo, prompt: &str) -> String {
+    let transcript = repo.path("t.jsonl");
+    let payload = payload("UserPromptSubmit", repo.root(), &transcript, json!({ "prompt": prompt }));
+    hook(repo, "UserPromptSubmit", &payload).context("UserPromptSubmit")
+}
+
 fn tokens(text: &str) -> usize {
     ctxkeep_core::tokens::TokenizerKind::O200k.get().count(text)
 }
@@ -281,13 +288,7 @@ pub fn render_invoice_pdf() {}
     );
     repo.ok(&["init", "--no-agents"]);
     let prompt = "refreshing a session token loses its expiry; the time comes from src/auth/clock.rs";
-    let transcript = repo.path("t.jsonl");
-    let answer = hook(
-        &repo,
-        "UserPromptSubmit",
-        &payload("UserPromptSubmit", repo.root(), &transcript, json!({ "prompt": prompt })),
-    );
-    let text = answer.context("UserPromptSubmit");
+    let text = prompt_context(&repo, prompt);
     let files: Vec<&str> = text.lines().filter(|l| l.starts_with("- src/")).collect();
     // The file given by path leads; the one the prompt's words describe is still shown.
     assert!(files.first().is_some_and(|l| l.starts_with("- src/auth/clock.rs")), "{text}");
@@ -313,13 +314,7 @@ pub mod networks;
     );
     repo.ok(&["init", "--no-agents"]);
     let prompt = "URL equality with foreign types should return NotImplemented";
-    let transcript = repo.path("t.jsonl");
-    let answer = hook(
-        &repo,
-        "UserPromptSubmit",
-        &payload("UserPromptSubmit", repo.root(), &transcript, json!({ "prompt": prompt })),
-    );
-    let text = answer.context("UserPromptSubmit");
+    let text = prompt_context(&repo, prompt);
     // networks.rs holds the prompt's words in its text, none in its path or names; the
     // test names them all. Both are rank's first, and the hook shows both.
     assert!(text.contains("- tests/url_equality.rs: url_equality_with_foreign_types"), "{text}");
