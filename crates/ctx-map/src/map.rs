@@ -162,6 +162,7 @@ pub fn focus(
     }
     if let Some(query) = query {
         out.names = graph::query_names(query);
+        out.code = graph::code_names(query);
         // Files named by path (`src/db/pool.rs`, `pool.rs`) or by a distinctive stem (`base_events`).
         let by_path: HashSet<usize> = rank::named_by_path(files, query).into_iter().flatten().collect();
         let words: HashSet<&str> = query.split(|c: char| !(c.is_alphanumeric() || c == '_')).collect();
@@ -429,7 +430,7 @@ fn shown_defs<'a>(
 /// task to "hide the default value in the help output" names no `fn
 /// default`, `type Output` or `#[test] fn setting`).
 fn names_outright(focus: &Focus, name: &str) -> bool {
-    graph::written_as_code(name) && focus.names.contains(name)
+    focus.code.contains(name)
 }
 
 /// The `n`th best score of `entries` (of at least `n` > 0).

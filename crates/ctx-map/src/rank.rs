@@ -235,7 +235,7 @@ fn rank_with(
 
     let named = named_in_query(files, query);
     let mentioned = shared(files.len(), named_by_path(files, query));
-    let defines = defines_named(files, &graph::query_names(query));
+    let defines = defines_named(files, &graph::code_names(query));
     let history = history.filter(|_| options.history);
     let zeros = || vec![0.0; files.len()];
     let (recency, similar, authored, latest) = match history {
@@ -453,13 +453,11 @@ pub(crate) fn named_by_path(files: &[IndexedFile], query: &str) -> Vec<Vec<usize
 }
 
 /// Per file, from 0 to 1, how much of what the task writes as code
-/// ([`graph::written_as_code`]: `url_for`, `Session`) it defines. A name
+/// ([`graph::code_names`]: `url_for`, `Session`, `click.prompt`) it defines. A name
 /// several files define is shared among them; tests define it only when
 /// nothing else does (a test's `class Flask(flask.Flask)` is not where
 /// `Flask` is).
-fn defines_named(files: &[IndexedFile], names: &HashSet<String>) -> Vec<f64> {
-    let code: HashSet<&str> =
-        names.iter().map(String::as_str).filter(|n| graph::written_as_code(n)).collect();
+fn defines_named(files: &[IndexedFile], code: &HashSet<String>) -> Vec<f64> {
     if code.is_empty() {
         return vec![0.0; files.len()];
     }
@@ -467,7 +465,7 @@ fn defines_named(files: &[IndexedFile], names: &HashSet<String>) -> Vec<f64> {
     let mut definers: HashMap<&str, (Vec<usize>, Vec<usize>)> = HashMap::default();
     for (i, file) in files.iter().enumerate() {
         let test = matches!(PathRole::of(&file.path), PathRole::Test | PathRole::Fixture);
-        let mut defined: Vec<&str> = file.defined_names().filter(|n| code.contains(n)).collect();
+        let mut defined: Vec<&str> = file.defined_names().filter(|&n| code.contains(n)).collect();
         defined.sort_unstable();
         defined.dedup();
         for name in defined {
@@ -647,7 +645,7 @@ mod tests {
         define(&mut files[1], &["mergeRouters", "router"]);
         define(&mut files[2], &["createInnerProxy", "fixture_only"]);
         define(&mut files[3], &["fixture_only"]);
-        let defines = |query: &str| defines_named(&files, &graph::query_names(query));
+        let defines = |query: &str| defines_named(&files, &graph::code_names(query));
         assert_eq!(defines("handle proxy coercion in createInnerProxy"), [1.0, 0.0, 0.0, 0.0]);
         // A plain word is maybe only English: `router` names no definition.
         assert_eq!(defines("proxy the router"), [0.0; 4]);

@@ -37,6 +37,8 @@ pub struct Focus {
     pub files: Vec<usize>,
     /// Identifiers the query mentions.
     pub names: HashSet<String>,
+    /// Of those, the ones it writes as code ([`code_names`]).
+    pub code: HashSet<String>,
     /// Indices of files the query names.
     pub named_files: Vec<usize>,
     /// Files to rank toward with a weight of their own (e.g. their lexical score).
@@ -124,11 +126,49 @@ pub fn query_names(query: &str) -> HashSet<String> {
         .collect()
 }
 
-/// Whether a word of a task is written as code (`url_for`, `Session`,
-/// `mergeRouters`) and so names a definition outright, where a plain word
-/// (`default`, `output`) may be only English.
+/// Whether a word of a task is spelled as code (`url_for`, `Session`,
+/// `mergeRouters`), where a plain word (`default`, `output`) may be only English.
 pub fn written_as_code(word: &str) -> bool {
     word.contains('_') || word.chars().any(char::is_uppercase)
+}
+
+/// The identifiers a task writes as code, and so names definitions outright:
+/// its words spelled as code ([`written_as_code`]), and any word it puts in
+/// backticks (`` `edit` ``) or qualifies (`click.prompt`, `validators.disabled()`,
+/// `Key::derive_from`), of three characters or more. A file name (`app.py`)
+/// is no qualified name.
+pub fn code_names(query: &str) -> HashSet<String> {
+    let mut out: HashSet<String> = query_names(query).into_iter().filter(|w| written_as_code(w)).collect();
+    let identifier = |w: &&str| {
+        w.len() >= 3
+            && w.starts_with(|c: char| c.is_alphabetic() || c == '_')
+            && w.chars().all(|c| c.is_alphanumeric() || c == '_')
+    };
+    // Outside backticks the even pieces, inside the odd ones but an unclosed last.
+    let pieces: Vec<&str> = query.split('`').collect();
+    for (k, piece) in pieces.iter().enumerate() {
+        if k % 2 == 1 && k + 1 < pieces.len() {
+            out.extend(
+                piece
+                    .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                    .filter(identifier)
+                    .map(str::to_string),
+            );
+        }
+        let chains = piece
+            .split(|c: char| c.is_whitespace() || "()[]{},;'\"<>!?".contains(c))
+            .map(|token| token.trim_end_matches(['.', ':']))
+            .filter(|token| {
+                (token.contains('.') || token.contains("::")) && ctxkeep_core::language(token).is_none()
+            });
+        for chain in chains {
+            let parts: Vec<&str> = chain.split(['.', ':']).filter(|p| !p.is_empty()).collect();
+            if parts.len() >= 2 && parts.iter().all(|p| p.chars().all(|c| c.is_alphanumeric() || c == '_')) {
+                out.extend(parts.into_iter().filter(identifier).map(str::to_string));
+            }
+        }
+    }
+    out
 }
 
 /// The reference graph of a repository, weighted for the names a task
@@ -619,5 +659,24 @@ mod tests {
         let by_id = sorted(graph.definers(&names));
         assert_eq!(by_id, sorted(graph.definers(&others)));
         assert_eq!(by_id.len(), 3, "{by_id:?}");
+    }
+
+    #[test]
+    fn a_task_writes_code_by_its_spelling_in_backticks_or_qualified() {
+        let code = |query: &str| {
+            let mut names: Vec<String> = code_names(query).into_iter().collect();
+            names.sort();
+            names
+        };
+        assert_eq!(code("Fix url_for and Session in the app"), ["Fix", "Session", "url_for"]);
+        assert_eq!(code("Add support of `pathlib.Path` to `edit`"), ["Add", "Path", "edit", "pathlib"]);
+        assert_eq!(
+            code("fix validators.disabled() on nesting; click.prompt typing"),
+            ["click", "disabled", "prompt", "validators"]
+        );
+        assert_eq!(code("clarify Key::derive_from (fixes #2646)"), ["Key", "derive_from"]);
+        // File names, versions and sentences' ends are no qualified names.
+        assert_eq!(code("update setup.py and src/app.py to v1.2.3. then done."), [""; 0]);
+        assert_eq!(code("a lone ` backtick, and the end."), [""; 0]);
     }
 }
