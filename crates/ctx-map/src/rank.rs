@@ -433,23 +433,49 @@ fn named_in_query(files: &[IndexedFile], query: &str) -> Vec<f64> {
     stems.iter().map(|k| k.as_deref().map_or(0.0, |k| 1.0 / sharing[k].sqrt())).collect()
 }
 
-/// Per word of `query` that gives a path (`src/db/pool.rs`, `./pool.rs`) or a
-/// file name with its extension (`pool.rs`), the files it fits.
+/// Per word of `query` that gives a path (`src/db/pool.rs`, `./pool.rs`), a
+/// file name with its extension (`pool.rs`), a place in a file as compilers
+/// and tracebacks write it (`src/main.rs:10:5`, `/home/me/app/src/db/pool.rs`)
+/// or a link to it (`https://github.com/o/r/blob/main/src/db/pool.rs#L12`),
+/// the files it fits: those whose path it ends with, at a folder's boundary,
+/// the longest such paths only; else those whose path ends with it.
 pub(crate) fn named_by_path(files: &[IndexedFile], query: &str) -> Vec<Vec<usize>> {
+    let ends_with = |long: &str, short: &str| {
+        long.strip_suffix(short).is_some_and(|head| head.is_empty() || head.ends_with('/'))
+    };
     query
         .split(|c: char| c.is_whitespace() || "`'\"()[]{},;<>".contains(c))
-        .map(|w| w.trim_end_matches(['.', ':']).trim_start_matches("./"))
+        .map(place_in_file)
         .filter(|w| w.len() >= 4 && w.contains(['/', '.']))
         .map(|word| {
-            (0..files.len())
-                .filter(|&i| {
-                    let path = files[i].path.as_str();
-                    path.strip_suffix(word).is_some_and(|head| head.is_empty() || head.ends_with('/'))
-                })
-                .collect::<Vec<usize>>()
+            // The file's whole path in a longer one (an absolute path, a link).
+            let within: Vec<usize> = (0..files.len()).filter(|&i| ends_with(word, &files[i].path)).collect();
+            let longest = within.iter().map(|&i| files[i].path.len()).max().unwrap_or(0);
+            if longest > 0 {
+                return within.into_iter().filter(|&i| files[i].path.len() == longest).collect();
+            }
+            // A path's tail: `core.ts` fits every `core.ts`.
+            (0..files.len()).filter(|&i| ends_with(&files[i].path, word)).collect::<Vec<usize>>()
         })
         .filter(|fits| !fits.is_empty())
         .collect()
+}
+
+/// The file a word names, without what may come around it: `./`, a link's
+/// anchor (`#L12`), a line and column (`:10:5`), a sentence's end.
+fn place_in_file(word: &str) -> &str {
+    let word = word.split('#').next().unwrap_or(word).trim_start_matches("./");
+    let mut word = word.trim_end_matches(['.', ':']);
+    // `path:10:5`: up to two numbers after colons.
+    for _ in 0..2 {
+        match word.rsplit_once(':') {
+            Some((head, number)) if !number.is_empty() && number.bytes().all(|b| b.is_ascii_digit()) => {
+                word = head
+            }
+            _ => break,
+        }
+    }
+    word
 }
 
 /// Per file, from 0 to 1, how much of what the task writes as code
@@ -619,6 +645,13 @@ mod tests {
         // A name ends at a folder's boundary (`app.py` is not `myapp.py`); no path, no file.
         assert_eq!(by_path("app.py"), [vec![2]]);
         assert!(by_path("v1.2 of the app, e.g. the server/client split").is_empty());
+        // Where compilers, tracebacks and links put a file: the longest path that fits.
+        assert_eq!(by_path("panicked at packages/server/src/core.ts:10:5:"), [vec![0]]);
+        assert_eq!(by_path(r#"File "/home/me/work/src/app.py", line 3"#), [vec![2]]);
+        assert_eq!(
+            by_path("see https://github.com/o/r/blob/main/packages/client/src/core.ts#L12"),
+            [vec![1]]
+        );
         let mentioned = shared(files.len(), by_path("server/src/core.ts and src/core.ts"));
         // The server's file fits both words (at most 1); the client's only the second, shared.
         assert_eq!(mentioned, [1.0, 1.0 / 2f64.sqrt(), 0.0, 0.0]);
