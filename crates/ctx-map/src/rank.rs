@@ -435,29 +435,32 @@ fn named_in_query(files: &[IndexedFile], query: &str) -> Vec<f64> {
 
 /// Per word of `query` that gives a path (`src/db/pool.rs`, `./pool.rs`), a
 /// file name with its extension (`pool.rs`), a place in a file as compilers
-/// and tracebacks write it (`src/main.rs:10:5`, `/home/me/app/src/db/pool.rs`)
-/// or a link to it (`https://github.com/o/r/blob/main/src/db/pool.rs#L12`),
-/// the files it fits: those whose path it ends with, at a folder's boundary,
-/// the longest such paths only; else those whose path ends with it.
+/// and tracebacks write it (`src/main.rs:10:5`,
+/// `/venv/lib/python3.12/site-packages/pkg/db/pool.py`) or a link to it
+/// (`https://github.com/o/r/blob/main/src/db/pool.rs#L12`), the files it fits:
+/// those whose path ends with the longest tail of it that any path ends with
+/// (at a folder's boundary; a file name alone only when the word is one).
 pub(crate) fn named_by_path(files: &[IndexedFile], query: &str) -> Vec<Vec<usize>> {
     let ends_with = |long: &str, short: &str| {
         long.strip_suffix(short).is_some_and(|head| head.is_empty() || head.ends_with('/'))
+    };
+    let fits = |word: &str| -> Vec<usize> {
+        let mut tail = word;
+        loop {
+            let fit: Vec<usize> = (0..files.len()).filter(|&i| ends_with(&files[i].path, tail)).collect();
+            match tail.split_once('/') {
+                _ if !fit.is_empty() => return fit,
+                Some((_, rest)) if rest.contains('/') => tail = rest,
+                _ => return fit,
+            }
+        }
     };
     query
         .split(|c: char| c.is_whitespace() || "`'\"()[]{},;<>".contains(c))
         .map(place_in_file)
         .filter(|w| w.len() >= 4 && w.contains(['/', '.']))
-        .map(|word| {
-            // The file's whole path in a longer one (an absolute path, a link).
-            let within: Vec<usize> = (0..files.len()).filter(|&i| ends_with(word, &files[i].path)).collect();
-            let longest = within.iter().map(|&i| files[i].path.len()).max().unwrap_or(0);
-            if longest > 0 {
-                return within.into_iter().filter(|&i| files[i].path.len() == longest).collect();
-            }
-            // A path's tail: `core.ts` fits every `core.ts`.
-            (0..files.len()).filter(|&i| ends_with(&files[i].path, word)).collect::<Vec<usize>>()
-        })
-        .filter(|fits| !fits.is_empty())
+        .map(fits)
+        .filter(|fit| !fit.is_empty())
         .collect()
 }
 
@@ -648,6 +651,9 @@ mod tests {
         // Where compilers, tracebacks and links put a file: the longest path that fits.
         assert_eq!(by_path("panicked at packages/server/src/core.ts:10:5:"), [vec![0]]);
         assert_eq!(by_path(r#"File "/home/me/work/src/app.py", line 3"#), [vec![2]]);
+        assert_eq!(by_path("/venv/lib/site-packages/server/src/core.ts"), [vec![0]]);
+        // A folder and a file name at least: `lib/app.py` names no `src/app.py`.
+        assert!(by_path("lib/app.py").is_empty());
         assert_eq!(
             by_path("see https://github.com/o/r/blob/main/packages/client/src/core.ts#L12"),
             [vec![1]]
