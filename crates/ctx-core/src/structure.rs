@@ -15,6 +15,7 @@ use crate::secrets::Detector;
 mod ci;
 mod entry_points;
 mod just;
+mod one_test;
 
 /// Facts about the project. Stable JSON.
 #[derive(Debug, Clone, Default, Serialize)]
@@ -34,7 +35,7 @@ pub struct Structure {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Command {
-    /// `build`, `test`, `lint`, `format`, `run`, or a script's own name.
+    /// `build`, `test`, `test one` (one test: `cargo test NAME`), `check`, `lint`, `format`, `run`, `watch`, `bench`.
     pub purpose: String,
     pub command: String,
     /// The file it was found in.
@@ -58,6 +59,7 @@ const PURPOSES: &[(&str, &str)] = &[
     ("test", "test"),
     ("tests", "test"),
     ("unit", "test"),
+    (one_test::PURPOSE, one_test::PURPOSE),
     ("check", "check"),
     ("lint", "lint"),
     ("fmt", "format"),
@@ -152,7 +154,7 @@ pub fn detect(root: &Path, paths: &[String], tree_depth: usize, detector: &Detec
             }
             "package.json" => {
                 if let Some(text) = read(path) {
-                    node_facts(root, &text, path, top, &mut commands, &mut note);
+                    node_facts(root, &text, path, top, paths, &mut commands, &mut note);
                 }
                 if top {
                     key_files.insert((MANIFEST, 0, path.clone()));
@@ -313,6 +315,12 @@ pub fn detect(root: &Path, paths: &[String], tree_depth: usize, detector: &Detec
         scripts.append(&mut commands);
         commands = scripts;
     }
+    // How to run one test, where the test command's runner says how.
+    if !commands.iter().any(|c| c.purpose == one_test::PURPOSE)
+        && let Some(one) = one_test::from_commands(&commands, paths)
+    {
+        commands.push(one);
+    }
     commands.sort_by_key(|c| purpose_order(&c.purpose));
     // The same command found twice (a workspace's manifests) is listed once.
     let mut seen = BTreeSet::new();
@@ -425,6 +433,7 @@ fn node_facts(
     text: &str,
     path: &str,
     top: bool,
+    paths: &[String],
     commands: &mut Vec<Command>,
     note: &mut impl FnMut(usize, &str, &str),
 ) {
@@ -497,11 +506,18 @@ fn node_facts(
                 _ => p,
             });
             if let Some(purpose) = purpose {
-                commands.push(Command {
-                    purpose,
-                    command: format!("{runner} {name}"),
-                    source: path.to_string(),
-                });
+                let run = format!("{runner} {name}");
+                if purpose == "test"
+                    && !commands.iter().any(|c| c.purpose == one_test::PURPOSE)
+                    && let Some(one) = one_test::from_script(&run, script, paths)
+                {
+                    commands.push(Command {
+                        purpose: one_test::PURPOSE.into(),
+                        command: one,
+                        source: path.into(),
+                    });
+                }
+                commands.push(Command { purpose, command: run, source: path.to_string() });
             }
         }
     }

@@ -177,6 +177,7 @@ fn stack_commands_key_files_and_tree() {
             "test: cargo test --workspace",
             "test: make test",
             "test: pytest",
+            "test one: cargo test --workspace NAME",
             "lint: cargo clippy --workspace",
             "lint: ruff check",
             "format: ruff format",
@@ -340,11 +341,14 @@ fn python_tools_as_the_project_configures_them() {
     };
     // mypy checks the files its configuration names, not `.`; tox configured in
     // pyproject.toml runs the tests too.
-    assert_eq!(commands(&["pyproject.toml"]), ["test: pytest", "test: tox", "check: mypy"]);
+    assert_eq!(
+        commands(&["pyproject.toml"]),
+        ["test: pytest", "test: tox", "test one: pytest -k NAME", "check: mypy"]
+    );
     // In a uv project, through uv; a Rust project formats only when it says how.
     assert_eq!(
         commands(&["pyproject.toml", "uv.lock"]),
-        ["test: uv run pytest", "test: uv run tox", "check: uv run mypy"]
+        ["test: uv run pytest", "test: uv run tox", "test one: uv run pytest -k NAME", "check: uv run mypy"]
     );
     // A sub-project's tools run in its folder: not as the root's commands, and the
     // root's manifest names the stack whatever sorts first.
@@ -354,10 +358,19 @@ fn python_tools_as_the_project_configures_them() {
     let s = detect(root, &paths, 2, Detector::builtin());
     assert_eq!(s.stack[..2], ["Python (pyproject.toml)", "uv (uv.lock)"]);
     assert!(s.stack.contains(&"Ruff (a-core/pyproject.toml)".to_string()), "{:?}", s.stack);
-    assert_eq!(s.commands.len(), 3, "{:?}", s.commands);
+    assert_eq!(s.commands.len(), 4, "{:?}", s.commands);
     std::fs::write(root.join("Cargo.toml"), "[package]\nname = 'x'\n").unwrap();
     let rust = commands(&["Cargo.toml", "rustfmt.toml"]);
-    assert_eq!(rust, ["build: cargo build", "test: cargo test", "lint: cargo clippy", "format: cargo fmt"]);
+    assert_eq!(
+        rust,
+        [
+            "build: cargo build",
+            "test: cargo test",
+            "test one: cargo test NAME",
+            "lint: cargo clippy",
+            "format: cargo fmt"
+        ]
+    );
     assert!(!commands(&["Cargo.toml"]).contains(&"format: cargo fmt".to_string()));
 }
 
@@ -385,4 +398,33 @@ fn a_folder_that_only_holds_another_costs_no_depth() {
             ("src/werkzeug/debug".into(), 2),
         ]
     );
+}
+
+#[test]
+fn one_test_is_the_test_command_narrowed_as_its_runner_narrows() {
+    let one = |files: &[(&str, &str)], paths: &[&str]| -> Option<String> {
+        let (_dir, root) = project(files);
+        let all: Vec<&str> = files.iter().map(|(p, _)| *p).chain(paths.iter().copied()).collect();
+        commands_of(&root, &all).into_iter().find(|(purpose, _)| purpose == "test one").map(|(_, c)| c)
+    };
+    let tests = ["tests/test_core.py", "tests/unit/test_deep.py", "src/app.py"];
+    // pytest, as the project runs it, on one of its own test files.
+    assert_eq!(
+        one(&[("pyproject.toml", "[tool.pytest.ini_options]\n"), ("uv.lock", "")], &tests).as_deref(),
+        Some("uv run pytest tests/test_core.py::NAME")
+    );
+    assert_eq!(one(&[("go.mod", "module x\n")], &[]).as_deref(), Some("go test ./... -run NAME"));
+    // A package.json test script running Vitest or Jest: a file and `-t`, through npm's `--`.
+    let vitest = r#"{"scripts": {"test": "vitest run", "test:watch": "vitest"}}"#;
+    let js = ["src/a.ts", "examples/app/a.test.ts", "test/a.test.ts", "src/deep/b.spec.ts"];
+    assert_eq!(
+        one(&[("package.json", vitest)], &js).as_deref(),
+        Some("npm run test -- test/a.test.ts -t NAME")
+    );
+    let jest = r#"{"scripts": {"test": "jest"}, "packageManager": "pnpm@9"}"#;
+    assert_eq!(one(&[("package.json", jest)], &js).as_deref(), Some("pnpm test test/a.test.ts -t NAME"));
+    // Runners whose narrowing is not known, scripts that do more, arguments already passed on: none.
+    assert_eq!(one(&[("package.json", r#"{"scripts": {"test": "mocha"}}"#)], &js), None);
+    assert_eq!(one(&[("package.json", r#"{"scripts": {"test": "tsc && vitest run"}}"#)], &js), None);
+    assert_eq!(one(&[("Makefile", "test:\n\tpytest\n")], &tests), None);
 }

@@ -1,0 +1,80 @@
+//! How to run one test: the project's own test command narrowed to one file
+//! or one name, for the runners whose way of narrowing is known. An agent
+//! that changed one function runs its test, not the whole suite; the form
+//! (`pytest tests/test_x.py::NAME`, `cargo test NAME`, `vitest run FILE -t
+//! NAME`) is the runner's, the rest (`uv run`, `--workspace`, `pnpm test`)
+//! the project's, as its test command says it.
+
+use super::Command;
+use crate::paths::PathRole;
+
+/// The purpose of a command that runs one test.
+pub(super) const PURPOSE: &str = "test one";
+
+/// What narrows a run to one test (the placeholder the command shows).
+const NAME: &str = "NAME";
+
+/// The first `test` command of `commands` narrowed to one test, if its runner
+/// is one whose way of narrowing is known; `paths` give it a real test file
+/// to show.
+pub(super) fn from_commands(commands: &[Command], paths: &[String]) -> Option<Command> {
+    let test = commands.iter().find(|c| c.purpose == "test")?;
+    let command = &test.command;
+    // Arguments after `--` go to the test binary, or to a script: a name appended
+    // to them means something else.
+    if command.contains(" -- ") || command.ends_with(" --") {
+        return None;
+    }
+    let words: Vec<&str> = command.split_whitespace().collect();
+    let narrowed = if let Some(at) = words.iter().position(|w| *w == "pytest") {
+        // `uv run pytest -x` → `uv run pytest tests/test_x.py::NAME`: its own arguments
+        // may name the folder to collect from, so only the runner and what runs it stay.
+        let runner = words[..=at].join(" ");
+        match first_test(paths, |name| name.starts_with("test_") && name.ends_with(".py")) {
+            Some(file) => format!("{runner} {file}::{NAME}"),
+            None => format!("{runner} -k {NAME}"),
+        }
+    } else if command.starts_with("cargo test") || command.starts_with("cargo nextest run") {
+        format!("{command} {NAME}")
+    } else if command.starts_with("go test") {
+        format!("{command} -run {NAME}")
+    } else {
+        return None;
+    };
+    Some(Command { purpose: PURPOSE.into(), command: narrowed, source: test.source.clone() })
+}
+
+/// `script` (a package.json script) run by `run` (`npm run test`, `pnpm test`)
+/// narrowed to one test, if it runs Vitest or Jest, which take a file and
+/// `-t NAME`; npm passes them to the script after `--`.
+pub(super) fn from_script(run: &str, script: &str, paths: &[String]) -> Option<String> {
+    let runner = script.split_whitespace().next()?;
+    if !matches!(runner, "vitest" | "jest") || script.contains("&&") || script.contains(';') {
+        return None;
+    }
+    let file = first_test(paths, |name| {
+        [".test.", ".spec."].iter().any(|infix| name.contains(infix))
+            && [".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts"]
+                .iter()
+                .any(|ext| name.ends_with(ext))
+    })?;
+    let separator = if run.starts_with("npm ") { " --" } else { "" };
+    Some(format!("{run}{separator} {file} -t {NAME}"))
+}
+
+/// The test file to show: the first, by path, of the shallowest test files
+/// named as `is_test_file` says, the project's own (an example's smoke test
+/// under `examples/` is not how the project tests itself).
+fn first_test(paths: &[String], is_test_file: impl Fn(&str) -> bool) -> Option<&str> {
+    let own = |path: &str| {
+        let top = path.split('/').next().unwrap_or(path);
+        !path.contains('/') || matches!(PathRole::of(top), PathRole::Test | PathRole::Source)
+    };
+    paths
+        .iter()
+        .filter(|p| {
+            PathRole::of(p) == PathRole::Test && own(p) && is_test_file(p.rsplit('/').next().unwrap_or(p))
+        })
+        .min_by(|a, b| a.matches('/').count().cmp(&b.matches('/').count()).then_with(|| a.cmp(b)))
+        .map(String::as_str)
+}
