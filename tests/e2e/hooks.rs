@@ -294,6 +294,10 @@ pub fn render_invoice_pdf() {}
     assert!(files.first().is_some_and(|l| l.starts_with("- src/auth/clock.rs")), "{text}");
     assert!(files.iter().any(|l| l.starts_with("- src/auth/store.rs")), "{text}");
     assert!(!text.contains("invoice"), "{text}");
+    // A path alone: that file, and none that nothing points to.
+    let text = prompt_context(&repo, "read src/auth/clock.rs first");
+    let files: Vec<&str> = text.lines().filter(|l| l.starts_with("- src/")).collect();
+    assert_eq!(files, ["- src/auth/clock.rs"], "{text}");
 }
 
 #[test]

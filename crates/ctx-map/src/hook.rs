@@ -392,7 +392,8 @@ fn file_lines(ws: &mut Workspace, prompt: &str, words: &[String]) -> crate::Resu
         ranked.iter().filter_map(|r| by_path.get(r.path.as_str()).map(|&i| (r.score, i))).collect();
     Ok(ranked
         .iter()
-        .filter(|(score, _)| *score >= config.min_score * best)
+        // Nothing that scores nothing, even when only a named file scores at all.
+        .filter(|(score, _)| *score > 0.0 && *score >= config.min_score * best)
         .take(config.files)
         .map(|&(_, i)| file_line(&files[i], words))
         .collect())
