@@ -29,6 +29,8 @@ pub const MAX_DEFS: usize = 24;
 const MAX_SIGNATURE_CHARS: usize = 160;
 /// A name defined in more files than this tells nothing of who uses whom.
 const MAX_DEFINERS: usize = 3;
+/// How many lines make a constant data ([`Candidate::data`]).
+const DATA_LINES: u32 = 10;
 
 /// Bring every file's outline up to date, then build the context files:
 /// what `ctx build` runs. Indexing reads the store as the last scan left it
@@ -69,7 +71,7 @@ struct Inputs {
 
 /// How outlines are made: a change of what they pick or how they order it must
 /// change it, or a store keeps the outlines of the old way until a file changes.
-const VERSION: u32 = 9;
+const VERSION: u32 = 10;
 
 /// Where the digest of the inputs of the stored outlines is kept ([`Workspace::derived`]).
 const INPUTS_KEY: &str = "outline-inputs";
@@ -232,10 +234,12 @@ fn outlines(
                 if seen.insert((set, def.name.as_str())) {
                     let score = ranking.def_rank.get(i).and_then(|s| s.get(d)).copied().unwrap_or(0.0);
                     let public = exports.is_public(defs, def);
+                    let lines = def.end_line.saturating_sub(def.line) + 1;
                     picked.push(Candidate {
                         own: !fills_in,
                         public,
                         code: def.kind != Kind::Constant,
+                        data: def.kind == Kind::Constant && lines >= DATA_LINES && users == 0,
                         top: def.parent.is_none(),
                         users,
                         score,
@@ -243,7 +247,7 @@ fn outlines(
                     });
                 }
             }
-            // The file's own items before what it fills in of a trait; public, used and top
+            // The file's own items before what it fills in of a trait, and before data; public, used and top
             // level first (a private name "used" elsewhere is mostly another's: `.find()`);
             // of what no other file uses, the code before its constants (a middleware's
             // methods before the `STYLES` and `JS` of its error page); then by how many
@@ -251,8 +255,8 @@ fn outlines(
             // (`get_flashed_messages` over `url_for`).
             picked.sort_by(|a, b| {
                 let code_or_used = |c: &Candidate| c.code || c.users > 0;
-                (b.own, b.public, b.users > 0, code_or_used(b), b.top, b.users)
-                    .cmp(&(a.own, a.public, a.users > 0, code_or_used(a), a.top, a.users))
+                (b.own, !b.data, b.public, b.users > 0, code_or_used(b), b.top, b.users)
+                    .cmp(&(a.own, !a.data, a.public, a.users > 0, code_or_used(a), a.top, a.users))
                     .then(b.score.total_cmp(&a.score))
                     .then(a.d.cmp(&b.d))
             });
@@ -276,6 +280,10 @@ struct Candidate {
     public: bool,
     /// Not a constant: the code before its data.
     code: bool,
+    /// A constant of [`DATA_LINES`] lines or more that no other file uses: an
+    /// SVG, a stylesheet, a bundled script kept in the code, never what a
+    /// reader of the file looks for, public or not.
+    data: bool,
     top: bool,
     /// Other files using it.
     users: usize,
@@ -486,6 +494,20 @@ mod tests {
             names(errors),
             ["ServerErrorMiddleware", "LIMIT", "generate_html", "error_response", "STYLES", "JS"]
         );
+    }
+
+    #[test]
+    fn a_long_constant_no_other_file_uses_is_data_and_comes_after_private_code() {
+        let svg: String = (0..12).map(|i| format!("<path d=\"M{i}\"/>\n")).collect();
+        let text = format!(
+            "ICON_NOTE = \"\"\"<svg>\n{svg}</svg>\"\"\"\nLIMIT = 10\n\n\
+             class Admonition:\n    def render(self):\n        return _icon() + ICON_NOTE\n\n\
+             def _icon():\n    return LIMIT\n"
+        );
+        let files = [indexed("pkg/admonitions.py", Lang::Python, &text)];
+        let outlines = outline_all(&files);
+        // A public name, yet data: after the private helper; a one-line constant stays where it was.
+        assert_eq!(names(&outlines[0]), ["Admonition", "render", "LIMIT", "_icon", "ICON_NOTE"]);
     }
 
     #[test]
