@@ -32,6 +32,12 @@ const MAX_DEFINERS: usize = 3;
 /// How many lines make a constant data ([`Candidate::data`]).
 const DATA_LINES: u32 = 10;
 
+/// Whether a constant holds a file's bytes or text (Rust's `include_bytes!`,
+/// `include_str!`: mdBook's `ELASTICLUNR_JS`).
+fn embeds_a_file(def: &Def) -> bool {
+    ["include_bytes!", "include_str!"].iter().any(|embed| def.signature.contains(embed))
+}
+
 /// Bring every file's outline up to date, then build the context files:
 /// what `ctx build` runs. Indexing reads the store as the last scan left it
 /// (no scan: a build shows what was scanned) and parses only new contents.
@@ -71,7 +77,7 @@ struct Inputs {
 
 /// How outlines are made: a change of what they pick or how they order it must
 /// change it, or a store keeps the outlines of the old way until a file changes.
-const VERSION: u32 = 10;
+const VERSION: u32 = 11;
 
 /// Where the digest of the inputs of the stored outlines is kept ([`Workspace::derived`]).
 const INPUTS_KEY: &str = "outline-inputs";
@@ -239,7 +245,9 @@ fn outlines(
                         own: !fills_in,
                         public,
                         code: def.kind != Kind::Constant,
-                        data: def.kind == Kind::Constant && lines >= DATA_LINES && users == 0,
+                        data: def.kind == Kind::Constant
+                            && users == 0
+                            && (lines >= DATA_LINES || embeds_a_file(def)),
                         top: def.parent.is_none(),
                         users,
                         score,
@@ -280,9 +288,10 @@ struct Candidate {
     public: bool,
     /// Not a constant: the code before its data.
     code: bool,
-    /// A constant of [`DATA_LINES`] lines or more that no other file uses: an
-    /// SVG, a stylesheet, a bundled script kept in the code, never what a
-    /// reader of the file looks for, public or not.
+    /// A constant of [`DATA_LINES`] lines or more, or one that embeds a file
+    /// (`include_bytes!`), that no other file uses: an SVG, a stylesheet, a
+    /// bundled script kept in the code, never what a reader of the file looks
+    /// for, public or not.
     data: bool,
     top: bool,
     /// Other files using it.
@@ -508,6 +517,11 @@ mod tests {
         let outlines = outline_all(&files);
         // A public name, yet data: after the private helper; a one-line constant stays where it was.
         assert_eq!(names(&outlines[0]), ["Admonition", "render", "LIMIT", "_icon", "ICON_NOTE"]);
+        // A file's bytes embedded in one line are data too.
+        let rust = "pub static ELASTICLUNR_JS: &[u8] = include_bytes!(\"elasticlunr.min.js\");\n\
+                    pub const MAX: usize = 3;\nfn build_index() -> usize { MAX }\n";
+        let outlines = outline_all(&[indexed("src/search.rs", Lang::Rust, rust)]);
+        assert_eq!(names(&outlines[0]), ["MAX", "build_index", "ELASTICLUNR_JS"]);
     }
 
     #[test]
