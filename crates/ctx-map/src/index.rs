@@ -35,6 +35,18 @@ impl IndexedFile {
     pub fn defined_names(&self) -> impl Iterator<Item = &str> {
         self.tags.defs.iter().filter(|d| d.kind.defines_name()).map(|d| d.name.as_str())
     }
+
+    /// `source` at `path`, parsed as `lang` (tests build files with it).
+    #[cfg(test)]
+    pub(crate) fn parsed(path: &str, lang: crate::lang::Lang, source: &str) -> IndexedFile {
+        IndexedFile {
+            path: path.into(),
+            lang: lang.name().into(),
+            size: source.len() as u64,
+            hash: *blake3::hash(source.as_bytes()).as_bytes(),
+            tags: crate::tags::extract(lang, source).unwrap(),
+        }
+    }
 }
 
 /// What indexing did. Stable JSON.

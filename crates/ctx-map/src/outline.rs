@@ -416,7 +416,6 @@ impl<'f> Exports<'f> {
 mod tests {
     use super::*;
     use crate::lang::Lang;
-    use crate::tags;
 
     /// The outlines of all `files`, ranked without a focus.
     fn outline_all(files: &[IndexedFile]) -> Vec<Outline> {
@@ -436,16 +435,6 @@ mod tests {
         assert!(significant(0.00124) > significant(0.00123));
     }
 
-    fn indexed(path: &str, lang: Lang, source: &str) -> IndexedFile {
-        IndexedFile {
-            path: path.into(),
-            lang: lang.name().into(),
-            size: source.len() as u64,
-            hash: *blake3::hash(source.as_bytes()).as_bytes(),
-            tags: tags::extract(lang, source).unwrap(),
-        }
-    }
-
     fn names(outline: &Outline) -> Vec<&str> {
         outline.defs.iter().map(|d| d.name.as_str()).collect()
     }
@@ -453,20 +442,20 @@ mod tests {
     #[test]
     fn public_and_used_names_lead_and_no_tests_in_code() {
         let files = [
-            indexed(
+            IndexedFile::parsed(
                 "src/pkg/core.rs",
                 Lang::Rust,
                 "fn helper() {}\npub fn alpha() {}\npub struct Pool;\nimpl Pool {\n    pub fn get(&self) {}\n}\n\
                  #[cfg(test)]\nmod tests {\n    #[test]\n    fn checks() {}\n}\n",
             ),
-            indexed(
+            IndexedFile::parsed(
                 "src/pkg/app.py",
                 Lang::Python,
                 "from core import Pool\ndef test_x():\n    pass\ndef _hidden():\n    pass\nclass App:\n    def run(self,\n            x):\n        Pool()\n",
             ),
-            indexed("tests/test_app.py", Lang::Python, "def test_app():\n    App().run(1)\n"),
+            IndexedFile::parsed("tests/test_app.py", Lang::Python, "def test_app():\n    App().run(1)\n"),
             // Not core.rs's private `helper`, which no other file can see.
-            indexed("src/pkg/other.rs", Lang::Rust, "pub fn other(x: X) {\n    x.helper();\n}\n"),
+            IndexedFile::parsed("src/pkg/other.rs", Lang::Rust, "pub fn other(x: X) {\n    x.helper();\n}\n"),
         ];
         let outlines = outline_all(&files);
         let by_path = |p: &str| outlines.iter().find(|o| o.path == p).unwrap();
@@ -489,8 +478,8 @@ mod tests {
                       LIMIT = 10\n\nclass ServerErrorMiddleware:\n    def generate_html(self, exc):\n        \
                       return STYLES + JS\n\n    def error_response(self, request):\n        pass\n";
         let files = [
-            indexed("pkg/errors.py", Lang::Python, errors),
-            indexed(
+            IndexedFile::parsed("pkg/errors.py", Lang::Python, errors),
+            IndexedFile::parsed(
                 "pkg/app.py",
                 Lang::Python,
                 "from pkg.errors import ServerErrorMiddleware, LIMIT\nServerErrorMiddleware()\nLIMIT\n",
@@ -513,45 +502,57 @@ mod tests {
              class Admonition:\n    def render(self):\n        return _icon() + ICON_NOTE\n\n\
              def _icon():\n    return LIMIT\n"
         );
-        let files = [indexed("pkg/admonitions.py", Lang::Python, &text)];
+        let files = [IndexedFile::parsed("pkg/admonitions.py", Lang::Python, &text)];
         let outlines = outline_all(&files);
         // A public name, yet data: after the private helper; a one-line constant stays where it was.
         assert_eq!(names(&outlines[0]), ["Admonition", "render", "LIMIT", "_icon", "ICON_NOTE"]);
         // A file's bytes embedded in one line are data too.
         let rust = "pub static ELASTICLUNR_JS: &[u8] = include_bytes!(\"elasticlunr.min.js\");\n\
                     pub const MAX: usize = 3;\nfn build_index() -> usize { MAX }\n";
-        let outlines = outline_all(&[indexed("src/search.rs", Lang::Rust, rust)]);
+        let outlines = outline_all(&[IndexedFile::parsed("src/search.rs", Lang::Rust, rust)]);
         assert_eq!(names(&outlines[0]), ["MAX", "build_index", "ELASTICLUNR_JS"]);
     }
 
     #[test]
     fn an_es_module_s_own_names_are_private_and_used_by_no_other_file() {
         let files = [
-            indexed(
+            IndexedFile::parsed(
                 "src/context.ts",
                 Lang::TypeScript,
                 "interface Set<E> { x: E }\nexport type Data = string\n\
                  @sealed\nexport class Context<E> {\n  get(key: string) {}\n  private hidden() {}\n}\n\
                  class Helper {}\nfunction log() {}\nexport { Helper }\n",
             ),
-            indexed(
+            IndexedFile::parsed(
                 "src/hono.ts",
                 Lang::TypeScript,
                 "import { Context } from './context'\nexport class Hono { c = new Context() }\n",
             ),
             // Builtins by the same names: none of context.ts's, which keeps them to itself.
-            indexed(
+            IndexedFile::parsed(
                 "src/utils.ts",
                 Lang::TypeScript,
                 "export const s = new Set()\nexport function f() { console.log(s); return [1].some(Boolean) }\n",
             ),
-            indexed("src/combine.ts", Lang::TypeScript, "export function some() {}\n"),
-            indexed("src/legacy.js", Lang::JavaScript, "function helper() {}\nmodule.exports = { helper }\n"),
-            indexed("src/types.ts", Lang::TypeScript, "class Thing {}\nexport default Thing\n"),
+            IndexedFile::parsed("src/combine.ts", Lang::TypeScript, "export function some() {}\n"),
+            IndexedFile::parsed(
+                "src/legacy.js",
+                Lang::JavaScript,
+                "function helper() {}\nmodule.exports = { helper }\n",
+            ),
+            IndexedFile::parsed("src/types.ts", Lang::TypeScript, "class Thing {}\nexport default Thing\n"),
             // Three more `Context`s: too many to say whose a use is, but for the one named for it.
-            indexed("src/router/node.ts", Lang::TypeScript, "export interface Context { i: number }\n"),
-            indexed("src/jsx/render.ts", Lang::TypeScript, "export type Context = string\n"),
-            indexed("src/helper/state.ts", Lang::TypeScript, "export interface Context { s: string }\n"),
+            IndexedFile::parsed(
+                "src/router/node.ts",
+                Lang::TypeScript,
+                "export interface Context { i: number }\n",
+            ),
+            IndexedFile::parsed("src/jsx/render.ts", Lang::TypeScript, "export type Context = string\n"),
+            IndexedFile::parsed(
+                "src/helper/state.ts",
+                Lang::TypeScript,
+                "export interface Context { s: string }\n",
+            ),
         ];
         let outlines = outline_all(&files);
         let by_path = |p: &str| outlines.iter().find(|o| o.path == p).unwrap();
@@ -570,7 +571,7 @@ mod tests {
     #[test]
     fn a_file_s_own_items_come_before_what_it_implements_of_traits() {
         let files = [
-            indexed(
+            IndexedFile::parsed(
                 "src/routing/not_found.rs",
                 Lang::Rust,
                 "pub(super) struct NotFound;\n\
@@ -581,9 +582,9 @@ mod tests {
                  impl fmt::Debug for Gone {\n    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result { Ok(()) }\n}\n\
                  impl Gone {\n    pub(super) fn at(&self) -> u64 { 0 }\n}\n",
             ),
-            indexed("src/response.rs", Lang::Rust, "pub struct Response;\n"),
+            IndexedFile::parsed("src/response.rs", Lang::Rust, "pub struct Response;\n"),
             // Uses of the trait items' names: of the traits', not of this file's.
-            indexed(
+            IndexedFile::parsed(
                 "src/app.rs",
                 Lang::Rust,
                 "pub fn app(r: Response) -> Response {\n    r.call();\n    r.fmt(f);\n    r\n}\n",
@@ -598,14 +599,19 @@ mod tests {
 
     #[test]
     fn among_used_names_the_one_more_files_use_leads_however_short() {
-        let user = |i: usize, calls: &str| indexed(&format!("src/pkg/view_{i}.py"), Lang::Python, calls);
+        let user =
+            |i: usize, calls: &str| IndexedFile::parsed(&format!("src/pkg/view_{i}.py"), Lang::Python, calls);
         let files = [
-            indexed(
+            IndexedFile::parsed(
                 "src/pkg/helpers.py",
                 Lang::Python,
                 "def get_flashed_messages_for(category):\n    pass\n\ndef url_for(endpoint):\n    pass\n",
             ),
-            indexed("src/pkg/other.py", Lang::Python, "def render_other_template(name):\n    pass\n"),
+            IndexedFile::parsed(
+                "src/pkg/other.py",
+                Lang::Python,
+                "def render_other_template(name):\n    pass\n",
+            ),
             // Each file's rank goes mostly to the long, specific names it calls (×10).
             user(0, "get_flashed_messages_for('x')\nurl_for('a')\n"),
             user(1, "render_other_template('y')\nurl_for('b')\n"),

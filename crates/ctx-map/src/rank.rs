@@ -13,7 +13,8 @@
 //!   its file name (`pool.rs`) is the one it means;
 //! - **defines**: a file that defines an identifier the task writes as code
 //!   (`createInnerProxy`, `Input::haystack`, `or_`) holds it, where a word of
-//!   that identifier may be in every file's text;
+//!   that identifier may be in every file's text; of the files defining a
+//!   name the task qualifies (`app.render`), the ones its qualifier holds;
 //! - from the version history, when there is one ([`crate::history`]):
 //!   **similar** — the past commits whose messages read most like the task
 //!   (BM25 over messages) vote for the files they changed, the strongest
@@ -235,7 +236,7 @@ fn rank_with(
 
     let named = named_in_query(files, query);
     let mentioned = shared(files.len(), named_by_path(files, query));
-    let defines = defines_named(files, &graph::code_names(query));
+    let defines = defines_named(files, query);
     let history = history.filter(|_| options.history);
     let zeros = || vec![0.0; files.len()];
     let (recency, similar, authored, latest) = match history {
@@ -485,29 +486,68 @@ fn place_in_file(word: &str) -> &str {
 /// ([`graph::code_names`]: `url_for`, `Session`, `click.prompt`) it defines. A name
 /// several files define is shared among them; tests define it only when
 /// nothing else does (a test's `class Flask(flask.Flask)` is not where
-/// `Flask` is).
-fn defines_named(files: &[IndexedFile], code: &HashSet<String>) -> Vec<f64> {
+/// `Flask` is). A name the task qualifies (`app.render`, `Input::haystack`)
+/// is defined where that qualifier holds it, when some file's does
+/// ([`qualified_by`]): `app.render` is express's `application.js`, not
+/// `res.render` in `response.js`.
+fn defines_named(files: &[IndexedFile], query: &str) -> Vec<f64> {
+    let code = graph::code_names(query);
     if code.is_empty() {
         return vec![0.0; files.len()];
     }
-    // Per name, the code and the tests defining it.
-    let mut definers: HashMap<&str, (Vec<usize>, Vec<usize>)> = HashMap::default();
+    let mut qualifiers: HashMap<String, Vec<String>> = HashMap::default();
+    for (qualifier, name) in graph::qualified_names(query) {
+        qualifiers.entry(name).or_default().push(qualifier);
+    }
+    // Per name, its definers: code, then tests, each as qualified or not.
+    let mut definers: HashMap<&str, [Vec<usize>; 4]> = HashMap::default();
     for (i, file) in files.iter().enumerate() {
         let test = matches!(PathRole::of(&file.path), PathRole::Test | PathRole::Fixture);
-        let mut defined: Vec<&str> = file.defined_names().filter(|&n| code.contains(n)).collect();
-        defined.sort_unstable();
-        defined.dedup();
-        for name in defined {
-            let (code, tests) = definers.entry(name).or_default();
-            if test { tests } else { code }.push(i);
+        let mut defined: Vec<(&str, bool)> = Vec::new();
+        for def in file.tags.defs.iter().filter(|d| d.kind.defines_name() && code.contains(&d.name)) {
+            let qualified =
+                qualifiers.get(&def.name).is_some_and(|qs| qs.iter().any(|q| qualified_by(file, def, q)));
+            defined.push((def.name.as_str(), qualified));
+        }
+        // A file defining a name both ways counts as qualified.
+        defined.sort_unstable_by(|a, b| a.0.cmp(b.0).then(b.1.cmp(&a.1)));
+        defined.dedup_by(|a, b| a.0 == b.0);
+        for (name, qualified) in defined {
+            let groups = definers.entry(name).or_default();
+            groups[usize::from(test) * 2 + usize::from(!qualified)].push(i);
         }
     }
     shared(
         files.len(),
-        definers.into_values().map(|(code, tests)| if code.is_empty() { tests } else { code }),
+        definers.into_values().map(|[code, code_unqualified, tests, tests_unqualified]| {
+            match (code.is_empty(), code_unqualified.is_empty(), tests.is_empty()) {
+                (false, _, _) => code,
+                (true, false, _) => code_unqualified,
+                (true, true, false) => tests,
+                (true, true, true) => tests_unqualified,
+            }
+        }),
     )
 }
 
+/// Whether `def` of `file` is the one `qualifier.name` means: it sits in a
+/// definition so named (`class Session`, `impl Input`), its signature
+/// writes it so (`app.render = function render`, `Reply.prototype.send =`),
+/// or it is at the top of a module so named (`dense::DFA` in `dense.rs`,
+/// `flask.url_for` in `src/flask/helpers.py`).
+fn qualified_by(file: &IndexedFile, def: &crate::tags::Def, qualifier: &str) -> bool {
+    match def.parent(&file.tags.defs) {
+        Some(parent) => parent.name == qualifier,
+        None => {
+            let written = |sep: &str| def.signature.contains(&format!("{qualifier}{sep}{}", def.name));
+            written(".") || written(".prototype.") || {
+                let mut components = file.path.split('/');
+                let stem = components.next_back().map(|name| name.split('.').next().unwrap_or(name));
+                stem == Some(qualifier) || components.any(|folder| folder == qualifier)
+            }
+        }
+    }
+}
 /// Per file, from 0 to 1, the credit of the groups it is in: each group gives
 /// its files 1 / √(its size), so the one file a task can mean has 1, one of
 /// two 0.71 and one of the thirty `index.ts` a task says 0.18.
@@ -684,7 +724,7 @@ mod tests {
         define(&mut files[1], &["mergeRouters", "router"]);
         define(&mut files[2], &["createInnerProxy", "fixture_only"]);
         define(&mut files[3], &["fixture_only"]);
-        let defines = |query: &str| defines_named(&files, &graph::code_names(query));
+        let defines = |query: &str| defines_named(&files, query);
         assert_eq!(defines("handle proxy coercion in createInnerProxy"), [1.0, 0.0, 0.0, 0.0]);
         // A plain word is maybe only English: `router` names no definition.
         assert_eq!(defines("proxy the router"), [0.0; 4]);
@@ -692,6 +732,42 @@ mod tests {
         // What only tests define, tests hold, sharing it.
         let half = 1.0 / 2f64.sqrt();
         assert_eq!(defines("fixture_only breaks"), [0.0, 0.0, half, half]);
+    }
+
+    #[test]
+    fn a_qualified_name_means_the_definition_its_qualifier_holds() {
+        use crate::lang::Lang;
+        let parsed = IndexedFile::parsed;
+        let files = vec![
+            parsed(
+                "lib/application.js",
+                Lang::JavaScript,
+                "var app = exports = module.exports = {};\napp.render = function render(name, options) {};\n",
+            ),
+            parsed(
+                "lib/response.js",
+                Lang::JavaScript,
+                "var res = Object.create(http.ServerResponse.prototype);\nres.render = function render(view) {};\n",
+            ),
+            parsed(
+                "src/search.rs",
+                Lang::Rust,
+                "pub struct Input;\nimpl Input {\n    pub fn haystack(&self) -> &[u8] { &[] }\n}\n",
+            ),
+            parsed("src/util.rs", Lang::Rust, "pub fn haystack() {}\n"),
+            parsed("src/dfa/dense.rs", Lang::Rust, "pub struct DFA;\n"),
+            parsed("src/dfa/sparse.rs", Lang::Rust, "pub struct DFA;\n"),
+        ];
+        let defines = |query: &str| defines_named(&files, query);
+        let half = 1.0 / 2f64.sqrt();
+        // Unqualified, the name is shared by every file defining it.
+        assert_eq!(defines("options in `render`")[..2], [half, half]);
+        // Qualified, by what it is assigned to (JavaScript), by its impl (Rust), by its module.
+        assert_eq!(defines("options in app.render")[..2], [1.0, 0.0]);
+        assert_eq!(defines("return with original lifetime from `Input::haystack`")[2..4], [1.0, 0.0]);
+        assert_eq!(defines("speed up dense::DFA")[4..], [1.0, 0.0]);
+        // A qualifier nothing here holds the name in leaves it shared.
+        assert_eq!(defines("this.render is slow")[..2], [half, half]);
     }
 
     fn commit(message: &str, files: &[&str]) -> crate::history::Commit {

@@ -139,11 +139,6 @@ pub fn written_as_code(word: &str) -> bool {
 /// is no qualified name.
 pub fn code_names(query: &str) -> HashSet<String> {
     let mut out: HashSet<String> = query_names(query).into_iter().filter(|w| written_as_code(w)).collect();
-    let identifier = |w: &&str| {
-        w.len() >= 3
-            && w.starts_with(|c: char| c.is_alphabetic() || c == '_')
-            && w.chars().all(|c| c.is_alphanumeric() || c == '_')
-    };
     // Outside backticks the even pieces, inside the odd ones but an unclosed last.
     let pieces: Vec<&str> = query.split('`').collect();
     for (k, piece) in pieces.iter().enumerate() {
@@ -151,24 +146,57 @@ pub fn code_names(query: &str) -> HashSet<String> {
             out.extend(
                 piece
                     .split(|c: char| !(c.is_alphanumeric() || c == '_'))
-                    .filter(identifier)
+                    .filter(|w| is_identifier(w))
                     .map(str::to_string),
             );
         }
-        let chains = piece
-            .split(|c: char| c.is_whitespace() || "()[]{},;'\"<>!?".contains(c))
-            .map(|token| token.trim_end_matches(['.', ':']))
-            .filter(|token| {
-                (token.contains('.') || token.contains("::")) && ctxkeep_core::language(token).is_none()
-            });
-        for chain in chains {
-            let parts: Vec<&str> = chain.split(['.', ':']).filter(|p| !p.is_empty()).collect();
-            if parts.len() >= 2 && parts.iter().all(|p| p.chars().all(|c| c.is_alphanumeric() || c == '_')) {
-                out.extend(parts.into_iter().filter(identifier).map(str::to_string));
+    }
+    for chain in qualified_chains(query) {
+        out.extend(chain.into_iter().filter(|p| is_identifier(p)).map(str::to_string));
+    }
+    out
+}
+
+/// The names a task qualifies, each with the name before it: `app.render`
+/// gives (`app`, `render`), `Captures::get_match` (`Captures`, `get_match`),
+/// `a.b.c` (`a`, `b`) and (`b`, `c`): which of the definitions of `render`
+/// the task means.
+pub fn qualified_names(query: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for chain in qualified_chains(query) {
+        for pair in chain.windows(2) {
+            if is_identifier(pair[1]) {
+                out.push((pair[0].to_string(), pair[1].to_string()));
             }
         }
     }
+    out.sort_unstable();
+    out.dedup();
     out
+}
+
+/// The `a.b` and `A::b` chains a task writes, split at their separators; a
+/// file name (`app.py`) is none.
+fn qualified_chains(query: &str) -> Vec<Vec<&str>> {
+    query
+        .split(|c: char| c.is_whitespace() || "()[]{},;'\"<>!?`".contains(c))
+        .map(|token| token.trim_end_matches(['.', ':']))
+        .filter(|token| {
+            (token.contains('.') || token.contains("::")) && ctxkeep_core::language(token).is_none()
+        })
+        .map(|chain| chain.split(['.', ':']).filter(|p| !p.is_empty()).collect::<Vec<&str>>())
+        .filter(|parts| {
+            parts.len() >= 2 && parts.iter().all(|p| p.chars().all(|c| c.is_alphanumeric() || c == '_'))
+        })
+        .collect()
+}
+
+/// A word that can be an identifier worth matching: three characters or
+/// more, a letter or `_` first.
+fn is_identifier(word: &str) -> bool {
+    word.len() >= 3
+        && word.starts_with(|c: char| c.is_alphabetic() || c == '_')
+        && word.chars().all(|c| c.is_alphanumeric() || c == '_')
 }
 
 /// The reference graph of a repository, weighted for the names a task
