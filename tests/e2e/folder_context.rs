@@ -135,7 +135,11 @@ fn undocumented_modules_list_their_definitions_in_the_standard_context() {
     // Scanned, never indexed: today's listing, names alone.
     repo.ok(&["init", "--no-agents", "--no-build"]);
     let before = repo.ok(&["context", "src/shop"]);
-    assert!(before.contains("- `app.py`\n") && !before.contains("class Shop"), "{before}");
+    assert!(
+        before.contains("- `app.py`, `client.ts`, `globals.py`, `pool.rs`\n")
+            && !before.contains("class Shop"),
+        "{before}"
+    );
 
     repo.ok(&["build"]);
     let text = std::fs::read_to_string(repo.path(".ctx/context/src--shop.standard.md")).unwrap();
@@ -188,6 +192,29 @@ fn the_root_context_shows_the_stack_and_commands() {
     assert!(repo.ok(&["context", ".", "--tier", "minimal"]).contains("- test: `pytest`"));
     let shop = repo.ok(&["context", "src/shop"]);
     assert!(!shop.contains("Commands:") && !shop.contains("Stack:"), "{shop}");
+}
+
+#[test]
+fn a_folder_lists_its_code_first_and_the_files_that_say_nothing_on_one_line() {
+    let repo = Repo::new();
+    repo.write(".editorconfig", "root = true\n");
+    repo.write("LICENSE", "MIT License\n");
+    repo.write("README.md", "# Tool\n\nA tool that turns logs into reports.\n");
+    repo.write("main.py", "def main():\n    return 0\n");
+    repo.ok(&["init", "--no-agents"]);
+    let root = std::fs::read_to_string(repo.path(".ctx/context/_root.standard.md")).unwrap();
+    let files = &root[root.find("### Files").unwrap()..];
+    let at = |text: &str| files.find(text).unwrap_or_else(|| panic!("{text:?} not in:\n{root}"));
+    assert!(
+        at("- `main.py`\n  - `def main()`") < at("- `README.md`: A tool that turns logs into reports."),
+        "{root}"
+    );
+    assert!(at("- `README.md`") < at("- Also: `.editorconfig`, `LICENSE`\n"), "{root}");
+    // The JSON still has every file, each marked by what its line says.
+    let doc = context(&repo, ".", "standard");
+    let names: Vec<&str> =
+        doc["doc"]["files"].as_array().unwrap().iter().map(|f| f["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["main.py", ".editorconfig", "LICENSE", "README.md"]);
 }
 
 #[test]

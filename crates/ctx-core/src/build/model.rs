@@ -620,7 +620,11 @@ pub(crate) fn assemble(tree: &Tree, i: usize, tier: Tier) -> ContextDoc {
                 .collect(),
             referenced_by: f.outline.as_ref().map_or(0, |o| o.referenced_by),
         })
-        .collect();
+        .collect::<Vec<_>>();
+    // The code first (`fastify.js` before `CONTRIBUTING.md` and `.editorconfig`):
+    // what an agent opens a folder's context for.
+    let mut files = files;
+    files.sort_by_key(|f| f.definitions.is_empty());
     let project = (folder.parent.is_none()
         && (!tree.project.stack.is_empty() || !tree.project.commands.is_empty()))
     .then(|| tree.project.clone());

@@ -84,6 +84,7 @@ impl Templates {
             return self.0.context(doc, Section::Header.template());
         };
         show_names(&mut data);
+        mark_plain_files(&mut data);
         Ok(Context::from(data))
     }
 
@@ -95,6 +96,35 @@ impl Templates {
     pub fn render(&self, doc: &ContextDoc) -> Result<String> {
         let data = self.context(doc)?;
         Section::ALL.iter().map(|&section| self.render_section(section, &data)).collect()
+    }
+}
+
+/// Mark the files a context lists by name alone (no summary, no
+/// definitions, no size: `.editorconfig`, `LICENSE`, a folder of images)
+/// `plain`, and gather their names in `plain_files`: the template lists
+/// them on one line after the files that say something.
+fn mark_plain_files(data: &mut Value) {
+    let Some(files) = data.get_mut("files").and_then(Value::as_array_mut) else { return };
+    let mut plain_files = Vec::new();
+    for file in files.iter_mut() {
+        let said = |key: &str| match file.get(key) {
+            Some(Value::String(text)) => !text.is_empty(),
+            Some(Value::Array(items)) => !items.is_empty(),
+            Some(Value::Bool(flag)) => *flag,
+            _ => false,
+        };
+        let plain = !said("summary") && !said("definitions") && !said("detailed") && !said("secret");
+        if plain {
+            plain_files.push(file.get("name").cloned().unwrap_or(Value::Null));
+        }
+        if let Some(fields) = file.as_object_mut() {
+            fields.insert("plain".into(), Value::Bool(plain));
+        }
+    }
+    let others = plain_files.len() < files.len();
+    if let Some(fields) = data.as_object_mut() {
+        fields.insert("plain_files".into(), Value::Array(plain_files));
+        fields.insert("other_files".into(), Value::Bool(others));
     }
 }
 
