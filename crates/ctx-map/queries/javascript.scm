@@ -46,3 +46,8 @@
   value: [(call_expression function: (identifier) @require arguments: (arguments (string)))
           (member_expression object: (call_expression function: (identifier) @require arguments: (arguments (string))))]
   (#eq? @require "require"))
+; So is a name for what is defined elsewhere (`const toString =
+; Object.prototype.toString`, `const kHooks = symbols.kHooks`): an alias, whose
+; uses would take the references meant for the real one.
+(variable_declarator name: (identifier) @import
+  value: (member_expression object: [(identifier) (member_expression)]))

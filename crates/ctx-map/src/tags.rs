@@ -19,7 +19,7 @@ use crate::lang::Lang;
 use crate::signature::signature;
 
 /// Bumped when what extraction yields changes: cached tags are re-parsed.
-pub const TAGS_VERSION: u32 = 27;
+pub const TAGS_VERSION: u32 = 28;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -629,11 +629,13 @@ mod tests {
     fn what_a_file_requires_from_another_module_it_does_not_define() {
         let js = "const FindMyWay = require('find-my-way');\nconst { kA } = require('./symbols');\n\
                   const toString = require('util').toString;\nconst LIMIT = computeLimit(3);\n\
-                  const load = (m) => require(m);\nfunction route() { const Inner = require('x'); }\n";
+                  const load = (m) => require(m);\nfunction route() { const Inner = require('x'); }\n\
+                  const hasOwn = Object.prototype.hasOwnProperty;\nconst kHooks = symbols.kHooks;\n\
+                  const first = list[0].name;\n";
         for lang in [Lang::JavaScript, Lang::TypeScript] {
             let defs = extract(lang, js).unwrap().defs;
             let names: Vec<&str> = defs.iter().map(|d| d.name.as_str()).collect();
-            assert_eq!(names, ["LIMIT", "load", "route"], "{lang:?}");
+            assert_eq!(names, ["LIMIT", "load", "route", "first"], "{lang:?}");
         }
         // What it requires it still uses: `FindMyWay()` is a use of the module's export.
         let tags =
