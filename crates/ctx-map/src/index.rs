@@ -330,7 +330,5 @@ fn index_scanned_parsing(
 /// A Python file of `source` at `path`, its tags extracted: for unit tests.
 #[cfg(test)]
 pub(crate) fn python_file(path: &str, source: &str) -> IndexedFile {
-    let tags = crate::tags::extract(crate::lang::Lang::Python, source).unwrap_or_default();
-    let hash = *blake3::hash(source.as_bytes()).as_bytes();
-    IndexedFile { path: path.into(), lang: "python".into(), size: source.len() as u64, hash, tags }
+    IndexedFile::parsed(path, crate::lang::Lang::Python, source)
 }

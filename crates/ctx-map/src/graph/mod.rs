@@ -98,9 +98,14 @@ const MAX_SURFACE_DEFS: usize = 5;
 /// Whether `file` is a package's or module's entry file (`__init__.py`,
 /// `lib.rs`, `mod.rs`, `index.ts`) that mostly imports and re-exports: its
 /// references are the package's public surface. One holding code of its own
-/// (a `mod.rs` with the module's functions) references like any other file.
+/// (a `mod.rs` with the module's functions) references like any other file,
+/// and so does the entry of a package its name keeps private (rich's
+/// `_unicode_data/__init__.py`: what it imports is rich's business alone).
 fn is_surface(file: &IndexedFile) -> bool {
-    let name = file.path.rsplit('/').next().unwrap_or(&file.path);
+    let (folders, name) = file.path.rsplit_once('/').unwrap_or(("", &file.path));
+    if folders.split('/').any(|folder| folder.starts_with('_')) {
+        return false;
+    }
     let entry = match name.split_once('.') {
         Some(("__init__", "py")) => true,
         Some(("lib" | "mod", "rs")) => true,
@@ -572,14 +577,25 @@ mod tests {
         assert!(score(4) < lifted / 2.0, "{:?}", ranking.def_rank);
     }
 
+    #[test]
+    fn a_private_package_s_entry_file_is_no_public_surface() {
+        // rich's shape: `rich/_unicode_data/__init__.py` imports its tables for itself.
+        let files = [
+            indexed("pkg/__init__.py", "from .cells import cell_len\n"),
+            indexed("pkg/cells.py", "def cell_len(text):\n    return load(text)\n"),
+            indexed(
+                "pkg/_data/__init__.py",
+                "from ._versions import VERSIONS\ndef load(v):\n    return VERSIONS\n",
+            ),
+            indexed("pkg/_data/_versions.py", "VERSIONS = (1, 2)\n"),
+        ];
+        let ranking = Graph::new(&files, &HashSet::default()).rank(&Focus::default());
+        let (cell_len, versions) = (ranking.def_rank[1][0], ranking.def_rank[3][0]);
+        assert!(versions < cell_len / 2.0, "{:?}", ranking.def_rank);
+    }
+
     fn rust(path: &str, source: &str) -> IndexedFile {
-        IndexedFile {
-            path: path.into(),
-            lang: "rust".into(),
-            size: source.len() as u64,
-            hash: *blake3::hash(source.as_bytes()).as_bytes(),
-            tags: crate::tags::extract(crate::lang::Lang::Rust, source).unwrap(),
-        }
+        IndexedFile::parsed(path, crate::lang::Lang::Rust, source)
     }
 
     #[test]
