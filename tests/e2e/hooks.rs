@@ -395,6 +395,38 @@ pub fn render_page(title: &str) -> String { title.to_string() }
 }
 
 #[test]
+fn user_prompt_finds_a_module_its_tests_are_named_for_and_a_method_only_one_file_calls() {
+    // express's and fastify's shapes: `lib/validation.js` and the tests named for
+    // it; a builtin method (`trimRight`) that one file calls and none defines.
+    let repo = Repo::with_files(
+        r#"
+//- lib/validation.js
+function compileSchemas (context) { return context.schema }
+module.exports = { compileSchemas }
+//- lib/request.js
+function host (req) { return req.headers.host.trimRight() }
+module.exports = { host }
+//- lib/response.js
+function send (res, body) { res.end(body) }
+module.exports = { send }
+//- test/validation.test.js
+test('compiles', () => {})
+//- test/validation-errors.test.js
+test('reports', () => {})
+//- test/internals/validation.test.js
+test('internals', () => {})
+"#,
+    );
+    repo.ok(&["init", "--no-agents"]);
+    let first = |prompt: &str| {
+        let text = prompt_context(&repo, prompt);
+        text.lines().find(|l| l.starts_with("- ")).unwrap_or_default().to_string()
+    };
+    assert!(first("fix(validation): preserve coerced root values").starts_with("- lib/validation.js"));
+    assert!(first("replace deprecated trimRight() with trimEnd()").starts_with("- lib/request.js"));
+}
+
+#[test]
 fn user_prompt_injects_nothing_for_unrelated_or_trivial_prompts() {
     let repo = Repo::init(FIXTURE);
     let transcript = repo.path("t.jsonl");

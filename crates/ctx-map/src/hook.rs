@@ -29,7 +29,7 @@ use serde::Serialize;
 use crate::index::IndexedFile;
 use crate::rank::{self, RankOptions, RankedFile};
 use crate::tags::Kind;
-use crate::terms::task_terms;
+use crate::terms::{TaskTerms, task_terms};
 
 /// What a hook injects. Stable JSON.
 #[derive(Debug, Clone, Serialize)]
@@ -372,13 +372,20 @@ fn file_lines(ws: &mut Workspace, prompt: &str, words: &[String]) -> crate::Resu
     // with it. Which files, and in what order, is `ctx rank`'s to say: a
     // file that shares few of them (`networks.py` for "URL equality") may still
     // lead on its contents and history, and a test that names them all may not.
-    if relevant(&names, words, &identifiers(prompt), config.min_terms).is_empty() {
+    let identifiers = identifiers(prompt);
+    let named = !relevant(&names, words, &identifiers, config.min_terms).is_empty();
+    if !named && identifiers.is_empty() {
         return Ok(Vec::new());
     }
     // In the order `ctx rank` gives them: the words of their contents (the store's
     // postings), what they are for (tests after code), the history kept for this
     // HEAD; not the graph, which a hook has no time to build.
     let counts = crate::inverted::task_counts_reading(ws, &files, task_terms(prompt), MAX_READS)?;
+    // An identifier the prompt writes that only a file or two use (`trimRight()`)
+    // says which code it is about, though no file defines it.
+    if !named && !identifiers.iter().any(|id| (1..=MAX_USERS).contains(&users(&counts, files.len(), id))) {
+        return Ok(Vec::new());
+    }
     // `git log` once per HEAD, then from the store.
     let history = crate::history::History::cached(ws, crate::history::MAX_COMMITS);
     let options = RankOptions { lexical_only: true, history: true, top: None };
@@ -397,6 +404,15 @@ fn file_lines(ws: &mut Workspace, prompt: &str, words: &[String]) -> crate::Resu
         .take(config.files)
         .map(|&(_, i)| file_line(&files[i], words))
         .collect())
+}
+
+/// Most files that may use an identifier the prompt writes for it to say
+/// which code the prompt is about.
+const MAX_USERS: usize = 2;
+
+/// How many of the `n` files hold `term` in their text or names.
+fn users(counts: &TaskTerms, n: usize, term: &str) -> usize {
+    (0..n).filter(|&i| counts.count(i, term) != Default::default()).count()
 }
 
 /// `- path: Name (l. 12), Class.method (l. 40)`: the definitions the prompt's
@@ -463,6 +479,8 @@ struct FileNames {
     all: HashSet<String>,
     /// The file's name without extension, as rank's terms.
     stem: Option<String>,
+    /// A test or its data: named for the code it tests (`test/validation.test.js`).
+    test: bool,
 }
 
 impl FileNames {
@@ -480,7 +498,8 @@ impl FileNames {
         }
         let name = file.path.rsplit('/').next().unwrap_or(&file.path);
         let stem = rank::terms(name.split('.').next().unwrap_or(name)).into_iter().next();
-        FileNames { path, all, stem }
+        let test = matches!(PathRole::of(&file.path), PathRole::Test | PathRole::Fixture);
+        FileNames { path, all, stem, test }
     }
 }
 
@@ -493,9 +512,9 @@ impl FileNames {
 /// 1. it shares at least `min_terms` words with the prompt (fewer if the
 ///    prompt has fewer) and `N · Π df(w)/N ≤` [`MAX_CHANCE`]: common words
 ///    together (`write a test`) are no match, rare ones or several are;
-/// 2. or the prompt names it: its file name (`argparse` → `argparse.py`),
-///    or an identifier it defines (`HTTPConnection`, `scan_string`), held
-///    by at most two files.
+/// 2. or the prompt names it: its file name (`argparse` → `argparse.py`;
+///    at most two code files' paths hold it, tests aside), or an identifier
+///    it defines (`HTTPConnection`, `scan_string`), held by at most two files.
 fn relevant(
     files: &[FileNames],
     words: &[String],
@@ -508,6 +527,9 @@ fn relevant(
     };
     let df: HashMap<&str, (f64, f64)> =
         words.iter().map(|w| (w.as_str(), (count(w, |f| &f.path), count(w, |f| &f.all)))).collect();
+    // The code whose path holds a word: the tests named after a module
+    // (`validation.test.js`) leave `validation.js` the one file the word names.
+    let code_paths = |w: &str| files.iter().filter(|f| !f.test && f.path.contains(w)).count();
     let need = min_terms.min(words.len()).max(1);
     files
         .iter()
@@ -522,7 +544,7 @@ fn relevant(
             let named = f
                 .stem
                 .as_ref()
-                .is_some_and(|s| words.contains(s) && f.path.contains(s) && df[s.as_str()].0 <= 2.0);
+                .is_some_and(|s| words.contains(s) && f.path.contains(s) && code_paths(s) <= 2);
             (shared.len() >= need && chance <= MAX_CHANCE) || named || identifiers.iter().any(rare)
         })
         .map(|(i, _)| i)
