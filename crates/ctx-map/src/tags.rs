@@ -107,6 +107,13 @@ impl Def {
     }
 
     /// The definition it sits in, among its file's `defs`.
+    /// Whether it is a class's constructor (Python's `__init__`, JavaScript's
+    /// and TypeScript's `constructor`), which a use of the class runs.
+    pub fn is_constructor(&self) -> bool {
+        matches!(self.kind, Kind::Method | Kind::Function)
+            && matches!(self.name.as_str(), "__init__" | "constructor")
+    }
+
     pub fn parent<'d>(&self, defs: &'d [Def]) -> Option<&'d Def> {
         self.parent.and_then(|p| defs.get(p as usize))
     }

@@ -507,6 +507,36 @@ fn a_definition_whose_name_says_a_word_of_the_task_leads_its_file() {
 }
 
 #[test]
+fn a_task_about_a_class_shows_its_constructor_s_parameters() {
+    // rich's `Panel`: a task adding an option needs the options it takes.
+    let mut panel = String::from(
+        "class Panel:\n    def __init__(self, renderable, *, title=None, width=None,\n                 \
+         height=None, padding=(0, 1)):\n        self.title = title\n\n",
+    );
+    let mut uses = String::from("from pkg.panel import Panel\np = Panel('x')\n");
+    for method in ["fit", "measure", "render", "render_title", "get_width", "copy", "expand", "align"] {
+        panel.push_str(&format!("    def {method}(self, options):\n        return self.width\n\n"));
+        uses.push_str(&format!("p.{method}(1)\n"));
+    }
+    let dir = tree(&[("pkg/panel.py", &panel), ("pkg/app.py", &uses), ("pkg/cli.py", &uses)]);
+    let cache = tempfile::tempdir().unwrap();
+    let mut ws = open(dir.path(), cache.path());
+    let query = "Add a max_width option to Panel";
+    let asked = run(&mut ws, &MapOptions { tokens: 150, query: Some(query.into()), ..MapOptions::default() });
+    assert!(shown(&asked).contains(&"pkg/panel.py: __init__".to_string()), "{}", asked.text);
+    assert!(
+        asked.text.contains("def __init__(self, renderable, *, title=None, width=None,"),
+        "{}",
+        asked.text
+    );
+    // Without a task, the overview keeps its room for the classes and functions.
+    let overview = run(&mut ws, &MapOptions { tokens: 200, ..MapOptions::default() });
+    let panel = overview.files.iter().find(|f| f.path == "pkg/panel.py").unwrap();
+    let score = |name: &str| panel.definitions.iter().find(|d| d.name == name).map_or(0.0, |d| d.score);
+    assert!(score("__init__") < score("Panel") / 10.0, "{}", overview.text);
+}
+
+#[test]
 fn of_the_names_that_say_the_task_the_one_saying_its_rarest_words_leads() {
     // `config` is said in every file, `search` in two: for a task about the
     // search config, `Search` is the definition, not the most used `Config`.

@@ -59,6 +59,12 @@ pub struct Ranking {
 /// `Response` reach every type implementing them, and the types say more.
 const TRAIT_ITEM: f64 = 0.1;
 
+/// The share of its class's rank a constructor takes in a task's ranking
+/// (Python's `__init__`, JavaScript's `constructor`): a use of `Panel(…)`
+/// runs it, and its parameters are the options a task about the class adds
+/// to or reads.
+const CONSTRUCTOR: f64 = 0.5;
+
 const DAMPING: f64 = 0.85;
 const MAX_ITERATIONS: usize = 100;
 const TOLERANCE: f64 = 1e-8;
@@ -415,7 +421,7 @@ impl<'a> Graph<'a> {
                 // Only Rust has trait impls: other files' definitions are not even read.
                 let rust = file.lang == "rust";
                 // Unreferenced definitions keep a sliver of their file's rank: after the referenced ones.
-                slots
+                let mut scores: Vec<f64> = slots
                     .iter()
                     .enumerate()
                     .map(|(d, &slot)| match slot {
@@ -425,7 +431,16 @@ impl<'a> Graph<'a> {
                         }
                         _ => slot_rank[slot as usize] + sliver,
                     })
-                    .collect()
+                    .collect();
+                // Only for a task: an overview has no room for every class's parameters.
+                for (d, def) in defs.iter().enumerate().filter(|_| !overview) {
+                    let class =
+                        def.parent.map(|p| p as usize).filter(|&p| defs[p].kind == crate::tags::Kind::Class);
+                    if let Some(class) = class.filter(|_| def.is_constructor()) {
+                        scores[d] = scores[d].max(scores[class] * CONSTRUCTOR);
+                    }
+                }
+                scores
             })
             .collect();
         Ranking { file_rank: rank, def_rank }
