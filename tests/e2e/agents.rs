@@ -200,6 +200,41 @@ fn check_exits_1_when_anything_is_missing_or_old_and_writes_nothing_not_even_a_d
 }
 
 #[test]
+fn agents_md_says_how_to_build_and_test_and_a_changed_script_makes_it_stale() {
+    let repo = Repo::with_files(
+        r#"
+//- package.json
+{"name": "shop", "scripts": {"test": "vitest run", "lint": "eslint ."}, "devDependencies": {"vitest": "1"}}
+//- src/index.js
+export function sign() {}
+"#,
+    );
+    repo.ok(&["init", "--no-build"]);
+    let agents_md = String::from_utf8(bytes(&repo, "AGENTS.md")).unwrap();
+    for says in ["- test: `npm run test`\n", "- lint: `npm run lint`\n", "Stack: Node.js (package.json)"] {
+        assert!(agents_md.contains(says), "AGENTS.md does not say {says:?}:\n{agents_md}");
+    }
+    // CLAUDE.md imports `.ctx/map.md`, which has them.
+    let claude_md = String::from_utf8(bytes(&repo, "CLAUDE.md")).unwrap();
+    assert!(!claude_md.contains("npm run test") && claude_md.contains("@.ctx/map.md"), "{claude_md}");
+    assert_eq!(repo.run(&["update", "--check"]).status.code(), Some(0));
+
+    repo.write(
+        "package.json",
+        r#"{"name": "shop", "scripts": {"test": "vitest run", "build": "tsc -p ."}, "devDependencies": {"vitest": "1"}}"#,
+    );
+    let check = repo.run(&["update", "--check"]);
+    assert_eq!(check.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&check.stdout).contains("AGENTS.md: out of date"), "{check:?}");
+    repo.ok(&["update"]);
+    let agents_md = String::from_utf8(bytes(&repo, "AGENTS.md")).unwrap();
+    assert!(
+        agents_md.contains("- build: `npm run build`\n") && !agents_md.contains("npm run lint"),
+        "{agents_md}"
+    );
+}
+
+#[test]
 fn an_edited_prompt_is_left_alone_and_an_old_shipped_one_upgraded() {
     let repo = Repo::with_files(TREE);
     repo.ok(&["init", "--no-build"]);

@@ -91,6 +91,33 @@ const ENTRY_POINTS: &[&str] = &[
     "server.js",
 ];
 
+/// [`detect`] from the files near the root alone (three levels: manifests,
+/// `.github/workflows/*.yml`), found by a walk with `.gitignore`'s rules, for
+/// a caller that has no scan to give the paths (`ctx update`, which reads no
+/// database). Its stack and commands are `detect`'s; its key files and tree
+/// are those of the files near the root only.
+pub fn detect_near_root(root: &Path, detector: &Detector) -> Structure {
+    const DEPTH: usize = 3;
+    let mut paths: Vec<String> = ignore::WalkBuilder::new(root)
+        .hidden(false)
+        .require_git(false)
+        .max_depth(Some(DEPTH))
+        .filter_entry(|entry| {
+            let name = entry.file_name();
+            !(entry.depth() > 0 && (name == ".git" || name == ".ctx" || name == "node_modules"))
+        })
+        .build()
+        .filter_map(|entry| entry.ok())
+        .filter(|entry| entry.file_type().is_some_and(|t| t.is_file()))
+        .filter_map(|entry| {
+            let rel = entry.path().strip_prefix(root).ok()?;
+            Some(rel.to_str()?.replace(std::path::MAIN_SEPARATOR, "/"))
+        })
+        .collect();
+    paths.sort_unstable();
+    detect(root, &paths, 0, detector)
+}
+
 /// Learn the structure of the project at `root` (canonical) from its files'
 /// paths (repository-relative), reading only manifests, never outside `root`.
 /// Commands are read from manifests as they are now, not from the store: a

@@ -209,6 +209,10 @@ fn plan_sections(
     let mut planned = Vec::new();
     let mut broken = Vec::new();
     let mut seen: Vec<(PathBuf, String)> = Vec::new();
+    // The stack and the commands, for an agent that reads AGENTS.md and nothing
+    // it points to (Codex, Cursor, OpenCode): how to build and test comes first.
+    let found = crate::structure::detect_near_root(root, detector);
+    let project = serde_json::json!({ "stack": found.stack, "commands": found.commands });
     for file in files {
         let target = target(root, file)?;
         if let Some((_, first)) = seen.iter().find(|(real, _)| *real == target) {
@@ -218,9 +222,11 @@ fn plan_sections(
             continue;
         }
         seen.push((target.clone(), file.clone()));
-        let template =
-            if file.rsplit('/').next() == Some("CLAUDE.md") { CLAUDE_TEMPLATE } else { AGENTS_TEMPLATE };
-        let data = serde_json::json!({ "file": file, "files": files });
+        let claude = file.rsplit('/').next() == Some("CLAUDE.md");
+        let template = if claude { CLAUDE_TEMPLATE } else { AGENTS_TEMPLATE };
+        // CLAUDE.md imports `.ctx/map.md`, which has them: `imports_map` leaves them out.
+        let data =
+            serde_json::json!({ "file": file, "files": files, "project": project, "imports_map": claude });
         let body = detector.redacted(&templates.render(template, &data)?);
         section::check_body(&body).map_err(|(line, message)| Error::Template {
             template: format!("{template} (as rendered for {file})"),
