@@ -343,6 +343,44 @@ fn a_subfolder_line_names_the_code_below_it_that_others_use() {
 }
 
 #[test]
+fn the_smallest_tier_keeps_a_root_entry_point_others_use_and_drops_an_unused_root_script() {
+    // fastify's shape: `fastify.js` at the root, which the code below requires; a
+    // root script nothing uses; many subfolders whose code competes for 500 tokens.
+    let repo = Repo::new();
+    repo.write("package.json", r#"{"name": "web", "scripts": {"test": "node --test"}}"#);
+    repo.write("fastify.js", "function fastify (serverOptions) {\n  return buildRouting(serverOptions)\n}\nmodule.exports = fastify\n");
+    repo.write("release.js", "function publishRelease (version) {\n  return version\n}\n");
+    for i in 0..14 {
+        repo.write(
+            &format!("part{i:02}/handler_with_a_long_name_{i:02}.js"),
+            &format!(
+                "const fastify = require('../fastify')\nfunction handleRequestsForPartNumber{i:02} (req) {{\n  return fastify(req)\n}}\n\
+                 module.exports = {{ handleRequestsForPartNumber{i:02} }}\n"
+            ),
+        );
+        repo.write(
+            &format!("part{i:02}/user.js"),
+            &format!("const {{ handleRequestsForPartNumber{i:02} }} = require('./handler_with_a_long_name_{i:02}')\nhandleRequestsForPartNumber{i:02}(1)\n"),
+        );
+    }
+    repo.ok(&["init", "--no-agents"]);
+    let minimal = context(&repo, ".", "minimal");
+    let omitted: Vec<&str> =
+        minimal["doc"]["omitted"].as_array().unwrap().iter().map(|o| o.as_str().unwrap()).collect();
+    assert!(
+        omitted.iter().any(|o| o.contains("code named below")),
+        "the test needs a full tier: {omitted:?}"
+    );
+    let shown = definitions(&minimal);
+    assert_eq!(
+        shown.iter().find(|(f, _)| f == "fastify.js").map(|(_, d)| d.clone()),
+        Some(vec!["fastify".to_string()]),
+        "{minimal}"
+    );
+    assert!(shown.iter().all(|(f, _)| f != "release.js"), "{minimal}");
+}
+
+#[test]
 fn a_crate_s_result_alias_is_not_the_code_it_is_known_by() {
     let repo = Repo::new();
     repo.write("Cargo.toml", "[workspace]\nmembers = [\"crates/engine\"]\n");

@@ -82,12 +82,19 @@ enum Cut {
     FilesWithoutCode,
     SubfolderDescriptions,
     AncestorDecisions,
-    /// Each file's most important definition.
+    /// Each file's most important definition, of the files no other file uses.
     Definitions,
-    /// This folder's files with code, those fewer files use first.
+    /// This folder's files with code that no other file uses (a root's
+    /// `setup.py`, `noxfile.py`).
     Files,
     /// The code named below each subfolder: where the code an agent reads lives.
     SubfolderCode,
+    /// Each file's most important definition, of the files others use.
+    UsedDefinitions,
+    /// This folder's files with code that other files use, those fewer files
+    /// use first: a root's entry point (`fastify.js`) is worth more than a
+    /// name below a subfolder.
+    UsedFiles,
     CurrentDecisions,
     /// The root's commands (its stack stays).
     Commands,
@@ -99,7 +106,7 @@ enum Cut {
     Parent,
 }
 
-const CUTS: [Cut; 22] = [
+const CUTS: [Cut; 24] = [
     Cut::Siblings,
     Cut::MoreDefinitions,
     Cut::FileSummaries,
@@ -114,6 +121,8 @@ const CUTS: [Cut; 22] = [
     Cut::Definitions,
     Cut::Files,
     Cut::SubfolderCode,
+    Cut::UsedDefinitions,
+    Cut::UsedFiles,
     Cut::CurrentDecisions,
     Cut::Commands,
     Cut::PinnedDecisions,
@@ -131,7 +140,9 @@ impl Cut {
             Cut::MoreDefinitions
             | Cut::FileSummaries
             | Cut::Definitions
+            | Cut::UsedDefinitions
             | Cut::Files
+            | Cut::UsedFiles
             | Cut::FilesWithoutCode
             | Cut::SubfolderDescriptions
             | Cut::SubfolderCode
@@ -189,8 +200,12 @@ impl<'a> Fitter<'a> {
             Cut::AncestorDecisions => entries(&ancestors),
             Cut::CurrentRationales => rationales(&current),
             Cut::Related => doc.navigation.related.len(),
-            Cut::Definitions => doc.files.iter().filter(|f| !f.definitions.is_empty()).count(),
-            Cut::Files => doc.files.iter().filter(|f| !f.definitions.is_empty()).count(),
+            Cut::Definitions | Cut::Files => {
+                doc.files.iter().filter(|f| !f.definitions.is_empty() && f.referenced_by == 0).count()
+            }
+            Cut::UsedDefinitions | Cut::UsedFiles => {
+                doc.files.iter().filter(|f| !f.definitions.is_empty() && f.referenced_by > 0).count()
+            }
             Cut::FilesWithoutCode => doc.files.iter().filter(|f| f.definitions.is_empty()).count(),
             Cut::Commands => doc.project.as_ref().map_or(0, |p| p.commands.len()),
             Cut::BootContent => boot_ends.len(),
@@ -324,7 +339,10 @@ impl<'a> Fitter<'a> {
                 let folder_worth =
                     |s: &SubfolderLine| (!s.code.is_empty(), !s.name.starts_with('.'), s.files_below);
                 let code = |f: &FileLine| !f.definitions.is_empty();
-                let with_code = kept(&original.files, self.keep[Cut::Files.index()], code, file_worth);
+                // The files others use are worth more (`file_worth`), and cut later: of
+                // the two counts, the used files' is whole whenever the other is not 0.
+                let keep_files = self.keep[Cut::UsedFiles.index()] + self.keep[Cut::Files.index()];
+                let with_code = kept(&original.files, keep_files, code, file_worth);
                 let keep = self.keep[Cut::FilesWithoutCode.index()];
                 let without_code = kept(&original.files, keep, |f| !code(f), file_worth);
                 doc.files = (original.files.iter().zip(with_code.into_iter().zip(without_code)))
@@ -344,7 +362,7 @@ impl<'a> Fitter<'a> {
                 }
                 let shares = definition_shares(
                     &doc.files.iter().map(|f| (f.definitions.len(), f.referenced_by)).collect::<Vec<_>>(),
-                    self.keep[Cut::Definitions.index()],
+                    self.keep[Cut::UsedDefinitions.index()] + self.keep[Cut::Definitions.index()],
                     self.keep[Cut::MoreDefinitions.index()],
                 );
                 for (file, share) in doc.files.iter_mut().zip(shares) {
@@ -456,7 +474,8 @@ impl<'a> Fitter<'a> {
             notes.push(match cut {
                 Cut::Siblings => of_size("sibling folder"),
                 Cut::MoreDefinitions => format!("{} of files", of_size("further definition")),
-                Cut::Definitions => format!("the definitions of {}", of_size("file")),
+                Cut::Definitions => format!("the definitions of {} no other file uses", of_size("file")),
+                Cut::UsedDefinitions => format!("the definitions of {} other files use", of_size("file")),
                 Cut::Commands => format!("{gone} of the project's {}", count(size, "command")),
                 Cut::FileSummaries => format!("the summaries of {}", of_size("file")),
                 Cut::AncestorRationales => {
@@ -466,7 +485,8 @@ impl<'a> Fitter<'a> {
                 Cut::AncestorDecisions => format!("{} of ancestor folders", of_size("decision")),
                 Cut::CurrentRationales => format!("the rationale of {}", of_this("decision")),
                 Cut::Related => of_size("related folder"),
-                Cut::Files => format!("{} with code", of_size("file")),
+                Cut::Files => format!("{} with code no other file uses", of_size("file")),
+                Cut::UsedFiles => format!("{} with code other files use", of_size("file")),
                 Cut::FilesWithoutCode => format!("{} without code", of_size("file")),
                 Cut::BootContent if kept == 0 => format!("the project's context ({})", count(size, "token")),
                 Cut::BootContent => format!("the project's context after {kept} of {}", count(size, "token")),
