@@ -548,6 +548,7 @@ fn qualified_by(file: &IndexedFile, def: &crate::tags::Def, qualifier: &str) -> 
         }
     }
 }
+
 /// Per file, from 0 to 1, the credit of the groups it is in: each group gives
 /// its files 1 / √(its size), so the one file a task can mean has 1, one of
 /// two 0.71 and one of the thirty `index.ts` a task says 0.18.

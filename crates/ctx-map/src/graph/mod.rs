@@ -433,11 +433,14 @@ impl<'a> Graph<'a> {
                     })
                     .collect();
                 // Only for a task: an overview has no room for every class's parameters.
-                for (d, def) in defs.iter().enumerate().filter(|_| !overview) {
-                    let class =
-                        def.parent.map(|p| p as usize).filter(|&p| defs[p].kind == crate::tags::Kind::Class);
-                    if let Some(class) = class.filter(|_| def.is_constructor()) {
-                        scores[d] = scores[d].max(scores[class] * CONSTRUCTOR);
+                for (d, def) in defs.iter().enumerate().filter(|(_, def)| !overview && def.is_constructor()) {
+                    let class = def.parent.map(|p| p as usize).filter(|&p| {
+                        defs.get(p).is_some_and(|parent| parent.kind == crate::tags::Kind::Class)
+                    });
+                    if let (Some(&class_score), Some(score)) =
+                        (class.and_then(|c| scores.get(c)), scores.get(d))
+                    {
+                        scores[d] = score.max(class_score * CONSTRUCTOR);
                     }
                 }
                 scores
