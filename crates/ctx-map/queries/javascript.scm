@@ -34,6 +34,23 @@
 (import_clause (identifier) @name) @reference.import
 (export_specifier name: (identifier) @name) @reference.export
 (export_statement value: (identifier) @name) @reference.export
+; What a CommonJS module exports: `module.exports = fastify`, `module.exports = { a, b: c }`,
+; `exports.a = a`, `module.exports.a = a`.
+(assignment_expression
+  left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
+  right: (identifier) @name
+  (#eq? @_module "module") (#eq? @_exports "exports")) @reference.export
+(assignment_expression
+  left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
+  right: (object [(shorthand_property_identifier) @name (pair value: (identifier) @name)])
+  (#eq? @_module "module") (#eq? @_exports "exports")) @reference.export
+(assignment_expression
+  left: (member_expression object: [(identifier) @_exports (member_expression property: (property_identifier) @_exports)])
+  right: (identifier) @name
+  (#eq? @_exports "exports")) @reference.export
+; An ES import is a use of the keyword, as a CommonJS one is a call of `require`: the file
+; is a module (`exports.rs`).
+(import_statement "import" @name) @reference.call
 ; Names the file binds to a module (`import * as ns from "m"`, `const m = require("m")`).
 (namespace_import (identifier) @module)
 (variable_declarator name: (identifier) @module

@@ -85,6 +85,7 @@ mod attributes;
 mod codec;
 mod error;
 pub mod eval;
+mod exports;
 pub mod fallback;
 pub mod graph;
 pub mod history;

@@ -19,6 +19,7 @@ use rayon::prelude::*;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use crate::error::Result;
+use crate::exports::{JsModule, is_declaration};
 use crate::graph::{self, Focus, Graph, Ranking};
 use crate::index::{self, IndexedFile};
 use crate::tags::{Def, Kind};
@@ -77,7 +78,7 @@ struct Inputs {
 
 /// How outlines are made: a change of what they pick or how they order it must
 /// change it, or a store keeps the outlines of the old way until a file changes.
-const VERSION: u32 = 12;
+const VERSION: u32 = 13;
 
 /// Where the digest of the inputs of the stored outlines is kept ([`Workspace::derived`]).
 const INPUTS_KEY: &str = "outline-inputs";
@@ -196,7 +197,7 @@ fn outlines(
         });
         let users = match def.kind {
             Kind::Method => &method_users,
-            _ if def.parent.is_none() && exports.es.is_some() => &bare_users,
+            _ if def.parent.is_none() && exports.js.is_some() && is_declaration(def) => &bare_users,
             _ => &users,
         };
         users
@@ -346,25 +347,15 @@ pub fn one_line(signature: &str) -> String {
 /// What a file lets other files name, as its language says.
 struct Exports<'f> {
     lang: &'f str,
-    /// A JavaScript module's exported names, when it exports any the ES way
-    /// (`export function f`, `export { g }`, `export default h`): its other
-    /// top-level names are its own. None for a CommonJS module or a script,
-    /// whose top-level names may all be used.
-    es: Option<HashSet<&'f str>>,
+    /// A JavaScript or TypeScript module's exports ([`JsModule`]): its other
+    /// top-level declarations are its own. None for a script, whose
+    /// top-level names may all be used.
+    js: Option<JsModule<'f>>,
 }
 
 impl<'f> Exports<'f> {
     fn of(file: &'f IndexedFile) -> Exports<'f> {
-        let lang = file.lang.as_str();
-        let javascript = matches!(lang, "typescript" | "tsx" | "javascript");
-        let tags = &file.tags;
-        let mut es: HashSet<&str> =
-            tags.refs.iter().filter(|r| r.exported > 0).map(|r| r.name.as_str()).collect();
-        // `export class C`, or after its decorators: `@Injectable() export class C`.
-        let exported = |s: &str| s.starts_with("export ") || (s.starts_with('@') && s.contains(" export "));
-        let top = tags.defs.iter().filter(|d| d.parent.is_none() && exported(&d.signature));
-        es.extend(top.map(|d| d.name.as_str()));
-        Exports { lang, es: (javascript && !es.is_empty()).then_some(es) }
+        Exports { lang: file.lang.as_str(), js: JsModule::of(file) }
     }
 
     /// Whether `def` is part of its file's public face (a member of a private
@@ -377,12 +368,12 @@ impl<'f> Exports<'f> {
 
     /// Whether other files can name `def` at all: not a Rust item without
     /// `pub` (or `pub(crate)`, `pub(super)`, a trait's items), which its module
-    /// alone sees (a child module aside), nor what an ES module keeps to itself.
+    /// alone sees (a child module aside), nor what a JavaScript module keeps to itself.
     fn visible_elsewhere(&self, defs: &[Def], def: &Def) -> bool {
         let top = std::iter::successors(Some(def), |d| d.parent(defs)).last().unwrap_or(def);
         match self.lang {
             "rust" => def.signature.trim_start().starts_with("pub") || self.is_public_alone(defs, def),
-            _ => self.es.as_ref().is_none_or(|es| es.contains(top.name.as_str())),
+            _ => self.js.as_ref().is_none_or(|js| !js.hides(top)),
         }
     }
 
@@ -404,7 +395,7 @@ impl<'f> Exports<'f> {
             }
             "typescript" | "tsx" | "javascript" => {
                 let private = signature.starts_with("private ") || signature.starts_with("protected ");
-                let exported = def.parent.is_some() || self.es.as_ref().is_none_or(|es| es.contains(name));
+                let exported = def.parent.is_some() || self.js.as_ref().is_none_or(|js| !js.hides(def));
                 !private && exported
             }
             _ => true,
@@ -563,7 +554,7 @@ mod tests {
         assert_eq!(context.referenced_by, 1, "only hono.ts, not utils.ts's `Set` or `console.log`");
         assert_eq!(by_path("src/router/node.ts").referenced_by, 0);
         assert_eq!(by_path("src/combine.ts").referenced_by, 0, "`[1].some()` calls no exported `some`");
-        // A CommonJS module exports no ES way: its names are all its face.
+        // A CommonJS module's face is what `module.exports` names.
         assert_eq!(names(by_path("src/legacy.js")), ["helper"]);
         assert_eq!(names(by_path("src/types.ts")), ["Thing"]);
     }

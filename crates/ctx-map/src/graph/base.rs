@@ -12,6 +12,7 @@ use rayon::prelude::*;
 use rustc_hash::FxHashMap as HashMap;
 
 use super::{MAX_DEFINERS, name_weight};
+use crate::exports::JsModule;
 use crate::index::IndexedFile;
 use crate::lang::Lang;
 use crate::tags::Kind;
@@ -25,6 +26,9 @@ struct Definer {
     file: u32,
     function: bool,
     method: bool,
+    /// Only declared at the top of a JavaScript or TypeScript module that does
+    /// not export it ([`JsModule::hides`]): no other file can use it.
+    hidden: bool,
 }
 
 /// A reference from one file to a name another defines.
@@ -72,6 +76,7 @@ impl Base {
         // Per name id, the files defining it.
         let mut definers: Vec<Vec<Definer>> = Vec::new();
         for (i, file) in files.iter().enumerate() {
+            let module = JsModule::of(file);
             for def in file.tags.defs.iter().filter(|d| d.kind.defines_name()) {
                 let id = *name_ids.entry(&def.name).or_insert_with(|| {
                     definers.push(Vec::new());
@@ -79,11 +84,13 @@ impl Base {
                 });
                 let list = &mut definers[id as usize];
                 if list.last().is_none_or(|d| d.file != i as u32) {
-                    list.push(Definer { file: i as u32, function: false, method: false });
+                    list.push(Definer { file: i as u32, function: false, method: false, hidden: true });
                 }
                 if let Some(last) = list.last_mut() {
                     last.function |= def.kind != Kind::Method;
                     last.method |= def.kind == Kind::Method;
+                    // Hidden only if every definition of the name there is.
+                    last.hidden &= module.as_ref().is_some_and(|m| m.hides(def));
                 }
             }
         }
@@ -134,6 +141,17 @@ impl Base {
                             .iter()
                             .map(|d| affinity(&places[from], &places[d.file as usize], d.file == from_id)),
                     );
+                    // A module's name it does not export is none of another file's, when some
+                    // other file does let it be used (else the exports were missed: keep all).
+                    let visible =
+                        |(d, share): (&Definer, &f64)| d.file != from_id && !d.hidden && *share > 0.0;
+                    if targets.iter().any(|d| d.hidden) && targets.iter().zip(&shares).any(visible) {
+                        for (d, share) in targets.iter().zip(shares.iter_mut()) {
+                            if d.hidden && d.file != from_id {
+                                *share = 0.0;
+                            }
+                        }
+                    }
                     // Each kind of use among the definers it can mean: bare uses (`url_for()`,
                     // `import url_for`, `flask.url_for()`) the functions, not `Flask.url_for`;
                     // calls on a value or type (`self.url_for()`, Rust's `it.map()`,
@@ -238,7 +256,7 @@ fn library_slot(lang: Lang) -> u8 {
 const KEY: &str = "graph-base";
 /// The encoding's version; a change of what the base holds or how edges
 /// are weighed must change it (the tags' version is part of the digest).
-const VERSION: u32 = 6;
+const VERSION: u32 = 7;
 /// What a use of a name the standard library gives weighs, against one of the
 /// repository's own: its prelude's types and values ([`crate::lang::Lang::is_library_name`])
 /// anywhere, its everyday types' methods ([`crate::lang::Lang::is_library_method`])
@@ -420,6 +438,34 @@ mod tests {
             indexed("pkg/util.py", "def helper_function():\n    return App()\n"),
             indexed("tests/test_app.py", "def test_run():\n    App().run()\n    helper_function()\n"),
         ]
+    }
+
+    #[test]
+    fn a_javascript_module_s_unexported_name_takes_no_other_file_s_uses() {
+        use crate::lang::Lang;
+        // fastify's shape: the package's `fastify`, and a script's own `const fastify`.
+        let files = [
+            IndexedFile::parsed(
+                "fastify.js",
+                Lang::JavaScript,
+                "function fastify (options) {}\nmodule.exports = fastify\n",
+            ),
+            IndexedFile::parsed(
+                "integration/server.js",
+                Lang::JavaScript,
+                "const Fastify = require('../fastify')\nconst fastify = Fastify()\nfastify.listen()\n",
+            ),
+            IndexedFile::parsed("lib/route.js", Lang::JavaScript, "const x = require('./y')\nfastify(x)\n"),
+        ];
+        let base = Base::build(&files);
+        let targets: Vec<u32> = base.edges.iter().filter(|e| e.from == 2).map(|e| e.to).collect();
+        assert_eq!(targets, [0], "{:?}", base.edges);
+        // Where no definer exports the name, its uses go where they went.
+        let files = [
+            IndexedFile::parsed("a.js", Lang::JavaScript, "const x = require('x')\nfunction helper () {}\n"),
+            IndexedFile::parsed("b.js", Lang::JavaScript, "const y = require('y')\nhelper()\n"),
+        ];
+        assert!(Base::build(&files).edges.iter().any(|e| e.from == 1 && e.to == 0));
     }
 
     #[test]
