@@ -194,6 +194,29 @@ fn eval_takes_its_cases_from_the_history_and_reports_consistent_figures() {
         assert!((f("mrr") - mrr).abs() < 1e-9, "{m}");
     }
 
+    // No signals unless asked for.
+    assert!(rank.get("signals").is_none(), "{rank}");
+    // With --signals, rank's files with what scored them, its order, the changed file among them.
+    let report = repo.json(&["eval", "--cases", "--signals"]);
+    for case in report["cases"].as_array().unwrap() {
+        let rank = case["results"].as_array().unwrap().iter().find(|r| r["method"] == "rank").unwrap();
+        let signals = rank["signals"].as_array().unwrap_or_else(|| panic!("{rank}"));
+        let paths = strings(&Value::Array(signals.iter().map(|f| f["path"].clone()).collect()));
+        assert_eq!(paths[..rank["top"].as_array().unwrap().len()], strings(&rank["top"])[..], "{rank}");
+        assert!(strings(&case["changed"]).iter().all(|c| paths.contains(c)), "{case}");
+        let scores: Vec<f64> = signals.iter().map(|f| f["score"].as_f64().unwrap()).collect();
+        assert!(scores.windows(2).all(|w| w[0] >= w[1]), "{scores:?}");
+        for key in ["lexical", "graph", "similar", "recency", "named", "mentioned", "defines"] {
+            assert!(signals[0][key].is_number(), "{key} in {}", signals[0]);
+        }
+        let other = case["results"].as_array().unwrap().iter().find(|r| r["method"] == "bm25").unwrap();
+        assert!(other.get("signals").is_none(), "{other}");
+    }
+    let usage = repo.run(&["eval", "--signals"]);
+    assert_eq!(usage.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&usage.stderr).contains("--cases"));
+    assert!(repo.fail(&["eval", "--cases", "--signals"]).contains("--json"));
+
     // Without --cases, the figures alone; --commits takes the newest.
     let short = repo.json(&["eval", "--commits", "2"]);
     assert!(short.get("cases").is_none());

@@ -316,6 +316,9 @@ pub struct EvalArgs {
     /// Also show each case: the commit, the files it modified, where each method ranked them.
     #[arg(long)]
     pub cases: bool,
+    /// With --cases --json: each case's `ctx rank` files with their score and signals (the first 50, and the changed files wherever they rank).
+    #[arg(long, requires = "cases")]
+    pub signals: bool,
 }
 
 #[derive(Debug, Args)]

@@ -25,7 +25,7 @@ use serde::Serialize;
 
 use crate::error::{Error, Result};
 use crate::map::MapOptions;
-use crate::rank::RankOptions;
+use crate::rank::{RankOptions, RankedFile};
 
 /// How many cases by default, and at most.
 pub const DEFAULT_COMMITS: usize = 100;
@@ -39,6 +39,9 @@ pub const MAX_CHANGED: usize = 3;
 pub const KS: [usize; 3] = [1, 5, 10];
 /// How many of each method's files a case keeps.
 const TOP: usize = 10;
+/// How many of `ctx rank`'s first files a case keeps with their signals
+/// ([`EvalOptions::signals`]), besides the changed files wherever they rank.
+pub const SIGNALS_TOP: usize = 50;
 /// Scratch folders in the temp folder are `ctx-eval-<pid>-<n>`.
 const SCRATCH_PREFIX: &str = "ctx-eval-";
 
@@ -55,11 +58,14 @@ pub struct EvalOptions {
     pub commits: usize,
     /// The map's budgets, in tokens (1 to [`MAX_BUDGETS`] of them).
     pub tokens: Vec<usize>,
+    /// Keep `ctx rank`'s files with their signals in each case
+    /// ([`CaseResult::signals`]): why the changed file ranked where it did.
+    pub signals: bool,
 }
 
 impl Default for EvalOptions {
     fn default() -> Self {
-        EvalOptions { commits: DEFAULT_COMMITS, tokens: vec![DEFAULT_TOKENS] }
+        EvalOptions { commits: DEFAULT_COMMITS, tokens: vec![DEFAULT_TOKENS], signals: false }
     }
 }
 
@@ -162,6 +168,11 @@ pub struct CaseResult {
     /// The method's first files.
     pub top: Vec<String>,
     pub ms: f64,
+    /// With [`EvalOptions::signals`], for `ctx rank`: its first [`SIGNALS_TOP`]
+    /// files and the changed files wherever they rank, in its order, each with
+    /// its score and signals.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub signals: Option<Vec<RankedFile>>,
 }
 
 /// Evaluate the methods on the newest eligible commits of the git repository
@@ -202,7 +213,7 @@ pub fn eval(root: &Path, options: &EvalOptions, progress: Option<Progress>) -> R
         };
         // The commit's author asked for it: ranking reads who asks from git's config.
         git(&clone, &["config", "user.email", &commit.author])?;
-        cases.push(run_case(ws, commit, &methods)?);
+        cases.push(run_case(ws, commit, &methods, options.signals)?);
     }
     if let Some(progress) = progress {
         progress(total, total);
@@ -247,17 +258,23 @@ fn scratch_workspace(root: &Path, dir: &Path) -> Result<Workspace> {
 }
 
 /// Run every method on the checked-out parent of `commit`.
-fn run_case(ws: &mut Workspace, commit: Eligible, methods: &[Method]) -> Result<Case> {
+fn run_case(ws: &mut Workspace, commit: Eligible, methods: &[Method], signals: bool) -> Result<Case> {
     let task = commit.task;
     let mut results = Vec::with_capacity(methods.len());
     for &method in methods {
         let started = Instant::now();
+        let mut kept_signals = None;
         let order: Vec<String> = match method.method {
-            MethodName::Rank => crate::rank::rank_workspace(ws, &task, RankOptions::default(), None)?
-                .0
-                .into_iter()
-                .map(|f| f.path)
-                .collect(),
+            MethodName::Rank => {
+                let ranked = crate::rank::rank_workspace(ws, &task, RankOptions::default(), None)?.0;
+                if signals {
+                    let wanted =
+                        |(i, f): &(usize, &RankedFile)| *i < SIGNALS_TOP || commit.changed.contains(&f.path);
+                    kept_signals =
+                        Some(ranked.iter().enumerate().filter(wanted).map(|(_, f)| f.clone()).collect());
+                }
+                ranked.into_iter().map(|f| f.path).collect()
+            }
             MethodName::Bm25 => bm25_order(ws, &task)?,
             MethodName::Map => {
                 let tokens = method.tokens.unwrap_or(DEFAULT_TOKENS);
@@ -267,7 +284,8 @@ fn run_case(ws: &mut Workspace, commit: Eligible, methods: &[Method]) -> Result<
         };
         let ms = started.elapsed().as_secs_f64() * 1000.0;
         let rank = order.iter().position(|p| commit.changed.contains(p)).map(|i| i + 1);
-        results.push(CaseResult { method, rank, top: order.into_iter().take(TOP).collect(), ms });
+        let top = order.into_iter().take(TOP).collect();
+        results.push(CaseResult { method, rank, top, ms, signals: kept_signals });
     }
     Ok(Case {
         sha: commit.sha,
@@ -779,7 +797,7 @@ mod tests {
             subject: String::new(),
             message: String::new(),
             changed: Vec::new(),
-            results: vec![CaseResult { method: rank, rank: r, top: Vec::new(), ms: 2.0 }],
+            results: vec![CaseResult { method: rank, rank: r, top: Vec::new(), ms: 2.0, signals: None }],
         };
         let cases = [case(Some(1)), case(Some(4)), case(Some(7)), case(None)];
         let summary = &summarize(&cases, &[rank])[0];

@@ -20,7 +20,10 @@ pub fn run(env: &Env, args: &EvalArgs) -> anyhow::Result<()> {
         Some(root) => root.clone(),
         None => ctxkeep_core::Workspace::find_root(&env.cwd).unwrap_or_else(|_| env.cwd.clone()),
     };
-    let options = EvalOptions { commits: args.commits, tokens: args.tokens.clone() };
+    if args.signals && !env.json {
+        anyhow::bail!("--signals is for programs: add --json (the signals are in each case's `rank` result)");
+    }
+    let options = EvalOptions { commits: args.commits, tokens: args.tokens.clone(), signals: args.signals };
     let bar = if env.quiet { None } else { progress_bar() };
     let progress = |done: usize, total: usize| {
         if let Some(bar) = &bar {
