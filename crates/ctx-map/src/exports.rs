@@ -47,8 +47,7 @@ impl<'f> JsModule<'f> {
     /// for a script, a declaration file or another language's file.
     pub(crate) fn of(file: &'f IndexedFile) -> Option<JsModule<'f>> {
         let javascript = matches!(file.lang.as_str(), "javascript" | "typescript" | "tsx" | "jsx");
-        let declarations = [".d.ts", ".d.mts", ".d.cts"].iter().any(|ext| file.path.ends_with(ext));
-        if !javascript || declarations {
+        if !javascript || is_declaration_file(&file.path) {
             return None;
         }
         let tags = &file.tags;
@@ -74,6 +73,11 @@ impl<'f> JsModule<'f> {
     pub(crate) fn hides(&self, def: &Def) -> bool {
         def.parent.is_none() && is_declaration(def) && !self.exported.contains(def.name.as_str())
     }
+}
+
+/// A TypeScript declaration file: `index.d.ts`, `types.d.mts`, `index.d.cts`.
+pub(crate) fn is_declaration_file(path: &str) -> bool {
+    [".d.ts", ".d.mts", ".d.cts"].iter().any(|ext| path.ends_with(ext))
 }
 
 /// Whether `def` is declared as a name of its own (`function f`, `export

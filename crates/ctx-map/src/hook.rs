@@ -527,9 +527,12 @@ fn relevant(
     };
     let df: HashMap<&str, (f64, f64)> =
         words.iter().map(|w| (w.as_str(), (count(w, |f| &f.path), count(w, |f| &f.all)))).collect();
-    // The code whose path holds a word: the tests named after a module
+    // The code files whose path holds a word: the tests named after a module
     // (`validation.test.js`) leave `validation.js` the one file the word names.
-    let code_paths = |w: &str| files.iter().filter(|f| !f.test && f.path.contains(w)).count();
+    let code_paths: HashMap<&str, usize> = words
+        .iter()
+        .map(|w| (w.as_str(), files.iter().filter(|f| !f.test && f.path.contains(w)).count()))
+        .collect();
     let need = min_terms.min(words.len()).max(1);
     files
         .iter()
@@ -544,7 +547,7 @@ fn relevant(
             let named = f
                 .stem
                 .as_ref()
-                .is_some_and(|s| words.contains(s) && f.path.contains(s) && code_paths(s) <= 2);
+                .is_some_and(|s| f.path.contains(s) && code_paths.get(s.as_str()).is_some_and(|&n| n <= 2));
             (shared.len() >= need && chance <= MAX_CHANCE) || named || identifiers.iter().any(rare)
         })
         .map(|(i, _)| i)

@@ -346,11 +346,6 @@ fn plan_task(graph: &Graph, indexed: &Indexed, focus: &Focus, query: Option<&str
     Plan { order, file_rank: key, heading: "most relevant to the task first" }
 }
 
-/// A TypeScript declaration file: `index.d.ts`, `types.d.mts`, `index.d.cts`.
-fn is_declaration(path: &str) -> bool {
-    [".d.ts", ".d.mts", ".d.cts"].iter().any(|ext| path.ends_with(ext))
-}
-
 /// Each file's weight: [`PathRole::is_auxiliary`] files get `factor` unless the
 /// task points there: a focus or named file of the same role under the same
 /// top folder, or a word of the query that names the role (`tests`, `example`;
@@ -380,7 +375,11 @@ fn demotion(files: &[IndexedFile], focus: &Focus, factor: f64) -> Vec<f64> {
                 // Type declarations (`index.d.ts`, and again as `index.d.cts`) repeat
                 // what the code defines: after it, like a test, unless the task
                 // is about them ("fix(types): export CJS types").
-                PathRole::Source if is_declaration(&f.path) && !pointed && !about_types => factor,
+                PathRole::Source
+                    if crate::exports::is_declaration_file(&f.path) && !pointed && !about_types =>
+                {
+                    factor
+                }
                 _ if !role.is_auxiliary() || pointed => 1.0,
                 // A build's output repeats the code it was built from: never its neighbour.
                 PathRole::Vendored => factor.min(AUXILIARY),
