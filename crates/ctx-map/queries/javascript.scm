@@ -16,8 +16,18 @@
 (program (export_statement (lexical_declaration
   (variable_declarator name: (identifier) @name value: [(number) (string) (template_string) (object) (array) (new_expression) (call_expression) (binary_expression) (member_expression) (identifier)]) @definition.constant)))
 (assignment_expression
-  left: [(identifier) @name (member_expression property: (property_identifier) @name)]
+  left: (identifier) @name
   right: [(arrow_function) (function_expression)]) @definition.function
+(assignment_expression
+  left: (member_expression object: (_) @_object property: (property_identifier) @name)
+  right: [(arrow_function) (function_expression)]
+  (#not-match? @_object "[.]prototype$")) @definition.function
+; `Hooks.prototype.validate = function` is a method: a bare `validate()` elsewhere is not it.
+(assignment_expression
+  left: (member_expression object: (member_expression property: (property_identifier) @_prototype)
+                           property: (property_identifier) @name)
+  right: [(arrow_function) (function_expression)]
+  (#eq? @_prototype "prototype")) @definition.method
 (pair key: (property_identifier) @name value: [(arrow_function) (function_expression)]) @definition.function
 
 ; References. `@reference.method` is a call on `this`, which only a method answers;

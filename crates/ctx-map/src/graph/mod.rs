@@ -514,9 +514,14 @@ fn lift_public_surface(files: &[IndexedFile], base: &Base, slot_rank: &mut [f64]
         if family.get(from) != family.get(to) || auxiliary[to] || edge.weight < most / 2.0 {
             continue;
         }
+        // What a file defines and exports itself (`function validate …; module.exports =
+        // { validate }`) is its own: a look-alike elsewhere is none of the surface.
+        let name = name_of(edge.slot);
+        if files[from].tags.defs.iter().any(|d| d.name == name) {
+            continue;
+        }
         // What it imports or names bare (`from .helpers import url_for`), not what it calls
         // on an object (`current_app.json.dumps(…)`); and no `_private` name.
-        let name = name_of(edge.slot);
         let refs = &files[from].tags.refs;
         let found = refs.binary_search_by(|r| r.name.as_str().cmp(name)).ok().map(|at| &refs[at]);
         // An entry file's bare uses are its surface; another file's only what it passes on.
@@ -673,6 +678,42 @@ mod tests {
         for other in [2, 3, 5] {
             assert!(score(1) > score(other) * 2.0, "{other}: {:?}", ranking.def_rank);
         }
+    }
+
+    fn js(path: &str, source: &str) -> IndexedFile {
+        IndexedFile::parsed(path, crate::lang::Lang::JavaScript, source)
+    }
+
+    #[test]
+    fn what_a_module_exports_of_its_own_lifts_no_look_alike_elsewhere() {
+        // fastify's shape: `lib/validation.js` defines and exports `validate`;
+        // `lib/hooks.js` has a `Hooks.prototype.validate` method, which a bare
+        // `validate(opts)` never calls, and `lib/schema.js` a function of that name.
+        let files = [
+            js(
+                "lib/validation.js",
+                "function validate (context, request) {\n  return check(request)\n}\nmodule.exports = { validate }\n",
+            ),
+            js(
+                "lib/hooks.js",
+                "function Hooks () {}\nHooks.prototype.validate = function (hook, fn) {\n  return hook\n}\n\
+                 Hooks.prototype.add = function (hook, fn) {\n  this.validate(hook, fn)\n}\nmodule.exports = { Hooks }\n",
+            ),
+            js("lib/schema.js", "function validate (schema) {\n  return schema\n}\nfunction compile (s) {\n  return validate(s)\n}\n"),
+            js("lib/check.js", "function check (request) {\n  return request\n}\nmodule.exports = { check }\n"),
+        ];
+        let method = files[1].tags.defs.iter().find(|d| d.name == "validate").map(|d| d.kind);
+        assert_eq!(method, Some(crate::tags::Kind::Method));
+        let ranking = Graph::new(&files, &HashSet::default()).rank(&Focus::default());
+        let score = |file: usize, name: &str| {
+            let d = files[file].tags.defs.iter().position(|d| d.name == name).unwrap();
+            ranking.def_rank[file][d]
+        };
+        // Neither look-alike takes a lift from validation.js's export of its own: both
+        // rank below `check`, which only validation.js uses.
+        let check = score(3, "check");
+        assert!(score(1, "validate") < check / 5.0, "{:?}", ranking.def_rank);
+        assert!(score(2, "validate") < check, "{:?}", ranking.def_rank);
     }
 
     #[test]
