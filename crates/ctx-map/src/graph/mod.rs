@@ -28,6 +28,7 @@ use petgraph::csr::Csr;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use self::base::{Base, NONE};
+use crate::exports::JsModule;
 use crate::index::IndexedFile;
 
 /// What to rank toward.
@@ -98,7 +99,7 @@ const MENTIONED: f64 = 10.0;
 /// examples, ...) when nothing else personalizes: the map's overview.
 const AUXILIARY_PERSONAL: f64 = 0.1;
 
-/// A file that defines more than this is code, not a package's front door.
+/// A file that defines more public names than this is code, not a package's front door.
 const MAX_SURFACE_DEFS: usize = 5;
 
 /// Whether `file` is a package's or module's entry file (`__init__.py`,
@@ -118,7 +119,9 @@ fn is_surface(file: &IndexedFile) -> bool {
         Some(("index", ext)) => matches!(ext, "ts" | "tsx" | "mts" | "js" | "jsx" | "mjs" | "cjs"),
         _ => false,
     };
-    entry && file.tags.defs.len() <= MAX_SURFACE_DEFS && !PathRole::of(&file.path).is_auxiliary()
+    // Private state (rich's `_console`) and dunders (`__all__`) make no file code.
+    let own = file.tags.defs.iter().filter(|d| !d.name.starts_with('_')).count();
+    entry && own <= MAX_SURFACE_DEFS && !PathRole::of(&file.path).is_auxiliary()
 }
 
 /// What the graph of `files` follows from, as a digest: the same for two
@@ -405,10 +408,10 @@ impl<'a> Graph<'a> {
         }
         // What reaches a trait impl's items, before the public surface is lifted:
         // a package exporting `Response` exports no impl's `type Response`.
-        let mut unlifted = None;
+        let (mut unlifted, mut own_lift) = (None, 0.0);
         if overview {
             unlifted = Some(slot_rank.clone());
-            lift_public_surface(files, &self.base, &mut slot_rank);
+            own_lift = lift_public_surface(files, &self.base, &mut slot_rank);
         }
         let unlifted = unlifted.as_ref().unwrap_or(&slot_rank);
         let def_rank = files
@@ -432,6 +435,16 @@ impl<'a> Graph<'a> {
                         _ => slot_rank[slot as usize] + sliver,
                     })
                     .collect();
+                // An entry file's own public definitions (rich's `print` and `inspect`
+                // in `rich/__init__.py`) are the package's too: after what it imports.
+                if own_lift > 0.0 && is_surface(file) {
+                    let module = JsModule::of(file);
+                    for (d, def) in defs.iter().enumerate() {
+                        if is_own_public(file, def, module.as_ref()) {
+                            scores[d] += own_lift;
+                        }
+                    }
+                }
                 // Only for a task: an overview has no room for every class's parameters.
                 for (d, def) in defs.iter().enumerate().filter(|(_, def)| !overview && def.is_constructor()) {
                     let class = def.parent.map(|p| p as usize).filter(|&p| {
@@ -465,7 +478,10 @@ impl<'a> Graph<'a> {
 /// reader meets a package through what it exports: without this, internal
 /// helpers with long specific names outrank short public names (`url_for`,
 /// `request`, `command`).
-fn lift_public_surface(files: &[IndexedFile], base: &Base, slot_rank: &mut [f64]) {
+/// Returns the lift an entry file's own public definitions take (0 without a
+/// surface): half-way between the best definition left unlifted and the least
+/// lifted one, so they follow what the package imports and lead the rest.
+fn lift_public_surface(files: &[IndexedFile], base: &Base, slot_rank: &mut [f64]) -> f64 {
     // Per file, once: there are far more edges than files.
     let surface: Vec<bool> = files.iter().map(is_surface).collect();
     // A test's or an example's look-alike of an exported name is none of the package's,
@@ -477,7 +493,7 @@ fn lift_public_surface(files: &[IndexedFile], base: &Base, slot_rank: &mut [f64]
         .map(|(f, &aux)| !aux && f.tags.refs.iter().any(|r| r.exported > 0))
         .collect();
     if !surface.contains(&true) && !passes_on.contains(&true) {
-        return;
+        return 0.0;
     }
     let family: Vec<&str> = files.iter().map(|f| language_family(&f.lang)).collect();
     // Each name id's name.
@@ -514,6 +530,12 @@ fn lift_public_surface(files: &[IndexedFile], base: &Base, slot_rank: &mut [f64]
         if family.get(from) != family.get(to) || auxiliary[to] || edge.weight < most / 2.0 {
             continue;
         }
+        // A Python package imports its surface from its own modules: the module name
+        // of rich's `from rich.console import Console` is not `tools/profile.py`'s
+        // global `console`.
+        if surface[from] && files[from].lang == "python" && !within_package(&files[from].path, &files[to].path) {
+            continue;
+        }
         // What a file defines and exports itself (`function validate …; module.exports =
         // { validate }`) is its own: a look-alike elsewhere is none of the surface.
         let name = name_of(edge.slot);
@@ -540,6 +562,28 @@ fn lift_public_surface(files: &[IndexedFile], base: &Base, slot_rank: &mut [f64]
         if public {
             *rank += best * f64::from(1 + users);
         }
+    }
+    best * 1.5
+}
+
+/// Whether `path` lies in the package whose entry file is `entry` (its folder, or below).
+fn within_package(entry: &str, path: &str) -> bool {
+    entry.rsplit_once('/').is_none_or(|(folder, _)| {
+        path.strip_prefix(folder).is_some_and(|rest| rest.starts_with('/'))
+    })
+}
+
+/// Whether `def`, in an entry file, is a public definition of its own: at its
+/// top level, and public as its language says (a Python name without a
+/// leading `_`, Rust's `pub`, what a JavaScript module exports).
+fn is_own_public(file: &IndexedFile, def: &crate::tags::Def, module: Option<&JsModule>) -> bool {
+    if def.parent.is_some() || !def.kind.defines_name() || def.name.starts_with('_') {
+        return false;
+    }
+    match file.lang.as_str() {
+        "python" => true,
+        "rust" => def.signature.starts_with("pub "),
+        _ => module.is_some_and(|m| crate::exports::is_declaration(def) && !m.hides(def)),
     }
 }
 
@@ -615,6 +659,37 @@ mod tests {
         let ranking = Graph::new(&files, &HashSet::default()).rank(&Focus::default());
         let (cell_len, versions) = (ranking.def_rank[1][0], ranking.def_rank[3][0]);
         assert!(versions < cell_len / 2.0, "{:?}", ranking.def_rank);
+    }
+
+    #[test]
+    fn an_entry_file_s_own_public_functions_are_the_package_s_surface() {
+        // rich's shape: `rich/__init__.py` defines `print` and `inspect` next to
+        // private state and imports `Console` from `rich.console`, whose module name
+        // a tool script outside the package defines as a global.
+        let files = [
+            indexed(
+                "rich/__init__.py",
+                "from rich.console import Console\n_console = None\n__all__ = ['print']\n\
+                 def get_console():\n    return Console()\n\
+                 def print(*objects, console=None):\n    return console or get_console()\n\
+                 def _private():\n    pass\n",
+            ),
+            indexed("rich/console.py", "class Console:\n    def render(self):\n        return measure(self)\n"),
+            indexed("rich/measure.py", "def measure(value):\n    return value\n"),
+            indexed("tools/profile.py", "from rich.console import Console\nconsole = Console()\n"),
+        ];
+        let ranking = Graph::new(&files, &HashSet::default()).rank(&Focus::default());
+        let score = |file: usize, name: &str| {
+            let d = files[file].tags.defs.iter().position(|d| d.name == name).unwrap();
+            ranking.def_rank[file][d]
+        };
+        let measure = score(2, "measure");
+        for name in ["get_console", "print"] {
+            assert!(score(0, name) > measure, "{name}: {:?}", ranking.def_rank);
+        }
+        assert!(score(0, "_private") < measure, "{:?}", ranking.def_rank);
+        assert!(score(1, "Console") > score(0, "print"), "{:?}", ranking.def_rank);
+        assert!(score(3, "console") < measure, "{:?}", ranking.def_rank);
     }
 
     fn rust(path: &str, source: &str) -> IndexedFile {
