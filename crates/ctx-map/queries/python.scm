@@ -30,7 +30,6 @@
 (generic_type (identifier) @name) @reference.type
 (import_from_statement name: (dotted_name (identifier) @name .)) @reference.import
 (import_from_statement name: (aliased_import name: (dotted_name (identifier) @name .))) @reference.import
-(import_from_statement module_name: (dotted_name (identifier) @name .)) @reference.import
 (import_statement name: (dotted_name (identifier) @name .)) @reference.import
 (import_statement name: (aliased_import name: (dotted_name (identifier) @name .))) @reference.import
 ; Names the file binds to a module (`import os.path`, `import numpy as np`).

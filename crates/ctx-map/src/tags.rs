@@ -19,7 +19,7 @@ use crate::lang::Lang;
 use crate::signature::signature;
 
 /// Bumped when what extraction yields changes: cached tags are re-parsed.
-pub const TAGS_VERSION: u32 = 30;
+pub const TAGS_VERSION: u32 = 31;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -609,6 +609,9 @@ mod tests {
         for name in ["dumps", "Inner", "run"] {
             assert_eq!(of(name), Some((1, 0, 0)), "{name}: {got:?}");
         }
+        // What is imported is a use; the module it comes from names a file, no definition.
+        let got = uses(Lang::Python, "from rich.console import Console\n");
+        assert_eq!(got.iter().map(|u| u.0.as_str()).collect::<Vec<_>>(), ["Console"], "{got:?}");
 
         let rust = "fn f() {\n    crate::util::make();\n    Self::new();\n    Vec::<u8>::with_capacity(1);\n\
                     \x20   <T as Default>::default();\n    Kind::Variant(1);\n    it.next();\n    io::<u8>::read();\n}\n";
