@@ -373,7 +373,8 @@ fn file_lines(ws: &mut Workspace, prompt: &str, words: &[String]) -> crate::Resu
     // file that shares few of them (`networks.py` for "URL equality") may still
     // lead on its contents and history, and a test that names them all may not.
     let identifiers = identifiers(prompt);
-    let named = !relevant(&names, words, &identifiers, config.min_terms).is_empty();
+    let named = !relevant(&names, words, &identifiers, config.min_terms).is_empty()
+        || writes_defined_code(&files, prompt);
     if !named && identifiers.is_empty() {
         return Ok(Vec::new());
     }
@@ -533,6 +534,13 @@ fn relevant(
         .iter()
         .map(|w| (w.as_str(), files.iter().filter(|f| !f.test && f.path.contains(w)).count()))
         .collect();
+    // The code files named the word itself: `validation.js` is the one file "fix(validation)"
+    // names, though `initial-config-validation.js` holds the word too (not `utils`, `main`).
+    let code_stems: HashMap<&str, usize> = words
+        .iter()
+        .filter(|w| !rank::GENERIC_STEMS.contains(&w.as_str()))
+        .map(|w| (w.as_str(), files.iter().filter(|f| !f.test && f.stem.as_ref() == Some(w)).count()))
+        .collect();
     let need = min_terms.min(words.len()).max(1);
     files
         .iter()
@@ -544,14 +552,35 @@ fn relevant(
                 c * if f.path.contains(*w) { in_paths } else { anywhere } / n
             });
             let rare = |w: &String| f.all.contains(w) && df.get(w.as_str()).is_some_and(|d| d.1 <= 2.0);
-            let named = f
-                .stem
-                .as_ref()
-                .is_some_and(|s| f.path.contains(s) && code_paths.get(s.as_str()).is_some_and(|&n| n <= 2));
+            let named = f.stem.as_ref().is_some_and(|s| {
+                f.path.contains(s)
+                    && (code_paths.get(s.as_str()).is_some_and(|&n| n <= 2)
+                        || code_stems.get(s.as_str()) == Some(&1))
+            });
             (shared.len() >= need && chance <= MAX_CHANCE) || named || identifiers.iter().any(rare)
         })
         .map(|(i, _)| i)
         .collect()
+}
+
+/// Whether the prompt writes as code (`click.prompt`, `` `len()` ``,
+/// `HTTPConnection`) a name that at most [`MAX_USERS`] code files define:
+/// it says which code it is about.
+fn writes_defined_code(files: &[IndexedFile], prompt: &str) -> bool {
+    let code = crate::graph::code_names(prompt);
+    if code.is_empty() {
+        return false;
+    }
+    let mut definers: HashMap<&str, usize> = HashMap::default();
+    for file in files.iter().filter(|f| !PathRole::of(&f.path).is_auxiliary()) {
+        let mut seen = HashSet::default();
+        for def in file.tags.defs.iter().filter(|d| d.kind.defines_name() && code.contains(&d.name)) {
+            if seen.insert(def.name.as_str()) {
+                *definers.entry(def.name.as_str()).or_default() += 1;
+            }
+        }
+    }
+    definers.values().any(|&n| n <= MAX_USERS)
 }
 
 /// The prompt's words that look like identifiers (`HTTPConnection`,
@@ -685,6 +714,46 @@ mod tests {
         assert!(hits("a recipe for banana bread").is_empty());
         assert!(hits("codec").is_empty(), "a common word alone is no match");
         assert_eq!(hits("the decoder"), [0], "the prompt names the file");
+    }
+
+    #[test]
+    fn a_module_is_named_by_its_own_file_name_not_by_every_path_holding_the_word() {
+        let files = [
+            file("lib/validation.js", &["validate"]),
+            file("lib/initial-config-validation.js", &["check"]),
+            file("build/build-validation.js", &["build"]),
+            file("test/validation.test.js", &["t"]),
+            file("lib/utils.js", &["noop"]),
+            file("src/utils/index.js", &["noop2"]),
+            file("src/utils/strings.js", &["pad"]),
+        ];
+        let hits = |prompt: &str| {
+            let words = prompt_terms(prompt);
+            let names: Vec<FileNames> = files.iter().map(|f| FileNames::of(f, &words)).collect();
+            let mut hits: Vec<usize> = relevant(&names, &words, &identifiers(prompt), 2).into_iter().collect();
+            hits.sort();
+            hits
+        };
+        // The module and its test: not the other paths holding the word.
+        assert_eq!(hits("fix(validation): preserve coerced root values"), [0, 3]);
+        // A generic name says no file, even when one code file alone is so named.
+        assert!(hits("tidy the utils").is_empty(), "{:?}", hits("tidy the utils"));
+    }
+
+    #[test]
+    fn a_name_written_as_code_that_few_files_define_names_the_code() {
+        let files = [
+            file("src/click/termui.py", &["prompt", "confirm"]),
+            file("src/click/core.py", &["Option", "invoke"]),
+            file("src/click/types.py", &["convert"]),
+            file("src/click/parser.py", &["convert"]),
+            file("src/click/shell_completion.py", &["convert"]),
+            file("tests/test_termui.py", &["confirm"]),
+        ];
+        assert!(writes_defined_code(&files, "`click.prompt` typing clarifications"));
+        assert!(writes_defined_code(&files, "Add `confirm()` default"), "tests' definitions do not count");
+        assert!(!writes_defined_code(&files, "`convert` is slow"), "three files define it");
+        assert!(!writes_defined_code(&files, "typing clarifications for prompt"), "not written as code");
     }
 
     #[test]

@@ -359,7 +359,7 @@ fn normalized(raw: Vec<f64>) -> Vec<f64> {
 }
 
 /// File names too common to say which file a task means.
-const GENERIC_STEMS: &[&str] = &[
+pub(crate) const GENERIC_STEMS: &[&str] = &[
     "mod",
     "lib",
     "main",
