@@ -80,6 +80,14 @@ pub(crate) fn is_declaration_file(path: &str) -> bool {
     [".d.ts", ".d.mts", ".d.cts"].iter().any(|ext| path.ends_with(ext))
 }
 
+/// The `.d.ts` a CommonJS or ES module declaration file twins (`index.d.cts`
+/// → `index.d.ts`): packages ship both with the same declarations, and the
+/// twin, if the `.d.ts` is there, says nothing the other does not.
+pub(crate) fn declaration_twin_of(path: &str) -> Option<String> {
+    let stem = path.strip_suffix(".d.cts").or_else(|| path.strip_suffix(".d.mts"))?;
+    Some(format!("{stem}.d.ts"))
+}
+
 /// Whether `def` is declared as a name of its own (`function f`, `export
 /// const c`), not hung on an object (`app.render = function`): only such a
 /// name is used bare (`f()`, `import { f }`, `m.f()` on the module).

@@ -9,10 +9,10 @@
 use ctxkeep_core::Workspace;
 use ctxkeep_core::paths::PathRole;
 use rayon::prelude::*;
-use rustc_hash::FxHashMap as HashMap;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use super::{MAX_DEFINERS, name_weight};
-use crate::exports::JsModule;
+use crate::exports::{JsModule, declaration_twin_of};
 use crate::index::IndexedFile;
 use crate::lang::Lang;
 use crate::tags::Kind;
@@ -75,8 +75,11 @@ impl Base {
         let mut name_ids: HashMap<&str, u32> = HashMap::default();
         // Per name id, the files defining it.
         let mut definers: Vec<Vec<Definer>> = Vec::new();
+        let paths: HashSet<&str> = files.iter().map(|f| f.path.as_str()).collect();
         for (i, file) in files.iter().enumerate() {
             let module = JsModule::of(file);
+            // `index.d.cts` beside `index.d.ts`: the same declarations twice, uses go to one.
+            let twin = declaration_twin_of(&file.path).is_some_and(|of| paths.contains(of.as_str()));
             for def in file.tags.defs.iter().filter(|d| d.kind.defines_name()) {
                 let id = *name_ids.entry(&def.name).or_insert_with(|| {
                     definers.push(Vec::new());
@@ -90,7 +93,7 @@ impl Base {
                     last.function |= def.kind != Kind::Method;
                     last.method |= def.kind == Kind::Method;
                     // Hidden only if every definition of the name there is.
-                    last.hidden &= module.as_ref().is_some_and(|m| m.hides(def));
+                    last.hidden &= twin || module.as_ref().is_some_and(|m| m.hides(def));
                 }
             }
         }
@@ -256,7 +259,7 @@ fn library_slot(lang: Lang) -> u8 {
 const KEY: &str = "graph-base";
 /// The encoding's version; a change of what the base holds or how edges
 /// are weighed must change it (the tags' version is part of the digest).
-const VERSION: u32 = 7;
+const VERSION: u32 = 8;
 /// What a use of a name the standard library gives weighs, against one of the
 /// repository's own: its prelude's types and values ([`crate::lang::Lang::is_library_name`])
 /// anywhere, its everyday types' methods ([`crate::lang::Lang::is_library_method`])
@@ -466,6 +469,24 @@ mod tests {
             IndexedFile::parsed("b.js", Lang::JavaScript, "const y = require('y')\nhelper()\n"),
         ];
         assert!(Base::build(&files).edges.iter().any(|e| e.from == 1 && e.to == 0));
+    }
+
+    #[test]
+    fn a_declaration_file_s_twin_takes_no_uses_while_the_declaration_file_is_there() {
+        use crate::lang::Lang;
+        // axios's shape: `index.d.cts` repeats `index.d.ts` for CommonJS users.
+        let declarations = "export class Axios {}\nexport function isCancel(value: any): boolean\n";
+        let user = "import { Axios, isCancel } from 'axios'\nisCancel(new Axios())\n";
+        let files = [
+            IndexedFile::parsed("index.d.cts", Lang::TypeScript, declarations),
+            IndexedFile::parsed("index.d.ts", Lang::TypeScript, declarations),
+            IndexedFile::parsed("src/use.ts", Lang::TypeScript, user),
+        ];
+        let targets: Vec<u32> = Base::build(&files).edges.iter().map(|e| e.to).collect();
+        assert!(!targets.is_empty() && targets.iter().all(|&t| t == 1), "{targets:?}");
+        // Alone, it declares for everyone.
+        let alone = [files[0].clone(), files[2].clone()];
+        assert!(Base::build(&alone).edges.iter().any(|e| e.to == 0));
     }
 
     #[test]
