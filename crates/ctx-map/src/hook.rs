@@ -730,7 +730,8 @@ mod tests {
         let hits = |prompt: &str| {
             let words = prompt_terms(prompt);
             let names: Vec<FileNames> = files.iter().map(|f| FileNames::of(f, &words)).collect();
-            let mut hits: Vec<usize> = relevant(&names, &words, &identifiers(prompt), 2).into_iter().collect();
+            let mut hits: Vec<usize> =
+                relevant(&names, &words, &identifiers(prompt), 2).into_iter().collect();
             hits.sort();
             hits
         };

@@ -409,9 +409,28 @@ fn named_in_query(files: &[IndexedFile], query: &str) -> Vec<f64> {
             }
         }
     }
+    let key = |bare: &str| -> String {
+        bare.chars().filter(|c| c.is_alphanumeric()).collect::<String>().to_lowercase()
+    };
+    let named = |key: &str| names.contains(key) || names.contains(&stem(key));
+    // A name with dots is named whole first (`res.type` names `res.type.js`), and
+    // then its first part names no other file (every `res.*.js`); else by its first
+    // part (`validation` names `validation.test.js`).
+    let whole_name = |f: &IndexedFile| -> Option<(String, String)> {
+        let name = f.path.rsplit('/').next().unwrap_or(&f.path);
+        let whole = name.rsplit_once('.').map_or(name, |(whole, _)| whole);
+        let first = whole.split('.').next().unwrap_or(whole);
+        (whole.contains('.') && f.size > 0 && named(&key(whole))).then(|| (key(whole), key(first)))
+    };
+    let wholes: Vec<Option<(String, String)>> = files.iter().map(whole_name).collect();
+    let taken: HashSet<&str> = wholes.iter().flatten().map(|(_, first)| first.as_str()).collect();
     let stems: Vec<Option<String>> = files
         .iter()
-        .map(|f| {
+        .zip(&wholes)
+        .map(|(f, whole)| {
+            if let Some((whole, _)) = whole {
+                return Some(whole.clone());
+            }
             let mut parts = f.path.rsplit('/');
             let name = parts.next().unwrap_or(&f.path);
             let mut bare = name.split('.').next().unwrap_or(name);
@@ -423,8 +442,8 @@ fn named_in_query(files: &[IndexedFile], query: &str) -> Vec<f64> {
             if bare.len() < 3 || GENERIC_STEMS.contains(&bare.to_lowercase().as_str()) || f.size == 0 {
                 return None;
             }
-            let key: String = bare.chars().filter(|c| c.is_alphanumeric()).collect::<String>().to_lowercase();
-            (names.contains(&key) || names.contains(&stem(&key))).then_some(key)
+            let key = key(bare);
+            (named(&key) && !taken.contains(key.as_str())).then_some(key)
         })
         .collect();
     let mut sharing: HashMap<&str, f64> = HashMap::default();
@@ -673,6 +692,19 @@ mod tests {
         let mut empty = files.clone();
         empty[5].size = 0;
         assert_eq!(named_in_query(&empty, "format drops the sign"), [0.0; 6]);
+    }
+
+    #[test]
+    fn a_name_with_dots_is_named_whole_before_its_first_part() {
+        // express's shape: `test/res.type.js` beside every other `res.*.js`.
+        let files =
+            files(&["test/res.type.js", "test/res.send.js", "test/res.json.js", "lib/validation.test.js"]);
+        // `res.type()` names one file, not all three `res` tests.
+        assert_eq!(named_in_query(&files, "edge case tests for `res.type()`"), [1.0, 0.0, 0.0, 0.0]);
+        // A word alone names every file it begins, sharing the credit.
+        let third = 1.0 / 3f64.sqrt();
+        assert_eq!(named_in_query(&files, "res helpers"), [third, third, third, 0.0]);
+        assert_eq!(named_in_query(&files, "fix(validation): keep coerced values"), [0.0, 0.0, 0.0, 1.0]);
     }
 
     #[test]

@@ -533,7 +533,10 @@ fn lift_public_surface(files: &[IndexedFile], base: &Base, slot_rank: &mut [f64]
         // A Python package imports its surface from its own modules: the module name
         // of rich's `from rich.console import Console` is not `tools/profile.py`'s
         // global `console`.
-        if surface[from] && files[from].lang == "python" && !within_package(&files[from].path, &files[to].path) {
+        if surface[from]
+            && files[from].lang == "python"
+            && !within_package(&files[from].path, &files[to].path)
+        {
             continue;
         }
         // What a file defines and exports itself (`function validate …; module.exports =
@@ -568,9 +571,9 @@ fn lift_public_surface(files: &[IndexedFile], base: &Base, slot_rank: &mut [f64]
 
 /// Whether `path` lies in the package whose entry file is `entry` (its folder, or below).
 fn within_package(entry: &str, path: &str) -> bool {
-    entry.rsplit_once('/').is_none_or(|(folder, _)| {
-        path.strip_prefix(folder).is_some_and(|rest| rest.starts_with('/'))
-    })
+    entry
+        .rsplit_once('/')
+        .is_none_or(|(folder, _)| path.strip_prefix(folder).is_some_and(|rest| rest.starts_with('/')))
 }
 
 /// Whether `def`, in an entry file, is a public definition of its own: at its
@@ -674,7 +677,10 @@ mod tests {
                  def print(*objects, console=None):\n    return console or get_console()\n\
                  def _private():\n    pass\n",
             ),
-            indexed("rich/console.py", "class Console:\n    def render(self):\n        return measure(self)\n"),
+            indexed(
+                "rich/console.py",
+                "class Console:\n    def render(self):\n        return measure(self)\n",
+            ),
             indexed("rich/measure.py", "def measure(value):\n    return value\n"),
             indexed("tools/profile.py", "from rich.console import Console\nconsole = Console()\n"),
         ];
@@ -774,8 +780,14 @@ mod tests {
                 "function Hooks () {}\nHooks.prototype.validate = function (hook, fn) {\n  return hook\n}\n\
                  Hooks.prototype.add = function (hook, fn) {\n  this.validate(hook, fn)\n}\nmodule.exports = { Hooks }\n",
             ),
-            js("lib/schema.js", "function validate (schema) {\n  return schema\n}\nfunction compile (s) {\n  return validate(s)\n}\n"),
-            js("lib/check.js", "function check (request) {\n  return request\n}\nmodule.exports = { check }\n"),
+            js(
+                "lib/schema.js",
+                "function validate (schema) {\n  return schema\n}\nfunction compile (s) {\n  return validate(s)\n}\n",
+            ),
+            js(
+                "lib/check.js",
+                "function check (request) {\n  return request\n}\nmodule.exports = { check }\n",
+            ),
         ];
         let method = files[1].tags.defs.iter().find(|d| d.name == "validate").map(|d| d.kind);
         assert_eq!(method, Some(crate::tags::Kind::Method));
