@@ -206,7 +206,7 @@ fn eval_takes_its_cases_from_the_history_and_reports_consistent_figures() {
         assert!(strings(&case["changed"]).iter().all(|c| paths.contains(c)), "{case}");
         let scores: Vec<f64> = signals.iter().map(|f| f["score"].as_f64().unwrap()).collect();
         assert!(scores.windows(2).all(|w| w[0] >= w[1]), "{scores:?}");
-        for key in ["lexical", "graph", "similar", "recency", "named", "mentioned", "defines"] {
+        for key in ["lexical", "graph", "similar", "recency", "named", "area", "mentioned", "defines"] {
             assert!(signals[0][key].is_number(), "{key} in {}", signals[0]);
         }
         let other = case["results"].as_array().unwrap().iter().find(|r| r["method"] == "bm25").unwrap();

@@ -62,6 +62,7 @@ const SEEDS: usize = 20;
 const GRAPH_WEIGHT: f64 = 0.05;
 /// "The task names this file", "gives its path", "names as code what it defines".
 const NAMED_WEIGHT: f64 = 0.5;
+const AREA_WEIGHT: f64 = 0.8;
 const MENTIONED_WEIGHT: f64 = 2.0;
 const DEFINES_WEIGHT: f64 = 0.4;
 /// Recent change, and its half-life in commits.
@@ -119,6 +120,9 @@ pub struct RankedFile {
     pub latest: f64,
     /// Whether the task names the file (its name, or words run together into it).
     pub named: f64,
+    /// Whether the area the task says it is about (`fix(axum-core):`,
+    /// `automata:`) names one of the file's folders.
+    pub area: f64,
     /// Whether the task gives its path or file name (`src/db/pool.rs`, `pool.rs`); shared by the files that fit.
     pub mentioned: f64,
     /// How much of what the task writes as code (`acquire_connection`, `Pool`) it defines.
@@ -235,6 +239,7 @@ fn rank_with(
     }
 
     let named = named_in_query(files, query);
+    let area = in_task_area(files, query);
     let mentioned = shared(files.len(), named_by_path(files, query));
     let defines = defines_named(files, query);
     let history = history.filter(|_| options.history);
@@ -257,6 +262,7 @@ fn rank_with(
             let fused = lex
                 + GRAPH_WEIGHT * structural[i]
                 + NAMED_WEIGHT * named[i]
+                + AREA_WEIGHT * area[i]
                 + outright
                 + RECENCY_WEIGHT * recency[i]
                 + SIMILAR_WEIGHT * similar[i]
@@ -278,6 +284,7 @@ fn rank_with(
                 authored: authored[i],
                 latest: latest[i],
                 named: named[i],
+                area: area[i],
                 mentioned: mentioned[i],
                 defines: defines[i],
                 outright: outright * factor,
@@ -451,6 +458,53 @@ fn named_in_query(files: &[IndexedFile], query: &str) -> Vec<f64> {
         *sharing.entry(key.as_str()).or_default() += 1.0;
     }
     stems.iter().map(|k| k.as_deref().map_or(0.0, |k| 1.0 / sharing[k].sqrt())).collect()
+}
+
+/// What a commit message's first line says it is about before its colon: a
+/// conventional commit's scope (`fix(axum-core):`, `feat(client, server)!:`)
+/// or a leading area (`automata: DRY up …`), lowercased; not a kind of
+/// change (`fix:`, `docs:`).
+fn task_area(query: &str) -> Vec<String> {
+    const KINDS: &[&str] = &[
+        "fix", "feat", "feature", "chore", "docs", "doc", "test", "tests", "refactor", "perf", "ci", "build",
+        "style", "revert", "release", "deps", "bump", "security", "sec", "wip", "update", "add", "remove",
+        "breaking", "note", "todo", "warning",
+    ];
+    let line = query.trim_start().lines().next().unwrap_or("");
+    let Some((head, _)) = line.split_once(": ") else { return Vec::new() };
+    let head = head.trim_end_matches('!');
+    let area = match head.split_once('(') {
+        Some((kind, scope)) if kind.chars().all(|c| c.is_ascii_alphabetic()) => scope.strip_suffix(')'),
+        Some(_) => None,
+        // One word: "Fix the bug: details" has no area.
+        None if !head.contains(char::is_whitespace) && !KINDS.contains(&head.to_lowercase().as_str()) => {
+            Some(head)
+        }
+        None => None,
+    };
+    let valid = |w: &&str| !w.is_empty() && w.chars().all(|c| c.is_alphanumeric() || "-_.".contains(c));
+    area.map(|a| a.split([',', '/', ' ']).filter(valid).map(str::to_lowercase).collect()).unwrap_or_default()
+}
+
+/// Per file, whether [`task_area`] names one of its folders: the folder's
+/// name (`axum-core/`, `clap_mangen/`) or a part of it (`mangen`,
+/// `automata` of `regex-automata/`).
+fn in_task_area(files: &[IndexedFile], query: &str) -> Vec<f64> {
+    let area = task_area(query);
+    if area.is_empty() {
+        return vec![0.0; files.len()];
+    }
+    let names = |folder: &str| {
+        let folder = folder.to_lowercase();
+        area.iter().any(|a| *a == folder || folder.split(['-', '_', '.']).any(|part| part == a))
+    };
+    files
+        .iter()
+        .map(|f| {
+            let folders = f.path.rsplit_once('/').map_or("", |(folders, _)| folders);
+            if folders.split('/').any(names) { 1.0 } else { 0.0 }
+        })
+        .collect()
 }
 
 /// Per word of `query` that gives a path (`src/db/pool.rs`, `./pool.rs`), a
@@ -705,6 +759,28 @@ mod tests {
         let third = 1.0 / 3f64.sqrt();
         assert_eq!(named_in_query(&files, "res helpers"), [third, third, third, 0.0]);
         assert_eq!(named_in_query(&files, "fix(validation): keep coerced values"), [0.0, 0.0, 0.0, 1.0]);
+    }
+
+    #[test]
+    fn the_area_a_commit_message_names_before_its_colon() {
+        assert_eq!(task_area("fix(axum-core): skip non-data frames"), ["axum-core"]);
+        assert_eq!(task_area("feat(client, server)!: stream"), ["client", "server"]);
+        assert_eq!(task_area("automata: DRY up Thompson configuration\n\nbody: text"), ["automata"]);
+        for none in ["fix: a typo", "Docs: spelling", "Fix the bug: details", "no colon here", "x(y: z"] {
+            assert!(task_area(none).is_empty(), "{none}: {:?}", task_area(none));
+        }
+        let files = files(&[
+            "axum-core/src/body.rs",
+            "axum/src/body.rs",
+            "regex-automata/src/dfa.rs",
+            "clap_mangen/tests/roff.rs",
+            "src/automata.rs",
+        ]);
+        assert_eq!(in_task_area(&files, "fix(axum-core): skip frames"), [1.0, 0.0, 0.0, 0.0, 0.0]);
+        // A part of a folder's name, not a file's.
+        assert_eq!(in_task_area(&files, "automata: lifetimes"), [0.0, 0.0, 1.0, 0.0, 0.0]);
+        assert_eq!(in_task_area(&files, "test(mangen): synopsis"), [0.0, 0.0, 0.0, 1.0, 0.0]);
+        assert_eq!(in_task_area(&files, "Skip frames in axum-core"), [0.0; 5]);
     }
 
     #[test]

@@ -36,7 +36,7 @@ pub(crate) fn repo_map<'py>(
 }
 
 /// The source files of the folder `path`, most relevant to `query` first
-/// (`k`: only the first k), each `{path, score, lexical, graph, recency, similar, authored, latest, named, mentioned, defines}`;
+/// (`k`: only the first k), each `{path, score, lexical, graph, recency, similar, authored, latest, named, area, mentioned, defines}`;
 /// `history=False` leaves the git history out.
 #[pyfunction]
 #[pyo3(

@@ -297,6 +297,7 @@ def test_map_and_rank_work_in_any_folder(tmp_path: Path, monkeypatch: pytest.Mon
         "authored",
         "latest",
         "named",
+        "area",
         "mentioned",
         "defines",
     }

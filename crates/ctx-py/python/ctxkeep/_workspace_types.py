@@ -503,5 +503,6 @@ class RankedFile(TypedDict):
     authored: float
     latest: float
     named: float
+    area: float
     mentioned: float
     defines: float
