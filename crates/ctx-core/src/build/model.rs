@@ -613,9 +613,12 @@ pub(crate) fn assemble(tree: &Tree, i: usize, tier: Tier) -> ContextDoc {
             size: f.size,
             detailed: matches!(tier, Tier::Full | Tier::Deep),
             secret: f.secret,
+            // A generated file says so, which is what an agent needs of it: its
+            // definitions (fastify's `const schema11 = {…}`) are a build's, not to edit.
             definitions: f
                 .outline
                 .iter()
+                .filter(|_| !f.summary.as_deref().is_some_and(crate::scan::says_generated))
                 .flat_map(|o| o.defs.iter().take(shown.definitions).cloned())
                 .collect(),
             referenced_by: f.outline.as_ref().map_or(0, |o| o.referenced_by),
