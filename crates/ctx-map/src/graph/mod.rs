@@ -545,6 +545,12 @@ fn lift_public_surface(files: &[IndexedFile], base: &Base, slot_rank: &mut [f64]
         if files[from].tags.defs.iter().any(|d| d.name == name) {
             continue;
         }
+        // Rust re-exports only what is `pub`: a crate-private look-alike (`pub(super) enum
+        // Decision` beside the exported `pub struct Decision`) is none of its surface.
+        let rust_public = |d: &crate::tags::Def| d.name == name && d.signature.starts_with("pub ");
+        if files[to].lang == "rust" && !files[to].tags.defs.iter().any(rust_public) {
+            continue;
+        }
         // What it imports or names bare (`from .helpers import url_for`), not what it calls
         // on an object (`current_app.json.dumps(…)`); and no `_private` name.
         let refs = &files[from].tags.refs;
@@ -801,6 +807,21 @@ mod tests {
         let check = score(3, "check");
         assert!(score(1, "validate") < check / 5.0, "{:?}", ranking.def_rank);
         assert!(score(2, "validate") < check, "{:?}", ranking.def_rank);
+    }
+
+    #[test]
+    fn a_crate_re_exports_only_what_is_pub() {
+        // This repository's shape: `lib.rs` re-exports `records::Decision`; a private
+        // `enum Decision` of another module is a look-alike, not the surface.
+        let files = [
+            rust("src/lib.rs", "pub use records::Decision;\n"),
+            rust("src/records.rs", "pub struct Decision;\n"),
+            rust("src/score/mod.rs", "pub(super) enum Decision { Clear }\n"),
+            rust("src/plan.rs", "pub fn plan() -> Plan {\n    Plan\n}\npub struct Plan;\n"),
+        ];
+        let ranking = Graph::new(&files, &HashSet::default()).rank(&Focus::default());
+        let (exported, private) = (ranking.def_rank[1][0], ranking.def_rank[2][0]);
+        assert!(private < exported / 2.0, "{:?}", ranking.def_rank);
     }
 
     #[test]
