@@ -54,6 +54,30 @@ fn map_works_without_init_and_writes_only_when_told() {
 }
 
 #[test]
+fn the_overview_opens_with_what_the_declared_entry_exports() {
+    // fastify's shape: package.json's `main` is `server.js`, whose `createServer` no
+    // file of the package uses; its helpers every file does.
+    let mut tree = String::from(
+        "//- package.json\n{\"name\": \"srv\", \"main\": \"server.js\"}\n\
+         //- server.js\nconst { route } = require('./lib/route')\n\
+         function createServer (options) {\n  return route(options)\n}\nmodule.exports = createServer\n\
+         //- lib/route.js\nconst { check } = require('./check')\nfunction route (o) {\n  return check(o)\n}\nmodule.exports = { route }\n\
+         //- lib/check.js\nfunction check (o) {\n  return o\n}\nmodule.exports = { check }\n",
+    );
+    for i in 0..4 {
+        tree.push_str(&format!(
+            "//- lib/use{i}.js\nconst {{ check }} = require('./check')\nfunction use{i} (o) {{\n  return check(o)\n}}\nmodule.exports = {{ use{i} }}\n"
+        ));
+    }
+    let repo = Repo::with_files(&tree);
+    let cache = tempfile::tempdir().unwrap();
+    let text = stdout(&ctx(&repo, &cache, &["map"]));
+    let symbols = &text[text.find("## Symbols").unwrap()..];
+    let at = |s: &str| symbols.find(s).unwrap_or_else(|| panic!("{s} not in:\n{text}"));
+    assert!(at("function createServer (options)") < at("function check (o)"), "{text}");
+}
+
+#[test]
 fn a_budget_too_small_for_any_code_says_so() {
     let repo = Repo::with_files(TREE);
     let cache = tempfile::tempdir().unwrap();

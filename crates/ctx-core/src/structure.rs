@@ -118,6 +118,15 @@ pub fn detect_near_root(root: &Path, detector: &Detector) -> Structure {
     detect(root, &paths, 0, detector)
 }
 
+/// The entry points the manifests at `root` declare, among `paths`
+/// (repository-relative): package.json's `main`, `module`, `types`, `bin` and
+/// `exports["."]`, pyproject.toml's `[project.scripts]`, Cargo.toml's `[lib]`
+/// and `[[bin]]` paths. What the package offers starts there.
+pub fn declared_entry_points(root: &Path, paths: &[String]) -> Vec<String> {
+    let read = |rel: &str| crate::read_within(root, rel).ok().and_then(|b| String::from_utf8(b).ok());
+    entry_points::declared(&read, paths)
+}
+
 /// Learn the structure of the project at `root` (canonical) from its files'
 /// paths (repository-relative), reading only manifests, never outside `root`.
 /// Commands are read from manifests as they are now, not from the store: a

@@ -92,15 +92,16 @@ pub fn map(ws: &mut Workspace, options: &MapOptions, progress: Option<Progress>)
     let focus = focus(ws, &indexed.files, &options.focus, query)?;
     // One graph for rank's ranking and the map's: both weigh the query's names.
     let graph = Graph::cached(ws, &indexed.files, &focus.names);
+    let paths: Vec<String> = ws.source_files()?.into_iter().map(|f| f.path).collect();
     let plan = if query.is_some() || !focus.files.is_empty() {
         plan_task(&graph, &indexed, &focus, query, options.tokens)
     } else {
         let ranking = graph.rank(&focus);
         // The whole repository ranked with no focus: what the folder context files show.
         crate::outline::save(ws, &graph, &ranking)?;
-        plan_overview(&indexed.files, ranking, &focus, options.tokens)
+        let entries = structure::declared_entry_points(ws.root(), &paths);
+        plan_overview(&indexed.files, ranking, &focus, &entries, options.tokens)
     };
-    let paths: Vec<String> = ws.source_files()?.into_iter().map(|f| f.path).collect();
     let structure = structure::detect(ws.root(), &paths, TREE_DEPTH, ws.detector());
     let tok = ws.config().build.tokenizer.get();
     let map = render(&indexed.files, &plan, structure, options.tokens, tok, indexed.stats.clone());
@@ -206,7 +207,13 @@ const SEEDS: usize = 20;
 const LEAD_FILES: usize = 10;
 
 /// The map without a task: definitions by how much of the repository refers to them.
-fn plan_overview(files: &[IndexedFile], ranking: Ranking, focus: &Focus, limit: usize) -> Plan {
+fn plan_overview(
+    files: &[IndexedFile],
+    ranking: Ranking,
+    focus: &Focus,
+    entries: &[String],
+    limit: usize,
+) -> Plan {
     let weight = demotion(files, focus, AUXILIARY);
     let mut order: Vec<(usize, usize, f64)> = files
         .iter()
@@ -218,6 +225,19 @@ fn plan_overview(files: &[IndexedFile], ranking: Ranking, focus: &Focus, limit: 
             shown_defs(file, weight < 1.0, focus).map(move |d| (f, d, score[d] * weight * private(d)))
         })
         .collect();
+    // What the package's declared entry exports of its own leads (fastify's `"main":
+    // "fastify.js"` and its `function fastify`): the front door, though no file of the
+    // package uses it. Python's are left out: a script's module defines whatever it runs.
+    let best = order.iter().map(|o| o.2).fold(0.0, f64::max);
+    for (f, d, score) in &mut order {
+        let file = &files[*f];
+        let exported = file.lang != "python"
+            && entries.contains(&file.path)
+            && graph::is_own_public(file, &file.tags.defs[*d], crate::exports::JsModule::of(file).as_ref());
+        if exported {
+            *score += best;
+        }
+    }
     sort_best_first(&mut order, limit);
     Plan { order, file_rank: ranking.file_rank, heading: "public surface, then most referenced" }
 }

@@ -585,7 +585,7 @@ fn within_package(entry: &str, path: &str) -> bool {
 /// Whether `def`, in an entry file, is a public definition of its own: at its
 /// top level, and public as its language says (a Python name without a
 /// leading `_`, Rust's `pub`, what a JavaScript module exports).
-fn is_own_public(file: &IndexedFile, def: &crate::tags::Def, module: Option<&JsModule>) -> bool {
+pub(crate) fn is_own_public(file: &IndexedFile, def: &crate::tags::Def, module: Option<&JsModule>) -> bool {
     if def.parent.is_some() || !def.kind.defines_name() || def.name.starts_with('_') {
         return false;
     }
