@@ -8,7 +8,11 @@
 //!   the best lexical matches and the definers of identifiers the task names,
 //!   so the files those depend on, or that depend on them, rise too;
 //! - **named**: a file whose name the task says (`reload` → `reload.rs`,
-//!   `observable map` → `observablemap.ts`) is likely the one;
+//!   `observable map` → `observablemap.ts`, `res.type()` → `res.type.js`) is
+//!   likely the one;
+//! - **area**: a file in the folder a commit message's scope or leading word
+//!   names (`fix(axum-core):`, `automata:` → `regex-automata/`) is where the
+//!   task says it is;
 //! - **mentioned**: a file the task gives by its path (`src/db/pool.rs`) or
 //!   its file name (`pool.rs`) is the one it means;
 //! - **defines**: a file that defines an identifier the task writes as code
@@ -28,7 +32,8 @@
 //! Tried on real histories and left out, because they did not help on
 //! held-out repositories: past messages as one more field of a file's words,
 //! lower ranks for examples, docs and fixtures, files that changed together
-//! with the best matches (co-change), more or fewer similar commits.
+//! with the best matches (co-change), more or fewer similar commits, past
+//! commits of the task's area voting for their files.
 //!
 //! Terms are [`crate::terms`]': split identifiers, lowercased, stemmed, the
 //! same for the task and the files; the counts of the task's terms in each

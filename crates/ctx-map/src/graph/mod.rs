@@ -14,7 +14,8 @@
 //! names the query mentions (without any, toward every file, tests and
 //! examples less); each file's rank then flows along its edges to
 //! the definitions it references. Without a task, the definitions a
-//! package's entry files re-export come first (`lift_public_surface`).
+//! package's entry files re-export, or define as their own public names,
+//! come first (`lift_public_surface`).
 //! Everything is computed in a fixed order, so the ranking is the same on
 //! every run and for any number of threads.
 
