@@ -620,8 +620,10 @@ fn js_leading_comment(text: &str) -> Option<String> {
             }
             // A comment on the declaration right below it (`// Allowed characters: …`
             // over a constant) is that declaration's, and a one- or two-word line over
-            // code (`// Types`, `// Event`) labels a section: neither is the file's.
-            if declares(rest) || (lines.len() == 1 && is_label(lines[0]) && !rest.starts_with(['\n', '\r'])) {
+            // code (`// Types`, `// Event`) labels a section: neither is the file's. A
+            // tool's notice that it wrote the file is the file's, wherever it stands.
+            let label = lines.len() == 1 && is_label(lines[0]) && !rest.starts_with(['\n', '\r']);
+            if (declares(rest) || label) && !says_generated(&lines.join(" ")) {
                 return None;
             }
             lines
