@@ -19,7 +19,7 @@ use crate::lang::Lang;
 use crate::signature::signature;
 
 /// Bumped when what extraction yields changes: cached tags are re-parsed.
-pub const TAGS_VERSION: u32 = 31;
+pub const TAGS_VERSION: u32 = 32;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -189,11 +189,17 @@ fn under_main_guard(node: Node, bytes: &[u8]) -> bool {
     })
 }
 
+/// Whether the definition at `node` is a callback's, or is a callback: made in
+/// a function passed somewhere (`describe('x', () => { function helper … })`)
+/// or in a named function passed as an argument (axios's
+/// `toFlatObject(utils, {}, null, function filter(prop) {…})`, a name nothing
+/// else can call).
 fn in_callback(node: Node) -> bool {
-    let mut at = node.parent();
+    let mut at = Some(node);
     while let Some(n) = at {
+        let passed = || n.parent().is_some_and(|p| p.kind() == "arguments");
         if matches!(n.kind(), "arrow_function" | "function_expression" | "function")
-            && n.child_by_field_name("name").is_none()
+            && (n.child_by_field_name("name").is_none() || passed())
         {
             let mut outer = n.parent();
             while let Some(p) = outer.filter(|p| p.kind() == "parenthesized_expression") {
@@ -519,10 +525,12 @@ mod tests {
                       utils.inherits(E, Error, { toJSON: function toJSON() { return {}; } });\n\
                       (function () {\n  function wrapped() {}\n})();\n\
                       export default { getAdapter: (names) => names };\n\
-                      const outer = () => { const inner = () => 2; };\n";
+                      const outer = () => { const inner = () => 2; };\n\
+                      const predicates = utils.toFlatObject(utils, {}, null, function filter(prop) {\n  return prop;\n});\n";
         let mut got: Vec<String> = defs(Lang::JavaScript, source).into_iter().map(|d| d.0).collect();
         got.dedup(); // `toJSON: function toJSON()` defines it as a key and as the function's name
-        assert_eq!(got, ["toJSON", "wrapped", "getAdapter", "outer", "inner"]);
+        // A named function passed as an argument (`filter`) is the call's: nothing calls it by name.
+        assert_eq!(got, ["toJSON", "wrapped", "getAdapter", "outer", "inner", "predicates"]);
         let typescript = "app.get('/', async (c: Context) => { const body = () => 1; return body(); });\nexport const f = (n: number) => n;\n";
         let got: Vec<String> = defs(Lang::TypeScript, typescript).into_iter().map(|d| d.0).collect();
         assert_eq!(got, ["f"]);
