@@ -100,6 +100,10 @@ const MENTIONED: f64 = 10.0;
 /// examples, ...) when nothing else personalizes: the map's overview.
 const AUXILIARY_PERSONAL: f64 = 0.1;
 
+/// Share of its rank a constant keeps in the overview unless the package
+/// exports it: a value says less of the code than its functions and types.
+const OVERVIEW_CONSTANT: f64 = 0.5;
+
 /// A file that defines more public names than this is code, not a package's front door.
 const MAX_SURFACE_DEFS: usize = 5;
 
@@ -432,6 +436,15 @@ impl<'a> Graph<'a> {
                         NONE => sliver,
                         _ if rust && defs.get(d).is_some_and(|def| def.implements_trait(defs)) => {
                             unlifted[slot as usize] * TRAIT_ITEM + sliver
+                        }
+                        // Without a task, a constant the package does not export tells less
+                        // than the code around it, however often it is used (black's
+                        // `DEFAULT_LINE_LENGTH = 88`, a tokenizer's `NL: Final = 54`).
+                        _ if overview
+                            && slot_rank[slot as usize] <= unlifted[slot as usize]
+                            && defs.get(d).is_some_and(|def| def.kind == crate::tags::Kind::Constant) =>
+                        {
+                            slot_rank[slot as usize] * OVERVIEW_CONSTANT + sliver
                         }
                         _ => slot_rank[slot as usize] + sliver,
                     })
@@ -808,6 +821,20 @@ mod tests {
         let check = score(3, "check");
         assert!(score(1, "validate") < check / 5.0, "{:?}", ranking.def_rank);
         assert!(score(2, "validate") < check, "{:?}", ranking.def_rank);
+    }
+
+    #[test]
+    fn an_unexported_constant_used_as_much_as_a_function_comes_after_it_in_the_overview() {
+        // black's shape: `DEFAULT_LINE_LENGTH` and `parse_source` are used by the same files.
+        let user = "from pkg.const import DEFAULT_LINE_LENGTH\nfrom pkg.parse import parse_source\n";
+        let mut files = vec![
+            indexed("pkg/const.py", "DEFAULT_LINE_LENGTH = 88\n"),
+            indexed("pkg/parse.py", "def parse_source(text):\n    return text\n"),
+        ];
+        files.extend((0..4).map(|i| indexed(&format!("pkg/user_{i}.py"), user)));
+        let ranking = Graph::new(&files, &HashSet::default()).rank(&Focus::default());
+        let (constant, function) = (ranking.def_rank[0][0], ranking.def_rank[1][0]);
+        assert!(constant < function * 0.75, "{:?}", ranking.def_rank);
     }
 
     #[test]
