@@ -544,6 +544,11 @@ fn lift_public_surface(files: &[IndexedFile], base: &Base, slot_rank: &mut [f64]
         if family.get(from) != family.get(to) || auxiliary[to] || edge.weight < most / 2.0 {
             continue;
         }
+        // Type declarations (`types/instance.d.ts`) describe the code; they come after it,
+        // exported or not.
+        if crate::exports::is_declaration_file(&files[to].path) {
+            continue;
+        }
         // A Python package imports its surface from its own modules: the module name
         // of rich's `from rich.console import Console` is not `tools/profile.py`'s
         // global `console`.
@@ -835,6 +840,23 @@ mod tests {
         let ranking = Graph::new(&files, &HashSet::default()).rank(&Focus::default());
         let (constant, function) = (ranking.def_rank[0][0], ranking.def_rank[1][0]);
         assert!(constant < function * 0.75, "{:?}", ranking.def_rank);
+    }
+
+    #[test]
+    fn type_declarations_take_no_lift_over_the_code_they_describe() {
+        // fastify's shape: `index.d.ts` re-exports `types/instance.d.ts`, which describes
+        // the JavaScript the package is made of.
+        let ts = |path: &str, source: &str| IndexedFile::parsed(path, crate::lang::Lang::TypeScript, source);
+        let user = "const { buildReply } = require('./reply')\nfunction route (r) {\n  return buildReply(r)\n}\nmodule.exports = { route }\n";
+        let mut files = vec![
+            ts("index.d.ts", "export { FastifyInstance } from './types/instance'\n"),
+            ts("types/instance.d.ts", "export interface FastifyInstance { listen(): void }\n"),
+            js("lib/reply.js", "function buildReply (r) {\n  return r\n}\nmodule.exports = { buildReply }\n"),
+        ];
+        files.extend((0..3).map(|i| js(&format!("lib/route{i}.js"), user)));
+        let ranking = Graph::new(&files, &HashSet::default()).rank(&Focus::default());
+        let (declared, code) = (ranking.def_rank[1][0], ranking.def_rank[2][0]);
+        assert!(declared < code, "{:?}", ranking.def_rank);
     }
 
     #[test]
