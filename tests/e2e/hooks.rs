@@ -274,6 +274,33 @@ pub mod pager;
 }
 
 #[test]
+fn user_prompt_reads_the_area_a_commit_style_prompt_names() {
+    let repo = Repo::with_files(
+        r#"
+//- examples/server.js
+const express = require('express')
+const app = express()
+app.listen(3000)
+//- lib/adapters/http.js
+function httpAdapter (config) {
+  return config
+}
+module.exports = { httpAdapter }
+"#,
+    );
+    repo.ok(&["init", "--no-agents"]);
+    // No word of it names a file or a definition; its area names a folder.
+    let text = prompt_context(&repo, "fix(examples): application crashed when navigating in browser");
+    assert!(text.contains("- examples/server.js"), "{text}");
+    assert!(!text.contains("http.js"), "{text}");
+    // Without it, nothing.
+    let transcript = repo.path("none.jsonl");
+    let prompt = json!({ "prompt": "fix: application crashed when navigating in browser" });
+    let payload = payload("UserPromptSubmit", repo.root(), &transcript, prompt);
+    hook(&repo, "UserPromptSubmit", &payload).assert_silent("no area");
+}
+
+#[test]
 fn user_prompt_shows_the_file_it_gives_by_path_first_without_pushing_out_the_others() {
     let repo = Repo::with_files(
         r#"

@@ -373,8 +373,10 @@ fn file_lines(ws: &mut Workspace, prompt: &str, words: &[String]) -> crate::Resu
     // file that shares few of them (`networks.py` for "URL equality") may still
     // lead on its contents and history, and a test that names them all may not.
     let identifiers = identifiers(prompt);
+    // A commit-style prompt's area (`fix(server):`) that names a folder says where, too.
     let named = !relevant(&names, words, &identifiers, config.min_terms).is_empty()
-        || writes_defined_code(&files, prompt);
+        || writes_defined_code(&files, prompt)
+        || rank::in_task_area(&files, prompt).contains(&1.0);
     if !named && identifiers.is_empty() {
         return Ok(Vec::new());
     }

@@ -494,7 +494,7 @@ fn task_area(query: &str) -> Vec<String> {
 /// Per file, whether [`task_area`] names one of its folders: the folder's
 /// name (`axum-core/`, `clap_mangen/`) or a part of it (`mangen`,
 /// `automata` of `regex-automata/`).
-fn in_task_area(files: &[IndexedFile], query: &str) -> Vec<f64> {
+pub(crate) fn in_task_area(files: &[IndexedFile], query: &str) -> Vec<f64> {
     let area = task_area(query);
     if area.is_empty() {
         return vec![0.0; files.len()];
