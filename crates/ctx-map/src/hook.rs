@@ -695,17 +695,19 @@ mod tests {
         files
     }
 
+    /// The files of `files` [`relevant`] to `prompt` (at least two words shared), in order.
+    fn relevant_files(files: &[IndexedFile], prompt: &str) -> Vec<usize> {
+        let words = prompt_terms(prompt);
+        let names: Vec<FileNames> = files.iter().map(|f| FileNames::of(f, &words)).collect();
+        let mut hits: Vec<usize> = relevant(&names, &words, &identifiers(prompt), 2).into_iter().collect();
+        hits.sort();
+        hits
+    }
+
     #[test]
     fn files_match_on_specific_words_only() {
         let files = repo();
-        let hits = |prompt: &str| {
-            let words = prompt_terms(prompt);
-            let names: Vec<FileNames> = files.iter().map(|f| FileNames::of(f, &words)).collect();
-            let mut hits: Vec<usize> =
-                relevant(&names, &words, &identifiers(prompt), 2).into_iter().collect();
-            hits.sort();
-            hits
-        };
+        let hits = |prompt: &str| relevant_files(&files, prompt);
         assert_eq!(hits("the json decoder rejects trailing commas"), [0]);
         assert_eq!(hits("HTTPConnection drops the connection on retry"), [2]);
         assert_eq!(hits("what calls scanstring"), Vec::<usize>::new(), "a plain word alone names nothing");
@@ -729,14 +731,7 @@ mod tests {
             file("src/utils/index.js", &["noop2"]),
             file("src/utils/strings.js", &["pad"]),
         ];
-        let hits = |prompt: &str| {
-            let words = prompt_terms(prompt);
-            let names: Vec<FileNames> = files.iter().map(|f| FileNames::of(f, &words)).collect();
-            let mut hits: Vec<usize> =
-                relevant(&names, &words, &identifiers(prompt), 2).into_iter().collect();
-            hits.sort();
-            hits
-        };
+        let hits = |prompt: &str| relevant_files(&files, prompt);
         // The module and its test: not the other paths holding the word.
         assert_eq!(hits("fix(validation): preserve coerced root values"), [0, 3]);
         // A generic name says no file, even when one code file alone is so named.
