@@ -1,0 +1,343 @@
+//! What a map shows, before any budget: the definitions in the order they are
+//! given room, for the whole repository (the overview) or for one task.
+
+use ctxkeep_core::paths::PathRole;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+
+use crate::graph::{self, Focus, Graph, Ranking};
+use crate::index::{Indexed, IndexedFile};
+use crate::rank::{self, RankOptions};
+use crate::tags::Kind;
+
+/// What a map shows: definitions in the order they are given room, and each file's rank.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    /// (file, definition, score), best first.
+    pub order: Vec<(usize, usize, f64)>,
+    /// Each file's rank, as the map's JSON reports it.
+    pub file_rank: Vec<f64>,
+    /// What the order follows, for the heading.
+    pub heading: &'static str,
+}
+
+/// In a plan's order, a file shown by its path alone: it defines nothing to show
+/// (re-exports, module declarations), yet the task points there.
+pub(super) const PATH_ONLY: usize = usize::MAX;
+
+/// Weight of a file that only surrounds the code (tests, examples, fixtures,
+/// benches, docs, vendored code) when the task does not point there: in the
+/// overview, and in a task map (where rank has already weighed the task's words).
+const AUXILIARY: f64 = 0.1;
+const TASK_AUXILIARY: f64 = 0.4;
+/// Share of the graph (the task's neighbours) in a task map's file order, next to rank's score.
+const NEIGHBOURS: f64 = 0.1;
+/// How many of rank's best files seed the graph of a task map.
+const SEEDS: usize = 20;
+/// How many files of a task map each get a line before any gets a second.
+const LEAD_FILES: usize = 10;
+
+/// The map without a task: definitions by how much of the repository refers to them.
+pub(super) fn plan_overview(
+    files: &[IndexedFile],
+    ranking: Ranking,
+    focus: &Focus,
+    entries: &[String],
+    limit: usize,
+) -> Plan {
+    let weight = demotion(files, focus, AUXILIARY);
+    let mut order: Vec<(usize, usize, f64)> = files
+        .iter()
+        .enumerate()
+        .flat_map(|(f, file)| {
+            let (score, weight) = (&ranking.def_rank[f], weight[f]);
+            let private =
+                |d: usize| if crate::tags::private_by_name(&file.tags.defs[d].name) { PRIVATE } else { 1.0 };
+            shown_defs(file, weight < 1.0, focus).map(move |d| (f, d, score[d] * weight * private(d)))
+        })
+        .collect();
+    // What the package's declared entry exports of its own leads (fastify's `"main":
+    // "fastify.js"` and its `function fastify`): the front door, though no file of the
+    // package uses it. Python's are left out: a script's module defines whatever it runs.
+    let best = order.iter().map(|o| o.2).fold(0.0, f64::max);
+    for (f, d, score) in &mut order {
+        let file = &files[*f];
+        let exported = file.lang != "python"
+            && entries.contains(&file.path)
+            && graph::is_own_public(file, &file.tags.defs[*d], crate::exports::JsModule::of(file).as_ref());
+        if exported {
+            *score += best;
+        }
+    }
+    sort_best_first(&mut order, limit);
+    Plan { order, file_rank: ranking.file_rank, heading: "public surface, then most referenced" }
+}
+
+/// Weight in the overview of a name its language's convention keeps private
+/// (`_findOption`, `#state`): however often the file's own code calls it, the
+/// public surface is what the overview is for. A task that needs it names it.
+const PRIVATE: f64 = 0.3;
+
+/// How a task map orders a file's definitions, before their scores: named by
+/// the task, then by how telling the task's words its name says are (0 for
+/// none), then not a constant; the greater first.
+type Told = (bool, f64, bool);
+
+/// The map for a task: files in `ctx rank`'s order (focus files first), then
+/// their neighbours in the graph personalized by rank's scores; the first
+/// [`LEAD_FILES`] files get a line each before any gets a second; within a
+/// file, the definitions the task names first, then the most referenced,
+/// constants last.
+pub(super) fn plan_task(
+    graph: &Graph,
+    indexed: &Indexed,
+    focus: &Focus,
+    query: Option<&str>,
+    limit: usize,
+) -> Plan {
+    let files = &indexed.files;
+    let n = files.len();
+    let mut task = vec![0.0; n];
+    if let Some(query) = query {
+        let ranked =
+            rank::rank_on(graph, &indexed.terms, query, indexed.history.as_ref(), RankOptions::default());
+        for r in ranked {
+            if let Ok(i) = files.binary_search_by(|f| f.path.as_str().cmp(&r.path)) {
+                task[i] = r.score;
+            }
+        }
+    }
+    // A definition whose name says words of the task (`generate_enum_convertor`
+    // for "Enum choices ignore case") is shown before its file's others, the
+    // one saying the most telling words first (`struct Search` before `Config`
+    // for "skip chapters in the search config": `config` is said everywhere).
+    let task_terms: HashMap<&str, f64> = match query {
+        Some(_) => indexed.terms.terms().iter().map(String::as_str).zip(indexed.terms.weights()).collect(),
+        None => HashMap::default(),
+    };
+    let says_the_task = |name: &str| -> f64 {
+        // Each term of a name is a piece of it, lowercased (a stem only drops an
+        // ending): a name holding none of the task's terms is not split at all.
+        let may = |t: &&str| name.as_bytes().windows(t.len()).any(|w| w.eq_ignore_ascii_case(t.as_bytes()));
+        if task_terms.is_empty() || (name.is_ascii() && !task_terms.keys().any(may)) {
+            return 0.0;
+        }
+        let mut said = crate::terms::terms(name);
+        said.sort_unstable();
+        said.dedup();
+        said.iter().filter_map(|t| task_terms.get(t.as_str())).sum()
+    };
+    let max_task = task.iter().copied().fold(0.0, f64::max);
+    let mut best: Vec<usize> = (0..n).filter(|&i| task[i] > 0.0).collect();
+    best.sort_by(|&a, &b| task[b].total_cmp(&task[a]).then(a.cmp(&b)));
+    let seeds = best.iter().take(SEEDS).map(|&i| (i, task[i] / max_task)).collect();
+    let ranking = graph.rank(&Focus { seeds, ..focus.clone() });
+    let max_rank = ranking.file_rank.iter().copied().fold(0.0, f64::max);
+    let weight = demotion(files, focus, TASK_AUXILIARY);
+    let mut key: Vec<f64> = (0..n)
+        .map(|i| {
+            let task = if max_task > 0.0 { task[i] / max_task } else { 0.0 };
+            let graph = if max_rank > 0.0 { ranking.file_rank[i] / max_rank } else { 0.0 };
+            (task + NEIGHBOURS * graph) * weight[i]
+        })
+        .collect();
+    // Focus files lead, in the order given (every other key is at most 1 + NEIGHBOURS).
+    for (k, &i) in focus.files.iter().enumerate() {
+        key[i] = 2.0 - k as f64 * 1e-6;
+    }
+    let mut by_key: Vec<usize> = (0..n).collect();
+    by_key.sort_by(|&a, &b| key[b].total_cmp(&key[a]).then(a.cmp(&b)));
+
+    let (mut order, mut rest) = (Vec::new(), Vec::new());
+    // A file's entries score at most its key, and keys only fall from here:
+    // once `limit` entries score above a file's key, none of its or a later
+    // file's can make the cut `sort_best_first` makes, and the rest is skipped.
+    let (mut cut, mut next_check) = (f64::NEG_INFINITY, limit.max(1));
+    for (position, &f) in by_key.iter().enumerate() {
+        if position >= LEAD_FILES && cut > key[f] {
+            break;
+        }
+        let file = &files[f];
+        let score = &ranking.def_rank[f];
+        // ((named by the task, saying one of its words, not a constant), definition): named
+        // first, then those saying its words, then the file's code before its constants (40
+        // `STYLE_* = "dim"` its functions all use took a focus map), then by score; a total order.
+        let mut defs: Vec<(Told, usize)> = shown_defs(file, weight[f] < 1.0, focus)
+            .map(|d| {
+                let def = &file.tags.defs[d];
+                ((names_outright(focus, &def.name), says_the_task(&def.name), def.kind != Kind::Constant), d)
+            })
+            .collect();
+        let by_rank = |&(told_a, a): &(Told, usize), &(told_b, b): &(Told, usize)| {
+            (told_b.0.cmp(&told_a.0))
+                .then(told_b.1.total_cmp(&told_a.1))
+                .then(told_b.2.cmp(&told_a.2))
+                .then(score[b].total_cmp(&score[a]))
+                .then(a.cmp(&b))
+        };
+        // Its `k`th entry scores key / (k + 1): those under the cut cannot make
+        // it either, so only the best of the others need their places.
+        let lead = usize::from(position < LEAD_FILES);
+        let keep = (lead..defs.len()).find(|&k| key[f] / ((k + 1) as f64) < cut).unwrap_or(defs.len());
+        if keep < defs.len() {
+            if keep > 0 {
+                defs.select_nth_unstable_by(keep - 1, by_rank);
+            }
+            defs.truncate(keep);
+        }
+        defs.sort_unstable_by(by_rank);
+        let defs: Vec<usize> = defs.into_iter().map(|(_, d)| d).collect();
+        if position < LEAD_FILES {
+            order.push((f, defs.first().copied().unwrap_or(PATH_ONLY), key[f]));
+        }
+        for (k, d) in defs.into_iter().enumerate().skip(usize::from(position < LEAD_FILES)) {
+            rest.push((f, d, key[f] / (k + 1) as f64));
+        }
+        if rest.len() >= next_check {
+            cut = nth_best_score(&rest, limit);
+            next_check = rest.len() * 2;
+        }
+    }
+    sort_best_first(&mut rest, limit);
+    order.extend(rest);
+    Plan { order, file_rank: key, heading: "most relevant to the task first" }
+}
+
+/// Each file's weight: [`PathRole::is_auxiliary`] files get `factor` unless the
+/// task points there: a focus or named file of the same role under the same
+/// top folder, or a word of the query that names the role (`tests`, `example`;
+/// `types` for type declarations).
+fn demotion(files: &[IndexedFile], focus: &Focus, factor: f64) -> Vec<f64> {
+    let top = |path: &str| path.split('/').next().unwrap_or(path).to_string();
+    let named_roles: HashSet<PathRole> =
+        // Only a role of its own: every other word names the code (`Option`),
+        // which would make type declarations the code's equals.
+        focus.names.iter().map(|w| PathRole::of(&w.to_lowercase())).filter(|r| r.is_auxiliary()).collect();
+    let pointed: HashSet<(PathRole, String)> = focus
+        .files
+        .iter()
+        .chain(&focus.named_files)
+        .filter_map(|&i| files.get(i))
+        .map(|f| (PathRole::of(&f.path), top(&f.path)))
+        .collect();
+    let about_types = ["types", "typings", "typescript", "declaration", "declarations", "dts"]
+        .iter()
+        .any(|word| focus.names.iter().any(|name| name.eq_ignore_ascii_case(word)));
+    files
+        .iter()
+        .map(|f| {
+            let role = PathRole::of(&f.path);
+            let pointed = named_roles.contains(&role) || pointed.contains(&(role, top(&f.path)));
+            match role {
+                // Type declarations (`index.d.ts`, and again as `index.d.cts`) repeat
+                // what the code defines: after it, like a test, unless the task
+                // is about them ("fix(types): export CJS types").
+                PathRole::Source
+                    if crate::exports::is_declaration_file(&f.path) && !pointed && !about_types =>
+                {
+                    factor
+                }
+                _ if !role.is_auxiliary() || pointed => 1.0,
+                // A build's output repeats the code it was built from: never its neighbour.
+                PathRole::Vendored => factor.min(AUXILIARY),
+                _ => factor,
+            }
+        })
+        .collect()
+}
+
+/// The definitions of `file` a map may show: those that define a name, less
+/// a fixture's (test data: black's formatter cases), tests (`test…` functions of test files when the file is `demoted`;
+/// anywhere, anything in a Rust `mod tests` and a `#[test]` function), a
+/// function's inner functions, and a second definition of a name in the same
+/// scope (a Rust `#[cfg]` variant, a property's setter), unless the task
+/// names them.
+fn shown_defs<'a>(
+    file: &'a IndexedFile,
+    demoted: bool,
+    focus: &'a Focus,
+) -> impl Iterator<Item = usize> + 'a {
+    let defs = &file.tags.defs;
+    let mut seen: HashSet<(Option<u32>, &str)> = HashSet::default();
+    let repeated: Vec<bool> =
+        defs.iter().map(|d| d.kind != Kind::Impl && !seen.insert((d.parent, d.name.as_str()))).collect();
+    let role = PathRole::of(&file.path);
+    let test_file = role == PathRole::Test;
+    // What tests read (black's formatter cases, `print(((1)))`) defines nothing of the
+    // project's, whatever the task names: the file may be what it is about, its names are not.
+    let data = role == PathRole::Fixture;
+    let in_test_module = move |d: usize| {
+        std::iter::successors(Some(d), |&i| defs[i].parent.map(|p| p as usize))
+            .any(|i| defs[i].kind == Kind::Module && matches!(defs[i].name.as_str(), "tests" | "test"))
+    };
+    (0..defs.len()).filter(move |&d| {
+        let def = &defs[d];
+        let test_function = test_file
+            && matches!(def.kind, Kind::Function | Kind::Method)
+            && def.name.get(..4).is_some_and(|head| head.eq_ignore_ascii_case("test"));
+        let test = in_test_module(d) || def.is_test_by_attribute();
+        let aside = (demoted && test_function) || test || def.is_local(defs) || repeated[d];
+        def.kind.defines_name() && !data && (names_outright(focus, &def.name) || !aside)
+    })
+}
+
+/// Whether the task names `name` as an identifier: a word of it written as
+/// code is (`verify_app`, `Command`, `hideDefault`), a plain word is not (a
+/// task to "hide the default value in the help output" names no `fn
+/// default`, `type Output` or `#[test] fn setting`).
+fn names_outright(focus: &Focus, name: &str) -> bool {
+    focus.code.contains(name)
+}
+
+/// The `n`th best score of `entries` (of at least `n` > 0).
+fn nth_best_score(entries: &[(usize, usize, f64)], n: usize) -> f64 {
+    let mut scores: Vec<f64> = entries.iter().map(|e| e.2).collect();
+    let (_, nth, _) = scores.select_nth_unstable_by(n - 1, |a, b| b.total_cmp(a));
+    *nth
+}
+
+/// Sort `order` best first (ties by path and line: a fixed order), keeping at
+/// most `limit`: each definition costs at least a token, so no more than the
+/// budget can fit. The files are sorted by path, so a file's index is its
+/// place in path order.
+fn sort_best_first(order: &mut Vec<(usize, usize, f64)>, limit: usize) {
+    let best_first = |a: &(usize, usize, f64), b: &(usize, usize, f64)| {
+        b.2.total_cmp(&a.2).then(a.0.cmp(&b.0)).then(a.1.cmp(&b.1))
+    };
+    if order.len() > limit {
+        order.select_nth_unstable_by(limit, best_first);
+        order.truncate(limit);
+    }
+    order.sort_by(best_first);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::index::python_file as indexed;
+
+    #[test]
+    fn what_surrounds_the_code_weighs_less_a_build_s_output_and_declarations_too() {
+        let paths = [
+            "lib/core/Axios.js",
+            "test/unit/axios.js",
+            "dist/axios.js",
+            "lib/axios.min.js",
+            "index.d.ts",
+            "index.d.cts",
+        ];
+        let files: Vec<IndexedFile> = paths.iter().map(|p| indexed(p, "x = 1\n")).collect();
+        let weights = demotion(&files, &Focus::default(), TASK_AUXILIARY);
+        assert_eq!(weights, [1.0, TASK_AUXILIARY, AUXILIARY, AUXILIARY, TASK_AUXILIARY, TASK_AUXILIARY]);
+        // Unless the task points there.
+        let focus = Focus { files: vec![4], ..Focus::default() };
+        assert_eq!(demotion(&files, &focus, TASK_AUXILIARY)[4], 1.0);
+        let tests = Focus { names: ["tests".to_string()].into_iter().collect(), ..Focus::default() };
+        assert_eq!(demotion(&files, &tests, TASK_AUXILIARY)[1], 1.0);
+        // A name of the code's (`Option.env()`) points at the code, not its declarations.
+        let code = Focus {
+            names: ["Option".to_string(), "env".to_string()].into_iter().collect(),
+            ..Focus::default()
+        };
+        assert_eq!(demotion(&files, &code, TASK_AUXILIARY), weights);
+    }
+}
