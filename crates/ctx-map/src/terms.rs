@@ -11,7 +11,7 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 /// The version of the tokenizer and of the stored index's encoding
 /// (`inverted.rs`): bump it when either changes, so postings made the old way
 /// are made again.
-pub const TERMS_VERSION: u32 = 3;
+pub const TERMS_VERSION: u32 = 4;
 
 /// A file's terms and how often each occurs, in its text and in the names
 /// it defines, with how many there are in all: what BM25 needs of a
@@ -290,8 +290,17 @@ fn is_stop_word(word: &str) -> bool {
 /// Call `f` with each of [`terms`]`(text)`, in order, without allocating for
 /// the common word: ranking runs this over every file's whole text.
 pub(crate) fn visit_terms(text: &str, mut f: impl FnMut(&str)) {
-    // Reused for every word: the parts of an identifier, and a lowercased one.
-    let (mut parts, mut lower) = (Vec::new(), String::new());
+    // Reused for every word: the parts of an identifier, a lowercased one, a stem.
+    let (mut parts, mut lower, mut stemmed) = (Vec::new(), String::new(), String::new());
+    let mut stem_of = |word: &str, f: &mut dyn FnMut(&str)| match stem_parts(word) {
+        (kept, false) => f(kept),
+        (kept, true) => {
+            stemmed.clear();
+            stemmed.push_str(kept);
+            stemmed.push('i');
+            f(&stemmed);
+        }
+    };
     for (word, plain) in words(text) {
         if word.len() > 64 {
             continue;
@@ -299,7 +308,7 @@ pub(crate) fn visit_terms(text: &str, mut f: impl FnMut(&str)) {
         // A plain lowercase word is its own only part.
         if plain {
             if keeps(word) {
-                f(stem_of(word));
+                stem_of(word, &mut f);
             }
             continue;
         }
@@ -307,13 +316,13 @@ pub(crate) fn visit_terms(text: &str, mut f: impl FnMut(&str)) {
         if parts.len() > 1 {
             lowercase_into(&mut lower, word);
             if keeps(&lower) {
-                f(stem_of(&lower));
+                stem_of(&lower, &mut f);
             }
         }
         for &(start, end) in &parts {
             lowercase_into(&mut lower, &word[start..end]);
             if keeps(&lower) {
-                f(stem_of(&lower));
+                stem_of(&lower, &mut f);
             }
         }
     }
@@ -437,14 +446,19 @@ fn lowercase_into(buf: &mut String, text: &str) {
 /// A light suffix stemmer: `channels` → `channel`; `parse`, `parsed`, `parsing` → `pars`;
 /// `dependency`, `dependencies` → `dependenc`; `copy`, `copied`, `copying` → `cop`.
 pub(crate) fn stem(word: &str) -> String {
-    stem_of(word).to_string()
+    let (kept, i) = stem_parts(word);
+    if i { format!("{kept}i") } else { kept.to_string() }
 }
 
-fn stem_of(word: &str) -> &str {
-    // `-ies`, `-ied` are a `-y` word's (`entries`, `applied`): the same stem as it.
-    for suffix in ["ies", "ied"] {
-        if word.len() > suffix.len() + 1 && word.ends_with(suffix) {
-            return &word[..word.len() - suffix.len()];
+/// `word`'s stem as the part of `word` it keeps and whether an `i` follows
+/// that part: a stem is `word` cut short, but for a `-y` that becomes an `i`.
+fn stem_parts(word: &str) -> (&str, bool) {
+    // `-ies`, `-ied` end a `-y` word (`entries`, `applied`) or an `-ie` one
+    // (`cookies`): both keep the `i`, which `entry` and `cookie` come to as well.
+    for suffix in ["es", "ed"] {
+        let kept = word.len().saturating_sub(suffix.len());
+        if kept > 2 && word.ends_with(suffix) && word[..kept].ends_with('i') {
+            return (&word[..kept], false);
         }
     }
     let mut stem = word;
@@ -454,15 +468,14 @@ fn stem_of(word: &str) -> &str {
             break;
         }
     }
-    // A `-y` after a consonant goes (`entry` as `entries`), not after a vowel (`array`, `key`).
-    let bytes = stem.as_bytes();
-    match bytes {
-        [.., before, b'y']
+    // A `-y` after a consonant is an `i` (`entry` as `entries`), not after a vowel (`array`, `key`).
+    match stem.as_bytes() {
+        bytes @ [.., before, b'y']
             if bytes.len() >= 4 && !b"aeiouy".contains(before) && before.is_ascii_alphabetic() =>
         {
-            &stem[..stem.len() - 1]
+            (&stem[..stem.len() - 1], true)
         }
-        _ => stem,
+        _ => (stem, false),
     }
 }
 
@@ -490,11 +503,16 @@ mod tests {
         assert_eq!(stem("class"), "class");
         // A `-y` word and its `-ies`, `-ied`, `-ying` forms meet (just's "dependencies" missed
         // `dependency.rs`); after a vowel the `y` stays.
-        assert_eq!([stem("dependency"), stem("dependencies")], ["dependenc"; 2]);
-        assert_eq!([stem("copy"), stem("copies"), stem("copied"), stem("copying")], ["cop"; 4]);
+        assert_eq!([stem("dependency"), stem("dependencies")], ["dependenci"; 2]);
+        assert_eq!([stem("copy"), stem("copies"), stem("copied"), stem("copying")], ["copi"; 4]);
         assert_eq!(
             [stem("entry"), stem("entries"), stem("body"), stem("bodies")],
-            ["entr", "entr", "bod", "bod"]
+            ["entri", "entri", "bodi", "bodi"]
+        );
+        // An `-ie` word meets its plural too (h3's "cookies" missed `cookie.ts`).
+        assert_eq!(
+            [stem("cookie"), stem("cookies"), stem("movie"), stem("movies")],
+            ["cooki", "cooki", "movi", "movi"]
         );
         assert_eq!([stem("array"), stem("arrays"), stem("key"), stem("by")], ["array", "array", "key", "by"]);
     }
