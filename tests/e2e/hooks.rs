@@ -533,11 +533,30 @@ fn every_failure_exits_0_with_one_line_on_stderr_and_nothing_injected() {
         check(hook(&repo, event, &input), &format!("{event} on a damaged store"));
     }
 
-    // Events ctx does not answer: nothing at all.
-    for event in ["Notification", "PreToolUse", "SubagentStop", "bogus"] {
+    // Claude Code's events ctx does not answer: nothing at all.
+    for event in ["Notification", "PreToolUse", "SubagentStop"] {
         let answer = hook(&repo, event, &payload(event, repo.root(), &transcript, json!({})));
         answer.assert_silent(event);
         assert_eq!(answer.stderr, "", "{event}");
+    }
+    // A name no harness sends is a mistake in the hook's configuration: one line says so.
+    let answer = hook(&repo, "bogus", &payload("bogus", repo.root(), &transcript, json!({})));
+    answer.assert_silent("bogus");
+    assert!(
+        answer.stderr.starts_with("ctx hook: unknown event `bogus`") && answer.stderr.lines().count() == 1,
+        "{}",
+        answer.stderr
+    );
+}
+
+#[test]
+fn an_event_is_named_however_it_is_written() {
+    let repo = Repo::init(FIXTURE);
+    let prompt = json!({ "prompt": "refreshing a session token loses its expiry" });
+    let input = payload("UserPromptSubmit", repo.root(), &repo.path("t.jsonl"), prompt);
+    for name in ["UserPromptSubmit", "user-prompt-submit", "user_prompt_submit"] {
+        let context = hook(&repo, name, &input).context("UserPromptSubmit");
+        assert!(context.contains("src/auth/session_token.rs"), "{name}: {context}");
     }
 }
 

@@ -48,7 +48,17 @@ pub fn run(env: &Env, args: &HookArgs) -> ExitCode {
     let kind = match args.event.as_deref() {
         Some(name) => match Event::parse(name) {
             Some(kind) => Some(kind),
-            None => return ExitCode::SUCCESS,
+            None => {
+                // Another of Claude Code's events is nothing to do; a name nobody sends is
+                // a mistake in the hook's configuration, said once, yet never an error.
+                if !Event::is_other(name) {
+                    eprintln!(
+                        "ctx hook: unknown event `{name}`: ctx answers SessionStart, UserPromptSubmit, \
+                         PreCompact, Stop and SessionEnd"
+                    );
+                }
+                return ExitCode::SUCCESS;
+            }
         },
         None => None,
     };
@@ -138,6 +148,11 @@ fn subagent_transcripts(transcript: &Path) -> Vec<PathBuf> {
     paths
 }
 
+/// An event's name lowercased, without separators: how names are compared.
+fn squashed(name: &str) -> String {
+    name.chars().filter(char::is_ascii_alphanumeric).map(|c| c.to_ascii_lowercase()).collect()
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Event {
     SessionStart,
@@ -148,16 +163,31 @@ enum Event {
 }
 
 impl Event {
-    /// The events ctx answers; `None` for the others (they do nothing).
+    /// The events ctx answers, however written (`UserPromptSubmit`,
+    /// `user-prompt-submit`); `None` for the others (they do nothing).
     fn parse(name: &str) -> Option<Event> {
-        Some(match name {
-            "SessionStart" => Event::SessionStart,
-            "UserPromptSubmit" => Event::UserPromptSubmit,
-            "PreCompact" => Event::PreCompact,
-            "Stop" => Event::Stop,
-            "SessionEnd" => Event::SessionEnd,
+        Some(match squashed(name).as_str() {
+            "sessionstart" => Event::SessionStart,
+            "userpromptsubmit" => Event::UserPromptSubmit,
+            "precompact" => Event::PreCompact,
+            "stop" => Event::Stop,
+            "sessionend" => Event::SessionEnd,
             _ => return None,
         })
+    }
+
+    /// Whether `name` is one of Claude Code's events that ctx leaves alone.
+    fn is_other(name: &str) -> bool {
+        const OTHERS: &[&str] = &[
+            "pretooluse",
+            "posttooluse",
+            "posttoolusefailure",
+            "permissionrequest",
+            "notification",
+            "subagentstart",
+            "subagentstop",
+        ];
+        OTHERS.contains(&squashed(name).as_str())
     }
 
     fn name(self) -> &'static str {
