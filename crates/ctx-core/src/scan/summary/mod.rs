@@ -466,6 +466,12 @@ fn python_docstring(text: &str) -> Option<String> {
     let quote = ["\"\"\"", "'''", "\"", "'"].into_iter().find(|q| rest.starts_with(q))?;
     let body = &rest[quote.len()..];
     let body = body.split_once(quote).map_or(body, |(inside, _)| inside);
+    // A licence in the docstring (uvicorn's `_types.py`, copied from Django) is not
+    // what the module is for.
+    let opening = body.trim_start().split("\n\n").next().unwrap_or("").to_ascii_lowercase();
+    if is_licence(&opening) {
+        return None;
+    }
     prose_paragraph(body.lines())
 }
 
@@ -603,10 +609,12 @@ fn js_leading_comment(text: &str) -> Option<String> {
         }
         let comment = if let Some(block) = rest.strip_prefix("/*") {
             let (inside, after) = block.split_once("*/")?;
-            let lines = inside.lines().map(|l| l.trim().trim_start_matches('*').trim());
-            let lines: Vec<&str> = lines.filter(|l| !l.starts_with('@')).collect();
             rest = after;
-            lines
+            // A licence block is skipped by what it says anywhere, tags too (`@license MIT`).
+            if is_licence(&inside.to_ascii_lowercase()) {
+                continue;
+            }
+            jsdoc_description(inside)
         } else if rest.starts_with("//") {
             let mut lines = Vec::new();
             while let Some(line) = rest.strip_prefix("//") {
@@ -632,15 +640,38 @@ fn js_leading_comment(text: &str) -> Option<String> {
         };
         let joined = comment.join("\n");
         let lower = joined.to_ascii_lowercase();
-        if lower.contains("copyright")
-            || lower.contains("license")
-            || is_tool_directive(&lower)
-            || is_section_marker(&lower)
-        {
+        if is_licence(&lower) || is_tool_directive(&lower) || is_section_marker(&lower) {
             continue;
         }
         return prose_paragraph(comment.into_iter());
     }
+}
+
+/// Whether a lowercased comment is a licence header or notice.
+fn is_licence(lower: &str) -> bool {
+    lower.contains("copyright") || lower.contains("license")
+}
+
+/// The description of a `/** */` block's inside: its lines before the first
+/// tag, since a tag's text runs on over the lines after it (`@property
+/// {DataT} data` and its explanation); a tag that is itself the file's
+/// description (`@fileoverview`, `@file`, `@description`) gives its text.
+fn jsdoc_description(inside: &str) -> Vec<&str> {
+    const DESCRIBING: &[&str] = &["@fileoverview", "@file", "@overview", "@description", "@summary"];
+    let mut lines = Vec::new();
+    let mut describing = true;
+    for line in inside.lines().map(|l| l.trim().trim_start_matches('*').trim()) {
+        if line.starts_with('@') {
+            let tag = line.split_whitespace().next().unwrap_or(line);
+            describing = DESCRIBING.contains(&tag);
+            if describing {
+                lines.push(line[tag.len()..].trim_start());
+            }
+        } else if describing {
+            lines.push(line);
+        }
+    }
+    lines
 }
 
 /// Whether a JS/TS text starts with a declaration the module keeps to itself

@@ -56,6 +56,10 @@ fn python_docstrings() {
     assert_eq!(sum("m.py", "r'''Raw doc.'''\n").as_deref(), Some("Raw doc."));
     assert_eq!(sum("m.py", "import os\n\"\"\"not a docstring\"\"\"\n"), None);
     assert_eq!(sum("test_startup.py", "\"\"\"https://x.invalid/issues/1\"\"\"\n"), None, "an address alone");
+    // A licence is no module docstring (uvicorn's `_types.py`): the main class's docs stand in.
+    let licence = "\"\"\"\nCopyright (c) Someone.\nAll rights reserved.\n\nRedistribution is permitted.\n\"\"\"\n\n\
+                   class Types:\n    \"\"\"ASGI's types.\"\"\"\n";
+    assert_eq!(sum("types.py", licence).as_deref(), Some("ASGI's types."));
 }
 
 #[test]
@@ -194,6 +198,18 @@ fn markup_never_reaches_a_summary() {
         ),
         // A Rust crate's docs under a heading.
         ("lib.rs", "//! # shop\n//!\n//! Orders, carts and [`Invoice`]s.\n", "Orders, carts and Invoices."),
+        // A JSDoc tag's text runs on over the lines below it (h3's `error.ts`).
+        (
+            "error.ts",
+            "/**\n * H3 Runtime Error\n * @class\n * @property {number} status\n * @property {DataT} data\n *   This can be used to pass additional information about the error.\n */\nexport class HTTPError {}\n",
+            "H3 Runtime Error",
+        ),
+        // A tag that describes the file gives its text.
+        (
+            "util.js",
+            "/**\n * @fileoverview Helpers for the shop's carts.\n * @author someone\n */\nexport const a = 1;\n",
+            "Helpers for the shop's carts.",
+        ),
         // A JSDoc block with a Markdown heading first.
         (
             "index.ts",
