@@ -19,13 +19,18 @@ const KINDS: [Kind; 12] = [
     Kind::Impl,
 ];
 
+/// The bit of a definition's kind byte that says it is deprecated.
+const DEPRECATED: u8 = 0x80;
+
 pub fn encode(tags: &FileTags) -> Vec<u8> {
     let mut out = Vec::with_capacity(64 + tags.defs.len() * 48 + tags.refs.len() * 16);
     out.push(u8::from(tags.syntax_errors));
     put_u32(&mut out, tags.defs.len() as u32);
     for def in &tags.defs {
         put_str(&mut out, &def.name);
-        out.push(KINDS.iter().position(|&k| k == def.kind).unwrap_or(0) as u8);
+        // The kind's index, and whether it is deprecated in the high bit.
+        let kind = KINDS.iter().position(|&k| k == def.kind).unwrap_or(0) as u8;
+        out.push(kind | if def.deprecated { DEPRECATED } else { 0 });
         put_u32(&mut out, def.line);
         put_u32(&mut out, def.end_line);
         put_str(&mut out, &def.signature);
@@ -49,11 +54,12 @@ pub fn decode(bytes: &[u8]) -> Option<FileTags> {
     let mut defs = Vec::with_capacity(n.min(bytes.len()));
     for _ in 0..n {
         let name = r.str()?;
-        let kind = *KINDS.get(r.byte()? as usize)?;
+        let byte = r.byte()?;
+        let (kind, deprecated) = (*KINDS.get((byte & !DEPRECATED) as usize)?, byte & DEPRECATED != 0);
         let (line, end_line) = (r.u32()?, r.u32()?);
         let signature = r.str()?;
         let parent = Some(r.u32()?).filter(|&p| p != u32::MAX);
-        defs.push(Def { name, kind, line, end_line, signature, parent });
+        defs.push(Def { name, kind, line, end_line, signature, parent, deprecated });
     }
     let n = r.u32()? as usize;
     let mut refs = Vec::with_capacity(n.min(bytes.len()));

@@ -85,6 +85,7 @@ pub fn extract(source: &str) -> FileTags {
                 end_line: row as u32 + 1,
                 signature,
                 parent: None,
+                deprecated: false,
             });
         }
     }

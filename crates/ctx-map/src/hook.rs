@@ -637,6 +637,7 @@ mod tests {
                 end_line: 1,
                 signature: String::new(),
                 parent: None,
+                deprecated: false,
             })
             .collect();
         let tags = crate::tags::FileTags { defs, ..Default::default() };

@@ -83,6 +83,7 @@
 
 mod attributes;
 mod codec;
+mod deprecated;
 mod error;
 pub mod eval;
 mod exports;

@@ -66,6 +66,9 @@ pub struct MapDef {
     pub kind: crate::tags::Kind,
     pub line: u32,
     pub signature: String,
+    /// Marked deprecated in its language (`@deprecated`, `#[deprecated]`, ...).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub deprecated: bool,
     pub score: f64,
 }
 

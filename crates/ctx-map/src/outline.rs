@@ -78,7 +78,7 @@ struct Inputs {
 
 /// How outlines are made: a change of what they pick or how they order it must
 /// change it, or a store keeps the outlines of the old way until a file changes.
-const VERSION: u32 = 13;
+const VERSION: u32 = 14;
 
 /// Where the digest of the inputs of the stored outlines is kept ([`Workspace::derived`]).
 const INPUTS_KEY: &str = "outline-inputs";
@@ -244,6 +244,7 @@ fn outlines(
                     let lines = def.end_line.saturating_sub(def.line) + 1;
                     picked.push(Candidate {
                         own: !fills_in,
+                        current: !def.deprecated,
                         public,
                         code: def.kind != Kind::Constant,
                         data: def.kind == Kind::Constant
@@ -264,13 +265,13 @@ fn outlines(
             // (`get_flashed_messages` over `url_for`).
             picked.sort_by(|a, b| {
                 let code_or_used = |c: &Candidate| c.code || c.users > 0;
-                (b.own, !b.data, b.public, b.users > 0, code_or_used(b), b.top, b.users)
-                    .cmp(&(a.own, !a.data, a.public, a.users > 0, code_or_used(a), a.top, a.users))
+                (b.own, !b.data, b.current, b.public, b.users > 0, code_or_used(b), b.top, b.users)
+                    .cmp(&(a.own, !a.data, a.current, a.public, a.users > 0, code_or_used(a), a.top, a.users))
                     .then(b.score.total_cmp(&a.score))
                     .then(a.d.cmp(&b.d))
             });
             let defs =
-                picked.into_iter().take(MAX_DEFS).map(|c| outline_def(defs, &defs[c.d], c.users)).collect();
+                picked.into_iter().take(MAX_DEFS).map(|c| outline_def(file, &defs[c.d], c.users)).collect();
             Some(Outline {
                 path: file.path.clone(),
                 hash,
@@ -286,6 +287,8 @@ fn outlines(
 struct Candidate {
     /// Not an item of a trait impl ([`Def::implements_trait`]).
     own: bool,
+    /// Not deprecated: what replaces a deprecated definition comes first.
+    current: bool,
     public: bool,
     /// Not a constant: the code before its data.
     code: bool,
@@ -314,13 +317,14 @@ fn significant(rank: f64) -> f64 {
     (rank * scale).round() / scale
 }
 
-fn outline_def(defs: &[Def], def: &Def, users: usize) -> OutlineDef {
+fn outline_def(file: &IndexedFile, def: &Def, users: usize) -> OutlineDef {
+    let defs = &file.tags.defs;
     // The map's kinds are lowercase words in JSON (`class`, `function`).
     let kind = serde_json::to_value(def.kind).ok().and_then(|v| v.as_str().map(str::to_string));
     OutlineDef {
         kind: kind.unwrap_or_default(),
         name: def.name.clone(),
-        signature: one_line(&def.signature),
+        signature: one_line(&def.signature) + def.deprecation_note(&file.lang),
         line: def.line,
         parent: def.parent(defs).map(|p| p.name.clone()),
         users: users as u32,
@@ -483,6 +487,43 @@ mod tests {
             names(errors),
             ["ServerErrorMiddleware", "LIMIT", "generate_html", "error_response", "STYLES", "JS"]
         );
+    }
+
+    #[test]
+    fn a_deprecated_definition_follows_and_says_so() {
+        let helpers = "import warnings
+
+def get_header(name):
+    warnings.warn(\"use get_request_header\", \
+                       DeprecationWarning, stacklevel=2)
+    return name
+
+def get_request_header(name):
+    return name
+";
+        let files = [
+            IndexedFile::parsed("pkg/helpers.py", Lang::Python, helpers),
+            IndexedFile::parsed(
+                "pkg/a.py",
+                Lang::Python,
+                "from pkg.helpers import get_header
+get_header(1)
+",
+            ),
+            IndexedFile::parsed(
+                "pkg/b.py",
+                Lang::Python,
+                "from pkg.helpers import get_header
+get_header(2)
+",
+            ),
+        ];
+        let outlines = outline_all(&files);
+        let helpers = outlines.iter().find(|o| o.path == "pkg/helpers.py").unwrap();
+        // Used by two files, yet after what replaces it, which nobody uses yet.
+        assert_eq!(names(helpers), ["get_request_header", "get_header"]);
+        assert_eq!(helpers.defs[1].signature, "def get_header(name)  # deprecated");
+        assert_eq!(helpers.defs[0].signature, "def get_request_header(name)");
     }
 
     #[test]

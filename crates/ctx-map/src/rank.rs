@@ -566,6 +566,7 @@ mod tests {
                     end_line: 1,
                     signature: format!("function {n}()"),
                     parent: None,
+                    deprecated: false,
                 })
                 .collect();
         };

@@ -19,7 +19,7 @@ use crate::lang::Lang;
 use crate::signature::signature;
 
 /// Bumped when what extraction yields changes: cached tags are re-parsed.
-pub const TAGS_VERSION: u32 = 32;
+pub const TAGS_VERSION: u32 = 33;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -89,9 +89,23 @@ pub struct Def {
     pub signature: String,
     /// The definition it sits in (index into the file's defs), if any.
     pub parent: Option<u32>,
+    /// Whether its language's mark says it is deprecated (`@deprecated`,
+    /// `#[deprecated]`, a `DeprecationWarning` first thing in its body).
+    pub deprecated: bool,
 }
 
 impl Def {
+    /// What a rendering of its signature adds to say it is deprecated: a
+    /// comment in its language, unless the signature shows the mark itself
+    /// (`#[deprecated]`, `@deprecated(...)`).
+    pub fn deprecation_note(&self, lang: &str) -> &'static str {
+        match lang {
+            _ if !self.deprecated || self.signature.contains("deprecated") => "",
+            "python" => "  # deprecated",
+            _ => "  // deprecated",
+        }
+    }
+
     /// Whether a test attribute marks it (Rust's `#[test]` outside a `mod
     /// tests`): the only attribute a signature keeps, on its first line.
     pub fn is_test_by_attribute(&self) -> bool {
@@ -380,6 +394,7 @@ pub fn extract(lang: Lang, source: &str) -> Result<FileTags, String> {
     }
     let raw = merged;
     // Parents by containment: a stack of the definitions still open.
+    let lines: Vec<&str> = source.lines().collect();
     let mut defs: Vec<Def> = Vec::with_capacity(raw.len());
     let mut open: Vec<usize> = Vec::new();
     for def in &raw {
@@ -410,6 +425,12 @@ pub fn extract(lang: Lang, source: &str) -> Result<FileTags, String> {
                 None => signature(source, def.first, kind, def.overloads),
             },
             parent: parent.map(|p| p as u32),
+            deprecated: crate::deprecated::is_deprecated(
+                &lines,
+                lang,
+                def.first.start_position().row,
+                def.node.end_position().row,
+            ),
         });
         open.push(defs.len() - 1);
     }

@@ -883,3 +883,59 @@ fn a_minified_bundle_defines_nothing_and_holds_no_words_of_a_task() {
     let bundle_rank = ranked.iter().find(|r| r.path == "front/ace.js");
     assert!(bundle_rank.is_none_or(|r| r.lexical == 0.0), "{bundle_rank:?}");
 }
+
+/// A package whose old helper is marked deprecated: its code still calls it
+/// more than its replacement, yet the map shows what replaces it first and
+/// says which is deprecated.
+const DEPRECATING: &[(&str, &str)] = &[
+    ("package.json", "{\"name\": \"web\", \"main\": \"src/index.ts\"}\n"),
+    (
+        "src/headers.ts",
+        "/** Reads a request header. */\nexport function getRequestHeader(event: Event, name: string): string {\n  return event.headers[name];\n}\n",
+    ),
+    (
+        "src/deprecated.ts",
+        "/**\n * @deprecated Please use `getRequestHeader`.\n */\nexport function getHeader(event: Event, name: string): string {\n  return event.headers[name];\n}\n",
+    ),
+    (
+        "src/a.ts",
+        "import { getHeader } from \"./deprecated\";\nexport function a(e: Event) { return getHeader(e, \"a\") + getHeader(e, \"b\"); }\n",
+    ),
+    (
+        "src/b.ts",
+        "import { getHeader } from \"./deprecated\";\nexport function b(e: Event) { return getHeader(e, \"c\"); }\n",
+    ),
+    (
+        "src/c.ts",
+        "import { getRequestHeader } from \"./headers\";\nexport function c(e: Event) { return getRequestHeader(e, \"d\"); }\n",
+    ),
+    (
+        "src/d.ts",
+        "import { getHeader } from \"./deprecated\";\nexport function d(e: Event) { return getHeader(e, \"e\"); }\n",
+    ),
+];
+
+#[test]
+fn a_deprecated_definition_says_so_and_follows_what_replaces_it() {
+    let dir = tree(DEPRECATING);
+    let cache = tempfile::tempdir().unwrap();
+    let mut ws = open(dir.path(), cache.path());
+    let map = run(&mut ws, &MapOptions::default());
+    let order = shown(&map);
+    let at = |name: &str| {
+        order.iter().position(|s| s.ends_with(name)).unwrap_or_else(|| panic!("{name}: {order:?}"))
+    };
+    assert!(at(": getRequestHeader") < at(": getHeader"), "{}", map.text);
+    assert!(
+        map.text.contains("export function getHeader(event: Event, name: string): string  // deprecated"),
+        "{}",
+        map.text
+    );
+    assert!(!map.text.contains("getRequestHeader(event: Event, name: string): string  //"), "{}", map.text);
+    let json = serde_json::to_value(&map).unwrap();
+    let defs: Vec<&serde_json::Value> =
+        json["files"].as_array().unwrap().iter().flat_map(|f| f["definitions"].as_array().unwrap()).collect();
+    let deprecated: Vec<&str> =
+        defs.iter().filter(|d| d["deprecated"] == true).map(|d| d["name"].as_str().unwrap()).collect();
+    assert_eq!(deprecated, ["getHeader"]);
+}

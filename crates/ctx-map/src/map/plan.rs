@@ -50,9 +50,12 @@ pub(super) fn plan_overview(
         .enumerate()
         .flat_map(|(f, file)| {
             let (score, weight) = (&ranking.def_rank[f], weight[f]);
-            let private =
-                |d: usize| if crate::tags::private_by_name(&file.tags.defs[d].name) { PRIVATE } else { 1.0 };
-            shown_defs(file, weight < 1.0, focus).map(move |d| (f, d, score[d] * weight * private(d)))
+            let aside = |d: usize| {
+                let def = &file.tags.defs[d];
+                let private = if crate::tags::private_by_name(&def.name) { PRIVATE } else { 1.0 };
+                private * if def.deprecated { DEPRECATED } else { 1.0 }
+            };
+            shown_defs(file, weight < 1.0, focus).map(move |d| (f, d, score[d] * weight * aside(d)))
         })
         .collect();
     // What the package's declared entry exports of its own leads (fastify's `"main":
@@ -77,10 +80,15 @@ pub(super) fn plan_overview(
 /// public surface is what the overview is for. A task that needs it names it.
 const PRIVATE: f64 = 0.3;
 
+/// Weight in the overview of a deprecated definition (`@deprecated`,
+/// `#[deprecated]`): what the package is taking away is not its surface,
+/// however much of its own code still calls it.
+const DEPRECATED: f64 = 0.3;
+
 /// How a task map orders a file's definitions, before their scores: named by
-/// the task, then by how telling the task's words its name says are (0 for
-/// none), then not a constant; the greater first.
-type Told = (bool, f64, bool);
+/// the task, then not deprecated, then by how telling the task's words its
+/// name says are (0 for none), then not a constant; the greater first.
+type Told = (bool, bool, f64, bool);
 
 /// The map for a task: files in `ctx rank`'s order (focus files first), then
 /// their neighbours in the graph personalized by rank's scores; the first
@@ -158,19 +166,22 @@ pub(super) fn plan_task(
         }
         let file = &files[f];
         let score = &ranking.def_rank[f];
-        // ((named by the task, saying one of its words, not a constant), definition): named
-        // first, then those saying its words, then the file's code before its constants (40
+        // ((named by the task, not deprecated, saying one of its words, not a constant),
+        // definition): named first, then what is not deprecated, then those saying its words,
+        // then the file's code before its constants (40
         // `STYLE_* = "dim"` its functions all use took a focus map), then by score; a total order.
         let mut defs: Vec<(Told, usize)> = shown_defs(file, weight[f] < 1.0, focus)
             .map(|d| {
                 let def = &file.tags.defs[d];
-                ((names_outright(focus, &def.name), says_the_task(&def.name), def.kind != Kind::Constant), d)
+                let named = names_outright(focus, &def.name);
+                ((named, !def.deprecated, says_the_task(&def.name), def.kind != Kind::Constant), d)
             })
             .collect();
         let by_rank = |&(told_a, a): &(Told, usize), &(told_b, b): &(Told, usize)| {
             (told_b.0.cmp(&told_a.0))
-                .then(told_b.1.total_cmp(&told_a.1))
-                .then(told_b.2.cmp(&told_a.2))
+                .then(told_b.1.cmp(&told_a.1))
+                .then(told_b.2.total_cmp(&told_a.2))
+                .then(told_b.3.cmp(&told_a.3))
                 .then(score[b].total_cmp(&score[a]))
                 .then(a.cmp(&b))
         };

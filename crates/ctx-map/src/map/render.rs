@@ -240,6 +240,7 @@ fn render_symbols(
                         kind: def.kind,
                         line: def.line,
                         signature: def.signature.clone(),
+                        deprecated: def.deprecated,
                         score,
                     }
                 })
@@ -281,11 +282,14 @@ fn write_block(out: &mut String, file: &IndexedFile, defs: &[usize]) {
         let indent = "    ".repeat(depth);
         // Lines start with their number (or `│`), never a space: the token
         // counter memoizes line by line where no token spans a line start.
+        let last = def.signature.lines().count().saturating_sub(1);
+        let note = def.deprecation_note(&file.lang);
         for (k, line) in def.signature.lines().enumerate() {
+            let note = if k == last { note } else { "" };
             if k == 0 {
-                let _ = writeln!(out, "{}│ {indent}{line}", def.line);
+                let _ = writeln!(out, "{}│ {indent}{line}{note}", def.line);
             } else {
-                let _ = writeln!(out, "│ {indent}{line}");
+                let _ = writeln!(out, "│ {indent}{line}{note}");
             }
         }
     }

@@ -451,12 +451,18 @@ class Structure(TypedDict):
     tree: List[TreeEntry]
 
 
-class MapDefinition(TypedDict):
+class _MapDefinitionBase(TypedDict):
     name: str
     kind: DefinitionKind
     line: int
     signature: str
     score: float
+
+
+class MapDefinition(_MapDefinitionBase, total=False):
+    """A definition the map shows; `deprecated` (only ever true) when its language marks it so."""
+
+    deprecated: bool
 
 
 class MapFile(TypedDict):
