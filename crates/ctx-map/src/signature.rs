@@ -25,12 +25,41 @@ fn body_of(node: Node) -> Option<Node> {
 
 /// Longest signature line a long parameter list is wrapped to, in characters.
 const WRAP: usize = 100;
-/// Longest signature kept, in characters (minified code aside, never reached).
-const MAX_SIGNATURE: usize = 1000;
+/// Longest signature kept, in characters: five lines of [`WRAP`]. A longer
+/// one is a command's forty options (uvicorn's `main`, `run`), which took a
+/// third of a map's room; its first lines and how many more it takes say
+/// what it is.
+const MAX_SIGNATURE: usize = 500;
 /// Longest type parameter list shown whole, in characters: a longer one is
 /// `<…>` (fastify's `FastifyRequest<RouteGeneric extends … = …, …>` took seven
 /// lines of the map before its members; `fn parse<T: DeserializeOwned>` stays).
 const MAX_TYPE_PARAMETERS: usize = 60;
+
+/// How many items of the list a signature is cut inside `rest` goes on
+/// with: the commas at the list's own depth, and one more if something
+/// follows the last, up to the bracket that closes the list.
+fn items_left(rest: &str) -> usize {
+    let (mut depth, mut commas, mut pending, mut previous) = (0i32, 0, false, ' ');
+    for c in rest.chars() {
+        // `->` and `=>` are arrows, not brackets.
+        let arrow = c == '>' && matches!(previous, '-' | '=');
+        previous = c;
+        match c {
+            _ if arrow => {}
+            '(' | '[' | '{' | '<' => depth += 1,
+            ')' | ']' | '}' | '>' if depth == 0 => break,
+            ')' | ']' | '}' | '>' => depth -= 1,
+            ',' if depth == 0 => {
+                commas += usize::from(pending);
+                pending = false;
+                continue;
+            }
+            _ => {}
+        }
+        pending |= !c.is_whitespace();
+    }
+    commas + usize::from(pending)
+}
 
 /// How `node` (a definition of kind `kind`) is called or declared, without
 /// its body: from its first token (with `export`, and the declaration around
@@ -98,7 +127,10 @@ pub(crate) fn signature(source: &str, node: Node, kind: Kind, overloads: usize) 
     if let Some((end, _)) = header.char_indices().nth(MAX_SIGNATURE) {
         // Whole lines (each at most `WRAP` wide), then a mark that the list goes on.
         let at = header[..end].rfind('\n').unwrap_or(end);
-        header = format!("{} …", header[..at].trim_end());
+        header = match items_left(&header[at..]) {
+            0 => format!("{} …", header[..at].trim_end()),
+            left => format!("{} … (+{left})", header[..at].trim_end()),
+        };
     }
     if let Some(body) = body.filter(|_| !callable) {
         header.push_str(&members(source, body, header.lines().last().map_or(0, |l| l.chars().count())));
@@ -538,6 +570,14 @@ mod tests {
     }
 
     #[test]
+    fn the_items_a_cut_leaves_are_counted_at_the_list_s_own_depth() {
+        // Past brackets, lambdas and arrows, up to the bracket that closes the list.
+        assert_eq!(items_left(" b: Dict[str, int] = {}, c=lambda: (1, 2), d: () => void)"), 3);
+        assert_eq!(items_left(", d)"), 1);
+        assert_eq!(items_left(") -> int"), 0);
+    }
+
+    #[test]
     fn a_cut_falls_between_parameters_or_words_never_inside_one() {
         let line = "def option(default: Any = ..., show_envvar: bool = True, case_sensitive: bool = True)";
         assert_eq!(cut(line, 200), line);
@@ -564,9 +604,12 @@ mod tests {
         let source = format!("def option(\n    {},\n):\n    pass\n", params.join(",\n    "));
         let tags = extract(Lang::Python, &source).unwrap();
         let signature = &tags.defs[0].signature;
-        assert!(signature.ends_with(" …") && signature.chars().count() <= MAX_SIGNATURE + 2, "{signature}");
+        // The mark says how many parameters it leaves out.
+        let shown = signature.matches("parameter_number_").count();
+        assert!(signature.ends_with(&format!(" … (+{})", 80 - shown)), "{signature}");
+        assert!(signature.chars().count() <= MAX_SIGNATURE + 8, "{signature}");
         // Every line before the mark ends a parameter: none is cut inside.
-        let last = signature.lines().last().unwrap().trim_end_matches(" …");
+        let last = signature.lines().last().unwrap().split(" … (+").next().unwrap();
         assert!(last.ends_with("= None,") || last.ends_with("= None"), "{last}");
         // A long type alias over lines shows it goes on.
         let members: String = (0..40).map(|i| format!("  field_{i}: string;\n")).collect();
