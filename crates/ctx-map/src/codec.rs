@@ -43,6 +43,7 @@ pub fn encode(tags: &FileTags) -> Vec<u8> {
         put_u32(&mut out, r.bare);
         put_u32(&mut out, r.method);
         put_u32(&mut out, r.exported);
+        put_str(&mut out, r.from.as_deref().unwrap_or(""));
     }
     out
 }
@@ -65,7 +66,8 @@ pub fn decode(bytes: &[u8]) -> Option<FileTags> {
     let mut refs = Vec::with_capacity(n.min(bytes.len()));
     for _ in 0..n {
         let (name, count, bare, method, exported) = (r.str()?, r.u32()?, r.u32()?, r.u32()?, r.u32()?);
-        refs.push(Ref { name, count, bare, method, exported });
+        let from = Some(r.str()?).filter(|from| !from.is_empty());
+        refs.push(Ref { name, count, bare, method, exported, from });
     }
     (r.at == bytes.len()).then_some(FileTags { defs, refs, syntax_errors })
 }

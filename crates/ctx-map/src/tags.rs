@@ -19,7 +19,7 @@ use crate::lang::Lang;
 use crate::signature::signature;
 
 /// Bumped when what extraction yields changes: cached tags are re-parsed.
-pub const TAGS_VERSION: u32 = 34;
+pub const TAGS_VERSION: u32 = 35;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -169,6 +169,60 @@ pub struct Ref {
     /// How many of those uses pass it on to the file's own users (Rust's
     /// `pub use`, JavaScript's `export { f }`): the package shows it.
     pub exported: u32,
+    /// The module the file imports it from, as written (`uvicorn.server`,
+    /// `.server`, `./server`, `crate::server`): which of the name's definers
+    /// it means ([`crate::graph`] follows it).
+    pub from: Option<String>,
+}
+
+/// Whether a reference's captured node is an import statement's part.
+fn node_is_import(node: Node) -> bool {
+    matches!(
+        node.kind(),
+        "import_from_statement"
+            | "import_specifier"
+            | "import_clause"
+            | "use_declaration"
+            | "use_list"
+            | "use_as_clause"
+    )
+}
+
+/// The module an imported name at `name` comes from, as written: Python's
+/// `from uvicorn.server import Server` (`uvicorn.server`, `.server`), an ES
+/// import's source (`./server`), the path of a Rust `use` (`crate::server`
+/// of `use crate::server::{Server, State}`). `None` for a name that is
+/// itself the module (`import os`, `use serde;`).
+fn import_source(lang: Lang, name: Node, bytes: &[u8]) -> Option<String> {
+    let text = |n: Node| n.utf8_text(bytes).ok();
+    let up = |kind: &str| std::iter::successors(name.parent(), |n| n.parent()).find(|n| n.kind() == kind);
+    match lang {
+        Lang::Python => {
+            Some(text(up("import_from_statement")?.child_by_field_name("module_name")?)?.to_string())
+        }
+        Lang::Rust => {
+            // The path the name hangs from, then the paths of the lists around it.
+            let mut path: Vec<&str> = Vec::new();
+            let parent = name.parent()?;
+            if parent.kind() == "scoped_identifier" {
+                path.extend(parent.child_by_field_name("path").and_then(text));
+            }
+            for list in std::iter::successors(Some(parent), |n| n.parent()) {
+                if list.kind() == "use_declaration" {
+                    break;
+                }
+                if list.kind() == "scoped_use_list" {
+                    path.insert(0, list.child_by_field_name("path").and_then(text)?);
+                }
+            }
+            (!path.is_empty()).then(|| path.join("::"))
+        }
+        _ if lang.is_javascript_like() => {
+            let source = up("import_statement")?.child_by_field_name("source")?;
+            Some(text(source)?.trim_matches(['"', '\'', '`']).to_string())
+        }
+        _ => None,
+    }
 }
 
 /// Whether the import captured at `node` is Rust's `pub use` (not
@@ -301,6 +355,8 @@ pub fn extract(lang: Lang, source: &str) -> Result<FileTags, String> {
     let mut modules: rustc_hash::FxHashSet<&str> = rustc_hash::FxHashSet::default();
     // Names bound to what another module exports (`const m = require("m")`): no definitions.
     let mut imported: rustc_hash::FxHashSet<(usize, usize)> = rustc_hash::FxHashSet::default();
+    // Per imported name, the module it comes from (the first import of it).
+    let mut sources: HashMap<String, String> = HashMap::default();
     let mut cursor = QueryCursor::new();
     let mut matches = cursor.matches(query, root, bytes);
     while let Some(m) = matches.next() {
@@ -338,6 +394,12 @@ pub fn extract(lang: Lang, source: &str) -> Result<FileTags, String> {
             continue;
         }
         let range = (name_node.start_byte(), name_node.end_byte());
+        if kind.is_none()
+            && node_is_import(node)
+            && let Some(module) = import_source(lang, name_node, bytes)
+        {
+            sources.entry(text.to_string()).or_insert_with(|| module.to_string());
+        }
         match kind.and_then(Kind::parse) {
             Some(_) if lang.is_javascript_like() && in_callback(node) => {}
             Some(_) if lang == Lang::Python && under_main_guard(node, bytes) => {}
@@ -465,7 +527,10 @@ pub fn extract(lang: Lang, source: &str) -> Result<FileTags, String> {
     }
     let mut refs: Vec<Ref> = counts
         .into_iter()
-        .map(|(name, [count, bare, method, exported])| Ref { name, count, bare, method, exported })
+        .map(|(name, [count, bare, method, exported])| {
+            let from = sources.remove(&name);
+            Ref { name, count, bare, method, exported, from }
+        })
         .collect();
     refs.sort_by(|a, b| a.name.cmp(&b.name));
     Ok(FileTags { defs, refs, syntax_errors: root.has_error() })
@@ -527,6 +592,34 @@ mod tests {
 
     fn defs(lang: Lang, source: &str) -> Vec<(String, Kind, u32, Option<u32>)> {
         extract(lang, source).unwrap().defs.into_iter().map(|d| (d.name, d.kind, d.line, d.parent)).collect()
+    }
+
+    #[test]
+    fn an_imported_name_remembers_the_module_it_comes_from() {
+        let from = |lang: Lang, source: &str| -> Vec<(String, Option<String>)> {
+            extract(lang, source).unwrap().refs.into_iter().map(|r| (r.name, r.from)).collect()
+        };
+        let some = |name: &str, from: &str| (name.to_string(), Some(from.to_string()));
+        let python =
+            "from uvicorn.server import Server\nfrom .config import Config as C\nimport os\nServer(C())\n";
+        let found = from(Lang::Python, python);
+        assert!(
+            found.contains(&some("Server", "uvicorn.server")) && found.contains(&some("Config", ".config")),
+            "{found:?}"
+        );
+        assert!(found.iter().any(|(n, f)| n == "os" && f.is_none()), "{found:?}");
+        let ts = "import { H3, serve } from \"./h3\";\nimport Router from '../router';\nnew H3(); serve(); Router();\n";
+        let found = from(Lang::TypeScript, ts);
+        assert!(
+            found.contains(&some("H3", "./h3")) && found.contains(&some("Router", "../router")),
+            "{found:?}"
+        );
+        let rust = "use crate::server::{Server, state::State};\nuse super::config::Config;\nuse serde;\n\
+                    fn f(s: Server, t: State, c: Config) {}\n";
+        let found = from(Lang::Rust, rust);
+        assert!(found.contains(&some("Server", "crate::server")), "{found:?}");
+        assert!(found.contains(&some("State", "crate::server::state")), "{found:?}");
+        assert!(found.contains(&some("Config", "super::config")), "{found:?}");
     }
 
     #[test]

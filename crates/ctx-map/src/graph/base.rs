@@ -117,6 +117,7 @@ impl Base {
             }
         }
 
+        let modules = super::imports::Modules::new(files);
         // Edges (from, to, name, weight) and the weight leading out, each file's in parallel.
         type FileEdges = (Vec<(u32, u32, u32, f64)>, f64);
         let per_file: Vec<FileEdges> = files
@@ -152,6 +153,18 @@ impl Base {
                         for (d, share) in targets.iter().zip(shares.iter_mut()) {
                             if d.hidden && d.file != from_id {
                                 *share = 0.0;
+                            }
+                        }
+                    }
+                    // A name the file imports from a module of the repository is that module's
+                    // (or the one it re-exports it from): the look-alikes take none of it.
+                    if targets.len() > 1 && r.from.is_some() {
+                        let is_definer = |file: u32| targets.iter().any(|d| d.file == file);
+                        if let Some(file) = modules.definer(from, &r.name, is_definer) {
+                            for (d, share) in targets.iter().zip(shares.iter_mut()) {
+                                if d.file != file && d.file != from_id {
+                                    *share = 0.0;
+                                }
                             }
                         }
                     }
@@ -301,6 +314,8 @@ fn shape(file: &IndexedFile) -> blake3::Hash {
         for value in [r.count, r.bare, r.method] {
             bytes.extend_from_slice(&value.to_le_bytes());
         }
+        bytes.extend_from_slice(r.from.as_deref().unwrap_or("").as_bytes());
+        bytes.push(0);
     }
     blake3::hash(&bytes)
 }

@@ -20,6 +20,7 @@
 //! every run and for any number of threads.
 
 mod base;
+mod imports;
 mod kept;
 mod surface;
 
