@@ -939,3 +939,24 @@ fn a_deprecated_definition_says_so_and_follows_what_replaces_it() {
         defs.iter().filter(|d| d["deprecated"] == true).map(|d| d["name"].as_str().unwrap()).collect();
     assert_eq!(deprecated, ["getHeader"]);
 }
+
+#[test]
+fn a_task_map_shows_a_file_s_public_names_before_the_helpers_it_calls_most() {
+    let calls: String = (0..8).map(|i| format!("@option(metavar=_metavar_from_type(int{i}))\n")).collect();
+    let cli = format!(
+        "def _metavar_from_type(t):\n    return str(t)\n\n{calls}def main(port, host):\n    serve(port, host)\n"
+    );
+    let dir = tree(&[("app/cli.py", &cli), ("app/serve.py", "def serve(port, host):\n    pass\n")]);
+    let cache = tempfile::tempdir().unwrap();
+    let mut ws = open(dir.path(), cache.path());
+    let options = MapOptions {
+        tokens: 400,
+        query: Some("add a healthcheck option".into()),
+        focus: vec!["app/cli.py".into()],
+        ..MapOptions::default()
+    };
+    let map = run(&mut ws, &options);
+    let cli = map.files.iter().find(|f| f.path == "app/cli.py").unwrap();
+    let best = cli.definitions.iter().max_by(|a, b| a.score.total_cmp(&b.score)).unwrap();
+    assert_eq!(best.name, "main", "{}", map.text);
+}

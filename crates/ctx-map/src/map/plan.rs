@@ -87,8 +87,9 @@ const DEPRECATED: f64 = 0.3;
 
 /// How a task map orders a file's definitions, before their scores: named by
 /// the task, then not deprecated, then by how telling the task's words its
-/// name says are (0 for none), then not a constant; the greater first.
-type Told = (bool, bool, f64, bool);
+/// name says are (0 for none), then public by its name (not `_metavar_from_type`,
+/// however often the file calls it), then not a constant; the greater first.
+type Told = (bool, bool, f64, bool, bool);
 
 /// The map for a task: files in `ctx rank`'s order (focus files first), then
 /// their neighbours in the graph personalized by rank's scores; the first
@@ -166,15 +167,16 @@ pub(super) fn plan_task(
         }
         let file = &files[f];
         let score = &ranking.def_rank[f];
-        // ((named by the task, not deprecated, saying one of its words, not a constant),
+        // ((named by the task, not deprecated, saying one of its words, public, not a constant),
         // definition): named first, then what is not deprecated, then those saying its words,
-        // then the file's code before its constants (40
+        // then public names, then the file's code before its constants (40
         // `STYLE_* = "dim"` its functions all use took a focus map), then by score; a total order.
         let mut defs: Vec<(Told, usize)> = shown_defs(file, weight[f] < 1.0, focus)
             .map(|d| {
                 let def = &file.tags.defs[d];
                 let named = names_outright(focus, &def.name);
-                ((named, !def.deprecated, says_the_task(&def.name), def.kind != Kind::Constant), d)
+                let public = !crate::tags::private_by_name(&def.name);
+                ((named, !def.deprecated, says_the_task(&def.name), public, def.kind != Kind::Constant), d)
             })
             .collect();
         let by_rank = |&(told_a, a): &(Told, usize), &(told_b, b): &(Told, usize)| {
@@ -182,6 +184,7 @@ pub(super) fn plan_task(
                 .then(told_b.1.cmp(&told_a.1))
                 .then(told_b.2.total_cmp(&told_a.2))
                 .then(told_b.3.cmp(&told_a.3))
+                .then(told_b.4.cmp(&told_a.4))
                 .then(score[b].total_cmp(&score[a]))
                 .then(a.cmp(&b))
         };
