@@ -953,7 +953,6 @@ fn a_task_map_shows_a_file_s_public_names_before_the_helpers_it_calls_most() {
         tokens: 400,
         query: Some("add a healthcheck option".into()),
         focus: vec!["app/cli.py".into()],
-        ..MapOptions::default()
     };
     let map = run(&mut ws, &options);
     let cli = map.files.iter().find(|f| f.path == "app/cli.py").unwrap();
