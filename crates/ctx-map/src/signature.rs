@@ -104,24 +104,26 @@ pub(crate) fn signature(source: &str, node: Node, kind: Kind, overloads: usize) 
                 if let Some(whole) = joined_whole(source, outer, start, most_lines) {
                     return whole;
                 }
+                // Type parameters over lines (`type RequestMiddleware<⏎  Request extends … = …,⏎> =
+                // (event) => void`): without them, what the type is may still fit.
+                if kind == Kind::Type
+                    && joinable(outer)
+                    && let Some(text) = without_type_parameters(source, node, outer, start, outer.end_byte())
+                {
+                    let joined = join_lines(text.trim_end().trim_end_matches(';').trim_end());
+                    if joined.lines().count() <= most_lines
+                        && joined.lines().all(|l| l.chars().count() <= WRAP)
+                    {
+                        return joined;
+                    }
+                }
                 return cut(&continued(line, outer, start, line_end), MAX_SIGNATURE_LINE);
             }
             return cut(line.trim_end_matches('{').trim_end(), MAX_SIGNATURE_LINE);
         }
     };
-    let text = match node.child_by_field_name("type_parameters") {
-        Some(list)
-            if list.start_byte() >= start
-                && list.end_byte() <= end
-                && list.byte_range().len() > MAX_TYPE_PARAMETERS =>
-        {
-            // `<…>` for TypeScript's and Rust's, `[…]` for Python's.
-            let elided = if bytes.get(list.start_byte()) == Some(&b'[') { "[…]" } else { "<…>" };
-            let before = shown_text(source, outer, start, list.start_byte());
-            format!("{before}{elided}{}", shown_text(source, outer, list.end_byte(), end))
-        }
-        _ => shown_text(source, outer, start, end),
-    };
+    let text = without_type_parameters(source, node, outer, start, end)
+        .unwrap_or_else(|| shown_text(source, outer, start, end));
     let header = text.trim_end().trim_end_matches(['{', ';']).trim_end();
     let mut header = join_lines(header);
     if let Some((end, _)) = header.char_indices().nth(MAX_SIGNATURE) {
@@ -186,7 +188,13 @@ fn members(source: &str, body: Node, width: usize) -> String {
         "interface_body" | "object_type" => {
             let items = children
                 .iter()
-                .filter(|c| matches!(c.kind(), "property_signature" | "method_signature" | "index_signature"))
+                .filter(|c| {
+                    // A call signature (`(event: H3Event): Response`) is what makes a function type.
+                    matches!(
+                        c.kind(),
+                        "property_signature" | "method_signature" | "index_signature" | "call_signature"
+                    )
+                })
                 .map(|&c| text(c).trim_end_matches([';', ',']).to_string())
                 .collect();
             (" { ", "; ", " }", items)
@@ -279,6 +287,24 @@ fn shown_text(source: &str, node: Node, start: usize, end: usize) -> String {
     }
     text.push_str(source.get(at..end).unwrap_or(""));
     text
+}
+
+/// `outer`'s text from `start` to `end` with `node`'s type parameters `<…>`
+/// (`[…]` for Python's), when they are longer than [`MAX_TYPE_PARAMETERS`].
+fn without_type_parameters(
+    source: &str,
+    node: Node,
+    outer: Node,
+    start: usize,
+    end: usize,
+) -> Option<String> {
+    let list = node.child_by_field_name("type_parameters")?;
+    if list.start_byte() < start || list.end_byte() > end || list.byte_range().len() <= MAX_TYPE_PARAMETERS {
+        return None;
+    }
+    let elided = if source.as_bytes().get(list.start_byte()) == Some(&b'[') { "[…]" } else { "<…>" };
+    let before = shown_text(source, outer, start, list.start_byte());
+    Some(format!("{before}{elided}{}", shown_text(source, outer, list.end_byte(), end)))
 }
 
 /// The statement `node` from `start`, comments out, joined onto at most
@@ -566,6 +592,26 @@ mod tests {
             tags.defs[0].signature,
             "export const createPool = ({concurrency, interval}: {concurrency?: number;\n    \
              interval?: Map<string, number>; skip?: { reason: string; tests: string[] }[]} = {}): Pool =>"
+        );
+    }
+
+    #[test]
+    fn a_function_type_keeps_what_it_is_over_long_type_parameters() {
+        let source = "export interface EventHandler<\n  Request extends EventHandlerRequest = EventHandlerRequest,\n  \
+                      Response extends EventHandlerResponse = EventHandlerResponse,\n> extends Partial<Pick<H3, \"handler\">> {\n  \
+                      (event: H3Event<Request>): Response;\n  websocket?: WebSocketOptions;\n}\n\n\
+                      export type RequestMiddleware<\n  Request extends EventHandlerRequest = EventHandlerRequest,\n> = \
+                      (event: H3Event<Request>) => void | Promise<void>;\n";
+        let defs = extract(Lang::TypeScript, source).unwrap().defs;
+        let signature = |name: &str| defs.iter().find(|d| d.name == name).unwrap().signature.clone();
+        assert_eq!(
+            signature("EventHandler"),
+            "export interface EventHandler<…> extends Partial<Pick<H3, \"handler\">> \
+             { (event: H3Event<Request>): Response; websocket?: WebSocketOptions }"
+        );
+        assert_eq!(
+            signature("RequestMiddleware"),
+            "export type RequestMiddleware<…> = (event: H3Event<Request>) => void | Promise<void>"
         );
     }
 
