@@ -19,7 +19,7 @@ use crate::lang::Lang;
 use crate::signature::signature;
 
 /// Bumped when what extraction yields changes: cached tags are re-parsed.
-pub const TAGS_VERSION: u32 = 36;
+pub const TAGS_VERSION: u32 = 37;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -411,6 +411,11 @@ pub fn extract(lang: Lang, source: &str) -> Result<FileTags, String> {
                 };
                 let property =
                     accessor.and_then(|keyword| Some((keyword, descriptor_property(node, bytes)?)));
+                // A descriptor's `get()` for a property named at run time (`defineProperty(proto,
+                // prop, { get() {…} })` in a loop) defines nothing a reader could look up.
+                if accessor.is_some() && property.is_none() && in_call_arguments(node) {
+                    continue;
+                }
                 raw.push(RawDef {
                     node,
                     name: property.as_ref().map_or_else(|| text.to_string(), |(_, (name, _))| name.clone()),
@@ -534,6 +539,12 @@ pub fn extract(lang: Lang, source: &str) -> Result<FileTags, String> {
         .collect();
     refs.sort_by(|a, b| a.name.cmp(&b.name));
     Ok(FileTags { defs, refs, syntax_errors: root.has_error() })
+}
+
+/// Whether the method at `node` sits in an object literal passed to a call.
+fn in_call_arguments(node: Node) -> bool {
+    let object = node.parent().filter(|p| p.kind() == "object");
+    object.and_then(|o| o.parent()).is_some_and(|p| p.kind() == "arguments")
 }
 
 /// The property a descriptor's accessor is for, and its key as written:
@@ -780,7 +791,9 @@ mod tests {
         let js = "Object.defineProperties(Reply.prototype, {\n  server: {\n    get () {\n      return this.s\n    }\n  },\n\
                   \x20 [kRouteContext]: {\n    get () { return 2 }\n  },\n\
                   \x20 'statusCode': {\n    get () { return 1 },\n    set (value) { this.code(value) }\n  }\n})\n\
-                  class Cache {\n  get size () { return 0 }\n}\n";
+                  class Cache {\n  get size () { return 0 }\n}\n\
+                  for (const prop of props) {\n  Object.defineProperty(URL.prototype, prop, {\n    get() { return 1 },\n    \
+                  set(value) {},\n  })\n}\n";
         let defs = extract(Lang::JavaScript, js).unwrap().defs;
         let shown: Vec<(&str, &str)> = defs.iter().map(|d| (d.name.as_str(), d.signature.as_str())).collect();
         assert_eq!(
@@ -792,6 +805,7 @@ mod tests {
                 ("statusCode", "set statusCode (value)"),
                 ("Cache", "class Cache"),
                 ("size", "get size ()"),
+                // A property named at run time: its accessors define nothing to look up.
             ]
         );
     }
