@@ -66,15 +66,21 @@ pub(crate) fn stored_outlines(conn: &Connection, below: Option<&str>) -> Result<
         stmt.query(rusqlite::params![range.as_ref().map(|r| &r.0), range.as_ref().map(|r| &r.1)])?;
     let mut out = HashMap::default();
     while let Some(row) = rows.next()? {
-        let (path, hash): (String, Vec<u8>) = (row.get(0)?, row.get(1)?);
-        // A row that does not decode is no outline: the file is listed without one.
-        let defs = row.get_ref(4)?.as_str().ok().and_then(|text| serde_json::from_str(text).ok());
-        let (Ok(hash), Some(defs)) = (<[u8; 32]>::try_from(hash.as_slice()), defs) else { continue };
-        let outline =
-            Outline { path: path.clone(), hash, rank: row.get(2)?, referenced_by: row.get(3)?, defs };
-        out.insert(path, outline);
+        if let Some(outline) = outline_of_row(row)? {
+            out.insert(outline.path.clone(), outline);
+        }
     }
     Ok(out)
+}
+
+/// The outline a `file_outlines` row (`path, hash, rank, referenced_by,
+/// defs`) holds; `None` for a row that does not decode, which is no outline:
+/// the file is listed without one.
+fn outline_of_row(row: &rusqlite::Row) -> Result<Option<Outline>> {
+    let (path, hash): (String, Vec<u8>) = (row.get(0)?, row.get(1)?);
+    let defs = row.get_ref(4)?.as_str().ok().and_then(|text| serde_json::from_str(text).ok());
+    let (Ok(hash), Some(defs)) = (<[u8; 32]>::try_from(hash.as_slice()), defs) else { return Ok(None) };
+    Ok(Some(Outline { path, hash, rank: row.get(2)?, referenced_by: row.get(3)?, defs }))
 }
 
 /// A text file of the repository, as the last scan saw it.
@@ -269,6 +275,19 @@ impl Workspace {
         Ok(())
     }
 
+    /// The stored outline of the file at `path` (as the last map made it,
+    /// perhaps of an older content: its `hash` says which), if any.
+    pub fn outline(&self, path: &str) -> Result<Option<Outline>> {
+        let mut stmt = self.store().conn.prepare_cached(
+            "SELECT path, hash, rank, referenced_by, defs FROM file_outlines WHERE path = ?1",
+        )?;
+        let mut rows = stmt.query([path])?;
+        match rows.next()? {
+            Some(row) => outline_of_row(row),
+            None => Ok(None),
+        }
+    }
+
     /// Every stored outline, sorted by path.
     pub fn outlines(&self) -> Result<Vec<Outline>> {
         let mut outlines: Vec<Outline> = stored_outlines(&self.store().conn, None)?.into_values().collect();
@@ -352,6 +371,9 @@ mod tests {
         assert_eq!(below(Some("a")), ["a/b/y.py", "a/x.py"]);
         assert_eq!(below(Some("a/b")), ["a/b/y.py"]);
         assert_eq!(below(None).len(), paths.len());
+        // One file's, by its path alone.
+        assert_eq!(ws.outline("a/b/y.py").unwrap(), Some(outline("a/b/y.py")));
+        assert_eq!(ws.outline("a/b").unwrap(), None);
     }
 
     #[test]

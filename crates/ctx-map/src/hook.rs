@@ -405,8 +405,18 @@ fn file_lines(ws: &mut Workspace, prompt: &str, words: &[String]) -> crate::Resu
         // Nothing that scores nothing, even when only a named file scores at all.
         .filter(|(score, _)| *score > 0.0 && *score >= config.min_score * best)
         .take(config.files)
-        .map(|&(_, i)| file_line(&files[i], words))
+        .map(|&(_, i)| file_line(&files[i], words, || outline_names(ws, &files[i].path)))
         .collect())
+}
+
+/// The names the folder context shows first for the file at `path` (its
+/// stored outline's, most important first), for a file none of whose
+/// definitions the prompt's words name; none when the map made no outline.
+fn outline_names(ws: &Workspace, path: &str) -> Vec<String> {
+    let outline = ws.outline(path).ok().flatten();
+    outline
+        .map(|o| o.defs.into_iter().filter(|d| d.parent.is_none()).map(|d| d.name).collect())
+        .unwrap_or_default()
 }
 
 /// Most files that may use an identifier the prompt writes for it to say
@@ -420,8 +430,11 @@ fn users(counts: &TaskTerms, n: usize, term: &str) -> usize {
 
 /// `- path: Name (l. 12), Class.method (l. 40)`: the definitions the prompt's
 /// words name, each once (of a method's namesakes, the one whose class the
-/// prompt names too); not a function's inner ones, nor tests in code.
-fn file_line(file: &IndexedFile, words: &[String]) -> String {
+/// prompt names too); not a function's inner ones, nor tests in code. When
+/// the words name none, the file's most important ones (`otherwise`: the
+/// names of its stored outline), as many as [`OTHERWISE_SHOWN`], where the
+/// file defines them still.
+fn file_line(file: &IndexedFile, words: &[String], otherwise: impl FnOnce() -> Vec<String>) -> String {
     let all = &file.tags.defs;
     let in_code = PathRole::of(&file.path) == PathRole::Source;
     let said = |name: &str| rank::terms(name).iter().filter(|t| words.contains(t)).count();
@@ -444,7 +457,17 @@ fn file_line(file: &IndexedFile, words: &[String]) -> String {
     defs.retain(|(_, d)| seen.insert(d.name.as_str()));
     let path = ctxkeep_core::paths::display_name(&file.path);
     if defs.is_empty() {
-        return format!("- {path}\n");
+        let top_level = |name: &str| all.iter().find(|d| d.name == name && d.parent.is_none());
+        let names: Vec<String> = otherwise()
+            .iter()
+            .filter_map(|name| top_level(name))
+            .take(OTHERWISE_SHOWN)
+            .map(|d| format!("{} (l. {})", ctxkeep_core::paths::display_name(&d.name), d.line))
+            .collect();
+        return match names.is_empty() {
+            true => format!("- {path}\n"),
+            false => format!("- {path}: {}\n", names.join(", ")),
+        };
     }
     let separator = if file.lang == "rust" { "::" } else { "." };
     let names: Vec<String> = defs
@@ -460,6 +483,10 @@ fn file_line(file: &IndexedFile, words: &[String]) -> String {
         .collect();
     format!("- {path}: {}\n", names.join(", "))
 }
+
+/// How many of a file's most important definitions its line shows when the
+/// prompt's words name none of them.
+const OTHERWISE_SHOWN: usize = 2;
 
 /// What a function assigned to an object's property is called by: `res.send`
 /// for `res.send = function send(body)`, `Reply.send` for `Reply.prototype.send
@@ -651,15 +678,25 @@ mod tests {
                       def transform_line(line):\n    pass\n";
         let file = crate::index::python_file("src/black/trans.py", source);
         let words = prompt_terms("avoid quadratic per-leaf copy in StringMerger.do_transform");
-        let line = file_line(&file, &words);
+        let line = file_line(&file, &words, Vec::new);
         assert!(line.contains(" StringMerger.do_transform (l. 6)") && !line.contains("(l. 2)"), "{line}");
+        // Words that name none of its definitions: the file's most important ones, where it
+        // still defines them, at the top level.
+        let outline =
+            || ["StringMerger", "gone", "do_transform", "transform_line"].map(String::from).to_vec();
+        let line = file_line(&file, &prompt_terms("speed up the splitter"), outline);
+        assert_eq!(line, "- src/black/trans.py: StringMerger (l. 5), transform_line (l. 9)\n");
+        assert_eq!(
+            file_line(&file, &prompt_terms("speed up the splitter"), Vec::new),
+            "- src/black/trans.py\n"
+        );
         // Rust's methods are their type's, with its path separator.
         let rust = "pub struct Value;\nimpl<'a> Value<'a> {\n    pub fn push_element(&mut self) {}\n}\n";
         let tags = crate::tags::extract(crate::lang::Lang::Rust, rust).unwrap();
         let file =
             IndexedFile { path: "src/value.rs".into(), lang: "rust".into(), size: 1, hash: [0; 32], tags };
         assert_eq!(
-            file_line(&file, &prompt_terms("push_element drops the value")),
+            file_line(&file, &prompt_terms("push_element drops the value"), Vec::new),
             "- src/value.rs: Value::push_element (l. 3), Value (l. 1)\n"
         );
     }
@@ -677,7 +714,7 @@ mod tests {
             hash: [0; 32],
             tags,
         };
-        let line = file_line(&file, &prompt_terms("send and header and sendFile"));
+        let line = file_line(&file, &prompt_terms("send and header and sendFile"), Vec::new);
         assert_eq!(line, "- lib/response.js: sendFile (l. 8), res.send (l. 1), Reply.header (l. 4)\n");
     }
 
