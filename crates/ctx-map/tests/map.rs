@@ -3,27 +3,10 @@
 use std::path::Path;
 
 use ctxkeep_core::Workspace;
-use ctxkeep_map::map::{MapOptions, RepoMap, map};
+use ctxkeep_map::map::{MapOptions, RepoMap};
 
-/// Write `files` (path, text) under a new temp folder.
-fn tree(files: &[(&str, &str)]) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    for (path, text) in files {
-        let path = dir.path().join(path);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
-    }
-    dir
-}
-
-/// A workspace for `root` whose cache is in `cache` (nothing written to `root`).
-fn open(root: &Path, cache: &Path) -> Workspace {
-    Workspace::open_in_cache(root, cache).unwrap()
-}
-
-fn run(ws: &mut Workspace, options: &MapOptions) -> RepoMap {
-    map(ws, options, None).unwrap()
-}
+mod common;
+use common::{open, run, shown, tree};
 
 const SHOP: &[(&str, &str)] = &[
     ("README.md", "# Shop\n"),
@@ -434,14 +417,6 @@ def test_merge_setting_prefers_the_request():
     ),
 ];
 
-/// The definitions a map shows, as `path: name` lines, in the map's order.
-fn shown(map: &RepoMap) -> Vec<String> {
-    map.files
-        .iter()
-        .flat_map(|f| f.definitions.iter().map(move |d| format!("{}: {}", f.path, d.name)))
-        .collect()
-}
-
 #[test]
 fn a_query_naming_an_identifier_puts_its_definition_in_a_small_map() {
     let dir = tree(CLIENT);
@@ -736,80 +711,6 @@ fn the_stored_graph_ranks_as_a_fresh_one_and_follows_the_files() {
     assert_ne!(changed, first);
 }
 
-/// A web framework in miniature: its public names are short (`url_for`,
-/// `request`), its internals long and specific, and internal code calls the
-/// internals far more than the public names.
-const FRAMEWORK: &[(&str, &str)] = &[
-    (
-        "src/webkit/__init__.py",
-        "from .app import App as App\nfrom .globals import _cv_app, request as request\nfrom .helpers import url_for as url_for\n",
-    ),
-    (
-        "src/webkit/app.py",
-        "from .debug import attach_enctype_error_multidict\nfrom .internal import resolve_blueprint_chain\n\nclass App:\n    def dispatch(self, req):\n        attach_enctype_error_multidict(req)\n        return resolve_blueprint_chain(self, req)\n\n    def handle(self, req):\n        attach_enctype_error_multidict(req)\n        return resolve_blueprint_chain(self, req)\n\n    def url_for(self, endpoint):\n        return endpoint\n",
-    ),
-    ("src/webkit/debug.py", "def attach_enctype_error_multidict(req):\n    return req\n"),
-    (
-        "src/webkit/internal.py",
-        "from .debug import attach_enctype_error_multidict\n\ndef resolve_blueprint_chain(app, req):\n    attach_enctype_error_multidict(req)\n    return app\n",
-    ),
-    ("src/webkit/globals.py", "_cv_app = ContextVar(\"app\")\nrequest = LocalProxy(lambda: None)\n"),
-    ("src/webkit/helpers.py", "def url_for(endpoint, **values):\n    return current_app.url_for(endpoint)\n"),
-];
-
-#[test]
-fn the_overview_shows_the_packages_public_surface_first() {
-    let dir = tree(FRAMEWORK);
-    let cache = tempfile::tempdir().unwrap();
-    let mut ws = open(dir.path(), cache.path());
-    let map = run(&mut ws, &MapOptions { tokens: 8192, ..MapOptions::default() });
-    let mut by_score: Vec<(f64, String)> = map
-        .files
-        .iter()
-        .flat_map(|f| f.definitions.iter().map(|d| (d.score, format!("{}: {}", f.path, d.name))))
-        .collect();
-    by_score.sort_by(|a, b| b.0.total_cmp(&a.0));
-    let order: Vec<&str> = by_score.iter().map(|(_, name)| name.as_str()).collect();
-    // What `__init__.py` re-exports leads; the internals, however often called, follow.
-    // The function it imports, not the method of the same name; no private name.
-    let mut first: Vec<&str> = order[..3].to_vec();
-    first.sort_unstable();
-    let expected =
-        ["src/webkit/app.py: App", "src/webkit/globals.py: request", "src/webkit/helpers.py: url_for"];
-    assert_eq!(first, expected, "{order:?}\n{}", map.text);
-    // The imported private name is not lifted with them: the internals they call come first.
-    let after = |name: &str| order.iter().position(|n| n.ends_with(name));
-    assert!(after("_cv_app") > after("resolve_blueprint_chain"), "{order:?}");
-    // Only the overview: a task still decides what comes first.
-    let asked = run(
-        &mut ws,
-        &MapOptions {
-            tokens: 8192,
-            query: Some("resolve_blueprint_chain loops".into()),
-            ..MapOptions::default()
-        },
-    );
-    assert_eq!(shown(&asked)[0], "src/webkit/internal.py: resolve_blueprint_chain", "{}", asked.text);
-}
-
-#[test]
-fn the_overview_puts_a_private_method_after_the_public_ones_however_often_it_is_called() {
-    let command = "export class Command {\n  _find(arg) {\n    return arg;\n  }\n  parse(a) {\n    \
-                   return this._find(a) && this._find(a);\n  }\n  option(o) {\n    return this._find(o);\n  }\n  \
-                   help() {\n    return this._find(1);\n  }\n}\n";
-    let dir = tree(&[
-        ("lib/command.js", command),
-        ("index.js", "import { Command } from './lib/command.js';\nnew Command().parse([]);\n"),
-    ]);
-    let cache = tempfile::tempdir().unwrap();
-    let mut ws = open(dir.path(), cache.path());
-    let map = run(&mut ws, &MapOptions { tokens: 8192, ..MapOptions::default() });
-    let file = map.files.iter().find(|f| f.path == "lib/command.js").unwrap();
-    let score = |name: &str| file.definitions.iter().find(|d| d.name == name).map(|d| d.score).unwrap();
-    assert!(score("_find") < score("parse"), "{:?}", file.definitions);
-    assert!(score("_find") < score("help"), "{:?}", file.definitions);
-}
-
 /// `ctx rank`'s ranking, the counts of the task's words read from the
 /// store's postings, against the ranking on term tables made afresh from the
 /// files: (path, score, lexical) of each.
@@ -882,62 +783,6 @@ fn a_minified_bundle_defines_nothing_and_holds_no_words_of_a_task() {
     assert_eq!(ranked[0].path, "shop/indent.py", "{ranked:?}");
     let bundle_rank = ranked.iter().find(|r| r.path == "front/ace.js");
     assert!(bundle_rank.is_none_or(|r| r.lexical == 0.0), "{bundle_rank:?}");
-}
-
-/// A package whose old helper is marked deprecated: its code still calls it
-/// more than its replacement, yet the map shows what replaces it first and
-/// says which is deprecated.
-const DEPRECATING: &[(&str, &str)] = &[
-    ("package.json", "{\"name\": \"web\", \"main\": \"src/index.ts\"}\n"),
-    (
-        "src/headers.ts",
-        "/** Reads a request header. */\nexport function getRequestHeader(event: Event, name: string): string {\n  return event.headers[name];\n}\n",
-    ),
-    (
-        "src/deprecated.ts",
-        "/**\n * @deprecated Please use `getRequestHeader`.\n */\nexport function getHeader(event: Event, name: string): string {\n  return event.headers[name];\n}\n",
-    ),
-    (
-        "src/a.ts",
-        "import { getHeader } from \"./deprecated\";\nexport function a(e: Event) { return getHeader(e, \"a\") + getHeader(e, \"b\"); }\n",
-    ),
-    (
-        "src/b.ts",
-        "import { getHeader } from \"./deprecated\";\nexport function b(e: Event) { return getHeader(e, \"c\"); }\n",
-    ),
-    (
-        "src/c.ts",
-        "import { getRequestHeader } from \"./headers\";\nexport function c(e: Event) { return getRequestHeader(e, \"d\"); }\n",
-    ),
-    (
-        "src/d.ts",
-        "import { getHeader } from \"./deprecated\";\nexport function d(e: Event) { return getHeader(e, \"e\"); }\n",
-    ),
-];
-
-#[test]
-fn a_deprecated_definition_says_so_and_follows_what_replaces_it() {
-    let dir = tree(DEPRECATING);
-    let cache = tempfile::tempdir().unwrap();
-    let mut ws = open(dir.path(), cache.path());
-    let map = run(&mut ws, &MapOptions::default());
-    let order = shown(&map);
-    let at = |name: &str| {
-        order.iter().position(|s| s.ends_with(name)).unwrap_or_else(|| panic!("{name}: {order:?}"))
-    };
-    assert!(at(": getRequestHeader") < at(": getHeader"), "{}", map.text);
-    assert!(
-        map.text.contains("export function getHeader(event: Event, name: string): string  // deprecated"),
-        "{}",
-        map.text
-    );
-    assert!(!map.text.contains("getRequestHeader(event: Event, name: string): string  //"), "{}", map.text);
-    let json = serde_json::to_value(&map).unwrap();
-    let defs: Vec<&serde_json::Value> =
-        json["files"].as_array().unwrap().iter().flat_map(|f| f["definitions"].as_array().unwrap()).collect();
-    let deprecated: Vec<&str> =
-        defs.iter().filter(|d| d["deprecated"] == true).map(|d| d["name"].as_str().unwrap()).collect();
-    assert_eq!(deprecated, ["getHeader"]);
 }
 
 #[test]
