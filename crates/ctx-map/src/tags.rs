@@ -398,7 +398,7 @@ pub fn extract(lang: Lang, source: &str) -> Result<FileTags, String> {
             && node_is_import(node)
             && let Some(module) = import_source(lang, name_node, bytes)
         {
-            sources.entry(text.to_string()).or_insert_with(|| module.to_string());
+            sources.entry(text.to_string()).or_insert(module);
         }
         match kind.and_then(Kind::parse) {
             Some(_) if lang.is_javascript_like() && in_callback(node) => {}
