@@ -11,6 +11,7 @@ use super::plan::{PATH_ONLY, Plan};
 use super::{MapDef, MapFile, RepoMap};
 use crate::index::{IndexStats, IndexedFile};
 use crate::structure::Structure;
+use crate::tags::Kind;
 
 /// Most folders the tree lists.
 const MAX_TREE_ENTRIES: usize = 40;
@@ -269,7 +270,8 @@ fn write_block(out: &mut String, file: &IndexedFile, defs: &[usize]) {
     // is test data, not that they hold nothing.
     let none = match defs.is_empty() {
         true if PathRole::of(&file.path) == PathRole::Fixture => " (test data)".to_string(),
-        true => match tags.defs.iter().filter(|d| d.is_test(&tags.defs) && !d.is_local(&tags.defs)).count() {
+        // Its test functions, not what a `mod tests` holds besides (its `use`s' traits, impls).
+        true => match tags.defs.iter().filter(|d| is_test_function(d, &tags.defs)).count() {
             0 => " (no definitions)".to_string(),
             tests => format!(" ({})", ctxkeep_core::wording::count(tests, "test")),
         },
@@ -294,6 +296,12 @@ fn write_block(out: &mut String, file: &IndexedFile, defs: &[usize]) {
         }
     }
     out.push('\n');
+}
+
+/// Whether `def` is a test function: a test (by its name, attribute or
+/// module) that is a function or method, and not one inside another.
+fn is_test_function(def: &crate::tags::Def, defs: &[crate::tags::Def]) -> bool {
+    matches!(def.kind, Kind::Function | Kind::Method) && def.is_test(defs) && !def.is_local(defs)
 }
 
 /// The tokens of [`compose`]'s text counted by parts, where the tokenizer's
@@ -387,6 +395,19 @@ mod tests {
         // A tree within the limit is left whole.
         let mut small = vec![entry("a", 1), entry("a/b", 1)];
         assert!(trim_tree(&mut small, 12).is_empty() && small.len() == 2);
+    }
+
+    #[test]
+    fn a_mod_tests_counts_its_test_functions_not_what_it_holds_besides() {
+        // indicatif's lib.rs: a `mod tests` of a trait, its impls and one test was "(10 tests)".
+        let lib = "pub struct Bar;\n#[cfg(test)]\nmod tests {\n    use super::*;\n    trait MustBeThreadSafe {}\n    \
+                   impl MustBeThreadSafe for Bar {}\n    impl MustBeThreadSafe for u8 {}\n    #[test]\n    \
+                   fn bar_is_safe() {\n        fn inner() {}\n    }\n}\n";
+        let file = IndexedFile::parsed("src/lib.rs", crate::lang::Lang::Rust, lib);
+        let defs = &file.tags.defs;
+        let tests: Vec<&str> =
+            defs.iter().filter(|d| is_test_function(d, defs)).map(|d| d.name.as_str()).collect();
+        assert_eq!(tests, ["bar_is_safe"]);
     }
 
     #[test]
