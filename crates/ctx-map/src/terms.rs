@@ -11,7 +11,7 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 /// The version of the tokenizer and of the stored index's encoding
 /// (`inverted.rs`): bump it when either changes, so postings made the old way
 /// are made again.
-pub const TERMS_VERSION: u32 = 4;
+pub const TERMS_VERSION: u32 = 5;
 
 /// A file's terms and how often each occurs, in its text and in the names
 /// it defines, with how many there are in all: what BM25 needs of a
@@ -284,6 +284,31 @@ fn is_stop_word(word: &str) -> bool {
             | "will"
             | "been"
             | "no"
+            // Prose that code rarely means: "like elapsed_precise" named `term_like`.
+            | "like"
+            | "about"
+            | "such"
+            | "very"
+            | "does"
+            | "did"
+            | "there"
+            | "their"
+            | "they"
+            | "them"
+            | "these"
+            | "those"
+            | "what"
+            | "where"
+            | "why"
+            | "how"
+            | "who"
+            | "would"
+            | "could"
+            | "you"
+            | "your"
+            | "our"
+            | "my"
+            | "me"
     )
 }
 
@@ -444,7 +469,7 @@ fn lowercase_into(buf: &mut String, text: &str) {
 }
 
 /// A light suffix stemmer: `channels` → `channel`; `parse`, `parsed`, `parsing` → `pars`;
-/// `dependency`, `dependencies` → `dependenc`; `copy`, `copied`, `copying` → `cop`.
+/// `dependency`, `dependencies` → `dependenci`; `copy`, `copied`, `copying` → `copi`.
 pub(crate) fn stem(word: &str) -> String {
     let (kept, i) = stem_parts(word);
     if i { format!("{kept}i") } else { kept.to_string() }
@@ -498,6 +523,9 @@ mod tests {
         // Plain lowercase words (the fast path) get the same treatment.
         assert_eq!(terms("the parsing of x values and mpsc"), ["pars", "valu", "mpsc"]);
         assert_eq!(terms("Parsing the X Values"), terms("parsing the x values"));
+        // Prose that code rarely means names no `term_like`; a name that holds it still counts whole.
+        assert_eq!(terms("a key like elapsed_precise"), ["key", "elapsed_precis", "elaps", "precis"]);
+        assert_eq!(terms("term_like"), ["term_lik", "term"]);
         assert_eq!(stem("channels"), "channel");
         assert_eq!([stem("parse"), stem("parsed"), stem("parsing"), stem("parses")], ["pars"; 4]);
         assert_eq!(stem("class"), "class");
