@@ -295,6 +295,9 @@ fn folder_todo_puts_the_code_others_depend_on_first_and_fixtures_and_tests_last(
         ("tests/fixtures/x/sample.py", "def fixture_app():\n    return respond(dumps(1))\n"),
         ("tests/fixtures/x/nested/more.py", "def more_fixture():\n    return loads(\"x\")\n"),
         ("tests/test_app.py", "def test_respond():\n    respond(loads(\"1\"))\n"),
+        ("examples/demo.py", "def demo():\n    return respond(1)\n"),
+        ("screenshots/shot.svg", "<svg xmlns=\"http://www.w3.org/2000/svg\"></svg>\n"),
+        (".github/workflows/ci.yml", "on: push\njobs: {}\n"),
     ] {
         repo.write(path, text);
     }
@@ -306,8 +309,10 @@ fn folder_todo_puts_the_code_others_depend_on_first_and_fixtures_and_tests_last(
     // What most of the repository uses comes first, over deeper folders of code.
     assert_eq!(paths[0], "src/pkg/json", "{paths:?}");
     assert!(at("src/pkg/json") < at("src/pkg/util/deep/er"), "{paths:?}");
-    // Tests, then fixtures, last, however deep.
-    assert!(at("src/pkg/util/deep/er") < at("tests"), "{paths:?}");
+    // Folders of no code (CI's configuration, images) after the examples; tests, then
+    // fixtures, last, however deep.
+    assert!(at("examples") < at("screenshots") && at("examples") < at(".github/workflows"), "{paths:?}");
+    assert!(at("screenshots") < at("tests") && at("src/pkg/util/deep/er") < at("tests"), "{paths:?}");
     assert!(at("tests") < at("tests/fixtures/x") && at("tests") < at("tests/fixtures/x/nested"), "{paths:?}");
     let json = &todo.as_array().unwrap()[0];
     assert_eq!(json["role"], "source");

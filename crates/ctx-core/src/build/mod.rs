@@ -773,12 +773,21 @@ pub struct TodoFolder {
 }
 
 /// Folders nobody has described, the most important first: the code (then
-/// docs, examples, benches, vendored code; tests and fixtures last), by how
-/// much of the repository depends on it; deepest first among equals (a
-/// parent's describer can read its children's descriptions), then by path.
+/// docs, examples, benches, folders of no code such as `.github/` or
+/// `screenshots/`, vendored code; tests and fixtures last), by how much of
+/// the repository depends on it; deepest first among equals (a parent's
+/// describer can read its children's descriptions), then by path.
 pub(crate) fn todo(conn: &Connection) -> Result<Vec<TodoFolder>> {
     let tx = conn.unchecked_transaction()?;
     let tree = Tree::load(&tx, None)?;
+    // Folders whose own files hold code the map reads (it outlines those), and the
+    // root, which is the whole project's.
+    let coded: rustc_hash::FxHashSet<&str> = tree
+        .folders
+        .iter()
+        .filter(|f| f.path == crate::paths::ROOT || f.files.iter().any(|file| file.outline.is_some()))
+        .map(|f| f.path.as_str())
+        .collect();
     let mut todo: Vec<TodoFolder> = tree
         .folders
         .iter()
@@ -793,17 +802,18 @@ pub(crate) fn todo(conn: &Connection) -> Result<Vec<TodoFolder>> {
             role: PathRole::of(&f.path),
         })
         .collect();
-    let last = |role: PathRole| match role {
-        PathRole::Source => 0,
+    let last = |folder: &TodoFolder| match folder.role {
+        PathRole::Source if coded.contains(folder.path.as_str()) => 0,
         PathRole::Docs => 1,
         PathRole::Example => 2,
         PathRole::Bench => 3,
-        PathRole::Vendored => 4,
-        PathRole::Test => 5,
-        PathRole::Fixture => 6,
+        PathRole::Source => 4,
+        PathRole::Vendored => 5,
+        PathRole::Test => 6,
+        PathRole::Fixture => 7,
     };
     todo.sort_by(|a, b| {
-        (last(a.role).cmp(&last(b.role)))
+        (last(a).cmp(&last(b)))
             .then(b.importance.total_cmp(&a.importance))
             .then(crate::paths::depth(&b.path).cmp(&crate::paths::depth(&a.path)))
             .then_with(|| a.path.cmp(&b.path))
