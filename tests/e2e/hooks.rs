@@ -321,10 +321,11 @@ pub fn render_invoice_pdf() {}
     assert!(files.first().is_some_and(|l| l.starts_with("- src/auth/clock.rs")), "{text}");
     assert!(files.iter().any(|l| l.starts_with("- src/auth/store.rs")), "{text}");
     assert!(!text.contains("invoice"), "{text}");
-    // A path alone: that file, and none that nothing points to.
+    // A path alone: that file, with what it defines that matters most (the prompt's
+    // words name none of it), and none that nothing points to.
     let text = prompt_context(&repo, "read src/auth/clock.rs first");
     let files: Vec<&str> = text.lines().filter(|l| l.starts_with("- src/")).collect();
-    assert_eq!(files, ["- src/auth/clock.rs"], "{text}");
+    assert_eq!(files, ["- src/auth/clock.rs: now (l. 1)"], "{text}");
 }
 
 #[test]
@@ -347,9 +348,10 @@ pub mod networks;
     let prompt = "URL equality with foreign types should return NotImplemented";
     let text = prompt_context(&repo, prompt);
     // networks.rs holds the prompt's words in its text, none in its path or names; the
-    // test names them all. Both are rank's first, and the hook shows both.
+    // test names them all. Both are rank's first, and the hook shows both: networks.rs
+    // with its most important definitions, since the words name none of them.
     assert!(text.contains("- tests/url_equality.rs: url_equality_with_foreign_types"), "{text}");
-    assert!(text.lines().any(|l| l == "- src/networks.rs"), "{text}");
+    assert!(text.lines().any(|l| l == "- src/networks.rs: Address (l. 3), compare (l. 4)"), "{text}");
 }
 
 #[test]
