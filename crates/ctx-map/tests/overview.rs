@@ -136,3 +136,27 @@ fn a_deprecated_definition_says_so_and_follows_what_replaces_it() {
         defs.iter().filter(|d| d["deprecated"] == true).map(|d| d["name"].as_str().unwrap()).collect();
     assert_eq!(deprecated, ["getHeader"]);
 }
+
+#[test]
+fn an_impl_in_the_entry_s_tests_does_not_hide_the_type_it_re_exports() {
+    // indicatif's lib.rs: `pub use crate::progress_bar::ProgressBar`, and in its `mod tests`
+    // `impl MustBeThreadSafe for ProgressBar {}`, which had kept ProgressBar off the surface.
+    let lib = "mod bar;\nmod util;\npub use crate::bar::Bar;\n\n#[cfg(test)]\nmod tests {\n    use super::*;\n    \
+               trait Safe {}\n    impl Safe for Bar {}\n}\n";
+    let caller =
+        |name: &str| format!("use crate::util::helper_fn;\npub fn {name}() {{\n    helper_fn();\n}}\n");
+    let (a, b, c) = (caller("a"), caller("b"), caller("c"));
+    let dir = tree(&[
+        ("Cargo.toml", "[package]\nname = \"bars\"\n"),
+        ("src/lib.rs", lib),
+        ("src/bar.rs", "pub struct Bar;\nimpl Bar {\n    pub fn draw(&self) {}\n}\n"),
+        ("src/util.rs", "pub(crate) fn helper_fn() {}\n"),
+        ("src/a.rs", &a),
+        ("src/b.rs", &b),
+        ("src/c.rs", &c),
+    ]);
+    let cache = tempfile::tempdir().unwrap();
+    let mut ws = open(dir.path(), cache.path());
+    let map = run(&mut ws, &MapOptions { tokens: 8192, ..MapOptions::default() });
+    assert_eq!(shown(&map)[0], "src/bar.rs: Bar", "{}", map.text);
+}

@@ -115,7 +115,8 @@ pub(super) fn lift_public_surface(files: &[IndexedFile], base: &Base, slot_rank:
         // What a file defines and exports itself (`function validate …; module.exports =
         // { validate }`) is its own: a look-alike elsewhere is none of the surface.
         let name = name_of(edge.slot);
-        if files[from].tags.defs.iter().any(|d| d.name == name) {
+        // (An `impl Trait for ProgressBar` in the file's tests defines no `ProgressBar`.)
+        if files[from].tags.defs.iter().any(|d| d.name == name && d.kind.defines_name()) {
             continue;
         }
         // Rust re-exports only what is `pub`: a crate-private look-alike (`pub(super) enum
