@@ -78,7 +78,7 @@ struct Inputs {
 
 /// How outlines are made: a change of what they pick or how they order it must
 /// change it, or a store keeps the outlines of the old way until a file changes.
-const VERSION: u32 = 14;
+const VERSION: u32 = 15;
 
 /// Where the digest of the inputs of the stored outlines is kept ([`Workspace::derived`]).
 const INPUTS_KEY: &str = "outline-inputs";
@@ -270,8 +270,9 @@ fn outlines(
                     .then(b.score.total_cmp(&a.score))
                     .then(a.d.cmp(&b.d))
             });
-            let defs =
-                picked.into_iter().take(MAX_DEFS).map(|c| outline_def(file, &defs[c.d], c.users)).collect();
+            picked.truncate(MAX_DEFS);
+            classes_before_their_members(&mut picked, defs);
+            let defs = picked.into_iter().map(|c| outline_def(file, &defs[c.d], c.users)).collect();
             Some(Outline {
                 path: file.path.clone(),
                 hash,
@@ -281,6 +282,24 @@ fn outlines(
             })
         })
         .collect()
+}
+
+/// A class (or impl, trait, …) the outline shows goes just before the first
+/// of its members it shows: `callback_notify` "in `UvicornWorker`" read
+/// before `class UvicornWorker` otherwise, where more files use the method.
+fn classes_before_their_members(picked: &mut Vec<Candidate>, defs: &[Def]) {
+    let mut at = 0;
+    while at < picked.len() {
+        let parent = defs[picked[at].d].parent.map(|p| p as usize);
+        let later = parent.and_then(|p| picked[at + 1..].iter().position(|c| c.d == p)).map(|k| at + 1 + k);
+        match later {
+            Some(later) => {
+                let class = picked.remove(later);
+                picked.insert(at, class);
+            }
+            None => at += 1,
+        }
+    }
 }
 
 /// A definition that may make its file's outline.
@@ -487,6 +506,28 @@ mod tests {
             names(errors),
             ["ServerErrorMiddleware", "LIMIT", "generate_html", "error_response", "STYLES", "JS"]
         );
+    }
+
+    #[test]
+    fn a_class_comes_just_before_the_first_of_its_members_shown() {
+        // uvicorn's workers.py: other files call `callback_notify`, none names `UvicornWorker`.
+        let workers = "class UvicornWorker(Worker):\n    def callback_notify(self):\n        pass\n\n    \
+                       def run(self):\n        pass\n\ndef helper():\n    pass\n";
+        let files = [
+            IndexedFile::parsed("pkg/workers.py", Lang::Python, workers),
+            IndexedFile::parsed(
+                "pkg/a.py",
+                Lang::Python,
+                "def a(w):\n    w.callback_notify()\n    helper()\n",
+            ),
+            IndexedFile::parsed("pkg/b.py", Lang::Python, "def b(w):\n    w.callback_notify()\n"),
+        ];
+        let outlines = outline_all(&files);
+        let workers = outlines.iter().find(|o| o.path == "pkg/workers.py").unwrap();
+        let names = names(workers);
+        let at = |name: &str| names.iter().position(|n| *n == name).unwrap();
+        assert_eq!(at("UvicornWorker") + 1, at("callback_notify"), "{names:?}");
+        assert!(at("callback_notify") < at("run"), "{names:?}");
     }
 
     #[test]
