@@ -538,13 +538,13 @@ fn watch_rebuilds_after_a_change() {
     let first = watch.next("the first build");
     assert_eq!(first["build"]["files_written"], 24, "{first}");
     std::thread::sleep(Duration::from_millis(200));
-    repo.write("src/db/pool.rs", "pub struct Pool { size: usize }\n");
+    repo.write("src/db/pool.rs", "pub struct Pool { pub size: usize }\n");
     let (built, cycle) = watch.until_built("src/db");
     assert_eq!(built, [".", "src", "src/db"]);
     assert!(strings(&cycle["changed"]).contains(&"src/db/pool.rs".to_string()), "{cycle}");
     // Its outline was refreshed before the build: the new definition shows at once.
     let db = repo.context_file("src--db.standard.md");
-    assert!(db.contains("`pub struct Pool { size: usize }`"), "{db}");
+    assert!(db.contains("`pub struct Pool { pub size: usize }`"), "{db}");
     drop(watch);
     assert_eq!(repo.json(&["validate"])["ok"], true);
 }

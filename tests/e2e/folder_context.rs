@@ -148,7 +148,7 @@ fn undocumented_modules_list_their_definitions_in_the_standard_context() {
         "  - `def add_route(self, rule: str, endpoint: str | None = None) -> None` in `Shop`\n",
         "- `globals.py`\n  - `def request_context()`\n  - `def current_session()`\n",
         // A data type shows its fields.
-        "- `pool.rs`\n  - `pub struct ConnectionPool { size: usize }`\n  - `pub fn checkout(&self) -> Connection` in `ConnectionPool`\n",
+        "- `pool.rs`\n  - `pub struct ConnectionPool { … }`\n  - `pub fn checkout(&self) -> Connection` in `ConnectionPool`\n",
         // (`export` or not, as the map's signatures have it)
         "function createClient(options: RequestOptions): Client`\n",
         "interface RequestOptions { timeout?: number }`\n",

@@ -169,11 +169,20 @@ fn members(source: &str, body: Node, width: usize) -> String {
     let children: Vec<Node> = body.named_children(&mut cursor).collect();
     let (open, separator, close, items): (&str, &str, &str, Vec<String>) = match body.kind() {
         "field_declaration_list" | "enum_variant_list" => {
-            let items = children
+            // A public struct's private fields are its own business (`pub struct ProgressBar
+            // { state: …, pos: … }` invites no one to use them): `…` says they are there.
+            let public = |n: Node| n.named_child(0).is_some_and(|v| v.kind() == "visibility_modifier");
+            let hides = body.kind() == "field_declaration_list" && body.parent().is_some_and(public);
+            let all: Vec<Node> = children
                 .iter()
+                .copied()
                 .filter(|c| matches!(c.kind(), "field_declaration" | "enum_variant"))
-                .map(|&c| text(c))
                 .collect();
+            let mut items: Vec<String> =
+                all.iter().filter(|&&c| !hides || public(c)).map(|&c| text(c)).collect();
+            if items.len() < all.len() {
+                items.push("…".to_string());
+            }
             (" { ", ", ", " }", items)
         }
         "ordered_field_declaration_list" => return cut(&text(body), MAX_MEMBERS_LINE.saturating_sub(width)),
@@ -616,6 +625,18 @@ mod tests {
     }
 
     #[test]
+    fn a_public_struct_shows_its_public_fields_only() {
+        let source = "pub struct Bar {\n    state: Arc<Mutex<State>>,\n    pos: u64,\n}\n\
+                      pub struct Style {\n    pub width: u16,\n    chars: Vec<char>,\n}\n\
+                      struct Inner {\n    a: u8,\n}\n";
+        let defs = extract(Lang::Rust, source).unwrap().defs;
+        let signature = |name: &str| defs.iter().find(|d| d.name == name).unwrap().signature.clone();
+        assert_eq!(signature("Bar"), "pub struct Bar { … }");
+        assert_eq!(signature("Style"), "pub struct Style { pub width: u16, … }");
+        assert_eq!(signature("Inner"), "struct Inner { a: u8 }");
+    }
+
+    #[test]
     fn the_items_a_cut_leaves_are_counted_at_the_list_s_own_depth() {
         // Past brackets, lambdas and arrows, up to the bracket that closes the list.
         assert_eq!(items_left(" b: Dict[str, int] = {}, c=lambda: (1, 2), d: () => void)"), 3);
@@ -689,7 +710,8 @@ mod tests {
             "class Runner:"
         );
         let rust = "pub struct Pair<T> {\n    /// The left.\n    #[serde(default)]\n    pub left: T,\n    right: T,\n}\n";
-        assert_eq!(sig(Lang::Rust, rust), "pub struct Pair<T> { pub left: T, right: T }");
+        // Docs and attributes out; a public struct's private field is only `…`.
+        assert_eq!(sig(Lang::Rust, rust), "pub struct Pair<T> { pub left: T, … }");
         assert_eq!(sig(Lang::Rust, "struct Id(u64);"), "struct Id(u64)");
         assert_eq!(
             sig(Lang::Rust, "enum E {\n    A,\n    B { x: u8 },\n    C(String),\n}\n"),
