@@ -456,6 +456,32 @@ test('internals', () => {})
 }
 
 #[test]
+fn user_prompt_injects_nothing_for_a_workflow_prompt_even_where_the_code_uses_its_words() {
+    // A version-control tool: its code speaks of commits, pushes and tests.
+    let repo = Repo::with_files(
+        r#"
+//- src/commit.rs
+//! Writing a commit and pushing it to a remote.
+pub fn commit_tree(message: &str) -> String { message.into() }
+pub fn push_commit(remote: &str) {}
+//- src/run.rs
+pub fn run_tests() {}
+//- src/message.rs
+pub fn wrap_commit_message(message: &str) -> String { message.into() }
+"#,
+    );
+    repo.ok(&["init", "--no-agents"]);
+    let transcript = repo.path("none.jsonl");
+    for prompt in ["commit this and push", "run the tests", "run cargo fmt and push"] {
+        let payload = payload("UserPromptSubmit", repo.root(), &transcript, json!({ "prompt": prompt }));
+        hook(&repo, "UserPromptSubmit", &payload).assert_silent(prompt);
+    }
+    // A word of the code besides, and the workflow's words count with it.
+    let text = prompt_context(&repo, "commit messages are pushed unwrapped");
+    assert!(text.contains("- src/message.rs") && text.contains("- src/commit.rs"), "{text}");
+}
+
+#[test]
 fn user_prompt_injects_nothing_for_unrelated_or_trivial_prompts() {
     let repo = Repo::init(FIXTURE);
     let transcript = repo.path("t.jsonl");

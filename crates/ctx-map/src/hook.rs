@@ -12,7 +12,8 @@
 //!   session records `ctx search` finds for it, within `[hooks.
 //!   user_prompt_submit] tokens`; only when the prompt is about the code
 //!   (see `relevant`) and only what scores near the best, so most prompts
-//!   inject nothing. Short replies ("yes", "continue") and
+//!   inject nothing. Short replies ("yes", "continue"), prompts of only the
+//!   workflow's words ("run the tests and push") and
 //!   slash commands inject nothing. `pack` injects the L1 pack every turn.
 //!
 //! Every text is redacted (the store's texts already are; `.ctx/boot.md`
@@ -146,6 +147,22 @@ const CHATTER: &[&str] = &[
     "our",
     "your",
 ];
+
+/// Words of the workflow around the code, not of the code: running,
+/// building and checking it, version control, packaging ("run the tests",
+/// "commit this and push", "run clippy and fix the warnings", "npm
+/// install"). A prompt of only these (and chatter) injects nothing; any
+/// other word ("run the tests for the parser") and they count as words.
+const WORKFLOW: &str = "\
+run rerun rerunning running commit push pull fetch rebase merge squash amend stash \
+stage staged unstaged checkout branch main master origin upstream remote pr install \
+reinstall uninstall upgrade update bump version release publish deploy build rebuild \
+compile format formatter fmt rustfmt prettier lint linter linting clippy eslint ruff \
+mypy pytest tox nox cargo npm npx pnpm yarn bun pip uv poetry git gh make test tests \
+testing suite ci changelog conflict conflicts warning warnings error errors fail \
+failing fails failed failure failures pass passing green red all everything locally \
+dependency dependencies deps lockfile lock now then first it them that this these \
+those up";
 
 /// A prompt's words must be this unlikely to meet in one file's path and
 /// names by chance: the expected number of files holding them all, were
@@ -348,8 +365,11 @@ fn prompt_terms(prompt: &str) -> Vec<String> {
     }
     // As rank's terms (stemmed), to compare with the prompt's.
     let chatter: HashSet<String> = rank::terms(&CHATTER.join(" ")).into_iter().collect();
+    let workflow: HashSet<String> = rank::terms(WORKFLOW).into_iter().collect();
     let mut seen = HashSet::default();
-    rank::terms(prompt).into_iter().filter(|t| !chatter.contains(t) && seen.insert(t.clone())).collect()
+    let words: Vec<String> =
+        rank::terms(prompt).into_iter().filter(|t| !chatter.contains(t) && seen.insert(t.clone())).collect();
+    if words.iter().all(|w| workflow.contains(w)) { Vec::new() } else { words }
 }
 
 /// Most new contents a prompt's hook parses, and reads for their words, when
@@ -803,9 +823,18 @@ mod tests {
             "/review src/auth",
             "  ",
             "fix the bug in my code",
+            "run cargo fmt and push",
+            "run the tests",
+            "commit this and push",
+            "npm install",
+            "rebase on main and fix the conflicts",
+            "run clippy and fix the warnings",
+            "update the dependencies",
         ] {
             assert!(prompt_terms(prompt).is_empty(), "{prompt}");
         }
         assert_eq!(prompt_terms("yes, fix the json decoder"), ["json", "decoder"]);
+        // Workflow words count beside a word of the code.
+        assert_eq!(prompt_terms("run the tests of the decoder"), ["run", "test", "decoder"]);
     }
 }
