@@ -19,7 +19,7 @@ use crate::lang::Lang;
 use crate::signature::signature;
 
 /// Bumped when what extraction yields changes: cached tags are re-parsed.
-pub const TAGS_VERSION: u32 = 38;
+pub const TAGS_VERSION: u32 = 39;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -65,7 +65,7 @@ impl Kind {
     }
 
     /// Kinds whose functions are methods.
-    fn holds_methods(self) -> bool {
+    pub(crate) fn holds_methods(self) -> bool {
         matches!(self, Kind::Impl | Kind::Trait | Kind::Class | Kind::Interface)
     }
 }
@@ -173,6 +173,10 @@ pub struct Ref {
     /// `.server`, `./server`, `crate::server`): which of the name's definers
     /// it means ([`crate::graph`] follows it).
     pub from: Option<String>,
+    /// The types its method uses call it on by name, each with how many
+    /// (`ProgressBar` ×3 for Rust's `ProgressBar::new()`, `Path` for Python's
+    /// `Path.home()`), by type name: the method of that type, not every `new`.
+    pub owners: Vec<(String, u32)>,
 }
 
 /// Whether a reference's captured node is an import statement's part.
@@ -519,10 +523,15 @@ pub fn extract(lang: Lang, source: &str) -> Result<FileTags, String> {
         }
         same
     });
-    // Per name: how many uses, how many bare, how many on a value.
+    // Per name: how many uses, how many bare, how many on a value, and the types it is called on.
     let mut counts: HashMap<String, [u32; 4]> = HashMap::default();
-    for (range, name, used, _, passed_on) in refs {
+    let mut owners: HashMap<String, HashMap<&str, u32>> = HashMap::default();
+    for (range, name, used, object, passed_on) in refs {
         if !def_names.contains(&range) {
+            if let Some(owner) = object.filter(|_| used == Use::Method).and_then(|o| type_called_on(lang, o))
+            {
+                *owners.entry(name.clone()).or_default().entry(owner).or_default() += 1;
+            }
             let [count, bare, method, exported] = counts.entry(name).or_default();
             *count += 1;
             *bare += u32::from(used == Use::Bare);
@@ -534,7 +543,14 @@ pub fn extract(lang: Lang, source: &str) -> Result<FileTags, String> {
         .into_iter()
         .map(|(name, [count, bare, method, exported])| {
             let from = sources.remove(&name);
-            Ref { name, count, bare, method, exported, from }
+            let mut owners: Vec<(String, u32)> = owners
+                .remove(&name)
+                .unwrap_or_default()
+                .into_iter()
+                .map(|(o, n)| (o.to_string(), n))
+                .collect();
+            owners.sort();
+            Ref { name, count, bare, method, exported, from, owners }
         })
         .collect();
     refs.sort_by(|a, b| a.name.cmp(&b.name));
@@ -559,6 +575,20 @@ fn descriptor_property(method: Node, bytes: &[u8]) -> Option<(String, String)> {
     let plain = !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '$');
     let written = if key.kind() == "computed_property_name" { written } else { name };
     plain.then(|| (name.to_string(), written.to_string()))
+}
+
+/// The type a method use on `object` names (`ProgressBar` of Rust's
+/// `ProgressBar::new()`, `crate::bar::ProgressBar::new()` or `Bar::<T>::new()`,
+/// Python's `Path` of `Path.home()`), if `object` is one by name; not `Self`,
+/// nor `<T as Trait>`, nor a value.
+fn type_called_on(lang: Lang, object: &str) -> Option<&str> {
+    let name = match lang {
+        Lang::Rust => object.rsplit("::").find(|s| !s.starts_with('<'))?.split('<').next()?.trim(),
+        Lang::Python => object,
+        _ => return None,
+    };
+    let identifier = name.chars().all(|c| c.is_alphanumeric() || c == '_');
+    (identifier && name.starts_with(char::is_uppercase) && name != "Self").then_some(name)
 }
 
 /// How a use of `name` on `object` names it. A module's function or type is
@@ -631,6 +661,33 @@ mod tests {
         assert!(found.contains(&some("Server", "crate::server")), "{found:?}");
         assert!(found.contains(&some("State", "crate::server::state")), "{found:?}");
         assert!(found.contains(&some("Config", "super::config")), "{found:?}");
+    }
+
+    #[test]
+    fn a_method_use_naming_its_type_remembers_the_type() {
+        let owners = |lang: Lang, source: &str, name: &str| -> Vec<(String, u32)> {
+            let tags = extract(lang, source).unwrap();
+            tags.refs.into_iter().find(|r| r.name == name).map(|r| r.owners).unwrap_or_default()
+        };
+        let rust = "fn f() {
+    ProgressBar::new(1);
+    crate::bar::ProgressBar::new(2);
+    Bar::<u8>::new();
+                        Self::new();
+    x.new();
+    <T as Default>::new();
+    std::mem::new();
+}
+";
+        assert_eq!(owners(Lang::Rust, rust, "new"), [("Bar".to_string(), 1), ("ProgressBar".to_string(), 2)]);
+        let python = "def f():
+    Path.home()
+    path.home()
+    os.path.home()
+";
+        assert_eq!(owners(Lang::Python, python, "home"), [("Path".to_string(), 1)]);
+        // JavaScript's `React.f()` is as often an object's as a class's.
+        assert_eq!(owners(Lang::JavaScript, "AxiosHeaders.from(x);\n", "from"), []);
     }
 
     #[test]

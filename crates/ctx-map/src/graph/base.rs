@@ -48,6 +48,10 @@ pub(super) struct Base {
     pub def_names: Vec<u32>,
     /// Per definition: the slot of its (file, name), [`NONE`] if no reference reaches it.
     pub def_slots: Vec<u32>,
+    /// Per definition: the slot of its (file, type and name) for a method of a
+    /// type (Rust's `ProgressBar::new`), where uses that name the type
+    /// (`ProgressBar::new()`) collect; [`NONE`] for others, or if none reaches it.
+    pub owned_slots: Vec<u32>,
     /// Each slot's name id.
     pub slot_names: Vec<u32>,
     /// Sorted by (from, to); the weight is the one without the task's names.
@@ -102,6 +106,29 @@ impl Base {
             .flat_map(|f| &f.tags.defs)
             .map(|d| name_ids.get(d.name.as_str()).copied().unwrap_or(NONE))
             .collect();
+        // A method of a type is also its type's: ids of their own per (type, method), which
+        // only uses naming the type (`ProgressBar::new()`, `Path.home()`) reach.
+        let mut owned_ids: HashMap<(&str, &str), u32> = HashMap::default();
+        let mut def_owned: Vec<u32> = Vec::with_capacity(def_names.len());
+        for (i, file) in files.iter().enumerate() {
+            let defs = &file.tags.defs;
+            for def in defs {
+                let owner = def.parent(defs).filter(|p| def.kind.defines_name() && p.kind.holds_methods());
+                let Some(owner) = owner.and_then(|p| p.name.split('<').next()).map(str::trim) else {
+                    def_owned.push(NONE);
+                    continue;
+                };
+                let id = *owned_ids.entry((owner, def.name.as_str())).or_insert_with(|| {
+                    definers.push(Vec::new());
+                    definers.len() as u32 - 1
+                });
+                let list = &mut definers[id as usize];
+                if list.last().is_none_or(|d| d.file != i as u32) {
+                    list.push(Definer { file: i as u32, function: false, method: true, hidden: false });
+                }
+                def_owned.push(id);
+            }
+        }
         let mut folder_ids = HashMap::default();
         let places: Vec<Place> = files.iter().map(|f| Place::of(&f.path, &f.lang, &mut folder_ids)).collect();
         // Per name id and language, whether its library gives it: looked up once a name, not once a use.
@@ -129,12 +156,42 @@ impl Base {
                 let bit = lang.map_or(0, |l| 1u8 << library_slot(l));
                 let (mut edges, mut shares, mut outside) = (Vec::new(), Vec::new(), 0.0);
                 for r in &file.tags.refs {
+                    // The uses naming a type the method is defined on go to that type's
+                    // method (of a type several files define, by affinity); the rest are
+                    // the name's as any other use.
+                    let mut resolved = 0;
+                    for (owner, uses) in &r.owners {
+                        let Some(&id) = owned_ids.get(&(owner.as_str(), r.name.as_str())) else { continue };
+                        let targets = &definers[id as usize];
+                        shares.clear();
+                        shares.extend(
+                            targets.iter().map(|d| {
+                                affinity(&places[from], &places[d.file as usize], d.file == from_id)
+                            }),
+                        );
+                        let total: f64 = shares.iter().sum();
+                        if total <= 0.0 {
+                            continue;
+                        }
+                        resolved += uses;
+                        let weight = name_weight(&r.name, targets.len()) * f64::from(*uses).sqrt();
+                        for (d, share) in targets.iter().zip(&shares).filter(|(d, _)| d.file != from_id) {
+                            if *share > 0.0 {
+                                edges.push((from_id, d.file, id, weight * share / total));
+                            }
+                        }
+                    }
+                    let (uses, method_uses) =
+                        (r.count.saturating_sub(resolved), r.method.saturating_sub(resolved));
+                    if uses == 0 {
+                        continue;
+                    }
                     let Some(&id) = name_ids.get(r.name.as_str()) else { continue };
                     let targets = &definers[id as usize];
                     if targets.len() > MAX_DEFINERS {
                         continue;
                     }
-                    let full_weight = name_weight(&r.name, targets.len()) * f64::from(r.count).sqrt();
+                    let full_weight = name_weight(&r.name, targets.len()) * f64::from(uses).sqrt();
                     let library_name = library[id as usize].names & bit != 0;
                     let weight = if library_name { full_weight * LIBRARY_WEIGHT } else { full_weight };
                     // A name defined in several files: each definer gets its share (a use
@@ -182,8 +239,9 @@ impl Base {
                         targets.iter().zip(&shares).filter(|(d, _)| answers(d)).map(|(_, s)| s).sum()
                     };
                     let (functions, methods) = (among(|d| d.function), among(|d| d.method));
-                    let count = f64::from(r.count.max(1));
-                    let (bare, method) = (f64::from(r.bare) / count, f64::from(r.method) / count);
+                    let count = f64::from(uses);
+                    let (bare, method) =
+                        (f64::from(r.bare.min(uses)) / count, f64::from(method_uses) / count);
                     let rest = (1.0 - bare - method).max(0.0);
                     // `v.push()`, `d.get()`, `xs.map()` are mostly the standard library's: a
                     // call on a value (in Rust any call with a receiver, `self`'s too) of such
@@ -236,19 +294,20 @@ impl Base {
                 Edge { from, to, slot, weight }
             })
             .collect();
-        let mut def_slots = Vec::with_capacity(def_names.len());
+        let (mut def_slots, mut owned_slots) = (Vec::with_capacity(def_names.len()), Vec::new());
         let mut at = 0;
         for (i, file) in files.iter().enumerate() {
             for _ in &file.tags.defs {
-                let slot = match def_names[at] {
+                let slot = |name: u32| match name {
                     NONE => NONE,
                     name => slot_of.get(&(i as u32, name)).copied().unwrap_or(NONE),
                 };
-                def_slots.push(slot);
+                def_slots.push(slot(def_names[at]));
+                owned_slots.push(slot(def_owned[at]));
                 at += 1;
             }
         }
-        Base { def_names, def_slots, slot_names, edges, outside }
+        Base { def_names, def_slots, owned_slots, slot_names, edges, outside }
     }
 }
 
@@ -272,7 +331,7 @@ fn library_slot(lang: Lang) -> u8 {
 const KEY: &str = "graph-base";
 /// The encoding's version; a change of what the base holds or how edges
 /// are weighed must change it (the tags' version is part of the digest).
-const VERSION: u32 = 8;
+const VERSION: u32 = 9;
 /// What a use of a name the standard library gives weighs, against one of the
 /// repository's own: its prelude's types and values ([`crate::lang::Lang::is_library_name`])
 /// anywhere, its everyday types' methods ([`crate::lang::Lang::is_library_method`])
@@ -316,13 +375,19 @@ fn shape(file: &IndexedFile) -> blake3::Hash {
         }
         bytes.extend_from_slice(r.from.as_deref().unwrap_or("").as_bytes());
         bytes.push(0);
+        for (owner, uses) in &r.owners {
+            bytes.extend_from_slice(owner.as_bytes());
+            bytes.push(0);
+            bytes.extend_from_slice(&uses.to_le_bytes());
+        }
+        bytes.push(0);
     }
     blake3::hash(&bytes)
 }
 
 /// Magic, version, digest, then the counts and arrays, little-endian.
 fn encode(base: &Base, digest: &[u8; 32]) -> Vec<u8> {
-    let words = 4 + base.def_names.len() * 2 + base.slot_names.len() + base.edges.len() * 5;
+    let words = 4 + base.def_names.len() * 3 + base.slot_names.len() + base.edges.len() * 5;
     let mut out = Vec::with_capacity(40 + words * 4);
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(&VERSION.to_le_bytes());
@@ -330,7 +395,9 @@ fn encode(base: &Base, digest: &[u8; 32]) -> Vec<u8> {
     for count in [base.def_names.len(), base.slot_names.len(), base.edges.len()] {
         out.extend_from_slice(&(count as u32).to_le_bytes());
     }
-    for &value in base.def_names.iter().chain(&base.def_slots).chain(&base.slot_names) {
+    for &value in
+        base.def_names.iter().chain(&base.def_slots).chain(&base.owned_slots).chain(&base.slot_names)
+    {
         out.extend_from_slice(&value.to_le_bytes());
     }
     for edge in &base.edges {
@@ -353,7 +420,7 @@ fn decode(bytes: &[u8], digest: &[u8; 32], files: &[IndexedFile]) -> Option<Base
     let mut counts = counts.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]) as usize);
     let (defs, slots, edges) = (counts.next()?, counts.next()?, counts.next()?);
     let defs_expected: usize = files.iter().map(|f| f.tags.defs.len()).sum();
-    let words = defs.checked_mul(2)?.checked_add(slots)?.checked_mul(4)?;
+    let words = defs.checked_mul(3)?.checked_add(slots)?.checked_mul(4)?;
     let outside_bytes = files.len().checked_mul(8)?;
     if defs != defs_expected
         || rest.len() != words.checked_add(edges.checked_mul(20)?)?.checked_add(outside_bytes)?
@@ -370,6 +437,7 @@ fn decode(bytes: &[u8], digest: &[u8; 32], files: &[IndexedFile]) -> Option<Base
     let mut words = words.chunks_exact(4).map(word);
     let def_names: Vec<u32> = words.by_ref().take(defs).collect();
     let def_slots: Vec<u32> = words.by_ref().take(defs).collect();
+    let owned_slots: Vec<u32> = words.by_ref().take(defs).collect();
     let slot_names: Vec<u32> = words.collect();
     let (n, slots) = (files.len() as u32, slot_names.len() as u32);
     let edges: Vec<Edge> = rest
@@ -384,9 +452,9 @@ fn decode(bytes: &[u8], digest: &[u8; 32], files: &[IndexedFile]) -> Option<Base
     // Indices out of range would panic later: damaged bytes are "not cached".
     let sorted = edges.windows(2).all(|w| (w[0].from, w[0].to) <= (w[1].from, w[1].to));
     let in_range = edges.iter().all(|e| e.from < n && e.to < n && e.slot < slots && e.weight.is_finite())
-        && def_slots.iter().all(|&s| s == NONE || s < slots)
+        && def_slots.iter().chain(&owned_slots).all(|&s| s == NONE || s < slots)
         && outside.iter().all(|w| w.is_finite() && *w >= 0.0);
-    (sorted && in_range).then_some(Base { def_names, def_slots, slot_names, edges, outside })
+    (sorted && in_range).then_some(Base { def_names, def_slots, owned_slots, slot_names, edges, outside })
 }
 
 /// Where a file sits, for [`affinity`].

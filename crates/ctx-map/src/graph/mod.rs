@@ -9,7 +9,8 @@
 //! ×0.1, and the square root of the number of references. A name defined in
 //! several files is split among them by affinity (`base.rs`): the package's own
 //! definition over a look-alike in tests or examples, a near definer over a
-//! far one. Files are ranked by PageRank personalized toward
+//! far one. A method use naming its type (`ProgressBar::new()`, Python's
+//! `Path.home()`) goes to that type's method, however many files define the name. Files are ranked by PageRank personalized toward
 //! the focus files, the files the query names and the files that define
 //! names the query mentions (without any, toward every file, tests and
 //! examples less); each file's rank then flows along its edges to
@@ -404,17 +405,23 @@ impl<'a> Graph<'a> {
             .map(|(i, file)| {
                 let defs = &file.tags.defs;
                 let sliver = rank[i] * 1e-3 / defs.len().max(1) as f64;
-                let slots = &self.base.def_slots[self.def_starts[i]..self.def_starts[i + 1]];
+                let range = self.def_starts[i]..self.def_starts[i + 1];
+                let (slots, owned) = (&self.base.def_slots[range.clone()], &self.base.owned_slots[range]);
                 // Only Rust has trait impls: other files' definitions are not even read.
                 let rust = file.lang == "rust";
+                // What the uses naming its type (`ProgressBar::new()`) give a method, besides its name's.
+                let by_type = |d: usize| match owned.get(d).copied().unwrap_or(NONE) {
+                    NONE => 0.0,
+                    slot => slot_rank[slot as usize],
+                };
                 // Unreferenced definitions keep a sliver of their file's rank: after the referenced ones.
                 let mut scores: Vec<f64> = slots
                     .iter()
                     .enumerate()
                     .map(|(d, &slot)| match slot {
-                        NONE => sliver,
+                        NONE => by_type(d) + sliver,
                         _ if rust && defs.get(d).is_some_and(|def| def.implements_trait(defs)) => {
-                            unlifted[slot as usize] * TRAIT_ITEM + sliver
+                            (unlifted[slot as usize] + by_type(d)) * TRAIT_ITEM + sliver
                         }
                         // Without a task, a constant the package does not export tells less
                         // than the code around it, however often it is used (black's
@@ -425,7 +432,7 @@ impl<'a> Graph<'a> {
                         {
                             slot_rank[slot as usize] * OVERVIEW_CONSTANT + sliver
                         }
-                        _ => slot_rank[slot as usize] + sliver,
+                        _ => slot_rank[slot as usize] + by_type(d) + sliver,
                     })
                     .collect();
                 // An entry file's own public definitions (rich's `print` and `inspect`
@@ -600,6 +607,54 @@ mod tests {
         // The rank those uses would have given leaves the repository: the alias's
         // file is no more central for being the only definer of `Result`.
         assert!(ranking.file_rank[2] < ranking.file_rank[1], "{:?}", ranking.file_rank);
+    }
+
+    #[test]
+    fn a_call_naming_the_type_reaches_that_type_s_method_not_its_namesakes() {
+        // indicatif's shape: the examples build bars by `ProgressBar::new(…)`; the
+        // crate defines more `new`s than are worth linking by name alone.
+        let mut files = vec![
+            rust(
+                "src/progress_bar.rs",
+                "pub struct ProgressBar;
+impl ProgressBar {
+    pub fn new(len: u64) -> Self { ProgressBar }
+}
+",
+            ),
+            rust(
+                "src/state.rs",
+                "pub struct ProgressState;
+impl<T> ProgressState<T> {
+    pub fn new() -> Self { ProgressState }
+}
+",
+            ),
+        ];
+        let example = "fn main() {
+    let a = ProgressBar::new(1);
+    let b = indicatif::ProgressBar::new(2);
+}
+";
+        files.extend((0..3).map(|i| rust(&format!("src/bin/demo_{i}.rs"), example)));
+        let ranking = Graph::new(&files, &HashSet::default()).rank(&Focus::default());
+        let new_at = |files: &[IndexedFile], file: usize| {
+            files[file].tags.defs.iter().position(|d| d.name == "new").unwrap()
+        };
+        let (bar, state) = (new_at(&files, 0), new_at(&files, 1));
+        let before = ranking.def_rank[1][state];
+        assert!(ranking.def_rank[0][bar] > before * 10.0, "{:?}", ranking.def_rank);
+        // The state's `new`, called as `ProgressState::new()`, takes those uses in turn.
+        files.push(rust(
+            "src/bin/other.rs",
+            "fn main() {
+    ProgressState::new();
+    ProgressState::<u8>::new();
+}
+",
+        ));
+        let ranking = Graph::new(&files, &HashSet::default()).rank(&Focus::default());
+        assert!(ranking.def_rank[1][state] > before * 10.0, "{:?}", ranking.def_rank);
     }
 
     #[test]
