@@ -582,15 +582,17 @@ mod tests {
 
     #[test]
     fn what_the_standard_library_answers_makes_no_file_of_the_repository_central() {
-        // casey/just's shape: every file pushes onto vectors, returns `Result`s and
+        // casey/just's shape: every file pushes onto vectors, subtracts (indicatif's
+        // `VisualLines::saturating_sub`), returns `Result`s and
         // builds a `Recipe`; the repository defines a `push` method of its own, and a
         // dev tool in another folder a `type Result` alias.
         let user = "fn run(v: &mut Vec<u8>) -> Result<Recipe, ()> {\n    v.push(1);\n    v.push(2);\n    \
-                    if v.is_empty() { return Err(()); }\n    Ok(Recipe::new())\n}\n";
+                    if v.is_empty() { return Err(()); }\n    let n = v.len().saturating_sub(1);\n    Ok(Recipe::new())\n}\n";
         let mut files = vec![
             rust(
                 "src/value.rs",
-                "pub struct Value;\nimpl Value {\n    pub fn push(&mut self, e: &str) {}\n}\n",
+                "pub struct Value;\nimpl Value {\n    pub fn push(&mut self, e: &str) {}\n    \
+                 pub fn saturating_sub(self, n: usize) -> Self { self }\n}\n",
             ),
             rust("src/recipe.rs", "pub struct Recipe;\nimpl Recipe {\n    pub fn build() {}\n}\n"),
             rust("tools/gen/src/main.rs", "type Result<T> = std::result::Result<T, ()>;\n"),
@@ -603,6 +605,7 @@ mod tests {
         };
         let recipe = score(1, "Recipe");
         assert!(score(0, "push") < recipe / 5.0, "{:?}", ranking.def_rank);
+        assert!(score(0, "saturating_sub") < recipe, "{:?}", ranking.def_rank);
         assert!(score(2, "Result") < recipe / 5.0, "{:?}", ranking.def_rank);
         // The rank those uses would have given leaves the repository: the alias's
         // file is no more central for being the only definer of `Result`.
