@@ -512,14 +512,7 @@ const OTHERWISE_SHOWN: usize = 2;
 /// for `res.send = function send(body)`, `Reply.send` for `Reply.prototype.send
 /// = function (payload)` (express's and fastify's methods, defined that way).
 fn assigned_to(def: &crate::tags::Def) -> Option<String> {
-    let (target, _) = def.signature.lines().next()?.split_once(" = ")?;
-    let target = target.trim();
-    let owner = target.strip_suffix(def.name.as_str())?.strip_suffix('.')?;
-    let plain = !owner.is_empty()
-        && owner.split('.').all(|part| {
-            !part.is_empty() && part.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '$')
-        });
-    plain.then(|| format!("{}.{}", owner.strip_suffix(".prototype").unwrap_or(owner), def.name))
+    def.assigned_owner().map(|owner| format!("{owner}.{}", def.name))
 }
 
 /// The prompt's words a file holds: in its path, and in its path or the

@@ -19,7 +19,7 @@ use crate::lang::Lang;
 use crate::signature::signature;
 
 /// Bumped when what extraction yields changes: cached tags are re-parsed.
-pub const TAGS_VERSION: u32 = 39;
+pub const TAGS_VERSION: u32 = 41;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -126,6 +126,19 @@ impl Def {
     pub fn is_constructor(&self) -> bool {
         matches!(self.kind, Kind::Method | Kind::Function)
             && matches!(self.name.as_str(), "__init__" | "constructor")
+    }
+
+    /// The object a function is assigned to as a property, as written
+    /// (`AxiosError` of JavaScript's `AxiosError.from = (…) =>`, `Foo` of
+    /// `Foo.prototype.bar = function`, `utils.helpers` of `utils.helpers.f = …`).
+    pub fn assigned_owner(&self) -> Option<&str> {
+        let (target, _) = self.signature.lines().next()?.split_once(" = ")?;
+        let owner = target.trim().strip_suffix(self.name.as_str())?.strip_suffix('.')?;
+        let plain = !owner.is_empty()
+            && owner.split('.').all(|part| {
+                !part.is_empty() && part.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+            });
+        plain.then(|| owner.strip_suffix(".prototype").unwrap_or(owner))
     }
 
     pub fn parent<'d>(&self, defs: &'d [Def]) -> Option<&'d Def> {
@@ -528,8 +541,10 @@ pub fn extract(lang: Lang, source: &str) -> Result<FileTags, String> {
     let mut owners: HashMap<String, HashMap<&str, u32>> = HashMap::default();
     for (range, name, used, object, passed_on) in refs {
         if !def_names.contains(&range) {
-            if let Some(owner) = object.filter(|_| used == Use::Method).and_then(|o| type_called_on(lang, o))
-            {
+            // A type's method is called on the type: Rust's and Python's uses that only a
+            // method answers, JavaScript's that may mean either (`AxiosHeaders.from()`).
+            let on_type = used == Use::Method || (used == Use::Member && lang.is_javascript_like());
+            if let Some(owner) = object.filter(|_| on_type).and_then(|o| type_called_on(lang, o)) {
                 *owners.entry(name.clone()).or_default().entry(owner).or_default() += 1;
             }
             let [count, bare, method, exported] = counts.entry(name).or_default();
@@ -579,16 +594,17 @@ fn descriptor_property(method: Node, bytes: &[u8]) -> Option<(String, String)> {
 
 /// The type a method use on `object` names (`ProgressBar` of Rust's
 /// `ProgressBar::new()`, `crate::bar::ProgressBar::new()` or `Bar::<T>::new()`,
-/// Python's `Path` of `Path.home()`), if `object` is one by name; not `Self`,
-/// nor `<T as Trait>`, nor a value.
+/// Python's `Path` of `Path.home()`, JavaScript's `AxiosHeaders` of
+/// `AxiosHeaders.from()`), if `object` may be one by its name; not `Self`,
+/// nor `<T as Trait>`, nor a value or a constant (`JSON`).
 fn type_called_on(lang: Lang, object: &str) -> Option<&str> {
     let name = match lang {
         Lang::Rust => object.rsplit("::").find(|s| !s.starts_with('<'))?.split('<').next()?.trim(),
-        Lang::Python => object,
-        _ => return None,
+        _ => object,
     };
     let identifier = name.chars().all(|c| c.is_alphanumeric() || c == '_');
-    (identifier && name.starts_with(char::is_uppercase) && name != "Self").then_some(name)
+    let type_like = name.starts_with(char::is_uppercase) && name.chars().any(char::is_lowercase);
+    (identifier && type_like && name != "Self").then_some(name)
 }
 
 /// How a use of `name` on `object` names it. A module's function or type is
@@ -609,7 +625,10 @@ fn qualified(lang: Lang, object: &str, name: &str, modules: &rustc_hash::FxHashS
         let mut segments = object.split('.');
         let dotted =
             segments.clone().all(|s| !s.is_empty() && s.chars().all(|c| c.is_alphanumeric() || c == '_'));
-        let on_module = dotted && segments.next().is_some_and(|head| modules.contains(head));
+        // A capitalized import (`import AxiosError from …`) is a class as often as a
+        // namespace: its `AxiosError.from()` may be a static method.
+        let class_like = lang.is_javascript_like() && type_called_on(lang, object).is_some();
+        let on_module = dotted && !class_like && segments.next().is_some_and(|head| modules.contains(head));
         // A class, in Python only: JavaScript's `React.f()` or `Object.keys()` is as often an object's.
         let on_type = lang == Lang::Python
             && dotted
@@ -686,8 +705,15 @@ mod tests {
     os.path.home()
 ";
         assert_eq!(owners(Lang::Python, python, "home"), [("Path".to_string(), 1)]);
-        // JavaScript's `React.f()` is as often an object's as a class's.
-        assert_eq!(owners(Lang::JavaScript, "AxiosHeaders.from(x);\n", "from"), []);
+        // JavaScript's may be an object's (`React.f()`): the graph links it to a class's
+        // method only where the repository has that class.
+        let js = "import AxiosError from './AxiosError.js';\nAxiosHeaders.from(x);\nheaders.from(y);\n\
+                  AxiosError.from(e);\nJSON.parse(z);\n";
+        assert_eq!(
+            owners(Lang::JavaScript, js, "from"),
+            [("AxiosError".to_string(), 1), ("AxiosHeaders".to_string(), 1)]
+        );
+        assert_eq!(owners(Lang::JavaScript, js, "parse"), []);
     }
 
     #[test]

@@ -113,8 +113,13 @@ impl Base {
         for (i, file) in files.iter().enumerate() {
             let defs = &file.tags.defs;
             for def in defs {
-                let owner = def.parent(defs).filter(|p| def.kind.defines_name() && p.kind.holds_methods());
-                let Some(owner) = owner.and_then(|p| p.name.split('<').next()).map(str::trim) else {
+                // Its impl's or class's type, or the object it is assigned to (`AxiosError.from = …`).
+                let in_type = def.parent(defs).filter(|p| p.kind.holds_methods());
+                let owner = match in_type {
+                    Some(p) => p.name.split('<').next().map(str::trim),
+                    None => def.assigned_owner(),
+                };
+                let Some(owner) = owner.filter(|_| def.kind.defines_name()) else {
                     def_owned.push(NONE);
                     continue;
                 };
@@ -181,8 +186,11 @@ impl Base {
                             }
                         }
                     }
+                    // Rust's and Python's uses on a type are method uses; JavaScript's are any.
+                    let resolved_methods =
+                        if lang.is_some_and(Lang::is_javascript_like) { 0 } else { resolved };
                     let (uses, method_uses) =
-                        (r.count.saturating_sub(resolved), r.method.saturating_sub(resolved));
+                        (r.count.saturating_sub(resolved), r.method.saturating_sub(resolved_methods));
                     if uses == 0 {
                         continue;
                     }
