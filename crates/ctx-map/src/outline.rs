@@ -78,7 +78,7 @@ struct Inputs {
 
 /// How outlines are made: a change of what they pick or how they order it must
 /// change it, or a store keeps the outlines of the old way until a file changes.
-const VERSION: u32 = 15;
+const VERSION: u32 = 16;
 
 /// Where the digest of the inputs of the stored outlines is kept ([`Workspace::derived`]).
 const INPUTS_KEY: &str = "outline-inputs";
@@ -156,7 +156,10 @@ fn outlines(
     // name -> the code's files defining it (a test's or an example's
     // same-name definition does not make the code's ambiguous), and name ->
     // files using it.
+    // Members of a type (a method, an impl's `type Value`) apart: a bare `Value` is
+    // none of theirs, so forty visitors' `type Value` leave `enum Value` specific.
     let mut definers: HashMap<&str, HashSet<usize>> = HashMap::default();
+    let mut member_definers: HashMap<&str, HashSet<usize>> = HashMap::default();
     // Per name, the files using it as a function, type or constant would be
     // used (`f()`, `import f`, `m.f()`), and those using it as a method would
     // (`x.f()`, `self.f()`): Rust's `path.join()` is no use of `fn join`.
@@ -167,8 +170,10 @@ fn outlines(
     let mut bare_users: HashMap<&str, Vec<usize>> = HashMap::default();
     for (i, file) in files.iter().enumerate() {
         let in_code = PathRole::of(&file.path) == PathRole::Source;
-        for def in file.tags.defs.iter().filter(|d| d.kind.defines_name() && in_code && told(&d.name)) {
-            definers.entry(def.name.as_str()).or_default().insert(i);
+        let defs = &file.tags.defs;
+        for def in defs.iter().filter(|d| d.kind.defines_name() && in_code && told(&d.name)) {
+            let map = if def.is_member(defs) { &mut member_definers } else { &mut definers };
+            map.entry(def.name.as_str()).or_default().insert(i);
         }
         for r in file.tags.refs.iter().filter(|r| told(&r.name)) {
             if r.count > r.method {
@@ -191,6 +196,7 @@ fn outlines(
     };
     let users_of = |i: usize, def: &Def, exports: &Exports| {
         let name = def.name.as_str();
+        let definers = if def.is_member(&files[i].tags.defs) { &member_definers } else { &definers };
         let specific = definers.get(name).is_none_or(|d| {
             d.len() <= MAX_DEFINERS
                 || namesake(i, name) && d.iter().filter(|&&f| namesake(f, name)).count() <= MAX_DEFINERS
@@ -236,8 +242,9 @@ fn outlines(
                 referenced_by.extend(&users);
                 let users = users.len();
                 // One entry per overload set, and per trait method however many
-                // types of the file implement it (`fn fmt` once).
-                let set = if fills_in { None } else { def.parent };
+                // types of the file implement it (`fn fmt` once), apart from a
+                // top-level namesake (serde_json's `fn from_str` beside `impl FromStr`'s).
+                let set = if fills_in { Some(u32::MAX) } else { def.parent };
                 if seen.insert((set, def.name.as_str())) {
                     let score = ranking.def_rank.get(i).and_then(|s| s.get(d)).copied().unwrap_or(0.0);
                     let public = exports.is_public(defs, def);
@@ -668,6 +675,38 @@ get_header(2)
         // The types and their own method first; a trait's method once however many types
         // implement it; associated types never.
         assert_eq!(names(outline), ["NotFound", "Gone", "at", "call", "fmt"]);
+    }
+
+    #[test]
+    fn a_type_s_members_leave_a_top_level_namesake_its_uses_and_its_entry() {
+        // serde_json's shape: `enum Value` beside visitors' `type Value = …;`, and `fn
+        // from_str` after `impl FromStr`'s `fn from_str`.
+        let visitor = |i: usize| {
+            let source = format!(
+                "struct V{i};\nimpl<'de> Visitor<'de> for V{i} {{\n    type Value = u8;\n    \
+                 fn visit_u8(self, v: u8) -> u8 {{ v }}\n}}\n"
+            );
+            IndexedFile::parsed(&format!("src/de_{i}.rs"), Lang::Rust, &source)
+        };
+        let mut files: Vec<IndexedFile> = (0..4).map(visitor).collect();
+        files.push(IndexedFile::parsed(
+            "src/types.rs",
+            Lang::Rust,
+            "pub enum Value { Null }\npub fn helper_one() {}\npub fn helper_two() {}\n\
+             impl FromStr for Value {\n    fn from_str(s: &str) -> Value { Value::Null }\n}\n\
+             pub fn from_str(s: &str) -> Value { Value::Null }\n",
+        ));
+        let user =
+            "fn user(v: Value) -> Value {\n    helper_one();\n    helper_two();\n    from_str(\"null\")\n}\n";
+        files.extend((0..2).map(|i| IndexedFile::parsed(&format!("src/user_{i}.rs"), Lang::Rust, user)));
+        let outlines = outline_all(&files);
+        let outline = outlines.iter().find(|o| o.path == "src/types.rs").unwrap();
+        let users = |name: &str, parent: Option<&str>| {
+            let def = outline.defs.iter().find(|d| d.name == name && d.parent.as_deref() == parent);
+            def.map(|d| d.users)
+        };
+        assert_eq!(users("Value", None), Some(2), "{:?}", outline.defs);
+        assert_eq!(users("from_str", None), Some(2), "{:?}", outline.defs);
     }
 
     #[test]

@@ -141,6 +141,12 @@ impl Def {
         plain.then(|| owner.strip_suffix(".prototype").unwrap_or(owner))
     }
 
+    /// Whether it is a member of a type (a method, an impl's `type Value`, a
+    /// class's constant): named on the type or a value, never bare.
+    pub fn is_member(&self, defs: &[Def]) -> bool {
+        self.kind == Kind::Method || self.parent(defs).is_some_and(|p| p.kind.holds_methods())
+    }
+
     pub fn parent<'d>(&self, defs: &'d [Def]) -> Option<&'d Def> {
         self.parent.and_then(|p| defs.get(p as usize))
     }

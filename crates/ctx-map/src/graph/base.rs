@@ -15,13 +15,13 @@ use super::{MAX_DEFINERS, name_weight};
 use crate::exports::{JsModule, declaration_twin_of};
 use crate::index::IndexedFile;
 use crate::lang::Lang;
-use crate::tags::Kind;
 
 /// A definition whose name no file defines (an `impl` of a foreign type),
 /// or a (file, name) pair no reference reaches.
 pub(super) const NONE: u32 = u32::MAX;
 
-/// A file defining a name, and how: as a function (or type, constant, …), a method, or both.
+/// A file defining a name, and how: at the top (a function, type, constant, …),
+/// as a member of a type (a method, an impl's `type Value`), or both.
 struct Definer {
     file: u32,
     function: bool,
@@ -84,7 +84,8 @@ impl Base {
             let module = JsModule::of(file);
             // `index.d.cts` beside `index.d.ts`: the same declarations twice, uses go to one.
             let twin = declaration_twin_of(&file.path).is_some_and(|of| paths.contains(of.as_str()));
-            for def in file.tags.defs.iter().filter(|d| d.kind.defines_name()) {
+            let defs = &file.tags.defs;
+            for def in defs.iter().filter(|d| d.kind.defines_name()) {
                 let id = *name_ids.entry(&def.name).or_insert_with(|| {
                     definers.push(Vec::new());
                     definers.len() as u32 - 1
@@ -94,8 +95,12 @@ impl Base {
                     list.push(Definer { file: i as u32, function: false, method: false, hidden: true });
                 }
                 if let Some(last) = list.last_mut() {
-                    last.function |= def.kind != Kind::Method;
-                    last.method |= def.kind == Kind::Method;
+                    // A member of a class, impl or trait (Rust's `type Value = …;` in an
+                    // `impl Visitor`) is named on its type or a value, never bare: a bare
+                    // `Value` is serde_json's `enum Value`, not one of forty visitors'.
+                    let member = def.is_member(defs);
+                    last.function |= !member;
+                    last.method |= member;
                     // Hidden only if every definition of the name there is.
                     last.hidden &= twin || module.as_ref().is_some_and(|m| m.hides(def));
                 }
@@ -339,7 +344,7 @@ fn library_slot(lang: Lang) -> u8 {
 const KEY: &str = "graph-base";
 /// The encoding's version; a change of what the base holds or how edges
 /// are weighed must change it (the tags' version is part of the digest).
-const VERSION: u32 = 10;
+const VERSION: u32 = 11;
 /// What a use of a name the standard library gives weighs, against one of the
 /// repository's own: its prelude's types and values ([`crate::lang::Lang::is_library_name`])
 /// anywhere, its everyday types' methods ([`crate::lang::Lang::is_library_method`])

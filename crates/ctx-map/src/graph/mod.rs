@@ -661,6 +661,22 @@ impl<T> ProgressState<T> {
     }
 
     #[test]
+    fn a_bare_name_is_never_a_type_s_member() {
+        // serde_json's shape: forty visitors' `type Value = …;` beside `enum Value`.
+        let visitor = |i: usize| {
+            let source = format!("struct V{i};\nimpl Visitor for V{i} {{\n    type Value = u8;\n}}\n");
+            rust(&format!("src/de_{i}.rs"), &source)
+        };
+        let mut files: Vec<IndexedFile> = (0..4).map(visitor).collect();
+        files.push(rust("src/types.rs", "pub enum Value { Null }\n"));
+        files.extend((0..2).map(|i| rust(&format!("src/user_{i}.rs"), "fn user(v: Value) -> Value { v }\n")));
+        let ranking = Graph::new(&files, &HashSet::default()).rank(&Focus::default());
+        let member = ranking.def_rank[0][2];
+        assert_eq!(files[0].tags.defs[2].name, "Value");
+        assert!(ranking.def_rank[4][0] > member * 10.0, "{:?}", ranking.def_rank);
+    }
+
+    #[test]
     fn what_a_module_with_code_of_its_own_passes_on_is_surface_too() {
         // `response/mod.rs` holds code (more than an entry file's handful of
         // definitions) and passes `IntoResponse` on; `SealedResponse` it shares only
