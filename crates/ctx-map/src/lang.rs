@@ -133,9 +133,12 @@ impl Lang {
                     Lang::Rust => RUST_TAGS.to_string(),
                     Lang::Python => PYTHON_TAGS.to_string(),
                     // A JavaScript class extends an expression; TypeScript's has an extends clause.
-                    Lang::JavaScript => {
-                        format!("{JAVASCRIPT_TAGS}\n{JSX_TAGS}\n(class_heritage (identifier) @name) @reference.type")
-                    }
+                    // A class field holding a function is a method (TypeScript's in its own file).
+                    Lang::JavaScript => format!(
+                        "{JAVASCRIPT_TAGS}\n{JSX_TAGS}\n(class_heritage (identifier) @name) @reference.type\n\
+                         (field_definition property: [(property_identifier) (private_property_identifier)] @name \
+                         value: [(arrow_function) (function_expression)]) @definition.method"
+                    ),
                     Lang::TypeScript => format!("{JAVASCRIPT_TAGS}\n{TYPESCRIPT_TAGS}"),
                     Lang::Tsx => format!("{JAVASCRIPT_TAGS}\n{TYPESCRIPT_TAGS}\n{JSX_TAGS}"),
                 };

@@ -19,7 +19,7 @@ use crate::lang::Lang;
 use crate::signature::signature;
 
 /// Bumped when what extraction yields changes: cached tags are re-parsed.
-pub const TAGS_VERSION: u32 = 41;
+pub const TAGS_VERSION: u32 = 42;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -686,6 +686,32 @@ mod tests {
         assert!(found.contains(&some("Server", "crate::server")), "{found:?}");
         assert!(found.contains(&some("State", "crate::server::state")), "{found:?}");
         assert!(found.contains(&some("Config", "super::config")), "{found:?}");
+    }
+
+    #[test]
+    fn a_class_field_holding_a_function_is_a_method() {
+        let ts = "export class Context {\n  #status = 200\n  json: JSONRespond = (object: unknown, init?: number) => {\n    \
+                  return this.#newResponse(object)\n  }\n  text = (text: string): Response => this.#newResponse(text)\n  \
+                  #newResponse = (data: Data) => {\n    return new Response(data)\n  }\n}\n";
+        let js =
+            "class Context {\n  json = (object, init) => {\n    return object\n  }\n  #status = 200\n}\n";
+        for (lang, source, methods) in [
+            (Lang::TypeScript, ts, &["json", "text", "#newResponse"][..]),
+            (Lang::JavaScript, js, &["json"][..]),
+        ] {
+            let tags = extract(lang, source).unwrap();
+            let found: Vec<(&str, Kind, Option<u32>)> =
+                tags.defs.iter().map(|d| (d.name.as_str(), d.kind, d.parent)).collect();
+            let expected: Vec<(&str, Kind, Option<u32>)> = std::iter::once(("Context", Kind::Class, None))
+                .chain(methods.iter().map(|&m| (m, Kind::Method, Some(0))))
+                .collect();
+            assert_eq!(found, expected, "{lang:?}");
+            if lang == Lang::TypeScript {
+                let signature = |d: usize| tags.defs[d].signature.as_str();
+                assert_eq!(signature(1), "json: JSONRespond = (object: unknown, init?: number) =>");
+                assert_eq!(signature(2), "text = (text: string): Response =>");
+            }
+        }
     }
 
     #[test]

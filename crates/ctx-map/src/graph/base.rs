@@ -216,10 +216,13 @@ impl Base {
                             .map(|d| affinity(&places[from], &places[d.file as usize], d.file == from_id)),
                     );
                     // A module's name it does not export is none of another file's, when some
-                    // other file does let it be used (else the exports were missed: keep all).
+                    // other file does let it be used (else the exports were missed: keep all), or
+                    // the language has it (Hono's own `interface Set` in `context.ts` is no `new Set()`).
                     let visible =
                         |(d, share): (&Definer, &f64)| d.file != from_id && !d.hidden && *share > 0.0;
-                    if targets.iter().any(|d| d.hidden) && targets.iter().zip(&shares).any(visible) {
+                    if targets.iter().any(|d| d.hidden)
+                        && (library_name || targets.iter().zip(&shares).any(visible))
+                    {
                         for (d, share) in targets.iter().zip(shares.iter_mut()) {
                             if d.hidden && d.file != from_id {
                                 *share = 0.0;
@@ -344,7 +347,7 @@ fn library_slot(lang: Lang) -> u8 {
 const KEY: &str = "graph-base";
 /// The encoding's version; a change of what the base holds or how edges
 /// are weighed must change it (the tags' version is part of the digest).
-const VERSION: u32 = 11;
+const VERSION: u32 = 12;
 /// What a use of a name the standard library gives weighs, against one of the
 /// repository's own: its prelude's types and values ([`crate::lang::Lang::is_library_name`])
 /// anywhere, its everyday types' methods ([`crate::lang::Lang::is_library_method`])
@@ -565,6 +568,34 @@ mod tests {
             IndexedFile::parsed("b.js", Lang::JavaScript, "const y = require('y')\nhelper()\n"),
         ];
         assert!(Base::build(&files).edges.iter().any(|e| e.from == 1 && e.to == 0));
+        // Unless the language has the name: Hono's own `interface Set` is no `new Set()`.
+        let files = [
+            IndexedFile::parsed(
+                "src/context.ts",
+                Lang::TypeScript,
+                "interface Set { (key: string): void }
+export class Context {}
+",
+            ),
+            IndexedFile::parsed(
+                "src/app.ts",
+                Lang::TypeScript,
+                "import { Context } from './context'
+const seen = new Set()
+",
+            ),
+        ];
+        let edges = Base::build(&files).edges;
+        assert!(edges.iter().all(|e| base_name(&files, e) != "Set"), "{edges:?}");
+        assert!(edges.iter().any(|e| e.from == 1 && e.to == 0), "{edges:?}");
+    }
+
+    /// The name an edge's uses are of, for a test to read.
+    fn base_name(files: &[IndexedFile], edge: &Edge) -> String {
+        let base = Base::build(files);
+        let id = base.slot_names[edge.slot as usize];
+        let defs = files.iter().flat_map(|f| &f.tags.defs);
+        defs.zip(&base.def_names).find(|(_, n)| **n == id).map(|(d, _)| d.name.clone()).unwrap_or_default()
     }
 
     #[test]
