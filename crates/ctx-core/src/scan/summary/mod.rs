@@ -93,8 +93,16 @@ fn one_line(raw: &str) -> Option<String> {
     let raw = ansi_escape().replace_all(raw, "");
     let raw: String = raw.chars().filter(|c| !c.is_control() || c.is_whitespace()).collect();
     let raw = raw.split_whitespace().collect::<Vec<_>>().join(" ");
-    let unmarked =
-        inline_markup().replace_all(&raw, "$text$doc$reftext$path$link$role$html$attrs$lead$short$trail");
+    let unmarked = inline_markup().replace_all(&raw, |caps: &regex::Captures| {
+        let kept = |name: &str| caps.name(name).map_or("", |m| m.as_str());
+        match caps.name("role") {
+            Some(role) => role_text(kept("rolename"), role.as_str()).to_string(),
+            None => ["text", "doc", "reftext", "path", "link", "html", "attrs", "lead", "short", "trail"]
+                .iter()
+                .map(|name| kept(name))
+                .collect(),
+        }
+    });
     let mut line = unmarked.split_whitespace().collect::<Vec<_>>().join(" ");
     line.retain(|c| c != '`' && c != '*');
     // HTML's entities for what Markdown would have written plainly (`&#x27;` for `'`).
@@ -128,6 +136,23 @@ fn one_line(raw: &str) -> Option<String> {
     Some(format!("{}…", at_word.trim_end_matches([',', ';', ':', ' '])))
 }
 
+/// What Sphinx shows for a reST role's text: `Environment` for
+/// `` :class:`~jinja2.Environment` ``, `text` for `` :ref:`text <target>` ``,
+/// `name` for `` :func:`!name` ``, `templates` for `` :doc:`/templates` ``.
+fn role_text<'t>(role: &str, text: &'t str) -> &'t str {
+    let text = text.trim_start_matches('!');
+    if let Some((title, _)) = text.split_once('<').filter(|(title, _)| !title.trim().is_empty()) {
+        return title.trim_end();
+    }
+    if let Some(short) = text.strip_prefix('~') {
+        return short.rsplit('.').next().unwrap_or(short);
+    }
+    if role.ends_with(":doc") {
+        return text.rsplit('/').next().unwrap_or(text);
+    }
+    text
+}
+
 /// An ANSI escape sequence (colours, cursor moves).
 fn ansi_escape() -> &'static regex::Regex {
     static RE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
@@ -148,7 +173,7 @@ fn inline_markup() -> &'static regex::Regex {
     static RE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
     RE.get_or_init(|| {
         regex::Regex::new(
-            r"!\[[^\]]*\]\([^)]*\)|\[(?P<text>[^\]]+)\]\([^)]*\)|\[`(?P<doc>[^`\]]+)`\](?:\[[^\]]*\])?|\[(?P<reftext>[^\]]+)\]\[[^\]]*\]|\[(?P<path>[A-Za-z_]\w*(?:::\w+)+)\]|`(?P<link>[^`<\s][^`<]*?)\s*(?:<[^>`]*>)?`__?|(?::[\w.-]+)+:`(?P<role>[^`]*)`|</?(?:a|b|i|u|s|em|strong|code|img|br|span|sup|sub|kbd|small|abbr|dfn|mark|ins|del|tt|var|samp|cite|q|font)\b[^>]*>(?P<html>)|\{\s*[:.#][^{}]*\}(?P<attrs>)|(?P<lead>^|\s)\[(?P<short>[A-Za-z][\w -]*)\](?P<trail>[^(\[\w]|$)",
+            r"!\[[^\]]*\]\([^)]*\)|\[(?P<text>[^\]]+)\]\([^)]*\)|\[`(?P<doc>[^`\]]+)`\](?:\[[^\]]*\])?|\[(?P<reftext>[^\]]+)\]\[[^\]]*\]|\[(?P<path>[A-Za-z_]\w*(?:::\w+)+)\]|`(?P<link>[^`<\s][^`<]*?)\s*(?:<[^>`]*>)?`__?|(?P<rolename>(?::[\w.-]+)+):`(?P<role>[^`]*)`|</?(?:a|b|i|u|s|em|strong|code|img|br|span|sup|sub|kbd|small|abbr|dfn|mark|ins|del|tt|var|samp|cite|q|font)\b[^>]*>(?P<html>)|\{\s*[:.#][^{}]*\}(?P<attrs>)|(?P<lead>^|\s)\[(?P<short>[A-Za-z][\w -]*)\](?P<trail>[^(\[\w]|$)",
         )
         .unwrap_or_else(|_| unreachable!("the pattern is a constant"))
     })
@@ -655,16 +680,19 @@ fn is_licence(lower: &str) -> bool {
 /// The description of a `/** */` block's inside: its lines before the first
 /// tag, since a tag's text runs on over the lines after it (`@property
 /// {DataT} data` and its explanation); a tag that is itself the file's
-/// description (`@fileoverview`, `@file`, `@description`) gives its text.
+/// description (`@fileoverview`, `@file`, `@description`) gives its text;
+/// one that marks the module's own doc (`@module`, `@packageDocumentation`,
+/// first in Hono's and JSR's modules) the lines below it, not its name.
 fn jsdoc_description(inside: &str) -> Vec<&str> {
     const DESCRIBING: &[&str] = &["@fileoverview", "@file", "@overview", "@description", "@summary"];
+    const MODULE_DOC: &[&str] = &["@module", "@packageDocumentation"];
     let mut lines = Vec::new();
     let mut describing = true;
     for line in inside.lines().map(|l| l.trim().trim_start_matches('*').trim()) {
         if line.starts_with('@') {
             let tag = line.split_whitespace().next().unwrap_or(line);
-            describing = DESCRIBING.contains(&tag);
-            if describing {
+            describing = DESCRIBING.contains(&tag) || MODULE_DOC.contains(&tag);
+            if DESCRIBING.contains(&tag) {
                 lines.push(line[tag.len()..].trim_start());
             }
         } else if describing {

@@ -131,6 +131,12 @@ fn markup_never_reaches_a_summary() {
             "\"\"\"\n=====\nTitle\n=====\n\nWraps :class:`Session` and :py:func:`shop.get`; see `the guide <https://x.invalid>`_.\n\"\"\"\n",
             "Wraps Session and shop.get; see the guide.",
         ),
+        // What Sphinx shows of a role: the last part after `~`, a reference's title (jinja's docs).
+        (
+            "nativetypes.rst",
+            "The default :class:`~jinja2.Environment` renders to strings; see :doc:`/templates` and :ref:`the API <api>`.\n",
+            "The default Environment renders to strings; see templates and the API.",
+        ),
         // A docs page: directives with options, a field list, then prose.
         (
             "index.rst",
@@ -209,6 +215,17 @@ fn markup_never_reaches_a_summary() {
             "util.js",
             "/**\n * @fileoverview Helpers for the shop's carts.\n * @author someone\n */\nexport const a = 1;\n",
             "Helpers for the shop's carts.",
+        ),
+        // A module's doc marked first (Hono's middleware): what follows the tag, not its name.
+        (
+            "index.ts",
+            "/**\n * @module\n * CORS Middleware for Hono.\n */\nexport const cors = () => {}\n",
+            "CORS Middleware for Hono.",
+        ),
+        (
+            "index.ts",
+            "/**\n * @module cors\n * CORS Middleware for Hono.\n */\n",
+            "CORS Middleware for Hono.",
         ),
         // A JSDoc block with a Markdown heading first.
         (
