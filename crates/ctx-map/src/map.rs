@@ -90,7 +90,7 @@ pub fn map(ws: &mut Workspace, options: &MapOptions, progress: Option<Progress>)
     let graph = Graph::cached(ws, &indexed.files, &focus.names);
     let paths: Vec<String> = ws.source_files()?.into_iter().map(|f| f.path).collect();
     let plan = if query.is_some() || !focus.files.is_empty() {
-        plan_task(&graph, &indexed, &focus, query, options.tokens)
+        plan_task(&graph, &indexed, &focus, query, options.tokens, ws.root())
     } else {
         let ranking = graph.rank(&focus);
         // The whole repository ranked with no focus: what the folder context files show.

@@ -482,6 +482,38 @@ fn a_definition_whose_name_says_a_word_of_the_task_leads_its_file() {
 }
 
 #[test]
+fn of_the_functions_whose_names_say_the_task_alike_the_one_whose_code_says_it_leads() {
+    // serde_json's shape: every `serialize_*` says "serialize"; `serialize_f64`'s code
+    // writes NaN as null. Callers make the others the file's most used.
+    let ser = "class Serializer:\n    def serialize_int(self, v):\n        return str(v)\n\n    \
+               def serialize_str(self, v):\n        return quote(v)\n\n    def serialize_float(self, v):\n        \
+               if is_nan(v):\n            return write_null()\n        return repr(v)\n";
+    let dir = tree(&[
+        ("pkg/ser.py", ser),
+        (
+            "pkg/a.py",
+            "from pkg.ser import Serializer\nSerializer().serialize_int(1)\nSerializer().serialize_str('x')\n",
+        ),
+        (
+            "pkg/b.py",
+            "from pkg.ser import Serializer\nSerializer().serialize_int(2)\nSerializer().serialize_str('y')\n",
+        ),
+    ]);
+    let cache = tempfile::tempdir().unwrap();
+    let mut ws = open(dir.path(), cache.path());
+    let query = "serialize NaN as null";
+    let map = run(&mut ws, &MapOptions { tokens: 400, query: Some(query.into()), ..MapOptions::default() });
+    let file = map.files.iter().find(|f| f.path == "pkg/ser.py").unwrap();
+    // Shown in line order; the scores say the order the budget takes them in.
+    let score = |name: &str| file.definitions.iter().find(|d| d.name == name).map_or(0.0, |d| d.score);
+    assert!(
+        score("serialize_float") > score("serialize_int").max(score("serialize_str")),
+        "{:?}",
+        file.definitions
+    );
+}
+
+#[test]
 fn a_task_about_a_class_shows_its_constructor_s_parameters() {
     // rich's `Panel`: a task adding an option needs the options it takes.
     let mut panel = String::from(

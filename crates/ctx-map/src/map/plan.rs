@@ -87,9 +87,10 @@ const DEPRECATED: f64 = 0.3;
 
 /// How a task map orders a file's definitions, before their scores: named by
 /// the task, then not deprecated, then by how telling the task's words its
-/// name says are (0 for none), then public by its name (not `_metavar_from_type`,
+/// name says are (0 for none), then, of those saying some, the ones its code
+/// says (a function's own lines), then public by its name (not `_metavar_from_type`,
 /// however often the file calls it), then not a constant; the greater first.
-type Told = (bool, bool, f64, bool, bool);
+type Told = (bool, bool, f64, f64, bool, bool);
 
 /// The map for a task: files in `ctx rank`'s order (focus files first), then
 /// their neighbours in the graph personalized by rank's scores; the first
@@ -102,6 +103,7 @@ pub(super) fn plan_task(
     focus: &Focus,
     query: Option<&str>,
     limit: usize,
+    root: &std::path::Path,
 ) -> Plan {
     let files = &indexed.files;
     let n = files.len();
@@ -167,24 +169,53 @@ pub(super) fn plan_task(
         }
         let file = &files[f];
         let score = &ranking.def_rank[f];
-        // ((named by the task, not deprecated, saying one of its words, public, not a constant),
-        // definition): named first, then what is not deprecated, then those saying its words,
-        // then public names, then the file's code before its constants (40
+        // Of the functions whose names say the task's words alike, those whose code says
+        // them too first: serde_json's `serialize_f64`, whose body writes NaN as null,
+        // before `serialize_i64` for "serialize NaN as null".
+        let lines: Option<Vec<String>> = (!task_terms.is_empty())
+            .then(|| ctxkeep_core::read_within(root, &file.path).ok())
+            .flatten()
+            .map(|bytes| String::from_utf8_lossy(&bytes).lines().map(str::to_string).collect());
+        let says_in_code = |def: &crate::tags::Def| -> f64 {
+            let Some(lines) = lines.as_ref().filter(|_| matches!(def.kind, Kind::Function | Kind::Method))
+            else {
+                return 0.0;
+            };
+            let body =
+                lines.get(def.line as usize..(def.end_line as usize).min(lines.len())).unwrap_or_default();
+            let mut said: HashSet<String> = HashSet::default();
+            for line in body {
+                crate::terms::visit_terms(line, |t| {
+                    if task_terms.contains_key(t) && !said.contains(t) {
+                        said.insert(t.to_string());
+                    }
+                });
+            }
+            said.iter().filter_map(|t| task_terms.get(t.as_str())).sum()
+        };
+        // ((named by the task, not deprecated, saying its words by name, in its code, public,
+        // not a constant), definition): named first, then what is not deprecated, then those
+        // saying its words, then public names, then the file's code before its constants (40
         // `STYLE_* = "dim"` its functions all use took a focus map), then by score; a total order.
         let mut defs: Vec<(Told, usize)> = shown_defs(file, weight[f] < 1.0, focus)
             .map(|d| {
                 let def = &file.tags.defs[d];
                 let named = names_outright(focus, &def.name);
                 let public = !crate::tags::private_by_name(&def.name);
-                ((named, !def.deprecated, says_the_task(&def.name), public, def.kind != Kind::Constant), d)
+                let said = says_the_task(&def.name);
+                // Only between names that say the task: a body's words alone (`self.width`
+                // in every method of `Panel`) do not outweigh what the graph says.
+                let in_code = if said > 0.0 { says_in_code(def) } else { 0.0 };
+                ((named, !def.deprecated, said, in_code, public, def.kind != Kind::Constant), d)
             })
             .collect();
         let by_rank = |&(told_a, a): &(Told, usize), &(told_b, b): &(Told, usize)| {
             (told_b.0.cmp(&told_a.0))
                 .then(told_b.1.cmp(&told_a.1))
                 .then(told_b.2.total_cmp(&told_a.2))
-                .then(told_b.3.cmp(&told_a.3))
+                .then(told_b.3.total_cmp(&told_a.3))
                 .then(told_b.4.cmp(&told_a.4))
+                .then(told_b.5.cmp(&told_a.5))
                 .then(score[b].total_cmp(&score[a]))
                 .then(a.cmp(&b))
         };
@@ -261,7 +292,8 @@ fn demotion(files: &[IndexedFile], focus: &Focus, factor: f64) -> Vec<f64> {
 
 /// The definitions of `file` a map may show: those that define a name, less
 /// a fixture's (test data: black's formatter cases), tests (`test…` functions of test files when the file is `demoted`;
-/// anywhere, anything in a Rust `mod tests` and a `#[test]` function), a
+/// anywhere, anything in a Rust `mod tests` and a `#[test]` function), a trait
+/// impl's associated types and constants, a
 /// function's inner functions, and a second definition of a name in the same
 /// scope (a Rust `#[cfg]` variant, a property's setter), unless the task
 /// names them.
@@ -289,7 +321,10 @@ fn shown_defs<'a>(
             && matches!(def.kind, Kind::Function | Kind::Method)
             && def.name.get(..4).is_some_and(|head| head.eq_ignore_ascii_case("test"));
         let test = in_test_module(d) || def.is_test_by_attribute();
-        let aside = (demoted && test_function) || test || def.is_local(defs) || repeated[d];
+        // A trait impl's associated types and constants (`type SerializeMap = Compound<'a, W>;`)
+        // are its interface's: what the trait says, repeated in every impl.
+        let associated = matches!(def.kind, Kind::Type | Kind::Constant) && def.implements_trait(defs);
+        let aside = (demoted && test_function) || test || associated || def.is_local(defs) || repeated[d];
         def.kind.defines_name() && !data && (names_outright(focus, &def.name) || !aside)
     })
 }
