@@ -160,3 +160,33 @@ fn an_impl_in_the_entry_s_tests_does_not_hide_the_type_it_re_exports() {
     let map = run(&mut ws, &MapOptions { tokens: 8192, ..MapOptions::default() });
     assert_eq!(shown(&map)[0], "src/bar.rs: Bar", "{}", map.text);
 }
+
+#[test]
+fn a_method_every_class_of_a_file_overrides_counts_once() {
+    // jinja's `nodes.py`: a dozen node classes each define `as_const`, which the
+    // compiler calls everywhere; the overview learns the name once.
+    let mut nodes =
+        String::from("class Node:\n    def as_const(self, ctx=None):\n        raise Impossible()\n\n");
+    for class in ["BinExpr", "UnaryExpr", "Const", "Tuple", "List", "Dict"] {
+        nodes.push_str(&format!(
+            "class {class}(Node):\n    def as_const(self, ctx=None):\n        return 1\n\n"
+        ));
+    }
+    let compiler = "from pkg.nodes import Node, Const\n\ndef visit(node: Node):\n    node.as_const()\n    node.as_const(1)\n    \
+                    return Const()\n\ndef compile_template(source):\n    return visit(source)\n";
+    let dir = tree(&[
+        ("pkg/nodes.py", nodes.as_str()),
+        ("pkg/compiler.py", compiler),
+        ("pkg/app.py", "from pkg.compiler import compile_template\ncompile_template('x')\n"),
+    ]);
+    let cache = tempfile::tempdir().unwrap();
+    let mut ws = open(dir.path(), cache.path());
+    let map = run(&mut ws, &MapOptions { tokens: 8192, ..MapOptions::default() });
+    let file = map.files.iter().find(|f| f.path == "pkg/nodes.py").unwrap();
+    let mut scores: Vec<f64> =
+        file.definitions.iter().filter(|d| d.name == "as_const").map(|d| d.score).collect();
+    scores.sort_by(|a, b| b.total_cmp(a));
+    // Shown, all of them, at this budget; one at its own score, the others well after it.
+    assert_eq!(scores.len(), 7, "{}", map.text);
+    assert!(scores[1] < scores[0] / 4.0, "{scores:?}\n{}", map.text);
+}

@@ -55,7 +55,9 @@ pub(super) fn plan_overview(
                 let private = if crate::tags::private_by_name(&def.name) { PRIVATE } else { 1.0 };
                 private * if def.deprecated { DEPRECATED } else { 1.0 }
             };
-            shown_defs(file, weight < 1.0, focus).map(move |d| (f, d, score[d] * weight * aside(d)))
+            let repeats = overrides(file, score);
+            shown_defs(file, weight < 1.0, focus)
+                .map(move |d| (f, d, score[d] * weight * aside(d) * repeats[d]))
         })
         .collect();
     // What the package's declared entry exports of its own leads (fastify's `"main":
@@ -74,6 +76,32 @@ pub(super) fn plan_overview(
     sort_best_first(&mut order, limit);
     Plan { order, file_rank: ranking.file_rank, heading: "public surface, then most referenced" }
 }
+
+/// Per definition of `file`, its weight in the overview as one of the file's
+/// members of the same name in other classes (jinja's `as_const` in twelve
+/// node classes of `nodes.py`): the best scored counts, the others [`OVERRIDE`].
+fn overrides(file: &IndexedFile, score: &[f64]) -> Vec<f64> {
+    let defs = &file.tags.defs;
+    let mut best: HashMap<&str, usize> = HashMap::default();
+    for (d, def) in
+        defs.iter().enumerate().filter(|(_, def)| def.kind == Kind::Method && def.parent.is_some())
+    {
+        let kept = best.entry(def.name.as_str()).or_insert(d);
+        if score.get(d) > score.get(*kept) {
+            *kept = d;
+        }
+    }
+    (0..defs.len())
+        .map(|d| match best.get(defs[d].name.as_str()) {
+            Some(&kept) if kept != d && defs[d].kind == Kind::Method => OVERRIDE,
+            _ => 1.0,
+        })
+        .collect()
+}
+
+/// Weight in the overview of a method another class of its file defines too,
+/// and scores higher: a reader learns the name once.
+const OVERRIDE: f64 = 0.2;
 
 /// Weight in the overview of a name its language's convention keeps private
 /// (`_findOption`, `#state`): however often the file's own code calls it, the
