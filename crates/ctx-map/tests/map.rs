@@ -836,3 +836,21 @@ fn a_task_map_shows_a_file_s_public_names_before_the_helpers_it_calls_most() {
     let best = cli.definitions.iter().max_by(|a, b| a.score.total_cmp(&b.score)).unwrap();
     assert_eq!(best.name, "main", "{}", map.text);
 }
+
+#[test]
+fn an_interface_s_member_its_line_shows_is_not_shown_again() {
+    let pool = "export interface Pool {\n  run<T>(fn: () => T): Promise<T>\n}\n\n\
+                export const createPool = (size: number): Pool => {\n  return { run: (fn) => Promise.resolve(fn()) }\n}\n";
+    let dir = tree(&[
+        ("src/pool.ts", pool),
+        ("src/app.ts", "import { createPool } from './pool'\ncreatePool(1).run(() => 1)\n"),
+    ]);
+    let cache = tempfile::tempdir().unwrap();
+    let mut ws = open(dir.path(), cache.path());
+    let map = run(
+        &mut ws,
+        &MapOptions { tokens: 600, query: Some("pool runs tasks".into()), ..MapOptions::default() },
+    );
+    assert!(map.text.contains("export interface Pool { run<T>(fn: () => T): Promise<T> }"), "{}", map.text);
+    assert_eq!(map.text.matches("run<T>(fn: () => T)").count(), 1, "{}", map.text);
+}

@@ -321,7 +321,7 @@ fn demotion(files: &[IndexedFile], focus: &Focus, factor: f64) -> Vec<f64> {
 /// The definitions of `file` a map may show: those that define a name, less
 /// a fixture's (test data: black's formatter cases), tests (`test…` functions of test files when the file is `demoted`;
 /// anywhere, anything in a Rust `mod tests` and a `#[test]` function), a trait
-/// impl's associated types and constants, a
+/// impl's associated types and constants, an interface's members its line shows, a
 /// function's inner functions, and a second definition of a name in the same
 /// scope (a Rust `#[cfg]` variant, a property's setter), unless the task
 /// names them.
@@ -352,7 +352,12 @@ fn shown_defs<'a>(
         // A trait impl's associated types and constants (`type SerializeMap = Compound<'a, W>;`)
         // are its interface's: what the trait says, repeated in every impl.
         let associated = matches!(def.kind, Kind::Type | Kind::Constant) && def.implements_trait(defs);
-        let aside = (demoted && test_function) || test || associated || def.is_local(defs) || repeated[d];
+        // A member its interface's line already shows (`interface Pool { run<T>(fn: () => T): Promise<T> }`).
+        let inlined = def.parent(defs).is_some_and(|p| {
+            matches!(p.kind, Kind::Interface | Kind::Type) && p.signature.contains(def.signature.trim())
+        });
+        let aside =
+            (demoted && test_function) || test || associated || inlined || def.is_local(defs) || repeated[d];
         def.kind.defines_name() && !data && (names_outright(focus, &def.name) || !aside)
     })
 }
