@@ -413,6 +413,7 @@ fn file_lines(ws: &mut Workspace, prompt: &str, words: &[String]) -> crate::Resu
     let history = crate::history::History::cached(ws, crate::history::MAX_COMMITS);
     let options = RankOptions { lexical_only: true, history: true, top: None };
     let ranked = rank::rank_counted(&files, &counts, prompt, history.as_ref(), options);
+    let code = crate::graph::code_names(prompt);
     let by_path: HashMap<&str, usize> = files.iter().enumerate().map(|(i, f)| (f.path.as_str(), i)).collect();
     // The bar is set by the best file besides what the prompt names outright: a
     // file it gives by path, or that defines what it writes as code, comes first
@@ -425,7 +426,7 @@ fn file_lines(ws: &mut Workspace, prompt: &str, words: &[String]) -> crate::Resu
         // Nothing that scores nothing, even when only a named file scores at all.
         .filter(|(score, _)| *score > 0.0 && *score >= config.min_score * best)
         .take(config.files)
-        .map(|&(_, i)| file_line(&files[i], words, || outline_names(ws, &files[i].path)))
+        .map(|&(_, i)| file_line(&files[i], words, &code, || outline_names(ws, &files[i].path)))
         .collect())
 }
 
@@ -454,7 +455,12 @@ fn users(counts: &TaskTerms, n: usize, term: &str) -> usize {
 /// the words name none, the file's most important ones (`otherwise`: the
 /// names of its stored outline), as many as [`OTHERWISE_SHOWN`], where the
 /// file defines them still.
-fn file_line(file: &IndexedFile, words: &[String], otherwise: impl FnOnce() -> Vec<String>) -> String {
+fn file_line(
+    file: &IndexedFile,
+    words: &[String],
+    code: &HashSet<String>,
+    otherwise: impl FnOnce() -> Vec<String>,
+) -> String {
     let all = &file.tags.defs;
     let in_code = PathRole::of(&file.path) == PathRole::Source;
     let said = |name: &str| rank::terms(name).iter().filter(|t| words.contains(t)).count();
@@ -466,11 +472,13 @@ fn file_line(file: &IndexedFile, words: &[String], otherwise: impl FnOnce() -> V
         let name = parent.name.split('<').next().unwrap_or(&parent.name).trim();
         (d.kind == Kind::Method).then_some(name)
     };
-    let mut defs: Vec<((usize, usize), &crate::tags::Def)> = all
+    // What the prompt writes as code first (`Environment.overlay(enable_async)`: `overlay`
+    // before `_get_default_module_async`, which says two of its words).
+    let mut defs: Vec<((bool, usize, usize), &crate::tags::Def)> = all
         .iter()
         .filter(|d| d.kind.defines_name() && !d.is_local(all) && !(in_code && d.is_test(all)))
-        .map(|d| ((said(&d.name), owner(d).map_or(0, said)), d))
-        .filter(|((n, _), _)| *n > 0)
+        .map(|d| ((code.contains(&d.name), said(&d.name), owner(d).map_or(0, said)), d))
+        .filter(|((_, n, _), _)| *n > 0)
         .collect();
     defs.sort_by_key(|(n, d)| (std::cmp::Reverse(*n), d.line));
     let mut seen = HashSet::default();
@@ -690,17 +698,17 @@ mod tests {
                       class StringMerger(StringTransformer):\n    def do_transform(self, line):\n        pass\n\n\
                       def transform_line(line):\n    pass\n";
         let file = crate::index::python_file("src/black/trans.py", source);
-        let words = prompt_terms("avoid quadratic per-leaf copy in StringMerger.do_transform");
-        let line = file_line(&file, &words, Vec::new);
+        let prompt = "avoid quadratic per-leaf copy in StringMerger.do_transform";
+        let line = file_line(&file, &prompt_terms(prompt), &crate::graph::code_names(prompt), Vec::new);
         assert!(line.contains(" StringMerger.do_transform (l. 6)") && !line.contains("(l. 2)"), "{line}");
         // Words that name none of its definitions: the file's most important ones, where it
         // still defines them, at the top level.
         let outline =
             || ["StringMerger", "gone", "do_transform", "transform_line"].map(String::from).to_vec();
-        let line = file_line(&file, &prompt_terms("speed up the splitter"), outline);
+        let line = file_line(&file, &prompt_terms("speed up the splitter"), &HashSet::default(), outline);
         assert_eq!(line, "- src/black/trans.py: StringMerger (l. 5), transform_line (l. 9)\n");
         assert_eq!(
-            file_line(&file, &prompt_terms("speed up the splitter"), Vec::new),
+            file_line(&file, &prompt_terms("speed up the splitter"), &HashSet::default(), Vec::new),
             "- src/black/trans.py\n"
         );
         // Rust's methods are their type's, with its path separator.
@@ -709,7 +717,7 @@ mod tests {
         let file =
             IndexedFile { path: "src/value.rs".into(), lang: "rust".into(), size: 1, hash: [0; 32], tags };
         assert_eq!(
-            file_line(&file, &prompt_terms("push_element drops the value"), Vec::new),
+            file_line(&file, &prompt_terms("push_element drops the value"), &HashSet::default(), Vec::new),
             "- src/value.rs: Value::push_element (l. 3), Value (l. 1)\n"
         );
     }
@@ -727,8 +735,25 @@ mod tests {
             hash: [0; 32],
             tags,
         };
-        let line = file_line(&file, &prompt_terms("send and header and sendFile"), Vec::new);
+        let line =
+            file_line(&file, &prompt_terms("send and header and sendFile"), &HashSet::default(), Vec::new);
         assert_eq!(line, "- lib/response.js: sendFile (l. 8), res.send (l. 1), Reply.header (l. 4)\n");
+    }
+
+    #[test]
+    fn what_the_prompt_writes_as_code_leads_its_file_s_line() {
+        // jinja's `environment.py`: a helper says two of the prompt's words, the method it names one.
+        let source = "class Template:\n    def _get_default_module_async(self):\n        pass\n\n\
+                      class Environment:\n    def overlay(self, enable_async=False):\n        pass\n";
+        let file = crate::index::python_file("src/jinja2/environment.py", source);
+        let prompt = "wrong default for `Environment.overlay(enable_async)` with async";
+        let line = file_line(&file, &prompt_terms(prompt), &crate::graph::code_names(prompt), Vec::new);
+        assert!(line.starts_with("- src/jinja2/environment.py: Environment.overlay (l. 6), "), "{line}");
+        let line = file_line(&file, &prompt_terms(prompt), &HashSet::default(), Vec::new);
+        assert!(
+            line.starts_with("- src/jinja2/environment.py: Template._get_default_module_async"),
+            "{line}"
+        );
     }
 
     fn repo() -> Vec<IndexedFile> {
