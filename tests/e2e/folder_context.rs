@@ -197,6 +197,28 @@ fn a_generated_file_says_so_and_lists_no_definitions() {
 }
 
 #[test]
+fn a_test_beside_the_code_comes_after_it_and_lists_its_definitions_only_from_the_full_tier() {
+    // Hono's layout: `request.test.ts` beside `request.ts` in `src/`.
+    let repo = Repo::new();
+    repo.write("src/request.ts", "export class HonoRequest {\n  json() { return 1 }\n}\n");
+    repo.write(
+        "src/a-request.test.ts",
+        "import { HonoRequest } from './request'\nconst text = '{\"foo\":\"bar\"}'\nconst json = { foo: 'bar' }\n\
+         describe('json', () => { new HonoRequest().json() })\n",
+    );
+    repo.write("tests/request.test.ts", "const fixture = { foo: 'bar' }\n");
+    repo.ok(&["init", "--no-agents"]);
+    let standard = definitions(&context(&repo, "src", "standard"));
+    assert_eq!(standard[0].0, "request.ts", "{standard:?}");
+    assert_eq!(standard[1], ("a-request.test.ts".to_string(), Vec::new()), "{standard:?}");
+    let full = definitions(&context(&repo, "src", "full"));
+    assert!(full.iter().any(|(name, defs)| name == "a-request.test.ts" && !defs.is_empty()), "{full:?}");
+    // In a folder of tests, the tests are its code.
+    let tests = definitions(&context(&repo, "tests", "standard"));
+    assert_eq!(tests, [("request.test.ts".to_string(), vec!["fixture".to_string()])]);
+}
+
+#[test]
 fn the_root_context_shows_the_stack_and_commands() {
     let repo = shop();
     repo.ok(&["init"]);

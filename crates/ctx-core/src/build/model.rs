@@ -598,6 +598,15 @@ pub(crate) fn assemble(tree: &Tree, i: usize, tier: Tier) -> ContextDoc {
         is_scope: folder.is_scope,
         files_below: folder.files_below,
     };
+    // A test beside the code it tests (Hono's `request.test.ts` in `src/`) comes after
+    // the code, and below the full tier without its definitions: `const text =
+    // '{"foo":"bar"}'` is a test's data, not the folder's code. A folder of tests is
+    // what its tests are.
+    let tests_aside = paths::PathRole::of(&folder.path) != paths::PathRole::Test;
+    let beside_code = |name: &str| {
+        tests_aside && paths::PathRole::of(&paths::join(&folder.path, name)) == paths::PathRole::Test
+    };
+    let detailed = matches!(tier, Tier::Full | Tier::Deep);
     let files = folder
         .files
         .iter()
@@ -611,7 +620,7 @@ pub(crate) fn assemble(tree: &Tree, i: usize, tier: Tier) -> ContextDoc {
             lang: f.lang.clone(),
             kind: f.kind.clone(),
             size: f.size,
-            detailed: matches!(tier, Tier::Full | Tier::Deep),
+            detailed,
             secret: f.secret,
             // A generated file says so, which is what an agent needs of it: its
             // definitions (fastify's `const schema11 = {…}`) are a build's, not to edit.
@@ -619,6 +628,7 @@ pub(crate) fn assemble(tree: &Tree, i: usize, tier: Tier) -> ContextDoc {
                 .outline
                 .iter()
                 .filter(|_| !f.summary.as_deref().is_some_and(crate::scan::says_generated))
+                .filter(|_| detailed || !beside_code(&f.name))
                 .flat_map(|o| o.defs.iter().take(shown.definitions).cloned())
                 .collect(),
             referenced_by: f.outline.as_ref().map_or(0, |o| o.referenced_by),
@@ -627,7 +637,7 @@ pub(crate) fn assemble(tree: &Tree, i: usize, tier: Tier) -> ContextDoc {
     // The code first (`fastify.js` before `CONTRIBUTING.md` and `.editorconfig`):
     // what an agent opens a folder's context for.
     let mut files = files;
-    files.sort_by_key(|f| f.definitions.is_empty());
+    files.sort_by_key(|f| (beside_code(&f.name), f.definitions.is_empty()));
     let project = (folder.parent.is_none()
         && (!tree.project.stack.is_empty() || !tree.project.commands.is_empty()))
     .then(|| tree.project.clone());
