@@ -45,6 +45,10 @@ fn a_query_naming_an_identifier_ranks_its_definer_first() {
     let map = run(&mut ws, &options);
     assert_eq!(map.files[0].path, "shop/config.py", "{}", map.text);
     assert!(!dir.path().join(".ctx").exists(), "nothing written into the repository");
+    // The stack and commands, not the tree every task's map would repeat.
+    assert!(map.text.contains("Stack: ") && !map.text.contains("Tree:"), "{}", map.text);
+    let overview = run(&mut ws, &MapOptions::default());
+    assert!(overview.text.contains("Stack: ") && overview.text.contains("Tree:"), "{}", overview.text);
 }
 
 #[test]

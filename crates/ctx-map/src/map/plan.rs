@@ -18,6 +18,9 @@ pub struct Plan {
     pub file_rank: Vec<f64>,
     /// What the order follows, for the heading.
     pub heading: &'static str,
+    /// A map for a task: its files say where; the tree and key files of the
+    /// repository, the same for every task, give their room to them.
+    pub task: bool,
 }
 
 /// In a plan's order, a file shown by its path alone: it defines nothing to show
@@ -74,7 +77,7 @@ pub(super) fn plan_overview(
         }
     }
     sort_best_first(&mut order, limit);
-    Plan { order, file_rank: ranking.file_rank, heading: "public surface, then most referenced" }
+    Plan { order, file_rank: ranking.file_rank, heading: "public surface, then most referenced", task: false }
 }
 
 /// Per definition of `file`, its weight in the overview as one of the file's
@@ -272,7 +275,7 @@ pub(super) fn plan_task(
     }
     sort_best_first(&mut rest, limit);
     order.extend(rest);
-    Plan { order, file_rank: key, heading: "most relevant to the task first" }
+    Plan { order, file_rank: key, heading: "most relevant to the task first", task: true }
 }
 
 /// Each file's weight: [`PathRole::is_auxiliary`] files get `factor` unless the

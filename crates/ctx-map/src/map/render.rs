@@ -26,6 +26,12 @@ pub fn render(
     tok: &dyn Tokenizer,
     index: IndexStats,
 ) -> RepoMap {
+    // A task's map shows the repository's stack and commands, not its tree and key
+    // files: the same for every task, they would take the room of the files it points to.
+    if plan.task {
+        structure.tree.clear();
+        structure.key_files.clear();
+    }
     let hidden = trim_tree(&mut structure.tree, MAX_TREE_ENTRIES);
     let render_structure = |s: &Structure| render_structure(s, &hidden);
     // The structure, shallower or without its tree if that is what fits a small budget.
@@ -425,7 +431,8 @@ mod tests {
         for (f, file) in files.iter().enumerate() {
             order.extend((0..file.tags.defs.len()).map(|d| (f, d, 0.5)));
         }
-        let plan = Plan { order, file_rank: vec![0.25; 4], heading: "most relevant to the task first" };
+        let plan =
+            Plan { order, file_rank: vec![0.25; 4], heading: "most relevant to the task first", task: true };
         let head = "# Repository map\n\nStack: Python\n\n";
         let mut parts = PartCounts::new(&O200k, &files, head, &plan).unwrap();
         for end in 0..=plan.order.len() {
