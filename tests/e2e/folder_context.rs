@@ -207,10 +207,15 @@ fn a_test_beside_the_code_comes_after_it_and_lists_its_definitions_only_from_the
          describe('json', () => { new HonoRequest().json() })\n",
     );
     repo.write("tests/request.test.ts", "const fixture = { foo: 'bar' }\n");
+    // Named as tests, used as code: jinja's `tests.py`, what templates' `is` tests run.
+    repo.write("src/tests.py", "def test_odd(value):\n    return value % 2 == 1\n");
+    repo.write("src/defaults.py", "from .tests import test_odd\nDEFAULT_TESTS = {'odd': test_odd}\n");
     repo.ok(&["init", "--no-agents"]);
     let standard = definitions(&context(&repo, "src", "standard"));
-    assert_eq!(standard[0].0, "request.ts", "{standard:?}");
-    assert_eq!(standard[1], ("a-request.test.ts".to_string(), Vec::new()), "{standard:?}");
+    let at = |name: &str| standard.iter().position(|(n, _)| n == name).unwrap();
+    assert_eq!(standard[at("a-request.test.ts")].1, Vec::<String>::new(), "{standard:?}");
+    assert!(at("a-request.test.ts") > at("request.ts").max(at("tests.py")), "{standard:?}");
+    assert_eq!(standard[at("tests.py")].1, ["test_odd"], "{standard:?}");
     let full = definitions(&context(&repo, "src", "full"));
     assert!(full.iter().any(|(name, defs)| name == "a-request.test.ts" && !defs.is_empty()), "{full:?}");
     // In a folder of tests, the tests are its code.

@@ -601,10 +601,13 @@ pub(crate) fn assemble(tree: &Tree, i: usize, tier: Tier) -> ContextDoc {
     // A test beside the code it tests (Hono's `request.test.ts` in `src/`) comes after
     // the code, and below the full tier without its definitions: `const text =
     // '{"foo":"bar"}'` is a test's data, not the folder's code. A folder of tests is
-    // what its tests are.
+    // what its tests are, and a file named as tests that other files use is code
+    // (jinja's `tests.py`, the templates' `is` tests).
     let tests_aside = paths::PathRole::of(&folder.path) != paths::PathRole::Test;
-    let beside_code = |name: &str| {
-        tests_aside && paths::PathRole::of(&paths::join(&folder.path, name)) == paths::PathRole::Test
+    let beside_code = |name: &str, referenced_by: u32| {
+        tests_aside
+            && referenced_by == 0
+            && paths::PathRole::of(&paths::join(&folder.path, name)) == paths::PathRole::Test
     };
     let detailed = matches!(tier, Tier::Full | Tier::Deep);
     let files = folder
@@ -628,7 +631,7 @@ pub(crate) fn assemble(tree: &Tree, i: usize, tier: Tier) -> ContextDoc {
                 .outline
                 .iter()
                 .filter(|_| !f.summary.as_deref().is_some_and(crate::scan::says_generated))
-                .filter(|_| detailed || !beside_code(&f.name))
+                .filter(|o| detailed || !beside_code(&f.name, o.referenced_by))
                 .flat_map(|o| o.defs.iter().take(shown.definitions).cloned())
                 .collect(),
             referenced_by: f.outline.as_ref().map_or(0, |o| o.referenced_by),
@@ -637,7 +640,7 @@ pub(crate) fn assemble(tree: &Tree, i: usize, tier: Tier) -> ContextDoc {
     // The code first (`fastify.js` before `CONTRIBUTING.md` and `.editorconfig`):
     // what an agent opens a folder's context for.
     let mut files = files;
-    files.sort_by_key(|f| (beside_code(&f.name), f.definitions.is_empty()));
+    files.sort_by_key(|f| (beside_code(&f.name, f.referenced_by), f.definitions.is_empty()));
     let project = (folder.parent.is_none()
         && (!tree.project.stack.is_empty() || !tree.project.commands.is_empty()))
     .then(|| tree.project.clone());
