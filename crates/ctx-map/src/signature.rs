@@ -92,6 +92,20 @@ pub(crate) fn signature(source: &str, node: Node, kind: Kind, overloads: usize) 
         Some(body) => body.start_byte(),
         // A signature without a body (an overload, a trait's method): all of it.
         None if callable => node.end_byte(),
+        // An object type named (`type CORSOptions = { origin: …; allowMethods?: string[] }`):
+        // its members, as an interface's, where a task about its options needs them.
+        None if kind == Kind::Type
+            && node.kind() == "type_alias_declaration"
+            && node.child_by_field_name("value").is_some_and(|v| v.kind() == "object_type") =>
+        {
+            let value = node.child_by_field_name("value").unwrap_or(node);
+            let head = shown_text(source, outer, start, value.start_byte());
+            let head = join_lines(head.trim_end().trim_end_matches('=').trim_end());
+            let head = format!("{head} =");
+            let width = head.lines().last().map_or(0, |l| l.chars().count());
+            let members = members(source, value, width);
+            return if members.is_empty() { format!("{head} {{…}}") } else { head + &members };
+        }
         None => {
             let line_end = source[start..].find('\n').map_or(source.len(), |i| start + i);
             let line_end = line_end.min(outer.end_byte());
@@ -155,6 +169,8 @@ pub(crate) fn signature(source: &str, node: Node, kind: Kind, overloads: usize) 
 
 /// Longest line a data type's members are listed on, with its header, in characters.
 const MAX_MEMBERS_LINE: usize = 160;
+/// Longest member of an interface or object type shown whole, in characters.
+const MAX_MEMBER: usize = 60;
 
 /// What a data type's `body` declares, to follow its header on the
 /// header's last line (`width` characters so far): a Rust struct's fields
@@ -204,7 +220,22 @@ fn members(source: &str, body: Node, width: usize) -> String {
                         "property_signature" | "method_signature" | "index_signature" | "call_signature"
                     )
                 })
-                .map(|&c| text(c).trim_end_matches([';', ',']).to_string())
+                .map(|&c| {
+                    let item = text(c).trim_end_matches([';', ',']).to_string();
+                    // A property whose type runs long (`origin?: | string | string[] | ((…) =>
+                    // …)`) says its name: the others still fit beside it.
+                    match c
+                        .child_by_field_name("name")
+                        .filter(|_| c.kind() == "property_signature" && item.chars().count() > MAX_MEMBER)
+                    {
+                        Some(name) => {
+                            let optional =
+                                source.get(name.end_byte()..).is_some_and(|rest| rest.starts_with('?'));
+                            format!("{}{}: …", text(name), if optional { "?" } else { "" })
+                        }
+                        None => item,
+                    }
+                })
                 .collect();
             (" { ", "; ", " }", items)
         }
@@ -590,6 +621,19 @@ mod tests {
         assert_eq!(sig(Lang::Rust, rust), "pub fn serve<…>(listener: L, make_service: M) -> Serve<L, M>");
         let rust = "pub fn parse<T: DeserializeOwned>(text: &str) -> T {\n    todo!()\n}\n";
         assert_eq!(sig(Lang::Rust, rust), "pub fn parse<T: DeserializeOwned>(text: &str) -> T");
+    }
+
+    #[test]
+    fn an_object_type_named_shows_its_members_and_a_long_one_by_name() {
+        // Hono's `CORSOptions`: a task adding an option needs the others.
+        let source = "type CORSOptions = {\n  origin?:\n    | string\n    | string[]\n    | ((origin: string, c: Context) => \
+                      Promise<string | undefined | null> | string | undefined | null)\n  allowHeaders?: string[]\n  \
+                      maxAge?: number\n}\n";
+        assert_eq!(
+            sig(Lang::TypeScript, source),
+            "type CORSOptions = { origin?: …; allowHeaders?: string[]; maxAge?: number }"
+        );
+        assert_eq!(sig(Lang::TypeScript, "type Empty = {}\n"), "type Empty = {…}");
     }
 
     #[test]
