@@ -200,30 +200,6 @@ pub(super) fn plan_task(
         }
         let file = &files[f];
         let score = &ranking.def_rank[f];
-        // Of the functions whose names say the task's words alike, those whose code says
-        // them too first: serde_json's `serialize_f64`, whose body writes NaN as null,
-        // before `serialize_i64` for "serialize NaN as null".
-        let lines: Option<Vec<String>> = (!task_terms.is_empty())
-            .then(|| ctxkeep_core::read_within(root, &file.path).ok())
-            .flatten()
-            .map(|bytes| String::from_utf8_lossy(&bytes).lines().map(str::to_string).collect());
-        let says_in_code = |def: &crate::tags::Def| -> f64 {
-            let Some(lines) = lines.as_ref().filter(|_| matches!(def.kind, Kind::Function | Kind::Method))
-            else {
-                return 0.0;
-            };
-            let body =
-                lines.get(def.line as usize..(def.end_line as usize).min(lines.len())).unwrap_or_default();
-            let mut said: HashSet<String> = HashSet::default();
-            for line in body {
-                crate::terms::visit_terms(line, |t| {
-                    if task_terms.contains_key(t) && !said.contains(t) {
-                        said.insert(t.to_string());
-                    }
-                });
-            }
-            said.iter().filter_map(|t| task_terms.get(t.as_str())).sum()
-        };
         // ((named by the task, not deprecated, saying its words by name, in its code, public,
         // not a constant), definition): named first, then what is not deprecated, then those
         // saying its words, then public names, then the file's code before its constants (40
@@ -233,13 +209,22 @@ pub(super) fn plan_task(
                 let def = &file.tags.defs[d];
                 let named = names_outright(focus, &def.name);
                 let public = !crate::tags::private_by_name(&def.name);
-                let said = says_the_task(&def.name);
-                // Only between names that say the task: a body's words alone (`self.width`
-                // in every method of `Panel`) do not outweigh what the graph says.
-                let in_code = if said > 0.0 { says_in_code(def) } else { 0.0 };
-                ((named, !def.deprecated, said, in_code, public, def.kind != Kind::Constant), d)
+                (
+                    (
+                        named,
+                        !def.deprecated,
+                        says_the_task(&def.name),
+                        0.0,
+                        public,
+                        def.kind != Kind::Constant,
+                    ),
+                    d,
+                )
             })
             .collect();
+        if position < LEAD_FILES {
+            says_in_code(root, file, &task_terms, &mut defs);
+        }
         let by_rank = |&(told_a, a): &(Told, usize), &(told_b, b): &(Told, usize)| {
             (told_b.0.cmp(&told_a.0))
                 .then(told_b.1.cmp(&told_a.1))
@@ -276,6 +261,46 @@ pub(super) fn plan_task(
     sort_best_first(&mut rest, limit);
     order.extend(rest);
     Plan { order, file_rank: key, heading: "most relevant to the task first", task: true }
+}
+
+/// Of `file`'s functions whose names say the task's words alike (`defs`, told
+/// by [`Told`]), those whose code says them too go first: serde_json's
+/// `serialize_f64`, whose body writes NaN as null, before `serialize_i64` for
+/// "serialize NaN as null". Only between names that say the task: a body's
+/// words alone (`self.width` in every method of `Panel`) do not outweigh what
+/// the graph says. The file is read only where that decides something: two
+/// such functions saying as much by name.
+fn says_in_code(
+    root: &std::path::Path,
+    file: &IndexedFile,
+    task_terms: &HashMap<&str, f64>,
+    defs: &mut [(Told, usize)],
+) {
+    let function = |d: usize| matches!(file.tags.defs[d].kind, Kind::Function | Kind::Method);
+    let saying: Vec<usize> = (0..defs.len()).filter(|&k| defs[k].0.2 > 0.0 && function(defs[k].1)).collect();
+    let tie =
+        saying.iter().enumerate().any(|(i, &a)| saying[i + 1..].iter().any(|&b| defs[a].0.2 == defs[b].0.2));
+    if !tie {
+        return;
+    }
+    let Ok(bytes) = ctxkeep_core::read_within(root, &file.path) else { return };
+    let text = String::from_utf8_lossy(&bytes);
+    // Where each line starts, for a definition's lines as one slice.
+    let starts: Vec<usize> = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
+    for k in saying {
+        let def = &file.tags.defs[defs[k].1];
+        let at = |line: u32| starts.get(line as usize).copied().unwrap_or(text.len());
+        let Some(body) = text.get(at(def.line.saturating_sub(1))..at(def.end_line)) else { continue };
+        let mut said: Vec<&str> = Vec::new();
+        crate::terms::visit_terms(body, |t| {
+            if let Some((&term, _)) = task_terms.get_key_value(t)
+                && !said.contains(&term)
+            {
+                said.push(term);
+            }
+        });
+        defs[k].0.3 = said.iter().filter_map(|t| task_terms.get(t)).sum();
+    }
 }
 
 /// Each file's weight: [`PathRole::is_auxiliary`] files get `factor` unless the
