@@ -78,7 +78,7 @@ struct Inputs {
 
 /// How outlines are made: a change of what they pick or how they order it must
 /// change it, or a store keeps the outlines of the old way until a file changes.
-const VERSION: u32 = 16;
+const VERSION: u32 = 17;
 
 /// Where the digest of the inputs of the stored outlines is kept ([`Workspace::derived`]).
 const INPUTS_KEY: &str = "outline-inputs";
@@ -190,8 +190,14 @@ fn outlines(
     // The files other than `i` that use `def` as what it is, when few files define its
     // name, or few of them are named after it (`context.ts`'s `class Context`, not a
     // router's `interface Context`): a file named for a name is where it is looked for.
+    // A module's file is named for it, or its folder is (minijinja's `value/mod.rs` and its `Value`).
     let namesake = |file: usize, name: &str| {
-        let stem = files[file].path.rsplit('/').next().and_then(|n| n.split('.').next()).unwrap_or("");
+        let mut parts = files[file].path.rsplit('/');
+        let stem = parts.next().and_then(|n| n.split('.').next()).unwrap_or("");
+        let stem = match stem {
+            "mod" | "__init__" | "index" | "lib" => parts.next().unwrap_or(stem),
+            _ => stem,
+        };
         ctxkeep_core::paths::same_name(stem, name)
     };
     let users_of = |i: usize, def: &Def, exports: &Exports| {
@@ -391,9 +397,19 @@ impl<'f> Exports<'f> {
     /// Whether `def` is part of its file's public face (a member of a private
     /// class is private).
     fn is_public(&self, defs: &[Def], def: &Def) -> bool {
-        // An impl block names no visibility: its methods' own `pub` decides.
+        // An impl block names no visibility: its methods' own `pub` decides, and its
+        // type's where the file defines it (`impl SmallStr` of a `pub(crate) struct`).
+        let impl_type_public = |p: &Def| {
+            let name = p.name.split('<').next().unwrap_or(&p.name).trim();
+            let of_type = |d: &&Def| {
+                d.name == name && matches!(d.kind, Kind::Struct | Kind::Enum) && d.parent.is_none()
+            };
+            defs.iter().find(of_type).is_none_or(|t| self.is_public_alone(defs, t))
+        };
         self.is_public_alone(defs, def)
-            && def.parent(defs).is_none_or(|p| p.kind == Kind::Impl || self.is_public(defs, p))
+            && def.parent(defs).is_none_or(|p| {
+                if p.kind == Kind::Impl { impl_type_public(p) } else { self.is_public(defs, p) }
+            })
     }
 
     /// Whether other files can name `def` at all: not a Rust item without
@@ -707,6 +723,29 @@ get_header(2)
         };
         assert_eq!(users("Value", None), Some(2), "{:?}", outline.defs);
         assert_eq!(users("from_str", None), Some(2), "{:?}", outline.defs);
+    }
+
+    #[test]
+    fn a_module_named_by_its_folder_is_where_its_namesake_is_looked_for() {
+        // minijinja's `value/mod.rs`: `Value` is also a name four other crates define.
+        let mut files: Vec<IndexedFile> = (0..4)
+            .map(|i| IndexedFile::parsed(&format!("crate_{i}/src/lib.rs"), Lang::Rust, "pub struct Value;\n"))
+            .collect();
+        let module = "pub struct Value(pub(crate) u8);\nimpl Value {\n    pub fn kind_of(&self) {}\n}\n\
+                      pub(crate) struct SmallStr;\nimpl SmallStr {\n    pub fn small_len(&self) {}\n}\n";
+        files.push(IndexedFile::parsed("src/value/mod.rs", Lang::Rust, module));
+        let user = "fn f(v: Value, s: SmallStr) { s.small_len(); }\n";
+        files.push(IndexedFile::parsed("src/use.rs", Lang::Rust, user));
+        files.push(IndexedFile::parsed("src/more.rs", Lang::Rust, user));
+        files.push(IndexedFile::parsed("src/other.rs", Lang::Rust, "fn g(v: Value) { v.kind_of(); }\n"));
+        let outlines = outline_all(&files);
+        let outline = outlines.iter().find(|o| o.path == "src/value/mod.rs").unwrap();
+        let value = outline.defs.iter().find(|d| d.name == "Value").unwrap();
+        assert_eq!(value.users, 3, "{:?}", outline.defs);
+        // A crate-private type's `pub fn` is no more public than the type: after the
+        // public type's, though more files call it.
+        let at = |name: &str| names(outline).iter().position(|n| *n == name).unwrap();
+        assert!(at("kind_of") < at("small_len"), "{:?}", outline.defs);
     }
 
     #[test]

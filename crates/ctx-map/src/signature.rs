@@ -187,7 +187,13 @@ fn members(source: &str, body: Node, width: usize) -> String {
         "field_declaration_list" | "enum_variant_list" => {
             // A public struct's private fields are its own business (`pub struct ProgressBar
             // { state: …, pos: … }` invites no one to use them): `…` says they are there.
-            let public = |n: Node| n.named_child(0).is_some_and(|v| v.kind() == "visibility_modifier");
+            // `pub`, not `pub(crate)`: minijinja's `pub struct Environment { pub(crate) … }`.
+            let public = |n: Node| {
+                n.named_child(0).is_some_and(|v| {
+                    v.kind() == "visibility_modifier"
+                        && v.utf8_text(source.as_bytes()).is_ok_and(|t| t.trim() == "pub")
+                })
+            };
             let hides = body.kind() == "field_declaration_list" && body.parent().is_some_and(public);
             let all: Vec<Node> = children
                 .iter()
@@ -756,6 +762,9 @@ mod tests {
         let rust = "pub struct Pair<T> {\n    /// The left.\n    #[serde(default)]\n    pub left: T,\n    right: T,\n}\n";
         // Docs and attributes out; a public struct's private field is only `…`.
         assert_eq!(sig(Lang::Rust, rust), "pub struct Pair<T> { pub left: T, … }");
+        // `pub(crate)` is no `pub` (minijinja's `Environment`).
+        let crate_only = "pub struct Env {\n    pub(crate) callback: u8,\n    pub name: String,\n}\n";
+        assert_eq!(sig(Lang::Rust, crate_only), "pub struct Env { pub name: String, … }");
         assert_eq!(sig(Lang::Rust, "struct Id(u64);"), "struct Id(u64)");
         assert_eq!(
             sig(Lang::Rust, "enum E {\n    A,\n    B { x: u8 },\n    C(String),\n}\n"),

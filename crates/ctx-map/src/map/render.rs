@@ -5,7 +5,7 @@ use std::fmt::Write;
 
 use ctxkeep_core::paths::{PathRole, display_name};
 use ctxkeep_core::tokens::Tokenizer;
-use rustc_hash::FxHashMap as HashMap;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use super::plan::{PATH_ONLY, Plan};
 use super::{MapDef, MapFile, RepoMap};
@@ -31,6 +31,9 @@ pub fn render(
     if plan.task {
         structure.tree.clear();
         structure.key_files.clear();
+        // One command of each purpose: minijinja's nineteen Makefile targets took a sixth.
+        let mut purposes = HashSet::default();
+        structure.commands.retain(|c| purposes.insert(c.purpose.clone()));
     }
     let hidden = trim_tree(&mut structure.tree, MAX_TREE_ENTRIES);
     let render_structure = |s: &Structure| render_structure(s, &hidden);
@@ -130,7 +133,10 @@ fn trim_tree(tree: &mut Vec<ctxkeep_core::structure::TreeEntry>, max: usize) -> 
     let per_top = (0..=widest).take_while(|&k| shown(k) <= max).last().unwrap_or(0);
     let mut keep = vec![false; tree.len()];
     for (top, list) in &mut children {
-        list.sort_by_key(|&(files, i)| (std::cmp::Reverse(files), i));
+        // The code before what surrounds it, however many snapshots a test folder holds
+        // (minijinja's `minijinja/src` under `minijinja/tests`' 495 files).
+        let auxiliary = |i: usize| PathRole::of(&tree[i].path).is_auxiliary();
+        list.sort_by_key(|&(files, i)| (auxiliary(i), std::cmp::Reverse(files), i));
         for &(_, i) in list.iter().take(per_top) {
             keep[i] = true;
         }
@@ -398,6 +404,12 @@ mod tests {
         let text = render_structure(&structure, &hidden);
         assert!(text.contains("    e17/ (9)\n    … 23 more folders\n  src/ (40)\n"), "{text}");
         assert_eq!(text.matches("more folder").count(), 1, "{text}");
+        // The code's folder before a larger one of tests.
+        let mut crate_tree =
+            vec![entry("minijinja", 542), entry("minijinja/tests", 495), entry("minijinja/src", 40)];
+        crate_tree.extend((0..3).map(|i| entry(&format!("docs{i}"), 1)));
+        trim_tree(&mut crate_tree, 5);
+        assert!(crate_tree.iter().any(|t| t.path == "minijinja/src"), "{crate_tree:?}");
         // A tree within the limit is left whole.
         let mut small = vec![entry("a", 1), entry("a/b", 1)];
         assert!(trim_tree(&mut small, 12).is_empty() && small.len() == 2);
@@ -414,6 +426,39 @@ mod tests {
         let tests: Vec<&str> =
             defs.iter().filter(|d| is_test_function(d, defs)).map(|d| d.name.as_str()).collect();
         assert_eq!(tests, ["bar_is_safe"]);
+    }
+
+    #[test]
+    fn a_task_s_map_keeps_one_command_of_each_purpose_and_no_tree() {
+        use ctxkeep_core::structure::{Command, TreeEntry};
+        let command = |purpose: &str, command: &str| Command {
+            purpose: purpose.into(),
+            command: command.into(),
+            source: "Makefile".into(),
+        };
+        let structure = Structure {
+            stack: vec!["Rust (Cargo.toml)".into()],
+            commands: vec![
+                command("test", "cargo test"),
+                command("test", "make run-tests"),
+                command("lint", "cargo clippy"),
+            ],
+            key_files: vec!["README.md".into()],
+            tree: vec![TreeEntry { path: "src".into(), depth: 1, files: 3 }],
+        };
+        let files = vec![indexed("pkg/app.py", "def run():\n    pass\n")];
+        let map_for = |task: bool| {
+            let plan = Plan { order: vec![(0, 0, 1.0)], file_rank: vec![1.0], heading: "", task };
+            render(&files, &plan, structure.clone(), 2000, &O200k, IndexStats::default()).text
+        };
+        let task = map_for(true);
+        assert!(task.contains("- test: `cargo test`") && task.contains("- lint: `cargo clippy`"), "{task}");
+        assert!(
+            !task.contains("make run-tests") && !task.contains("Tree:") && !task.contains("Key files"),
+            "{task}"
+        );
+        let overview = map_for(false);
+        assert!(overview.contains("make run-tests") && overview.contains("Tree:"), "{overview}");
     }
 
     #[test]
