@@ -133,8 +133,8 @@ pub fn written_as_code(word: &str) -> bool {
 
 /// The identifiers a task writes as code, and so names definitions outright:
 /// its words spelled as code ([`written_as_code`]), and any word it puts in
-/// backticks (`` `edit` ``) or qualifies (`click.prompt`, `validators.disabled()`,
-/// `Key::derive_from`), of three characters or more. A file name (`app.py`)
+/// backticks (`` `edit` ``), qualifies (`click.prompt`, `validators.disabled()`,
+/// `Key::derive_from`) or calls (`select()`), of three characters or more. A file name (`app.py`)
 /// is no qualified name.
 pub fn code_names(query: &str) -> HashSet<String> {
     let mut out: HashSet<String> = query_names(query).into_iter().filter(|w| written_as_code(w)).collect();
@@ -152,6 +152,15 @@ pub fn code_names(query: &str) -> HashSet<String> {
     }
     for chain in qualified_chains(query) {
         out.extend(chain.into_iter().filter(|p| is_identifier(p)).map(str::to_string));
+    }
+    // A name called (`select()`, `Field(default_factory=...)`): prose puts a space before `(`.
+    for (at, _) in query.match_indices('(') {
+        let head = &query[..at];
+        let start = head.rfind(|c: char| !(c.is_alphanumeric() || c == '_')).map_or(0, |i| i + 1);
+        let name = &head[start..];
+        if is_identifier(name) {
+            out.insert(name.to_string());
+        }
     }
     out
 }
@@ -856,6 +865,9 @@ impl<T> ProgressState<T> {
             ["click", "disabled", "prompt", "validators"]
         );
         assert_eq!(code("clarify Key::derive_from (fixes #2646)"), ["Key", "derive_from"]);
+        // A call is code; a parenthesis after a space is prose.
+        assert_eq!(code("add a new overload to select() for 5 entities (or more)"), ["select"]);
+        assert_eq!(code("support default_factory=...) in field(x)"), ["default_factory", "field"]);
         // File names, versions and sentences' ends are no qualified names.
         assert_eq!(code("update setup.py and src/app.py to v1.2.3. then done."), [""; 0]);
         assert_eq!(code("a lone ` backtick, and the end."), [""; 0]);
