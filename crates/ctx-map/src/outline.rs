@@ -78,7 +78,7 @@ struct Inputs {
 
 /// How outlines are made: a change of what they pick or how they order it must
 /// change it, or a store keeps the outlines of the old way until a file changes.
-const VERSION: u32 = 17;
+const VERSION: u32 = 18;
 
 /// Where the digest of the inputs of the stored outlines is kept ([`Workspace::derived`]).
 const INPUTS_KEY: &str = "outline-inputs";
@@ -239,7 +239,14 @@ fn outlines(
                 // are its interface's, never what a reader looks for in the file.
                 let fills_in = def.implements_trait(defs);
                 let associated = fills_in && matches!(def.kind, Kind::Type | Kind::Constant);
-                if !def.kind.defines_name() || nested || associated || (in_code && def.is_test(defs)) {
+                // A module's metadata (`__version__ = "0.0.39"`, `__all__ = […]`) is no code of it.
+                let metadata = def.kind == Kind::Constant && is_dunder(&def.name);
+                if !def.kind.defines_name()
+                    || nested
+                    || associated
+                    || metadata
+                    || (in_code && def.is_test(defs))
+                {
                     continue;
                 }
                 // Another file's use of a name that file cannot see is of another's.
@@ -361,6 +368,11 @@ fn outline_def(file: &IndexedFile, def: &Def, users: usize) -> OutlineDef {
         parent: def.parent(defs).map(|p| p.name.clone()),
         users: users as u32,
     }
+}
+
+/// Whether `name` is a `__dunder__` name.
+pub(crate) fn is_dunder(name: &str) -> bool {
+    name.len() > 4 && name.starts_with("__") && name.ends_with("__")
 }
 
 /// A signature of any number of lines on one: whitespace collapsed, no
@@ -488,7 +500,7 @@ mod tests {
             IndexedFile::parsed(
                 "src/pkg/app.py",
                 Lang::Python,
-                "from core import Pool\ndef test_x():\n    pass\ndef _hidden():\n    pass\nclass App:\n    def run(self,\n            x):\n        Pool()\n",
+                "from core import Pool\n__version__ = \"1.0\"\ndef test_x():\n    pass\ndef _hidden():\n    pass\nclass App:\n    def run(self,\n            x):\n        Pool()\n",
             ),
             IndexedFile::parsed("tests/test_app.py", Lang::Python, "def test_app():\n    App().run(1)\n"),
             // Not core.rs's private `helper`, which no other file can see.
@@ -502,6 +514,7 @@ mod tests {
         assert_eq!(core.referenced_by, 1);
         assert_eq!(core.defs[2].parent.as_deref(), Some("Pool"));
         let app = by_path("src/pkg/app.py");
+        // Its metadata (`__version__`) is no code of it.
         assert_eq!(names(app), ["App", "run", "_hidden"]);
         assert_eq!(app.defs[1].signature, "def run(self, x)");
         assert_eq!(app.defs[0].kind, "class");

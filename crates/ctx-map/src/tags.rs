@@ -73,8 +73,7 @@ impl Kind {
 /// Whether a name is private by its language's convention: `_name` (Python,
 /// JavaScript) or `#name` (a JavaScript private field), not a `__dunder__`.
 pub(crate) fn private_by_name(name: &str) -> bool {
-    let dunder = name.len() > 4 && name.starts_with("__") && name.ends_with("__");
-    name.starts_with('#') || name.starts_with('_') && !dunder
+    name.starts_with('#') || name.starts_with('_') && !crate::outline::is_dunder(name)
 }
 
 /// A definition.

@@ -625,7 +625,7 @@ fn a_map_leaves_out_test_functions_inner_functions_and_second_variants() {
     let dir = tree(&[
         ("src/lib.rs", lib),
         ("pkg/serving.py", serving),
-        ("pkg/app.py", "from pkg.serving import run_wsgi\nrun_wsgi(1)\n"),
+        ("pkg/app.py", "from pkg.serving import run_wsgi\n__version__ = \"0.0.39\"\nrun_wsgi(1)\n"),
         ("tests/test_serving.py", test),
         // black's formatter cases: what the tests read, named like the task.
         ("tests/data/cases/run_wsgi_calls.py", "def run_wsgi():\n    a = b = (cccc)\n"),
@@ -640,7 +640,13 @@ fn a_map_leaves_out_test_functions_inner_functions_and_second_variants() {
         names.contains(&"src/lib.rs: run".to_string())
             && names.contains(&"pkg/serving.py: run_wsgi".to_string())
     );
-    for aside in ["src/lib.rs: verify_app", "pkg/serving.py: write", "pkg/serving.py: start_response"] {
+    let asides = [
+        "src/lib.rs: verify_app",
+        "pkg/serving.py: write",
+        "pkg/serving.py: start_response",
+        "pkg/app.py: __version__",
+    ];
+    for aside in asides {
         assert!(!names.contains(&aside.to_string()), "{aside}:\n{}", map.text);
     }
     // A test file says it holds tests; a task about them shows them, but not what

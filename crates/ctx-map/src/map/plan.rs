@@ -380,12 +380,19 @@ fn shown_defs<'a>(
         // A trait impl's associated types and constants (`type SerializeMap = Compound<'a, W>;`)
         // are its interface's: what the trait says, repeated in every impl.
         let associated = matches!(def.kind, Kind::Type | Kind::Constant) && def.implements_trait(defs);
+        // A module's metadata (`__version__ = "0.0.39"`) is no code of it.
+        let metadata = def.kind == Kind::Constant && crate::outline::is_dunder(&def.name);
         // A member its interface's line already shows (`interface Pool { run<T>(fn: () => T): Promise<T> }`).
         let inlined = def.parent(defs).is_some_and(|p| {
             matches!(p.kind, Kind::Interface | Kind::Type) && p.signature.contains(def.signature.trim())
         });
-        let aside =
-            (demoted && test_function) || test || associated || inlined || def.is_local(defs) || repeated[d];
+        let aside = (demoted && test_function)
+            || test
+            || associated
+            || metadata
+            || inlined
+            || def.is_local(defs)
+            || repeated[d];
         def.kind.defines_name() && !data && (names_outright(focus, &def.name) || !aside)
     })
 }
