@@ -864,3 +864,19 @@ fn an_interface_s_member_its_line_shows_is_not_shown_again() {
     assert!(map.text.contains("export interface Pool { run<T>(fn: () => T): Promise<T> }"), "{}", map.text);
     assert_eq!(map.text.matches("run<T>(fn: () => T)").count(), 1, "{}", map.text);
 }
+
+#[test]
+fn a_trait_impl_s_associated_types_stay_out_of_a_task_s_map() {
+    // serde_json's `ser.rs`: every `impl Serializer` repeats the trait's associated types.
+    let ser = "pub struct Compound;\npub struct Ser;\nimpl serde::Serializer for Ser {\n    type SerializeMap = Compound;\n    \
+               type SerializeSeq = Compound;\n    fn serialize_map(self) -> Compound { Compound }\n}\n";
+    let dir = tree(&[("src/ser.rs", ser), ("src/lib.rs", "mod ser;\npub use ser::Ser;\n")]);
+    let cache = tempfile::tempdir().unwrap();
+    let mut ws = open(dir.path(), cache.path());
+    let query = Some("serialize a map with SerializeMap".into());
+    let map = run(&mut ws, &MapOptions { tokens: 1000, query, ..MapOptions::default() });
+    assert!(map.text.contains("fn serialize_map(self) -> Compound"), "{}", map.text);
+    assert!(!map.text.contains("type SerializeSeq"), "{}", map.text);
+    // Unless the task names one as code.
+    assert!(map.text.contains("type SerializeMap = Compound"), "{}", map.text);
+}
