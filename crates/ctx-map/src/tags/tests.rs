@@ -1,0 +1,296 @@
+//! What extraction yields for each language's shapes.
+
+use super::*;
+
+fn defs(lang: Lang, source: &str) -> Vec<(String, Kind, u32, Option<u32>)> {
+    extract(lang, source).unwrap().defs.into_iter().map(|d| (d.name, d.kind, d.line, d.parent)).collect()
+}
+
+#[test]
+fn an_imported_name_remembers_the_module_it_comes_from() {
+    let from = |lang: Lang, source: &str| -> Vec<(String, Option<String>)> {
+        extract(lang, source).unwrap().refs.into_iter().map(|r| (r.name, r.from)).collect()
+    };
+    let some = |name: &str, from: &str| (name.to_string(), Some(from.to_string()));
+    let python =
+        "from uvicorn.server import Server\nfrom .config import Config as C\nimport os\nServer(C())\n";
+    let found = from(Lang::Python, python);
+    assert!(
+        found.contains(&some("Server", "uvicorn.server")) && found.contains(&some("Config", ".config")),
+        "{found:?}"
+    );
+    assert!(found.iter().any(|(n, f)| n == "os" && f.is_none()), "{found:?}");
+    let ts = "import { H3, serve } from \"./h3\";\nimport Router from '../router';\nnew H3(); serve(); Router();\n";
+    let found = from(Lang::TypeScript, ts);
+    assert!(found.contains(&some("H3", "./h3")) && found.contains(&some("Router", "../router")), "{found:?}");
+    let rust = "use crate::server::{Server, state::State};\nuse super::config::Config;\nuse serde;\n\
+                fn f(s: Server, t: State, c: Config) {}\n";
+    let found = from(Lang::Rust, rust);
+    assert!(found.contains(&some("Server", "crate::server")), "{found:?}");
+    assert!(found.contains(&some("State", "crate::server::state")), "{found:?}");
+    assert!(found.contains(&some("Config", "super::config")), "{found:?}");
+}
+
+#[test]
+fn a_class_field_holding_a_function_is_a_method() {
+    let ts = "export class Context {\n  #status = 200\n  json: JSONRespond = (object: unknown, init?: number) => {\n    \
+              return this.#newResponse(object)\n  }\n  text = (text: string): Response => this.#newResponse(text)\n  \
+              #newResponse = (data: Data) => {\n    return new Response(data)\n  }\n}\n";
+    let js = "class Context {\n  json = (object, init) => {\n    return object\n  }\n  #status = 200\n}\n";
+    for (lang, source, methods) in
+        [(Lang::TypeScript, ts, &["json", "text", "#newResponse"][..]), (Lang::JavaScript, js, &["json"][..])]
+    {
+        let tags = extract(lang, source).unwrap();
+        let found: Vec<(&str, Kind, Option<u32>)> =
+            tags.defs.iter().map(|d| (d.name.as_str(), d.kind, d.parent)).collect();
+        let expected: Vec<(&str, Kind, Option<u32>)> = std::iter::once(("Context", Kind::Class, None))
+            .chain(methods.iter().map(|&m| (m, Kind::Method, Some(0))))
+            .collect();
+        assert_eq!(found, expected, "{lang:?}");
+        if lang == Lang::TypeScript {
+            let signature = |d: usize| tags.defs[d].signature.as_str();
+            assert_eq!(signature(1), "json: JSONRespond = (object: unknown, init?: number) =>");
+            assert_eq!(signature(2), "text = (text: string): Response =>");
+        }
+    }
+}
+
+#[test]
+fn a_method_use_naming_its_type_remembers_the_type() {
+    let owners = |lang: Lang, source: &str, name: &str| -> Vec<(String, u32)> {
+        let tags = extract(lang, source).unwrap();
+        tags.refs.into_iter().find(|r| r.name == name).map(|r| r.owners).unwrap_or_default()
+    };
+    let rust = "fn f() {
+ProgressBar::new(1);
+crate::bar::ProgressBar::new(2);
+Bar::<u8>::new();
+                    Self::new();
+x.new();
+<T as Default>::new();
+std::mem::new();
+}
+";
+    assert_eq!(owners(Lang::Rust, rust, "new"), [("Bar".to_string(), 1), ("ProgressBar".to_string(), 2)]);
+    let python = "def f():
+Path.home()
+path.home()
+os.path.home()
+";
+    assert_eq!(owners(Lang::Python, python, "home"), [("Path".to_string(), 1)]);
+    // JavaScript's may be an object's (`React.f()`): the graph links it to a class's
+    // method only where the repository has that class.
+    let js = "import AxiosError from './AxiosError.js';\nAxiosHeaders.from(x);\nheaders.from(y);\n\
+              AxiosError.from(e);\nJSON.parse(z);\n";
+    assert_eq!(
+        owners(Lang::JavaScript, js, "from"),
+        [("AxiosError".to_string(), 1), ("AxiosHeaders".to_string(), 1)]
+    );
+    assert_eq!(owners(Lang::JavaScript, js, "parse"), []);
+}
+
+#[test]
+fn a_named_function_expression_is_defined_and_holds_its_inner_functions() {
+    let js = "export default isSupported && function httpAdapter(config) {\n  function done() {}\n}\n";
+    let found = defs(Lang::JavaScript, js);
+    assert_eq!(
+        found,
+        [("httpAdapter".into(), Kind::Function, 1, None), ("done".into(), Kind::Function, 2, Some(0))]
+    );
+}
+
+#[test]
+fn what_an_anonymous_callback_defines_is_its_own_but_a_module_wrapper_s_is_the_file_s() {
+    let source = "utils.reduce(proto, ({value}, key) => {\n  return { get: () => value, set(v) { this[key] = v; } };\n});\n\
+                  describe('x', () => {\n  const setup = () => 1;\n  function helper() {}\n});\n\
+                  utils.inherits(E, Error, { toJSON: function toJSON() { return {}; } });\n\
+                  (function () {\n  function wrapped() {}\n})();\n\
+                  export default { getAdapter: (names) => names };\n\
+                  const outer = () => { const inner = () => 2; };\n\
+                  const predicates = utils.toFlatObject(utils, {}, null, function filter(prop) {\n  return prop;\n});\n";
+    let mut got: Vec<String> = defs(Lang::JavaScript, source).into_iter().map(|d| d.0).collect();
+    got.dedup(); // `toJSON: function toJSON()` defines it as a key and as the function's name
+    // A named function passed as an argument (`filter`) is the call's: nothing calls it by name.
+    assert_eq!(got, ["toJSON", "wrapped", "getAdapter", "outer", "inner", "predicates"]);
+    let typescript = "app.get('/', async (c: Context) => { const body = () => 1; return body(); });\nexport const f = (n: number) => n;\n";
+    let got: Vec<String> = defs(Lang::TypeScript, typescript).into_iter().map(|d| d.0).collect();
+    assert_eq!(got, ["f"]);
+}
+
+#[test]
+fn python_multi_line_signatures_and_methods() {
+    let source = "class Loop(Base):\n    def run(self,\n            until=None):\n        return helper()\n\nLIMIT = 10\n";
+    let tags = extract(Lang::Python, source).unwrap();
+    assert_eq!(
+        defs(Lang::Python, source),
+        [
+            ("Loop".into(), Kind::Class, 1, None),
+            ("run".into(), Kind::Method, 2, Some(0)),
+            ("LIMIT".into(), Kind::Constant, 6, None),
+        ]
+    );
+    assert_eq!(tags.defs[1].signature, "def run(self, until=None):");
+    assert!(tags.refs.iter().any(|r| r.name == "Base"));
+    assert!(tags.refs.iter().any(|r| r.name == "helper"));
+}
+
+#[test]
+fn python_type_aliases_are_types_and_data_stays_constant() {
+    let source = "Scope = MutableMapping[str, Any]\nHandler = t.Callable[[Request], Awaitable[None]]\n\
+                  Pair = tuple[int, int]\nPath: TypeAlias = \"str | bytes\"\ntype Json = dict[str, Json]\n\
+                  FIRST = ITEMS[0]\ntimeout = config[\"timeout\"]\nLIMIT: int = 10\n";
+    let got: Vec<(String, Kind)> = defs(Lang::Python, source).into_iter().map(|d| (d.0, d.1)).collect();
+    let want = [
+        ("Scope", Kind::Type),
+        ("Handler", Kind::Type),
+        ("Pair", Kind::Type),
+        ("Path", Kind::Type),
+        ("Json", Kind::Type),
+        ("FIRST", Kind::Constant),
+        ("timeout", Kind::Constant),
+        ("LIMIT", Kind::Constant),
+    ];
+    assert_eq!(got, want.map(|(name, kind)| (name.to_string(), kind)));
+    let tags = extract(Lang::Python, source).unwrap();
+    assert_eq!(tags.defs[0].signature, "Scope = MutableMapping[str, Any]");
+    assert_eq!(tags.defs[4].signature, "type Json = dict[str, Json]");
+}
+
+#[test]
+fn rust_methods_sit_in_their_impl() {
+    let source = "pub struct Pool;\nimpl Pool {\n    pub fn get(&self) -> Conn {\n        make()\n    }\n}\nfn make() -> Conn { Conn }\n";
+    let tags = extract(Lang::Rust, source).unwrap();
+    let got: Vec<_> = tags.defs.iter().map(|d| (d.name.as_str(), d.kind, d.parent)).collect();
+    assert_eq!(
+        got,
+        [
+            ("Pool", Kind::Struct, None),
+            ("Pool", Kind::Impl, None),
+            ("get", Kind::Method, Some(1)),
+            ("make", Kind::Function, None)
+        ]
+    );
+    assert_eq!(tags.defs[2].signature, "pub fn get(&self) -> Conn");
+    assert!(tags.refs.iter().any(|r| r.name == "make" && r.count == 1), "{:?}", tags.refs);
+    assert!(tags.refs.iter().any(|r| r.name == "Conn"));
+    // The struct's own name is not a use of it; the impl's type is.
+    assert_eq!(tags.refs.iter().find(|r| r.name == "Pool").map(|r| r.count), Some(1));
+}
+
+/// Per name: (uses, bare, on a value).
+fn uses(lang: Lang, source: &str) -> Vec<(String, u32, u32, u32)> {
+    extract(lang, source).unwrap().refs.into_iter().map(|r| (r.name, r.count, r.bare, r.method)).collect()
+}
+
+#[test]
+fn what_a_call_is_made_on_says_whether_it_can_mean_a_method() {
+    let python = "import os.path\nimport numpy as np\nimport flask\nfrom flask import json\n\n\
+                  class A(flask.Flask):\n    def f(self):\n        os.path.join('a')\n        np.norm(1)\n\
+                  \x20       flask.url_for('x')\n        json.dumps(1)\n        Path.home()\n\
+                  \x20       Outer.Inner()\n        app.run()\n        self.go()\n";
+    let got = uses(Lang::Python, python);
+    let of = |name: &str| got.iter().find(|u| u.0 == name).map(|u| (u.1, u.2, u.3));
+    // On a module: bare. `json` may be an object `from flask import` gives: either.
+    for name in ["join", "norm", "url_for", "Flask"] {
+        assert_eq!(of(name), Some((1, 1, 0)), "{name}: {got:?}");
+    }
+    assert_eq!(of("home"), Some((1, 0, 1)), "a class's function is a method");
+    for name in ["dumps", "Inner", "run"] {
+        assert_eq!(of(name), Some((1, 0, 0)), "{name}: {got:?}");
+    }
+    // What is imported is a use; the module it comes from names a file, no definition.
+    let got = uses(Lang::Python, "from rich.console import Console\n");
+    assert_eq!(got.iter().map(|u| u.0.as_str()).collect::<Vec<_>>(), ["Console"], "{got:?}");
+
+    let rust = "fn f() {\n    crate::util::make();\n    Self::new();\n    Vec::<u8>::with_capacity(1);\n\
+                \x20   <T as Default>::default();\n    Kind::Variant(1);\n    it.next();\n    io::<u8>::read();\n}\n";
+    let got = uses(Lang::Rust, rust);
+    let of = |name: &str| got.iter().find(|u| u.0 == name).map(|u| (u.1, u.2, u.3));
+    assert_eq!(of("make"), Some((1, 1, 0)), "{got:?}");
+    assert_eq!(of("read"), Some((1, 1, 0)), "{got:?}");
+    for name in ["new", "with_capacity", "default", "next"] {
+        assert_eq!(of(name), Some((1, 0, 1)), "{name}: {got:?}");
+    }
+    assert_eq!(of("Variant"), Some((1, 0, 0)), "{got:?}");
+
+    let js = "import * as path from 'path';\nconst fs = require('fs');\nimport React from 'react';\n\
+              path.join('a');\nfs.readFileSync('b');\nReact.createElement('c');\nthis.go();\nnew path.Sep();\n";
+    let got = uses(Lang::TypeScript, js);
+    let of = |name: &str| got.iter().find(|u| u.0 == name).map(|u| (u.1, u.2, u.3));
+    for name in ["join", "readFileSync", "Sep"] {
+        assert_eq!(of(name), Some((1, 1, 0)), "{name}: {got:?}");
+    }
+    assert_eq!(of("createElement"), Some((1, 0, 0)), "a default import may be an object: {got:?}");
+    assert_eq!(of("go"), Some((1, 0, 1)), "{got:?}");
+}
+
+#[test]
+fn what_a_file_requires_from_another_module_it_does_not_define() {
+    let js = "const FindMyWay = require('find-my-way');\nconst { kA } = require('./symbols');\n\
+              const toString = require('util').toString;\nconst LIMIT = computeLimit(3);\n\
+              const load = (m) => require(m);\nfunction route() { const Inner = require('x'); }\n\
+              const hasOwn = Object.prototype.hasOwnProperty;\nconst kHooks = symbols.kHooks;\n\
+              const first = list[0].name;\n";
+    for lang in [Lang::JavaScript, Lang::TypeScript] {
+        let defs = extract(lang, js).unwrap().defs;
+        let names: Vec<&str> = defs.iter().map(|d| d.name.as_str()).collect();
+        assert_eq!(names, ["LIMIT", "load", "route", "first"], "{lang:?}");
+    }
+    // What it requires it still uses: `FindMyWay()` is a use of the module's export.
+    let tags =
+        extract(Lang::JavaScript, "const FindMyWay = require('find-my-way');\nFindMyWay();\n").unwrap();
+    assert!(tags.refs.iter().any(|r| r.name == "FindMyWay"), "{:?}", tags.refs);
+}
+
+#[test]
+fn a_property_descriptor_s_accessors_are_named_for_their_property() {
+    let js = "Object.defineProperties(Reply.prototype, {\n  server: {\n    get () {\n      return this.s\n    }\n  },\n\
+              \x20 [kRouteContext]: {\n    get () { return 2 }\n  },\n\
+              \x20 'statusCode': {\n    get () { return 1 },\n    set (value) { this.code(value) }\n  }\n})\n\
+              class Cache {\n  get size () { return 0 }\n}\n\
+              for (const prop of props) {\n  Object.defineProperty(URL.prototype, prop, {\n    get() { return 1 },\n    \
+              set(value) {},\n  })\n}\n";
+    let defs = extract(Lang::JavaScript, js).unwrap().defs;
+    let shown: Vec<(&str, &str)> = defs.iter().map(|d| (d.name.as_str(), d.signature.as_str())).collect();
+    assert_eq!(
+        shown,
+        [
+            ("server", "get server ()"),
+            ("kRouteContext", "get [kRouteContext] ()"),
+            ("statusCode", "get statusCode ()"),
+            ("statusCode", "set statusCode (value)"),
+            ("Cache", "class Cache"),
+            ("size", "get size ()"),
+            // A property named at run time: its accessors define nothing to look up.
+        ]
+    );
+}
+
+#[test]
+fn a_python_module_s_demo_under_its_main_guard_defines_nothing() {
+    let py = "class RichRenderable:\n    pass\n\nif __name__ == \"__main__\":\n    class Foo:\n        pass\n\n\
+              \x20   def divide():\n        pass\n\nif __name__ == '__main__' and DEBUG:\n    def kept():\n        pass\n";
+    let names: Vec<String> = extract(Lang::Python, py).unwrap().defs.into_iter().map(|d| d.name).collect();
+    assert_eq!(names, ["RichRenderable", "kept"]);
+}
+
+#[test]
+fn syntax_errors_still_yield_what_parses() {
+    let tags = extract(Lang::Python, "def good():\n    pass\n\ndef broken(:\n").unwrap();
+    assert!(tags.syntax_errors);
+    assert!(tags.defs.iter().any(|d| d.name == "good"));
+}
+
+#[test]
+fn a_use_passed_on_is_counted_as_exported() {
+    let exported = |lang: Lang, source: &str| -> Vec<(String, u32)> {
+        let refs = extract(lang, source).unwrap().refs.into_iter();
+        refs.filter(|r| r.exported > 0).map(|r| (r.name, r.exported)).collect()
+    };
+    let rust = "pub use self::into_response::IntoResponse;\npub(crate) use self::sealed::Sealed;\n\
+                use a::{B, C};\npub use x::{Y, z::W};\nfn f(r: IntoResponse) {}\n";
+    let names = [("IntoResponse".to_string(), 1), ("W".into(), 1), ("Y".into(), 1)];
+    assert_eq!(exported(Lang::Rust, rust), names);
+    let ts = "import { a } from './a';\nexport { b } from './b';\nconst c = 1;\nexport { c };\n";
+    assert_eq!(exported(Lang::TypeScript, ts), [("b".to_string(), 1), ("c".into(), 1)]);
+}
