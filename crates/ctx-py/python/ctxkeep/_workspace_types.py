@@ -443,7 +443,9 @@ class TreeEntry(TypedDict):
 
 
 class Structure(TypedDict):
-    """The project's stack, commands, key files and folder tree."""
+    """The project's stack, commands, key files and folder tree (a map for a
+    task, by ``query`` or ``focus``, leaves the key files and tree empty and
+    keeps one command of each purpose)."""
 
     stack: List[str]
     commands: List[Command]
