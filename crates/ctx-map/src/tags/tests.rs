@@ -1,4 +1,5 @@
 //! What extraction yields for each language's shapes.
+//! Declared `#[cfg(test)] mod tests;` in `tags.rs`: compiled for tests only.
 
 use super::*;
 
