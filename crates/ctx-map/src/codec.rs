@@ -34,6 +34,10 @@ pub fn encode(tags: &FileTags) -> Vec<u8> {
         put_u32(&mut out, def.line);
         put_u32(&mut out, def.end_line);
         put_str(&mut out, &def.signature);
+        put_u32(&mut out, def.left_out.len() as u32);
+        for item in &def.left_out {
+            put_str(&mut out, item);
+        }
         put_u32(&mut out, def.parent.unwrap_or(u32::MAX));
     }
     put_u32(&mut out, tags.refs.len() as u32);
@@ -64,8 +68,9 @@ pub fn decode(bytes: &[u8]) -> Option<FileTags> {
         let (kind, deprecated) = (*KINDS.get((byte & !DEPRECATED) as usize)?, byte & DEPRECATED != 0);
         let (line, end_line) = (r.u32()?, r.u32()?);
         let signature = r.str()?;
+        let left_out = (0..r.u32()?).map(|_| r.str()).collect::<Option<Vec<_>>>()?;
         let parent = Some(r.u32()?).filter(|&p| p != u32::MAX);
-        defs.push(Def { name, kind, line, end_line, signature, parent, deprecated });
+        defs.push(Def { name, kind, line, end_line, signature, left_out, parent, deprecated });
     }
     let n = r.u32()? as usize;
     let mut refs = Vec::with_capacity(n.min(bytes.len()));
@@ -120,9 +125,15 @@ mod tests {
 
     #[test]
     fn round_trips_and_rejects_garbage() {
-        let source = "class A:\n    def f(self):\n        g()\n\ndef h(\n";
-        let tags = crate::tags::extract(Lang::Python, source).unwrap();
+        // With a signature too long to show whole, which keeps the parameters it leaves out.
+        let long: Vec<String> = (0..40).map(|i| format!("parameter_{i}: int = {i}")).collect();
+        let source = format!(
+            "def k(\n    {},\n):\n    pass\n\nclass A:\n    def f(self):\n        g()\n\ndef h(\n",
+            long.join(",\n    ")
+        );
+        let tags = crate::tags::extract(Lang::Python, &source).unwrap();
         assert!(tags.syntax_errors && !tags.defs.is_empty() && !tags.refs.is_empty());
+        assert!(tags.defs[0].left_out.len() > 10, "{:?}", tags.defs[0]);
         let bytes = encode(&tags);
         assert_eq!(decode(&bytes), Some(tags));
         for cut in 0..bytes.len() {

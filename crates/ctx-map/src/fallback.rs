@@ -84,6 +84,7 @@ pub fn extract(source: &str) -> FileTags {
                 line: row as u32 + 1,
                 end_line: row as u32 + 1,
                 signature,
+                left_out: Vec::new(),
                 parent: None,
                 deprecated: false,
             });

@@ -684,6 +684,7 @@ mod tests {
                 line: 1,
                 end_line: 1,
                 signature: String::new(),
+                left_out: Vec::new(),
                 parent: None,
                 deprecated: false,
             })

@@ -565,6 +565,7 @@ mod tests {
                     line: 1,
                     end_line: 1,
                     signature: format!("function {n}()"),
+                    left_out: Vec::new(),
                     parent: None,
                     deprecated: false,
                 })

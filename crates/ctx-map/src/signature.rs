@@ -24,7 +24,7 @@ fn body_of(node: Node) -> Option<Node> {
 }
 
 /// Longest signature line a long parameter list is wrapped to, in characters.
-const WRAP: usize = 100;
+pub(crate) const WRAP: usize = 100;
 /// Longest signature kept, in characters: five lines of [`WRAP`]. A longer
 /// one is a command's forty options (uvicorn's `main`, `run`), which took a
 /// third of a map's room; its first lines and how many more it takes say
@@ -35,11 +35,18 @@ const MAX_SIGNATURE: usize = 500;
 /// lines of the map before its members; `fn parse<T: DeserializeOwned>` stays).
 const MAX_TYPE_PARAMETERS: usize = 60;
 
-/// How many items of the list a signature is cut inside `rest` goes on
-/// with: the commas at the list's own depth, and one more if something
-/// follows the last, up to the bracket that closes the list.
-fn items_left(rest: &str) -> usize {
-    let (mut depth, mut commas, mut pending, mut previous) = (0i32, 0, false, ' ');
+/// The items of the list a signature is cut inside `rest` goes on with, each
+/// on one line: split at the commas at the list's own depth, up to the
+/// bracket that closes the list.
+fn items_left(rest: &str) -> Vec<String> {
+    let (mut depth, mut items, mut item, mut previous) = (0i32, Vec::new(), String::new(), ' ');
+    let close = |item: &mut String, items: &mut Vec<String>| {
+        let text = item.split_whitespace().collect::<Vec<_>>().join(" ");
+        if !text.is_empty() {
+            items.push(text);
+        }
+        item.clear();
+    };
     for c in rest.chars() {
         // `->` and `=>` are arrows, not brackets.
         let arrow = c == '>' && matches!(previous, '-' | '=');
@@ -50,15 +57,15 @@ fn items_left(rest: &str) -> usize {
             ')' | ']' | '}' | '>' if depth == 0 => break,
             ')' | ']' | '}' | '>' => depth -= 1,
             ',' if depth == 0 => {
-                commas += usize::from(pending);
-                pending = false;
+                close(&mut item, &mut items);
                 continue;
             }
             _ => {}
         }
-        pending |= !c.is_whitespace();
+        item.push(c);
     }
-    commas + usize::from(pending)
+    close(&mut item, &mut items);
+    items
 }
 
 /// How `node` (a definition of kind `kind`) is called or declared, without
@@ -70,7 +77,10 @@ fn items_left(rest: &str) -> usize {
 /// and a Rust test attribute ([`test_attribute`]).
 /// A definition without a body (a constant, a type alias) shows its first
 /// line, cut to [`MAX_SIGNATURE_LINE`] characters.
-pub(crate) fn signature(source: &str, node: Node, kind: Kind, overloads: usize) -> String {
+///
+/// Also the items of a parameter list cut after [`MAX_SIGNATURE`] characters
+/// leaves out (`… (+N)`), one line each, for a task that names one of them.
+pub(crate) fn signature(source: &str, node: Node, kind: Kind, overloads: usize) -> (String, Vec<String>) {
     let bytes = source.as_bytes();
     let body = body_of(node);
     // `const x = …` is a declarator inside a declaration (inside an export): show all of it.
@@ -104,7 +114,8 @@ pub(crate) fn signature(source: &str, node: Node, kind: Kind, overloads: usize) 
             let head = format!("{head} =");
             let width = head.lines().last().map_or(0, |l| l.chars().count());
             let members = members(source, value, width);
-            return if members.is_empty() { format!("{head} {{…}}") } else { head + &members };
+            let text = if members.is_empty() { format!("{head} {{…}}") } else { head + &members };
+            return (text, Vec::new());
         }
         None => {
             let line_end = source[start..].find('\n').map_or(source.len(), |i| start + i);
@@ -116,7 +127,7 @@ pub(crate) fn signature(source: &str, node: Node, kind: Kind, overloads: usize) 
             if matches!(kind, Kind::Constant | Kind::Type) && outer.end_byte() > line_end {
                 let most_lines = if kind == Kind::Type { 2 } else { 1 };
                 if let Some(whole) = joined_whole(source, outer, start, most_lines) {
-                    return whole;
+                    return (whole, Vec::new());
                 }
                 // Type parameters over lines (`type RequestMiddleware<⏎  Request extends … = …,⏎> =
                 // (event) => void`): without them, what the type is may still fit.
@@ -128,22 +139,24 @@ pub(crate) fn signature(source: &str, node: Node, kind: Kind, overloads: usize) 
                     if joined.lines().count() <= most_lines
                         && joined.lines().all(|l| l.chars().count() <= WRAP)
                     {
-                        return joined;
+                        return (joined, Vec::new());
                     }
                 }
-                return cut(&continued(line, outer, start, line_end), MAX_SIGNATURE_LINE);
+                return (cut(&continued(line, outer, start, line_end), MAX_SIGNATURE_LINE), Vec::new());
             }
-            return cut(line.trim_end_matches('{').trim_end(), MAX_SIGNATURE_LINE);
+            return (cut(line.trim_end_matches('{').trim_end(), MAX_SIGNATURE_LINE), Vec::new());
         }
     };
     let text = without_type_parameters(source, node, outer, start, end)
         .unwrap_or_else(|| shown_text(source, outer, start, end));
     let header = text.trim_end().trim_end_matches(['{', ';']).trim_end();
     let mut header = join_lines(header);
+    let mut left_out = Vec::new();
     if let Some((end, _)) = header.char_indices().nth(MAX_SIGNATURE) {
         // Whole lines (each at most `WRAP` wide), then a mark that the list goes on.
         let at = header[..end].rfind('\n').unwrap_or(end);
-        header = match items_left(&header[at..]) {
+        left_out = items_left(&header[at..]);
+        header = match left_out.len() {
             0 => format!("{} …", header[..at].trim_end()),
             left => format!("{} … (+{left})", header[..at].trim_end()),
         };
@@ -164,7 +177,7 @@ pub(crate) fn signature(source: &str, node: Node, kind: Kind, overloads: usize) 
             .map(|d| cut(d, MAX_SIGNATURE_LINE)),
     );
     out.push(header);
-    out.join("\n")
+    (out.join("\n"), left_out)
 }
 
 /// Longest line a data type's members are listed on, with its header, in characters.
@@ -689,9 +702,12 @@ mod tests {
     #[test]
     fn the_items_a_cut_leaves_are_counted_at_the_list_s_own_depth() {
         // Past brackets, lambdas and arrows, up to the bracket that closes the list.
-        assert_eq!(items_left(" b: Dict[str, int] = {}, c=lambda: (1, 2), d: () => void)"), 3);
-        assert_eq!(items_left(", d)"), 1);
-        assert_eq!(items_left(") -> int"), 0);
+        assert_eq!(
+            items_left(" b: Dict[str, int] = {},\n    c=lambda: (1, 2), d: () => void)"),
+            ["b: Dict[str, int] = {}", "c=lambda: (1, 2)", "d: () => void"]
+        );
+        assert_eq!(items_left(", d)"), ["d"]);
+        assert!(items_left(") -> int").is_empty());
     }
 
     #[test]

@@ -19,7 +19,7 @@ use crate::lang::Lang;
 use crate::signature::signature;
 
 /// Bumped when what extraction yields changes: cached tags are re-parsed.
-pub const TAGS_VERSION: u32 = 45;
+pub const TAGS_VERSION: u32 = 46;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -86,6 +86,9 @@ pub struct Def {
     pub end_line: u32,
     /// The lines that introduce it, without the body.
     pub signature: String,
+    /// The items of its parameter list a long signature leaves out (`… (+N)`),
+    /// one line each: a task that names one gets it back.
+    pub left_out: Vec<String>,
     /// The definition it sits in (index into the file's defs), if any.
     pub parent: Option<u32>,
     /// Whether its language's mark says it is deprecated (`@deprecated`,
@@ -500,6 +503,7 @@ pub fn extract(lang: Lang, source: &str) -> Result<FileTags, String> {
             (Kind::Function, Some(parent)) if parent.holds_methods() => Kind::Method,
             (kind, _) => kind,
         };
+        let (shown, left_out) = signature(source, def.first, kind, def.overloads);
         defs.push(Def {
             name: def.name.clone(),
             kind,
@@ -509,10 +513,11 @@ pub fn extract(lang: Lang, source: &str) -> Result<FileTags, String> {
                 // `get ()` says nothing; `get server ()` is how JavaScript writes a getter.
                 Some(head) => {
                     let keyword = head.split(' ').next().unwrap_or(head);
-                    signature(source, def.first, kind, def.overloads).replacen(keyword, head, 1)
+                    shown.replacen(keyword, head, 1)
                 }
-                None => signature(source, def.first, kind, def.overloads),
+                None => shown,
             },
+            left_out,
             parent: parent.map(|p| p as u32),
             deprecated: crate::deprecated::is_deprecated(
                 &lines,

@@ -548,6 +548,43 @@ fn a_task_about_a_class_shows_its_constructor_s_parameters() {
 }
 
 #[test]
+fn a_parameter_the_task_names_comes_back_into_a_signature_too_long_to_show_whole() {
+    // jinja's `Environment.overlay` takes 25 parameters; a task about its last one
+    // needs that one shown, not the first five lines of the others.
+    let params: Vec<String> = (0..30).map(|i| format!("option_number_{i}: str | None = missing")).collect();
+    let source = format!(
+        "class Environment:\n    def overlay(\n        self,\n        {},\n        enable_async: bool = missing,\n    ) -> \"Environment\":\n        return self\n",
+        params.join(",\n        ")
+    );
+    let dir =
+        tree(&[("pkg/environment.py", &source), ("pkg/app.py", "from pkg.environment import Environment\n")]);
+    let cache = tempfile::tempdir().unwrap();
+    let mut ws = open(dir.path(), cache.path());
+    let mut map = |query: Option<&str>| {
+        run(&mut ws, &MapOptions { tokens: 1024, query: query.map(Into::into), ..MapOptions::default() })
+    };
+    let asked = map(Some("overlay should accept `enable_async`"));
+    let overlay = |m: &RepoMap| {
+        m.files.iter().flat_map(|f| &f.definitions).find(|d| d.name == "overlay").unwrap().signature.clone()
+    };
+    let signature = overlay(&asked);
+    let last = signature.lines().last().unwrap();
+    // The shown lines, then how many others stay out and the one asked for, as the text shows it.
+    assert!(signature.starts_with("def overlay(self, option_number_0: str | None = missing,"), "{signature}");
+    assert!(last.trim_start().starts_with("… (+"), "{signature}");
+    assert!(last.ends_with(", enable_async: bool = missing"), "{signature}");
+    assert!(asked.text.contains(last), "{}", asked.text);
+    let hidden: usize = last.trim_start()["… (+".len()..].split(')').next().unwrap().parse().unwrap();
+    assert_eq!(signature.matches("option_number_").count() + hidden, 30, "{signature}");
+    // A task that does not name it, and the overview, show the cut as it is.
+    for query in [Some("overlay should copy the environment"), None] {
+        let signature = overlay(&map(query));
+        assert!(!signature.contains("enable_async"), "{signature}");
+        assert!(signature.lines().last().unwrap().contains(" … (+"), "{signature}");
+    }
+}
+
+#[test]
 fn of_the_names_that_say_the_task_the_one_saying_its_rarest_words_leads() {
     // `config` is said in every file, `search` in two: for a task about the
     // search config, `Search` is the definition, not the most used `Config`.

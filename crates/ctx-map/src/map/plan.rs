@@ -7,6 +7,7 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use crate::graph::{self, Focus, Graph, Ranking};
 use crate::index::{Indexed, IndexedFile};
 use crate::rank::{self, RankOptions};
+use crate::signature::WRAP;
 use crate::tags::Kind;
 
 /// What a map shows: definitions in the order they are given room, and each file's rank.
@@ -21,6 +22,17 @@ pub struct Plan {
     /// A map for a task: its files say where; the tree and key files of the
     /// repository, the same for every task, give their room to them.
     pub task: bool,
+    /// (file, definition) → the signature shown instead of the definition's
+    /// own: a long one with the parameters its cut left out that the task
+    /// names brought back ([`widened`]).
+    pub widened: HashMap<(usize, usize), String>,
+}
+
+impl Plan {
+    /// The signature the map shows for `file`'s definition `d` (of index `f`).
+    pub(super) fn signature<'a>(&'a self, file: &'a IndexedFile, f: usize, d: usize) -> &'a str {
+        self.widened.get(&(f, d)).map_or(file.tags.defs[d].signature.as_str(), String::as_str)
+    }
 }
 
 /// In a plan's order, a file shown by its path alone: it defines nothing to show
@@ -77,7 +89,13 @@ pub(super) fn plan_overview(
         }
     }
     sort_best_first(&mut order, limit);
-    Plan { order, file_rank: ranking.file_rank, heading: "public surface, then most referenced", task: false }
+    Plan {
+        order,
+        file_rank: ranking.file_rank,
+        heading: "public surface, then most referenced",
+        task: false,
+        widened: HashMap::default(),
+    }
 }
 
 /// Per definition of `file`, its weight in the overview as one of the file's
@@ -260,7 +278,89 @@ pub(super) fn plan_task(
     }
     sort_best_first(&mut rest, limit);
     order.extend(rest);
-    Plan { order, file_rank: key, heading: "most relevant to the task first", task: true }
+    let widened = order
+        .iter()
+        .filter(|&&(f, d, _)| d != PATH_ONLY && !files[f].tags.defs[d].left_out.is_empty())
+        .filter_map(|&(f, d, _)| {
+            let def = &files[f].tags.defs[d];
+            let named = |item: &str| match names_outright(focus, item) {
+                true => f64::INFINITY,
+                false => says_the_task(item),
+            };
+            Some(((f, d), widened(def, named)?))
+        })
+        .collect();
+    Plan { order, file_rank: key, heading: "most relevant to the task first", task: true, widened }
+}
+
+/// Most parameters a task brings back into a cut signature.
+const BROUGHT_BACK: usize = 3;
+
+/// `def`'s signature with the parameters its cut left out (`… (+N)`) that the
+/// task names brought back on a last line, the [`BROUGHT_BACK`] it names
+/// most (`named`: how much a parameter's name says the task), in their order,
+/// each run of others between them as `… (+N)`: jinja's `def overlay(self, …
+/// (+20), enable_async: bool = missing)` for "add enable_async to overlay".
+/// `None` when it names none.
+fn widened(def: &crate::tags::Def, named: impl Fn(&str) -> f64) -> Option<String> {
+    let mark = format!(" … (+{})", def.left_out.len());
+    let at = def.signature.rfind(&mark)?;
+    let mut told: Vec<(usize, f64)> = (def.left_out.iter().enumerate())
+        .filter_map(|(k, item)| Some((k, named(parameter_name(item)?))).filter(|&(_, said)| said > 0.0))
+        .collect();
+    if told.is_empty() {
+        return None;
+    }
+    told.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    told.truncate(BROUGHT_BACK);
+    // The items brought back, and for each run of others between them, `… (+N)`.
+    let mut pieces: Vec<String> = Vec::new();
+    let mut run = 0;
+    for (k, item) in def.left_out.iter().enumerate() {
+        if told.iter().any(|&(t, _)| t == k) {
+            if run > 0 {
+                pieces.push(format!("… (+{run})"));
+                run = 0;
+            }
+            pieces.push(crate::signature::cut(item, WRAP));
+        } else {
+            run += 1;
+        }
+    }
+    if run > 0 {
+        pieces.push(format!("… (+{run})"));
+    }
+    let (shown, after) = (&def.signature[..at], &def.signature[at + mark.len()..]);
+    let last = shown.lines().last().unwrap_or("");
+    let indent = match last.len() - last.trim_start().len() {
+        // The list's first line is the definition's own: its items go one level in.
+        0 => "    ",
+        width => &last[..width],
+    };
+    // On as few lines as fit the signature's width, as its shown lines are.
+    let (mut lines, mut line) = (Vec::new(), String::new());
+    for (k, piece) in pieces.iter().enumerate() {
+        let comma = if k + 1 < pieces.len() { "," } else { "" };
+        if !line.is_empty() && indent.len() + line.chars().count() + piece.chars().count() + 2 > WRAP {
+            lines.push(format!("{indent}{}", std::mem::take(&mut line)));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(piece);
+        line.push_str(comma);
+    }
+    lines.push(format!("{indent}{line}"));
+    Some(format!("{shown}\n{}{after}", lines.join("\n")))
+}
+
+/// The name a parameter `item` binds (`enable_async` of `enable_async: bool =
+/// False`, `args` of `*args`, `x` of `mut x: u8` or `readonly x?: T`), if it
+/// binds one name.
+fn parameter_name(item: &str) -> Option<&str> {
+    let head = item.split([':', '=', '?']).next()?.trim();
+    let name = head.rsplit(' ').next()?.trim_start_matches(['*', '.', '&']);
+    (!name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '$')).then_some(name)
 }
 
 /// Of `file`'s functions whose names say the task's words alike (`defs`, told
@@ -431,6 +531,21 @@ fn sort_best_first(order: &mut Vec<(usize, usize, f64)>, limit: usize) {
 mod tests {
     use super::*;
     use crate::index::python_file as indexed;
+
+    #[test]
+    fn a_parameter_s_name_is_the_one_name_it_binds() {
+        let name = |item| parameter_name(item);
+        assert_eq!(name("enable_async: bool = False"), Some("enable_async"));
+        assert_eq!(name("**kwargs: t.Any"), Some("kwargs"));
+        assert_eq!(name("...handlers: H[]"), Some("handlers"));
+        assert_eq!(name("mut writer: W"), Some("writer"));
+        assert_eq!(name("private readonly options?: Options"), Some("options"));
+        assert_eq!(name("&self"), Some("self"));
+        assert_eq!(name("sa_column=None"), Some("sa_column"));
+        // A pattern binds several, or none by name.
+        assert_eq!(name("{ a, b }: Options"), None);
+        assert_eq!(name("*"), None);
+    }
 
     #[test]
     fn what_surrounds_the_code_weighs_less_a_build_s_output_and_declarations_too() {

@@ -207,7 +207,7 @@ fn compose(
     if chosen.is_empty() {
         return (head.to_string(), Vec::new());
     }
-    let (symbols, shown) = render_symbols(files, &plan.file_rank, chosen);
+    let (symbols, shown) = render_symbols(files, plan, chosen);
     (format!("{head}## Symbols ({})\n\n{symbols}", plan.heading), shown)
 }
 
@@ -220,7 +220,7 @@ fn shown_list(names: &[String]) -> String {
 /// each under its path, with the definitions that enclose them.
 fn render_symbols(
     files: &[IndexedFile],
-    file_rank: &[f64],
+    plan: &Plan,
     chosen: &[(usize, usize, f64)],
 ) -> (String, Vec<MapFile>) {
     // Files in the order of their best definition.
@@ -239,11 +239,11 @@ fn render_symbols(
         let file = &files[f];
         let tags = &file.tags;
         defs.retain(|&(d, _)| d != PATH_ONLY);
-        write_block(&mut out, file, &defs.iter().map(|&(d, _)| d).collect::<Vec<_>>());
+        write_block(&mut out, plan, file, f, &defs.iter().map(|&(d, _)| d).collect::<Vec<_>>());
         defs.sort_by_key(|&(d, _)| tags.defs[d].line);
         shown.push(MapFile {
             path: file.path.clone(),
-            rank: file_rank[f],
+            rank: plan.file_rank[f],
             definitions: defs
                 .into_iter()
                 .map(|(d, score)| {
@@ -252,7 +252,7 @@ fn render_symbols(
                         name: def.name.clone(),
                         kind: def.kind,
                         line: def.line,
-                        signature: def.signature.clone(),
+                        signature: plan.signature(file, f, d).to_string(),
                         deprecated: def.deprecated,
                         score,
                     }
@@ -264,9 +264,9 @@ fn render_symbols(
 }
 
 /// One file's part of the map's text: its path, then its definitions `defs`
-/// (none [`PATH_ONLY`]) with the ones enclosing them, in line order, once;
-/// then a blank line.
-fn write_block(out: &mut String, file: &IndexedFile, defs: &[usize]) {
+/// (none [`PATH_ONLY`]) with the ones enclosing them, in line order, once,
+/// with the signatures `plan` shows; then a blank line. `f` is its index.
+fn write_block(out: &mut String, plan: &Plan, file: &IndexedFile, f: usize, defs: &[usize]) {
     let tags = &file.tags;
     let mut lines: Vec<usize> = Vec::new();
     for &d in defs {
@@ -296,9 +296,10 @@ fn write_block(out: &mut String, file: &IndexedFile, defs: &[usize]) {
         let indent = "    ".repeat(depth);
         // Lines start with their number (or `│`), never a space: the token
         // counter memoizes line by line where no token spans a line start.
-        let last = def.signature.lines().count().saturating_sub(1);
+        let signature = plan.signature(file, f, i);
+        let last = signature.lines().count().saturating_sub(1);
         let note = def.deprecation_note(&file.lang);
-        for (k, line) in def.signature.lines().enumerate() {
+        for (k, line) in signature.lines().enumerate() {
             let note = if k == last { note } else { "" };
             if k == 0 {
                 let _ = writeln!(out, "{}│ {indent}{line}{note}", def.line);
@@ -323,6 +324,7 @@ fn is_test_function(def: &crate::tags::Def, defs: &[crate::tags::Def]) -> bool {
 struct PartCounts<'a> {
     tok: &'a dyn Tokenizer,
     files: &'a [IndexedFile],
+    plan: &'a Plan,
     /// The title alone, and with the symbols' heading.
     head: usize,
     headed: usize,
@@ -336,11 +338,12 @@ impl<'a> PartCounts<'a> {
         tok: &'a dyn Tokenizer,
         files: &'a [IndexedFile],
         head: &str,
-        plan: &Plan,
+        plan: &'a Plan,
     ) -> Option<PartCounts<'a>> {
         tok.adds_up_at_line_starts().then(|| PartCounts {
             tok,
             files,
+            plan,
             head: tok.count(head),
             headed: tok.count(&format!("{head}## Symbols ({})\n\n", plan.heading)),
             blocks: Default::default(),
@@ -363,10 +366,10 @@ impl<'a> PartCounts<'a> {
         for (f, mut defs) in by_file {
             defs.sort_unstable();
             defs.dedup();
-            let (tok, files) = (self.tok, self.files);
+            let (tok, files, plan) = (self.tok, self.files, self.plan);
             let tokens = *self.blocks.entry((f, defs)).or_insert_with_key(|(f, defs)| {
                 let mut block = String::new();
-                write_block(&mut block, &files[*f], defs);
+                write_block(&mut block, plan, &files[*f], *f, defs);
                 block.starts_with(|c: char| !c.is_whitespace() && c != '/').then(|| tok.count(&block))
             });
             total += tokens?;
@@ -448,7 +451,13 @@ mod tests {
         };
         let files = vec![indexed("pkg/app.py", "def run():\n    pass\n")];
         let map_for = |task: bool| {
-            let plan = Plan { order: vec![(0, 0, 1.0)], file_rank: vec![1.0], heading: "", task };
+            let plan = Plan {
+                order: vec![(0, 0, 1.0)],
+                file_rank: vec![1.0],
+                heading: "",
+                task,
+                widened: Default::default(),
+            };
             render(&files, &plan, structure.clone(), 2000, &O200k, IndexStats::default()).text
         };
         let task = map_for(true);
@@ -476,8 +485,13 @@ mod tests {
         for (f, file) in files.iter().enumerate() {
             order.extend((0..file.tags.defs.len()).map(|d| (f, d, 0.5)));
         }
-        let plan =
-            Plan { order, file_rank: vec![0.25; 4], heading: "most relevant to the task first", task: true };
+        let plan = Plan {
+            order,
+            file_rank: vec![0.25; 4],
+            heading: "most relevant to the task first",
+            task: true,
+            widened: Default::default(),
+        };
         let head = "# Repository map\n\nStack: Python\n\n";
         let mut parts = PartCounts::new(&O200k, &files, head, &plan).unwrap();
         for end in 0..=plan.order.len() {
