@@ -104,18 +104,44 @@ pub(crate) fn signature(source: &str, node: Node, kind: Kind, overloads: usize) 
         None if callable => node.end_byte(),
         // An object type named (`type CORSOptions = { origin: …; allowMethods?: string[] }`):
         // its members, as an interface's, where a task about its options needs them.
+        // A union of object types (`type BasicAuthOptions = | { username: …; password: … } |
+        // { verifyUser: … }`): each on a line of its own, with its members.
         None if kind == Kind::Type
             && node.kind() == "type_alias_declaration"
-            && node.child_by_field_name("value").is_some_and(|v| v.kind() == "object_type") =>
+            && node.child_by_field_name("value").is_some_and(|v| {
+                v.kind() == "object_type"
+                    || (v.kind() == "union_type"
+                        && source[v.byte_range()].contains('\n')
+                        && union_arms(v).iter().any(|a| a.kind() == "object_type"))
+            }) =>
         {
             let value = node.child_by_field_name("value").unwrap_or(node);
             let head = shown_text(source, outer, start, value.start_byte());
             let head = join_lines(head.trim_end().trim_end_matches('=').trim_end());
             let head = format!("{head} =");
-            let width = head.lines().last().map_or(0, |l| l.chars().count());
-            let members = members(source, value, width);
-            let text = if members.is_empty() { format!("{head} {{…}}") } else { head + &members };
-            return (text, Vec::new());
+            let object = |arm: Node, width: usize| match members(source, arm, width) {
+                members if members.is_empty() => " {…}".to_string(),
+                members => members,
+            };
+            if value.kind() == "object_type" {
+                let width = head.lines().last().map_or(0, |l| l.chars().count());
+                return (head + &object(value, width), Vec::new());
+            }
+            let arms = union_arms(value);
+            let mut lines = vec![head];
+            for &arm in arms.iter().take(MAX_ARMS) {
+                lines.push(match arm.kind() {
+                    "object_type" => format!("  |{}", object(arm, 3)),
+                    _ => cut(
+                        &format!("  | {}", join_lines(&source[arm.byte_range()]).replace('\n', " ")),
+                        WRAP,
+                    ),
+                });
+            }
+            if arms.len() > MAX_ARMS {
+                lines.push(format!("  | … (+{})", arms.len() - MAX_ARMS));
+            }
+            return (lines.join("\n"), Vec::new());
         }
         None => {
             let line_end = source[start..].find('\n').map_or(source.len(), |i| start + i);
@@ -178,6 +204,20 @@ pub(crate) fn signature(source: &str, node: Node, kind: Kind, overloads: usize) 
     );
     out.push(header);
     (out.join("\n"), left_out)
+}
+
+/// Most arms of a union of object types shown, each on a line.
+const MAX_ARMS: usize = 4;
+
+/// The arms of a TypeScript union type, in order (tree-sitter nests `A | B | C`
+/// as `(A | B) | C`, and a leading `|` as a union of one).
+fn union_arms(union: Node) -> Vec<Node> {
+    let mut cursor = union.walk();
+    let children: Vec<Node> = union.named_children(&mut cursor).collect();
+    children
+        .into_iter()
+        .flat_map(|c| if c.kind() == "union_type" { union_arms(c) } else { vec![c] })
+        .collect()
 }
 
 /// Longest line a data type's members are listed on, with its header, in characters.
@@ -653,6 +693,28 @@ mod tests {
             "type CORSOptions = { origin?: …; allowHeaders?: string[]; maxAge?: number }"
         );
         assert_eq!(sig(Lang::TypeScript, "type Empty = {}\n"), "type Empty = {…}");
+    }
+
+    #[test]
+    fn a_union_of_object_types_shows_each_with_its_members() {
+        // Hono's `BasicAuthOptions`: one way to pass credentials or the other.
+        let source = "export type BasicAuthOptions =\n  | {\n      username: string\n      password: string\n    }\n  \
+                      | {\n      verifyUser: (username: string, password: string, c: Context) => boolean | \
+                      Promise<boolean>\n      realm?: string\n    }\n";
+        assert_eq!(
+            sig(Lang::TypeScript, source),
+            "export type BasicAuthOptions =\n  | { username: string; password: string }\n  | { verifyUser: …; realm?: string }"
+        );
+        // Past four arms, how many more; an arm that is no object type as it is written.
+        let arms: String = (0..6).map(|i| format!("\n  | {{ kind: 'k{i}' }}")).collect();
+        let source = format!("type Event ={arms}\n  | null\n");
+        assert_eq!(
+            sig(Lang::TypeScript, &source),
+            "type Event =\n  | { kind: 'k0' }\n  | { kind: 'k1' }\n  | { kind: 'k2' }\n  | { kind: 'k3' }\n  | … (+3)"
+        );
+        // One written on a line stays on it.
+        let source = "type Input = string | { path: string }\n";
+        assert_eq!(sig(Lang::TypeScript, source), "type Input = string | { path: string }");
     }
 
     #[test]
