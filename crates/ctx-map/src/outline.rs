@@ -78,7 +78,7 @@ struct Inputs {
 
 /// How outlines are made: a change of what they pick or how they order it must
 /// change it, or a store keeps the outlines of the old way until a file changes.
-const VERSION: u32 = 18;
+const VERSION: u32 = 19;
 
 /// Where the digest of the inputs of the stored outlines is kept ([`Workspace::derived`]).
 const INPUTS_KEY: &str = "outline-inputs";
@@ -386,8 +386,10 @@ pub fn one_line(signature: &str) -> String {
     {
         line = line.replace(from, to);
     }
-    // A stub's body (`-> T: ...`, an overload) goes with its colon, an empty one (`{}`) with it.
-    let line = line.strip_suffix(": ...").or_else(|| line.strip_suffix("{}")).unwrap_or(&line);
+    // A stub's body (`-> T: ...`, an overload) goes with its colon, an empty one (`{}`) with
+    // it; an empty value (`_registry = {}`) stays.
+    let empty_body = line.strip_suffix("{}").filter(|head| !head.trim_end().ends_with('='));
+    let line = line.strip_suffix(": ...").or(empty_body).unwrap_or(&line);
     let line = line.trim_end().trim_end_matches(['{', ':']).trim_end();
     crate::signature::cut(line, MAX_SIGNATURE_CHARS)
 }
@@ -801,6 +803,8 @@ get_header(2)
         assert_eq!(one_line("pub fn get<T>(\n    &self,\n) -> T {"), "pub fn get<T>(&self) -> T");
         assert_eq!(one_line("TYPES = (\"text/event-stream\",)"), "TYPES = (\"text/event-stream\",)");
         assert_eq!(one_line("pub fn sign() {}"), "pub fn sign()");
+        // An empty value is what it holds, not a body (marshmallow's `_registry = {}`).
+        assert_eq!(one_line("_registry = {}"), "_registry = {}");
         assert_eq!(one_line("def get(self) -> int: ..."), "def get(self) -> int");
         let long = format!("fn f({})", "a: u8, ".repeat(40));
         assert!(

@@ -597,6 +597,10 @@ fn join_lines(header: &str) -> String {
     out.trim_end_matches(',').to_string()
 }
 
+/// Keywords a parenthesized value may follow (`return (x,)`), where a name would call.
+const VALUE_KEYWORDS: &[&str] =
+    &["return", "yield", "in", "await", "else", "and", "or", "not", "is", "lambda"];
+
 /// Whether `piece`, before `closing` (a line starting with `)`), ends a
 /// parenthesized list of one element: `("text/event-stream",` is a tuple,
 /// whose comma the joined line keeps. A list whose `(` is on an earlier
@@ -613,8 +617,14 @@ fn one_element_tuple(piece: &str, closing: &str) -> bool {
             ')' | ']' | '}' => depth += 1,
             '(' | '[' | '{' if depth > 0 => depth -= 1,
             '(' => {
-                let before = body[..at].chars().next_back();
-                return !before.is_some_and(|b| b.is_alphanumeric() || matches!(b, '_' | '>' | ']' | '$'));
+                // A name before it, even a space apart (pino's `function destination (`),
+                // calls or declares; a keyword (`return (`) or an operator starts a value.
+                let head = body[..at].trim_end();
+                let word = head.rsplit(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$')).next();
+                let keyword = word.is_some_and(|w| VALUE_KEYWORDS.contains(&w));
+                let before = head.chars().next_back();
+                return keyword
+                    || !before.is_some_and(|b| b.is_alphanumeric() || matches!(b, '_' | '>' | ']' | '$'));
             }
             '[' | '{' => return false,
             ',' if depth == 0 => return false,
@@ -882,6 +892,12 @@ mod tests {
             sig(Lang::Python, "TYPES = (\n    \"text/event-stream\",\n)\n"),
             "TYPES = (\"text/event-stream\",)"
         );
+        // A name a space before the list (pino's style) declares it: no tuple.
+        assert_eq!(
+            sig(Lang::TypeScript, "export function destination (\n  dest?: number | string,\n): SonicBoom\n"),
+            "export function destination (dest?: number | string): SonicBoom"
+        );
+        assert!(one_element_tuple("return (1,", ")") && !one_element_tuple("def f (x,", ")"));
         assert_eq!(sig(Lang::Python, "TYPES = (\n    \"a\",\n    \"b\",\n)\n"), "TYPES = (\"a\", \"b\")");
         assert_eq!(sig(Lang::Python, "TYPES = (f(a, b),\n)\n"), "TYPES = (f(a, b),)");
         assert_eq!(sig(Lang::Python, "TYPES = (a, b,\n)\n"), "TYPES = (a, b)");

@@ -102,10 +102,12 @@ fn one_line(raw: &str) -> Option<String> {
         let kept = |name: &str| caps.name(name).map_or("", |m| m.as_str());
         match caps.name("role") {
             Some(role) => role_text(kept("rolename"), role.as_str()).to_string(),
-            None => ["text", "doc", "reftext", "path", "link", "html", "attrs", "lead", "short", "trail"]
-                .iter()
-                .map(|name| kept(name))
-                .collect(),
+            None => [
+                "text", "doc", "reftext", "path", "link", "titled", "html", "attrs", "lead", "short", "trail",
+            ]
+            .iter()
+            .map(|name| kept(name))
+            .collect(),
         }
     });
     let mut line = unmarked.split_whitespace().collect::<Vec<_>>().join(" ");
@@ -170,7 +172,7 @@ fn ansi_escape() -> &'static regex::Regex {
 /// Inline markup whose text is kept and whose syntax goes: Markdown images
 /// (all of them) and links `[text](url)`, `[text][ref]`, rustdoc links `` [`Name`] ``
 /// and `[crate::config::Config]`, reST links `` `text <url>`_ `` and
-/// `` `text`_ ``, reST roles `` :role:`text` `` (`:py:class:` and the like),
+/// `` `text`_ ``, a default role's title (`` `pre_load <marshmallow.pre_load>` ``), reST roles `` :role:`text` `` (`:py:class:` and the like),
 /// inline HTML tags (`<b>`, `<abbr title=…>`; not `Vec<u8>`), and attribute
 /// lists (`{.internal-link target=_blank}`, `{: #id }`), text and all, and
 /// a shortcut reference's brackets (rustdoc's `working with [fields]`).
@@ -178,7 +180,7 @@ fn inline_markup() -> &'static regex::Regex {
     static RE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
     RE.get_or_init(|| {
         regex::Regex::new(
-            r"!\[[^\]]*\]\([^)]*\)|\[(?P<text>[^\]]+)\]\([^)]*\)|\[`(?P<doc>[^`\]]+)`\](?:\[[^\]]*\])?|\[(?P<reftext>[^\]]+)\]\[[^\]]*\]|\[(?P<path>[A-Za-z_]\w*(?:::\w+)+)\]|`(?P<link>[^`<\s][^`<]*?)\s*(?:<[^>`]*>)?`__?|(?P<rolename>(?::[\w.-]+)+):`(?P<role>[^`]*)`|</?(?:a|b|i|u|s|em|strong|code|img|br|span|sup|sub|kbd|small|abbr|dfn|mark|ins|del|tt|var|samp|cite|q|font)\b[^>]*>(?P<html>)|\{\s*[:.#][^{}]*\}(?P<attrs>)|(?P<lead>^|\s)\[(?P<short>[A-Za-z][\w -]*)\](?P<trail>[^(\[\w]|$)",
+            r"!\[[^\]]*\]\([^)]*\)|\[(?P<text>[^\]]+)\]\([^)]*\)|\[`(?P<doc>[^`\]]+)`\](?:\[[^\]]*\])?|\[(?P<reftext>[^\]]+)\]\[[^\]]*\]|\[(?P<path>[A-Za-z_]\w*(?:::\w+)+)\]|`(?P<link>[^`<\s][^`<]*?)\s*(?:<[^>`]*>)?`__?|`(?P<titled>[^`<\s][^`<]*?)\s+<[^>`\s]*>`|(?P<rolename>(?::[\w.-]+)+):`(?P<role>[^`]*)`|</?(?:a|b|i|u|s|em|strong|code|img|br|span|sup|sub|kbd|small|abbr|dfn|mark|ins|del|tt|var|samp|cite|q|font)\b[^>]*>(?P<html>)|\{\s*[:.#][^{}]*\}(?P<attrs>)|(?P<lead>^|\s)\[(?P<short>[A-Za-z][\w -]*)\](?P<trail>[^(\[\w]|$)",
         )
         .unwrap_or_else(|_| unreachable!("the pattern is a constant"))
     })
@@ -420,11 +422,14 @@ fn is_field(line: &str) -> bool {
 }
 
 /// A line of who and which rather than what: `Original definitions by: …`
-/// (DefinitelyTyped's header), `Author: …`, `Version: …`.
+/// and `Project: …` (DefinitelyTyped's header), `Author: …`, `Version: …`.
 fn is_metadata(line: &str) -> bool {
     const LABELS: &[&str] = &[
         "original definitions by",
         "definitions by",
+        "project",
+        "typescript version",
+        "minimum typescript version",
         "author",
         "authors",
         "maintainer",
@@ -434,8 +439,15 @@ fn is_metadata(line: &str) -> bool {
         "created by",
         "written by",
     ];
-    line.split_once(':')
-        .is_some_and(|(label, _)| LABELS.contains(&label.trim().to_ascii_lowercase().as_str()))
+    // A credit on a line of its own goes with them: `BendingBender <https://github.com/…>`.
+    let credit = line.ends_with('>')
+        && line.split_once(" <").is_some_and(|(who, address)| {
+            who.split_whitespace().count() <= 4 && address.starts_with("http") && !address.contains(' ')
+        });
+    credit
+        || line
+            .split_once(':')
+            .is_some_and(|(label, _)| LABELS.contains(&label.trim().to_ascii_lowercase().as_str()))
 }
 
 /// A line of code in a docstring's example, outside a fence: an assignment

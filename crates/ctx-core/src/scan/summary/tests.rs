@@ -137,6 +137,13 @@ fn markup_never_reaches_a_summary() {
             "The default :class:`~jinja2.Environment` renders to strings; see :doc:`/templates` and :ref:`the API <api>`.\n",
             "The default Environment renders to strings; see templates and the API.",
         ),
+        // The default role with a title and a target (marshmallow's docs): the title.
+        (
+            "extending.rst",
+            "Methods are registered using the `pre_load <marshmallow.decorators.pre_load>` and \
+             `post_load <marshmallow.decorators.post_load>` decorators on a `Vec<u8>`.\n",
+            "Methods are registered using the pre_load and post_load decorators on a Vec<u8>.",
+        ),
         // A docs page: directives with options, a field list, then prose.
         (
             "index.rst",
@@ -385,6 +392,11 @@ fn markup_never_reaches_a_summary() {
     for (name, text, want) in cases {
         assert_eq!(sum(name, text).as_deref(), Some(*want), "{name}: {text:?}");
     }
+    // DefinitelyTyped's header of where and by whom says nothing of what (pino.d.ts).
+    let credits = "// Project: https://github.com/pinojs/pino.git, http://getpino.io\n// Definitions by: Peter Snider \
+                   <https://github.com/psnider>\n//                 BendingBender <https://github.com/BendingBender>\n\
+                   // TypeScript Version: 4.4\n\nimport type { EventEmitter } from \"events\";\n";
+    assert_eq!(sum("pino.d.ts", credits), None);
     // An example's "Run with" before its command says nothing of it: no summary.
     let example =
         "//! Run with\n//!\n//! ```not_rust\n//! cargo run -p example-cors\n//! ```\n\nuse axum::Router;\n";
