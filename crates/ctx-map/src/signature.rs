@@ -260,7 +260,12 @@ fn members(source: &str, body: Node, width: usize) -> String {
             }
             (" { ", ", ", " }", items)
         }
-        "ordered_field_declaration_list" => return cut(&text(body), MAX_MEMBERS_LINE.saturating_sub(width)),
+        "ordered_field_declaration_list" => {
+            let shown = shown_text(source, body, body.start_byte(), body.end_byte());
+            // A trailing comma is the source's line break, not a tuple's.
+            let fields = join_lines(&shown).replace("\n    ", " ").replace(",)", ")");
+            return cut(&fields, MAX_MEMBERS_LINE.saturating_sub(width));
+        }
         "enum_body" => {
             let items = children
                 .iter()
@@ -498,7 +503,8 @@ fn collect_cuts(node: Node, start: usize, end: usize, out: &mut Vec<(usize, usiz
         if child.start_byte() >= end || child.end_byte() <= start {
             continue;
         }
-        if child.kind().contains("comment") {
+        // Comments, and a Rust field's or parameter's attributes (`#[allow(…)]`), say nothing of the shape.
+        if child.kind().contains("comment") || child.kind() == "attribute_item" {
             out.push((child.start_byte().max(start), child.end_byte().min(end), Cut::Comment));
         } else if is_long_string(child) && child.start_byte() >= start && child.end_byte() <= end {
             out.push((child.start_byte(), child.end_byte(), Cut::LongString));
@@ -769,6 +775,13 @@ mod tests {
         assert_eq!(signature("Bar"), "pub struct Bar { … }");
         assert_eq!(signature("Style"), "pub struct Style { pub width: u16, … }");
         assert_eq!(signature("Inner"), "struct Inner { a: u8 }");
+        // A tuple struct's fields without their docs and attributes (tracing's `Identifier`).
+        let source = "pub struct Identifier(\n    /// **Warning**: the fields are `pub`\n    /// for macros.\n    \
+                      #[doc(hidden)]\n    pub &'static dyn Callsite,\n);\n\
+                      pub struct IntoIter(\n    #[allow(clippy::type_complexity)] // alias\n    FilterMap<u8>,\n);\n";
+        let defs = extract(Lang::Rust, source).unwrap().defs;
+        assert_eq!(defs[0].signature, "pub struct Identifier(pub &'static dyn Callsite)");
+        assert_eq!(defs[1].signature, "pub struct IntoIter(FilterMap<u8>)");
     }
 
     #[test]

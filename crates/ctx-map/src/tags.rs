@@ -19,7 +19,7 @@ use crate::lang::Lang;
 use crate::signature::signature;
 
 /// Bumped when what extraction yields changes: cached tags are re-parsed.
-pub const TAGS_VERSION: u32 = 47;
+pub const TAGS_VERSION: u32 = 49;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -376,6 +376,8 @@ pub fn extract(lang: Lang, source: &str) -> Result<FileTags, String> {
     // (name's range, name, how it is used, what it is called on, whether it is passed on).
     type UseAt<'s> = ((usize, usize), String, Use, Option<&'s str>, bool);
     let mut refs: Vec<UseAt> = Vec::new();
+    // Type parameters by name, with the byte range of the declaration taking them.
+    let mut type_parameters: Vec<(String, (usize, usize))> = Vec::new();
     // Names the file binds to modules (`import numpy as np`).
     let mut modules: rustc_hash::FxHashSet<&str> = rustc_hash::FxHashSet::default();
     // Names bound to what another module exports (`const m = require("m")`): no definitions.
@@ -390,6 +392,7 @@ pub fn extract(lang: Lang, source: &str) -> Result<FileTags, String> {
         let mut used = Use::Bare;
         let mut object = None;
         let mut exported = false;
+        let mut type_use = false;
         for capture in m.captures() {
             let capture_name = names[capture.index as usize];
             if capture_name == "name" {
@@ -410,6 +413,7 @@ pub fn extract(lang: Lang, source: &str) -> Result<FileTags, String> {
                     _ => Use::Bare,
                 };
                 exported = kind == "export" || (kind == "import" && in_pub_use(capture.node, bytes));
+                type_use = kind == "type";
             }
         }
         let (Some(name_node), Some((kind, node))) = (name, tagged) else { continue };
@@ -451,9 +455,20 @@ pub fn extract(lang: Lang, source: &str) -> Result<FileTags, String> {
                     accessor: property.map(|(keyword, (_, written))| format!("{keyword} {written}")),
                 })
             }
-            None if kind.is_none() => refs.push((range, text.to_string(), used, object, exported)),
+            None if kind.is_none() => match type_use.then(|| type_parameter_scope(name_node)).flatten() {
+                // A generic's parameter (`<CustomLevels extends string>`) is the
+                // declaration's own name, not a use of a type by that name elsewhere.
+                Some(scope) => type_parameters.push((text.to_string(), scope)),
+                None => refs.push((range, text.to_string(), used, object, exported)),
+            },
             None => {}
         }
+    }
+    // Uses of a type parameter, inside the declaration that takes it, are none of another's.
+    if !type_parameters.is_empty() {
+        refs.retain(|(range, name, ..)| {
+            !type_parameters.iter().any(|(p, scope)| p == name && scope.0 <= range.0 && range.1 <= scope.1)
+        });
     }
 
     raw.retain(|def| !imported.contains(&def.name_range));
@@ -580,6 +595,25 @@ pub fn extract(lang: Lang, source: &str) -> Result<FileTags, String> {
         .collect();
     refs.sort_by(|a, b| a.name.cmp(&b.name));
     Ok(FileTags { defs, refs, syntax_errors: root.has_error() })
+}
+
+/// If `name` declares a type parameter (`T` of TypeScript's `<T extends X = Y>`
+/// or Rust's `<T: Bound>`), the byte range of the declaration that takes it.
+fn type_parameter_scope(name: Node) -> Option<(usize, usize)> {
+    let parent = name.parent()?;
+    let list = match parent.kind() {
+        "type_parameters" => parent,
+        "type_parameter" | "constrained_type_parameter" | "optional_type_parameter"
+            if ["name", "left"]
+                .iter()
+                .any(|f| parent.child_by_field_name(f).is_some_and(|n| n.id() == name.id())) =>
+        {
+            parent.parent().filter(|p| p.kind() == "type_parameters")?
+        }
+        _ => return None,
+    };
+    let declaration = list.parent()?;
+    Some((declaration.start_byte(), declaration.end_byte()))
 }
 
 /// Whether the method at `node` sits in an object literal passed to a call.

@@ -295,3 +295,28 @@ fn a_use_passed_on_is_counted_as_exported() {
     let ts = "import { a } from './a';\nexport { b } from './b';\nconst c = 1;\nexport { c };\n";
     assert_eq!(exported(Lang::TypeScript, ts), [("b".to_string(), 1), ("c".into(), 1)]);
 }
+
+#[test]
+fn a_generic_s_type_parameter_is_no_use_of_a_type_of_that_name() {
+    // pino.d.ts names a parameter `CustomLevels` thirty times; a test's `type
+    // CustomLevels` took those uses and ranked second of the repository.
+    let uses = |lang: Lang, source: &str, name: &str| {
+        extract(lang, source).unwrap().refs.iter().find(|r| r.name == name).map_or(0, |r| r.count)
+    };
+    let ts = "export interface Logger<CustomLevels extends string = never> {\n  \
+              child<ChildCustomLevels extends string>(o: ChildOptions<ChildCustomLevels>): Logger<CustomLevels | ChildCustomLevels>\n  \
+              level: CustomLevels\n}\nexport type Levels = CustomLevels\n\
+              function pick<const K extends Key>(k: K): K { return k }\n";
+    // Only the use outside the interface that takes it.
+    assert_eq!(uses(Lang::TypeScript, ts, "CustomLevels"), 1);
+    assert_eq!(uses(Lang::TypeScript, ts, "ChildCustomLevels"), 0);
+    assert_eq!(uses(Lang::TypeScript, ts, "K"), 0);
+    assert_eq!(uses(Lang::TypeScript, ts, "ChildOptions"), 1);
+    assert_eq!(uses(Lang::TypeScript, ts, "Logger"), 1);
+    let rust = "pub struct Wrapper<Inner: Clone> { inner: Inner }\n\
+                impl<Inner: Clone> Wrapper<Inner> {\n    fn get(&self) -> Inner { self.inner.clone() }\n}\n\
+                fn f<T, const N: usize>(x: T) -> Option<T> { None }\nfn g(i: Inner) {}\n";
+    assert_eq!(uses(Lang::Rust, rust, "Inner"), 1);
+    assert_eq!(uses(Lang::Rust, rust, "T"), 0);
+    assert_eq!(uses(Lang::Rust, rust, "Wrapper"), 1);
+}
