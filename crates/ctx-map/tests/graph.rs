@@ -28,6 +28,24 @@ fn score(files: &[IndexedFile], ranking: &ctxkeep_map::graph::Ranking, path: &st
 }
 
 #[test]
+fn the_code_s_uses_of_a_name_only_tests_define_are_mostly_not_theirs() {
+    // pino's shape: `opts.level` throughout the code, and a test's
+    // `formatters = {"level": …}` helper the only `level` defined.
+    let code_uses = "def configure(opts):\n    return opts.level(1), opts.level(2), opts.level(3)\n";
+    let files = files(&[
+        ("pino/core.py", &format!("{code_uses}\ndef write(opts):\n    return configure(opts)\n")),
+        ("pino/levels.py", code_uses),
+        ("pino/proto.py", "from .core import write\n\ndef child(opts):\n    return write(opts)\n"),
+        ("tests/test_format.py", "class Formatters:\n    def level(self, label):\n        return label\n"),
+    ]);
+    let ranking = rank(&files, &Focus::default());
+    let test_level = score(&files, &ranking, "tests/test_format.py", "level");
+    // Less than a function one file of the code calls.
+    let write = score(&files, &ranking, "pino/core.py", "write");
+    assert!(test_level < write, "the test's level {test_level} against write {write}");
+}
+
+#[test]
 fn a_definition_in_tests_does_not_take_the_packages_references() {
     let files = files(&[
         ("src/shop/app.py", "class Shop:\n    def run(self):\n        pass\n"),

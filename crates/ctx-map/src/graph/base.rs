@@ -155,6 +155,15 @@ impl Base {
         }
 
         let modules = super::imports::Modules::new(files);
+        // How likely a use in file `from` means any of `targets` at all: code does not
+        // use what only tests, examples or benches define, so such a use is most likely
+        // of something else's (pino's `opts.level` is no test's `formatters: { level() }`).
+        let plausibility = |from: u32, targets: &[Definer]| {
+            let place = &places[from as usize];
+            let plausible = place.role.is_auxiliary()
+                || targets.iter().any(|d| d.file == from || !places[d.file as usize].aside_from_code());
+            if plausible { 1.0 } else { IMPLAUSIBLE }
+        };
         // Edges (from, to, name, weight) and the weight leading out, each file's in parallel.
         type FileEdges = (Vec<(u32, u32, u32, f64)>, f64);
         let per_file: Vec<FileEdges> = files
@@ -184,7 +193,9 @@ impl Base {
                             continue;
                         }
                         resolved += uses;
-                        let weight = name_weight(&r.name, targets.len()) * f64::from(*uses).sqrt();
+                        let full_weight = name_weight(&r.name, targets.len()) * f64::from(*uses).sqrt();
+                        let weight = full_weight * plausibility(from_id, targets);
+                        outside += full_weight - weight;
                         for (d, share) in targets.iter().zip(&shares).filter(|(d, _)| d.file != from_id) {
                             if *share > 0.0 {
                                 edges.push((from_id, d.file, id, weight * share / total));
@@ -207,6 +218,7 @@ impl Base {
                     let full_weight = name_weight(&r.name, targets.len()) * f64::from(uses).sqrt();
                     let library_name = library[id as usize].names & bit != 0;
                     let weight = if library_name { full_weight * LIBRARY_WEIGHT } else { full_weight };
+                    let weight = weight * plausibility(from_id, targets);
                     // A name defined in several files: each definer gets its share (a use
                     // of a name the file defines itself is mostly of its own).
                     shares.clear();
@@ -347,7 +359,7 @@ fn library_slot(lang: Lang) -> u8 {
 const KEY: &str = "graph-base";
 /// The encoding's version; a change of what the base holds or how edges
 /// are weighed must change it (the tags' version is part of the digest).
-const VERSION: u32 = 12;
+const VERSION: u32 = 13;
 /// What a use of a name the standard library gives weighs, against one of the
 /// repository's own: its prelude's types and values ([`crate::lang::Lang::is_library_name`])
 /// anywhere, its everyday types' methods ([`crate::lang::Lang::is_library_method`])
@@ -504,6 +516,18 @@ impl<'a> Place<'a> {
         Place { role: PathRole::of(path), folders, top, test_module, family: super::language_family(lang) }
     }
 }
+
+impl Place<'_> {
+    /// Whether nothing in the code uses what this file defines: a test module,
+    /// tests, fixtures, examples, benches, docs (not vendored code, which it does).
+    fn aside_from_code(&self) -> bool {
+        self.test_module || (self.role.is_auxiliary() && self.role != PathRole::Vendored)
+    }
+}
+
+/// The share of a use in the code kept for definers only tests, examples and
+/// the like give ([`Place::aside_from_code`]); the rest leads out of the repository.
+const IMPLAUSIBLE: f64 = 0.05;
 
 /// How likely a reference in `from` means the definition in `to`, relative
 /// to the name's other definers: a test module's names are its own; tests,
