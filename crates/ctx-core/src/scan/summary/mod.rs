@@ -258,6 +258,12 @@ fn prose_paragraph<'a>(lines: impl Iterator<Item = &'a str>) -> Option<String> {
         let doctest = lines[i].starts_with(">>>");
         let line = lines[i].strip_prefix('>').map_or(lines[i], str::trim);
         i += 1;
+        // An emoji's shortcode opening a sentence that goes on (`:balloon: Thanks for your
+        // help … We are so happy to have⏎you!`) is no reST field: fields stand apart.
+        let line = match emoji_lead(line) {
+            Some(rest) if lines.get(i).is_some_and(|next| !next.is_empty() && !is_field(next)) => rest,
+            _ => line,
+        };
         // A list is no description (a changelog's entries, a checklist's boxes): it
         // ends a paragraph, and is skipped to the blank line after it.
         if in_list || (!in_fence && is_list_item(line)) {
@@ -413,6 +419,15 @@ fn is_link_definition(line: &str) -> bool {
 
 /// A reST field or directive option: `:orphan:`, `:align: center`; not a
 /// role opening a sentence (`:class:`ContextVar` holds …`).
+/// The sentence after a leading emoji shortcode (`:balloon: Thanks …`): a
+/// lowercase name, then a capitalized word.
+fn emoji_lead(line: &str) -> Option<&str> {
+    let (name, rest) = line.strip_prefix(':')?.split_once(':')?;
+    let shortcode = !name.is_empty() && name.chars().all(|c| c.is_ascii_lowercase() || "_+-".contains(c));
+    let rest = rest.trim_start();
+    (shortcode && rest.starts_with(|c: char| c.is_uppercase())).then_some(rest)
+}
+
 fn is_field(line: &str) -> bool {
     line.strip_prefix(':').and_then(|rest| rest.split_once(':')).is_some_and(|(name, value)| {
         !name.is_empty()

@@ -144,6 +144,13 @@ fn markup_never_reaches_a_summary() {
              `post_load <marshmallow.decorators.post_load>` decorators on a `Vec<u8>`.\n",
             "Methods are registered using the pre_load and post_load decorators on a Vec<u8>.",
         ),
+        // An emoji's shortcode opening a paragraph (tracing's CONTRIBUTING.md).
+        (
+            "CONTRIBUTING.md",
+            "# Contributing to Tracing\n\n:balloon: Thanks for your help improving the project! We are so happy to have\n\
+             you!\n\nThere are opportunities to contribute.\n",
+            "Thanks for your help improving the project! We are so happy to have you!",
+        ),
         // A docs page: directives with options, a field list, then prose.
         (
             "index.rst",
