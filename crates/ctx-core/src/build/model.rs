@@ -13,7 +13,7 @@ use serde::Serialize;
 use super::code_below::{CodeBelow, code_below};
 use super::names::Tier;
 use crate::error::Result;
-use crate::paths::{self, ROOT};
+use crate::paths::{self, PathRole, ROOT};
 use crate::sources::{Outline, OutlineDef, stored_outlines};
 use crate::structure::Command;
 
@@ -338,11 +338,57 @@ impl Tree {
                 return Some((text, format!("src/{name}")));
             }
         }
+        if let Some(found) = self.project_package(i) {
+            return Some(found);
+        }
         // Otherwise the first source file that says what it is.
         let code = |n: &str| {
             matches!(n.rsplit_once('.').map(|(_, ext)| ext), Some("py" | "rs" | "ts" | "tsx" | "js" | "mjs"))
         };
         summary_of(&folder.files, &code)
+    }
+
+    /// What the manifest says of the project whose code folder `i` is, when
+    /// its own files say nothing: a Python top package (`src/marshmallow/`,
+    /// whose `__init__.py` has no docstring) under the folder of its
+    /// `pyproject.toml`, or the `src/` (or `lib/`) beside a `Cargo.toml` or
+    /// `package.json` (tracing-mock's `lib.rs` only includes its README).
+    /// Else its first file's summary would speak for the whole folder.
+    fn project_package(&self, i: usize) -> Option<(String, String)> {
+        let folder = &self.folders[i];
+        let parent = folder.parent?;
+        if PathRole::of(&folder.path).is_auxiliary() {
+            return None;
+        }
+        let has = |f: usize, name: &str| self.folders[f].files.iter().any(|file| file.name == name);
+        let manifest_of = |f: usize, names: &[&str]| {
+            self.folders[f]
+                .files
+                .iter()
+                .find(|file| names.contains(&file.name.as_str()) && !file.secret)
+                .and_then(|file| {
+                    Some((
+                        file.summary.clone().filter(|s| !crate::scan::says_generated(s))?,
+                        file.name.clone(),
+                    ))
+                })
+        };
+        let name = paths::name(&folder.path);
+        if matches!(name, "src" | "lib")
+            && let Some((text, manifest)) = manifest_of(parent, &["Cargo.toml", "package.json"])
+        {
+            return Some((text, format!("../{manifest}")));
+        }
+        if !has(i, "__init__.py") || has(parent, "__init__.py") {
+            return None;
+        }
+        // Its project's folder: the parent, or the one above a `src/` layout.
+        let (project, up) = match paths::name(&self.folders[parent].path) {
+            "src" => (self.folders[parent].parent?, "../.."),
+            _ => (parent, ".."),
+        };
+        let (text, manifest) = manifest_of(project, &["pyproject.toml", "setup.cfg"])?;
+        Some((text, format!("{up}/{manifest}")))
     }
 
     /// "12 files (8 Python, 4 Markdown); subfolders: api, models, utils"
