@@ -22,6 +22,7 @@
 (call_expression function: (generic_function function: (identifier) @name)) @reference.call
 (call_expression function: (generic_function function: (scoped_identifier path: (_) @object name: (identifier) @name))) @reference.member
 (macro_invocation macro: (identifier) @name) @reference.call
+(macro_invocation macro: (scoped_identifier name: (identifier) @name)) @reference.call
 (type_identifier) @name @reference.type
 (scoped_identifier path: (identifier) @name) @reference.type
 (struct_expression name: (type_identifier) @name) @reference.call

@@ -63,6 +63,32 @@ pub(crate) fn test_attribute<'t>(node: Node<'t>, bytes: &'t [u8]) -> Option<&'t 
     None
 }
 
+/// The attributes of a Rust item `node` that say who sees it, as a signature
+/// shows them before the item, on its line: `#[macro_export]` (a
+/// `macro_rules!` at the crate's root, its public surface wherever it is
+/// written) and `#[doc(hidden)]` (`pub`, yet none of the API: a macro's
+/// `__private` support). Never inside a function's body, whose items no one sees.
+pub(crate) fn visibility_attributes(node: Node, bytes: &[u8]) -> &'static str {
+    let (mut exported, mut hidden) = (false, false);
+    let mut at = node.prev_named_sibling();
+    while let Some(item) =
+        at.filter(|n| matches!(n.kind(), "attribute_item" | "line_comment" | "block_comment"))
+    {
+        if item.kind() == "attribute_item" {
+            let text: String = item.utf8_text(bytes).unwrap_or("").split_whitespace().collect();
+            exported |= text == "#[macro_export]" || text.starts_with("#[macro_export(");
+            hidden |= text == "#[doc(hidden)]";
+        }
+        at = item.prev_named_sibling();
+    }
+    match (exported, hidden) {
+        (true, true) => "#[macro_export] #[doc(hidden)] ",
+        (true, false) => "#[macro_export] ",
+        (false, true) => "#[doc(hidden)] ",
+        (false, false) => "",
+    }
+}
+
 /// Whether `node` declares one overload of a set whose next member follows it:
 /// a TypeScript signature without a body, a Python `@overload` definition.
 pub(crate) fn is_overload(node: Node, bytes: &[u8]) -> bool {

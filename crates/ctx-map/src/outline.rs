@@ -432,7 +432,14 @@ impl<'f> Exports<'f> {
     fn visible_elsewhere(&self, defs: &[Def], def: &Def) -> bool {
         let top = std::iter::successors(Some(def), |d| d.parent(defs)).last().unwrap_or(def);
         match self.lang {
-            "rust" => def.signature.trim_start().starts_with("pub") || self.is_public_alone(defs, def),
+            "rust" => {
+                let signature = def.signature.trim_start();
+                let marks = signature.strip_prefix("#[macro_export] ").unwrap_or(signature);
+                let marks = marks.strip_prefix("#[doc(hidden)] ").unwrap_or(marks);
+                marks.starts_with("pub")
+                    || signature.starts_with("#[macro_export]")
+                    || self.is_public_alone(defs, def)
+            }
             _ => self.js.as_ref().is_none_or(|js| !js.hides(top)),
         }
     }
@@ -447,11 +454,11 @@ impl<'f> Exports<'f> {
             // Trait items and the methods of trait impls are as public as the trait;
             // `pub(crate)` is not public.
             "rust" => {
-                signature.starts_with("pub ")
-                    || def.kind == Kind::Macro
-                    || def
+                def.is_rust_public()
+                    || (def
                         .parent(defs)
                         .is_some_and(|p| p.kind == Kind::Trait || p.signature.contains(" for "))
+                        && !def.is_doc_hidden())
             }
             "typescript" | "tsx" | "javascript" => {
                 let private = signature.starts_with("private ") || signature.starts_with("protected ");

@@ -5,7 +5,7 @@
 
 use tree_sitter::Node;
 
-use crate::attributes::{KEPT_DECORATORS, decorator_name, decorators, test_attribute};
+use crate::attributes::{KEPT_DECORATORS, decorator_name, decorators, test_attribute, visibility_attributes};
 use crate::tags::Kind;
 
 /// Longest first line kept of a definition without a body (a constant), in characters.
@@ -81,6 +81,13 @@ fn items_left(rest: &str) -> Vec<String> {
 /// Also the items of a parameter list cut after [`MAX_SIGNATURE`] characters
 /// leaves out (`… (+N)`), one line each, for a task that names one of them.
 pub(crate) fn signature(source: &str, node: Node, kind: Kind, overloads: usize) -> (String, Vec<String>) {
+    let (text, left_out) = unmarked_signature(source, node, kind, overloads);
+    // Rust's `#[macro_export]` and `#[doc(hidden)]` say who sees it, on its line.
+    (format!("{}{text}", visibility_attributes(node, source.as_bytes())), left_out)
+}
+
+/// [`signature`] without the attributes that say who sees it.
+fn unmarked_signature(source: &str, node: Node, kind: Kind, overloads: usize) -> (String, Vec<String>) {
     let bytes = source.as_bytes();
     let body = body_of(node);
     // `const x = …` is a declarator inside a declaration (inside an export): show all of it.

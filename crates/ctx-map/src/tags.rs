@@ -19,7 +19,7 @@ use crate::lang::Lang;
 use crate::signature::signature;
 
 /// Bumped when what extraction yields changes: cached tags are re-parsed.
-pub const TAGS_VERSION: u32 = 49;
+pub const TAGS_VERSION: u32 = 50;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -112,6 +112,22 @@ impl Def {
     /// tests`): the only attribute a signature keeps, on its first line.
     pub fn is_test_by_attribute(&self) -> bool {
         self.signature.starts_with("#[")
+            && !VISIBILITY_ATTRIBUTES.iter().any(|a| self.signature.starts_with(a))
+    }
+
+    /// Whether a Rust item is part of its crate's API: `pub` (not
+    /// `pub(crate)`) or an exported `macro_rules!`, and not `#[doc(hidden)]`.
+    /// (Its module's own visibility is its module's to say.)
+    pub fn is_rust_public(&self) -> bool {
+        let signature = self.signature.trim_start();
+        !self.is_doc_hidden() && (signature.starts_with("#[macro_export] ") || signature.starts_with("pub "))
+    }
+
+    /// Whether Rust's `#[doc(hidden)]` keeps it out of its crate's docs: public
+    /// for a macro's sake (tracing's `__macro_support`), none of the API.
+    pub fn is_doc_hidden(&self) -> bool {
+        let signature = self.signature.trim_start();
+        signature.strip_prefix("#[macro_export] ").unwrap_or(signature).starts_with("#[doc(hidden)] ")
     }
 
     /// Whether it is an item of a Rust trait impl (`impl Service<R> for Router`:
@@ -173,6 +189,9 @@ impl Def {
         std::iter::successors(Some(self), |d| d.parent(defs)).any(named_test)
     }
 }
+
+/// What the attributes that say who sees a Rust item start with, in its signature.
+const VISIBILITY_ATTRIBUTES: [&str; 2] = ["#[macro_export]", "#[doc(hidden)]"];
 
 /// A name one file references.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

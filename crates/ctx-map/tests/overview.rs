@@ -162,6 +162,62 @@ fn an_impl_in_the_entry_s_tests_does_not_hide_the_type_it_re_exports() {
 }
 
 #[test]
+fn a_crate_s_exported_macros_lead_and_what_its_docs_hide_follows() {
+    // tracing's `span!` and `info!` are its API, written in `macros.rs`; its
+    // `#[doc(hidden)] pub mod macro_support` and a crate-local `macro_rules!` are not.
+    let lib = |hidden: &str| {
+        format!(
+            "#[macro_use]\nmod macros;\nmod util;\npub use crate::util::Level;\n\n\
+             {hidden}pub mod macro_support {{\n    pub fn callsite_helper() {{}}\n}}\n"
+        )
+    };
+    let macros = "#[macro_export]\nmacro_rules! span {\n    () => {};\n}\n\n/// Logs.\n#[macro_export]\n\
+                  macro_rules! info {\n    () => {};\n}\n\nmacro_rules! local_helper {\n    () => {};\n}\n";
+    let user = |name: &str| {
+        format!(
+            "pub fn {name}() {{\n    crate::span!();\n    tracing::info!();\n    local_helper!();\n    \
+             local_helper!();\n    crate::macro_support::callsite_helper();\n    \
+             crate::macro_support::callsite_helper();\n}}\n"
+        )
+    };
+    let (a, b) = (user("a"), user("b"));
+    let overview = |lib: &str| {
+        let dir = tree(&[
+            ("Cargo.toml", "[package]\nname = \"tracing\"\n"),
+            ("src/lib.rs", lib),
+            ("src/macros.rs", macros),
+            ("src/util.rs", "pub struct Level;\n"),
+            ("src/a.rs", &a),
+            ("src/b.rs", &b),
+        ]);
+        let cache = tempfile::tempdir().unwrap();
+        let mut ws = open(dir.path(), cache.path());
+        run(&mut ws, &MapOptions { tokens: 8192, ..MapOptions::default() })
+    };
+    let score = |map: &ctxkeep_map::map::RepoMap, path: &str, name: &str| {
+        let file = map.files.iter().find(|f| f.path == path);
+        file.and_then(|f| f.definitions.iter().find(|d| d.name == name)).map_or(0.0, |d| d.score)
+    };
+    let map = overview(&lib("#[doc(hidden)]\n"));
+    for exported in ["span", "info"] {
+        let exported = score(&map, "src/macros.rs", exported);
+        for (path, other) in [
+            ("src/macros.rs", "local_helper"),
+            ("src/lib.rs", "macro_support"),
+            ("src/lib.rs", "callsite_helper"),
+        ] {
+            assert!(exported > score(&map, path, other), "{other}: {}", map.text);
+        }
+    }
+    assert!(map.text.contains("#[macro_export] macro_rules! span"), "{}", map.text);
+    assert!(map.text.contains("#[doc(hidden)] pub mod macro_support"), "{}", map.text);
+    // What a hidden module holds counts as a private name does.
+    let shown = overview(&lib(""));
+    let helper = |map| score(map, "src/lib.rs", "callsite_helper");
+    assert!(helper(&map) < helper(&shown) / 2.0, "{} against {}", helper(&map), helper(&shown));
+}
+
+#[test]
 fn a_method_every_class_of_a_file_overrides_counts_once() {
     // jinja's `nodes.py`: a dozen node classes each define `as_const`, which the
     // compiler calls everywhere; the overview learns the name once.

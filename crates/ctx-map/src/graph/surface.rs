@@ -9,6 +9,7 @@ use super::base::{self, Base, NONE};
 use super::language_family;
 use crate::exports::JsModule;
 use crate::index::IndexedFile;
+use crate::tags::Kind;
 
 /// A file that defines more public names than this is code, not a package's front door.
 const MAX_SURFACE_DEFS: usize = 5;
@@ -60,7 +61,18 @@ pub(super) fn lift_public_surface(files: &[IndexedFile], base: &Base, slot_rank:
         .zip(&auxiliary)
         .map(|(f, &aux)| !aux && f.tags.refs.iter().any(|r| r.exported > 0))
         .collect();
-    if !surface.contains(&true) && !passes_on.contains(&true) {
+    // A Rust crate's exported macros are its surface wherever they are written (tracing's
+    // `span!` and `info!` in `macros.rs`): `#[macro_export]` puts them at its root.
+    let defs =
+        files.iter().zip(&auxiliary).flat_map(|(f, &aux)| f.tags.defs.iter().map(move |d| (f, d, aux)));
+    let exported_macros: Vec<u32> = defs
+        .zip(&base.def_slots)
+        .filter(|&((file, def, aux), &slot)| {
+            !aux && slot != NONE && file.lang == "rust" && def.kind == Kind::Macro && def.is_rust_public()
+        })
+        .map(|(_, &slot)| slot)
+        .collect();
+    if !surface.contains(&true) && !passes_on.contains(&true) && exported_macros.is_empty() {
         return 0.0;
     }
     let family: Vec<&str> = files.iter().map(|f| language_family(&f.lang)).collect();
@@ -91,6 +103,9 @@ pub(super) fn lift_public_surface(files: &[IndexedFile], base: &Base, slot_rank:
         *most = most.max(edge.weight);
     }
     let mut public = vec![false; slot_rank.len()];
+    for slot in exported_macros {
+        public[slot as usize] = true;
+    }
     for edge in from_surface {
         let (from, to) = (edge.from as usize, edge.to as usize);
         let most = likeliest.get(&(edge.from, base.slot_names[edge.slot as usize])).copied().unwrap_or(0.0);
@@ -121,7 +136,7 @@ pub(super) fn lift_public_surface(files: &[IndexedFile], base: &Base, slot_rank:
         }
         // Rust re-exports only what is `pub`: a crate-private look-alike (`pub(super) enum
         // Decision` beside the exported `pub struct Decision`) is none of its surface.
-        let rust_public = |d: &crate::tags::Def| d.name == name && d.signature.starts_with("pub ");
+        let rust_public = |d: &crate::tags::Def| d.name == name && d.is_rust_public();
         if files[to].lang == "rust" && !files[to].tags.defs.iter().any(rust_public) {
             continue;
         }
@@ -165,7 +180,7 @@ pub(crate) fn is_own_public(file: &IndexedFile, def: &crate::tags::Def, module: 
     }
     match file.lang.as_str() {
         "python" => true,
-        "rust" => def.signature.starts_with("pub "),
+        "rust" => def.is_rust_public(),
         _ => module.is_some_and(|m| crate::exports::is_declaration(def) && !m.hides(def)),
     }
 }

@@ -67,7 +67,11 @@ pub(super) fn plan_overview(
             let (score, weight) = (&ranking.def_rank[f], weight[f]);
             let aside = |d: usize| {
                 let def = &file.tags.defs[d];
-                let private = if crate::tags::private_by_name(&def.name) { PRIVATE } else { 1.0 };
+                // `#[doc(hidden)]` keeps an item and all it holds out of the crate's docs.
+                let doc_hidden = std::iter::successors(Some(def), |d| d.parent(&file.tags.defs))
+                    .any(|d| d.is_doc_hidden());
+                let private =
+                    if crate::tags::private_by_name(&def.name) || doc_hidden { PRIVATE } else { 1.0 };
                 private * if def.deprecated { DEPRECATED } else { 1.0 }
             };
             let repeats = overrides(file, score);

@@ -320,3 +320,23 @@ fn a_generic_s_type_parameter_is_no_use_of_a_type_of_that_name() {
     assert_eq!(uses(Lang::Rust, rust, "T"), 0);
     assert_eq!(uses(Lang::Rust, rust, "Wrapper"), 1);
 }
+
+#[test]
+fn rust_says_who_sees_an_item_on_its_line_and_a_path_s_macro_is_a_use() {
+    let source = "/// Makes a span.\n#[macro_export]\nmacro_rules! span {\n    () => {};\n}\n\
+                  macro_rules! local {\n    () => {};\n}\n#[doc(hidden)]\npub mod __private {}\n\
+                  #[doc(hidden)]\n#[macro_export]\nmacro_rules! callsite {\n    () => {};\n}\n\
+                  #[test]\nfn checks() { tracing::info!(); span!(); }\n";
+    let tags = extract(Lang::Rust, source).unwrap();
+    let def = |name: &str| tags.defs.iter().find(|d| d.name == name).unwrap();
+    assert_eq!(def("span").signature, "#[macro_export] macro_rules! span");
+    assert!(def("span").is_rust_public() && !def("span").is_test_by_attribute());
+    assert!(!def("local").is_rust_public());
+    assert_eq!(def("__private").signature, "#[doc(hidden)] pub mod __private");
+    assert!(def("__private").is_doc_hidden() && !def("__private").is_rust_public());
+    assert_eq!(def("callsite").signature, "#[macro_export] #[doc(hidden)] macro_rules! callsite");
+    assert!(def("callsite").is_doc_hidden() && !def("callsite").is_rust_public());
+    assert!(def("checks").is_test_by_attribute());
+    let uses = |name: &str| tags.refs.iter().find(|r| r.name == name).map_or(0, |r| r.count);
+    assert_eq!((uses("info"), uses("span")), (1, 1));
+}
