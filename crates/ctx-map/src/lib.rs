@@ -93,6 +93,7 @@ pub mod history;
 pub mod hook;
 pub mod index;
 mod inverted;
+mod item_macros;
 pub mod lang;
 pub mod map;
 pub mod outline;

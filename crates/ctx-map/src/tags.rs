@@ -19,7 +19,7 @@ use crate::lang::Lang;
 use crate::signature::signature;
 
 /// Bumped when what extraction yields changes: cached tags are re-parsed.
-pub const TAGS_VERSION: u32 = 50;
+pub const TAGS_VERSION: u32 = 51;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -364,17 +364,34 @@ pub fn extract(lang: Lang, source: &str) -> Result<FileTags, String> {
         static PARSERS: RefCell<HashMap<Lang, Parser>> = RefCell::new(HashMap::default());
     }
     let query = lang.query()?;
-    let tree = PARSERS.with_borrow_mut(|parsers| {
-        let parser = match parsers.entry(lang) {
-            std::collections::hash_map::Entry::Occupied(entry) => entry.into_mut(),
-            std::collections::hash_map::Entry::Vacant(entry) => {
-                let mut parser = Parser::new();
-                parser.set_language(&lang.grammar()).map_err(|err| format!("{}: {err}", lang.name()))?;
-                entry.insert(parser)
-            }
-        };
-        parser.parse(source, None).ok_or_else(|| format!("{}: the parser gave up", lang.name()))
-    })?;
+    let parse = |text: &str| {
+        PARSERS.with_borrow_mut(|parsers| {
+            let parser = match parsers.entry(lang) {
+                std::collections::hash_map::Entry::Occupied(entry) => entry.into_mut(),
+                std::collections::hash_map::Entry::Vacant(entry) => {
+                    let mut parser = Parser::new();
+                    parser.set_language(&lang.grammar()).map_err(|err| format!("{}: {err}", lang.name()))?;
+                    entry.insert(parser)
+                }
+            };
+            parser.parse(text, None).ok_or_else(|| format!("{}: the parser gave up", lang.name()))
+        })
+    };
+    let tree = parse(source)?;
+    // Rust items written inside a macro's braces (`feature! { pub fn registry() … }`,
+    // tokio's `cfg_rt! { … }`) are items all the same: read as if the braces were not there.
+    let unwrapped = match lang {
+        Lang::Rust => crate::item_macros::unwrapped(tree.root_node(), source),
+        _ => None,
+    };
+    let (source, tree) = match unwrapped.as_deref() {
+        Some(text) => match parse(text)? {
+            // Unless that reads worse: a macro's own syntax (`lazy_static! { static ref … }`).
+            bare if bare.root_node().has_error() && !tree.root_node().has_error() => (source, tree),
+            bare => (text, bare),
+        },
+        None => (source, tree),
+    };
     let root = tree.root_node();
     let bytes = source.as_bytes();
     let names = query.capture_names();
