@@ -742,6 +742,29 @@ fn a_folder_among_many_siblings_names_the_nearest_forty() {
     assert!(text.contains("p49, p50 and 19 more"), "{text}");
 }
 
+#[test]
+fn a_crowded_root_s_minimal_tier_keeps_its_commands_before_its_subfolders_names() {
+    // tracing's root: 21 crates, and what SessionStart injects had dropped the
+    // build and test commands while naming every crate twice.
+    let repo = Repo::new();
+    repo.write("Cargo.toml", "[workspace]\nmembers = [\"crates/*\"]\n");
+    for i in 0..24 {
+        let name = format!("tracing-part-number-{i:02}");
+        repo.write(&format!("{name}/Cargo.toml"), &format!("[package]\nname = \"{name}\"\n"));
+        repo.write(&format!("{name}/src/lib.rs"), "//! A part.\npub fn part() {}\n");
+    }
+    repo.ok(&["init"]);
+    let minimal = std::fs::read_to_string(repo.path(".ctx/context/_root.minimal.md")).unwrap();
+    assert!(minimal.contains("Commands:\n- build: `cargo build"), "{minimal}");
+    assert!(minimal.contains("- `tracing-part-number-00/`"), "{minimal}");
+    // The subfolders' names are not listed again, and no heading stands over nothing.
+    assert!(!minimal.contains("- Children:"), "{minimal}");
+    assert!(
+        !minimal.contains("## Navigation\n\n\n") && !minimal.contains("## Navigation\n\n##"),
+        "{minimal}"
+    );
+}
+
 /// Wait for every child, insisting each succeeded.
 fn wait_all(children: Vec<std::process::Child>) {
     for child in children {

@@ -80,6 +80,9 @@ enum Cut {
     /// This folder's files that define nothing (`.editorconfig`, `LICENSE`, a
     /// lockfile), dotfiles first: less than what a subfolder is for.
     FilesWithoutCode,
+    /// The navigation's names of the subfolders, which the contents list
+    /// too, and what they are for.
+    Children,
     SubfolderDescriptions,
     AncestorDecisions,
     /// Each file's most important definition, of the files no other file uses.
@@ -96,11 +99,11 @@ enum Cut {
     /// name below a subfolder.
     UsedFiles,
     CurrentDecisions,
-    /// The root's commands (its stack stays).
-    Commands,
     PinnedDecisions,
     Subfolders,
-    Children,
+    /// The root's commands (its stack stays): how to build and test, what
+    /// every session that starts there needs.
+    Commands,
     MiddleScopes,
     ScopeChain,
     Parent,
@@ -116,6 +119,7 @@ const CUTS: [Cut; 24] = [
     Cut::BootContent,
     Cut::CurrentContent,
     Cut::FilesWithoutCode,
+    Cut::Children,
     Cut::SubfolderDescriptions,
     Cut::AncestorDecisions,
     Cut::Definitions,
@@ -124,10 +128,9 @@ const CUTS: [Cut; 24] = [
     Cut::UsedDefinitions,
     Cut::UsedFiles,
     Cut::CurrentDecisions,
-    Cut::Commands,
     Cut::PinnedDecisions,
     Cut::Subfolders,
-    Cut::Children,
+    Cut::Commands,
     Cut::MiddleScopes,
     Cut::ScopeChain,
     Cut::Parent,
