@@ -24,7 +24,7 @@ pub struct Plan {
     pub task: bool,
     /// (file, definition) → the signature shown instead of the definition's
     /// own: a long one with the parameters its cut left out that the task
-    /// names brought back ([`widened`]).
+    /// names brought back (`widened`).
     pub widened: HashMap<(usize, usize), String>,
 }
 
