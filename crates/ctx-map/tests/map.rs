@@ -585,6 +585,30 @@ fn a_parameter_the_task_names_comes_back_into_a_signature_too_long_to_show_whole
 }
 
 #[test]
+fn a_method_every_class_of_the_file_defines_says_the_task_once() {
+    // marshmallow's fields.py: `_bind_to_schema` in six field classes took six lines
+    // of a task map about schemas, before the methods that do the work.
+    let mut fields = String::new();
+    for class in ["Field", "List", "Tuple", "DateTime", "Mapping", "Method"] {
+        fields.push_str(&format!(
+            "class {class}:\n    def bind_to_schema(self, name, schema):\n        pass\n\n"
+        ));
+    }
+    for other in ["serialize", "deserialize", "validate", "make_error", "fail", "get_value"] {
+        fields.push_str(&format!("def {other}(value, schema):\n    return value\n\n"));
+    }
+    let dir = tree(&[("pkg/fields.py", &fields), ("pkg/app.py", "from pkg.fields import Field\n")]);
+    let cache = tempfile::tempdir().unwrap();
+    let mut ws = open(dir.path(), cache.path());
+    let query = "bind nested fields to their parent schema";
+    let map = run(&mut ws, &MapOptions { tokens: 110, query: Some(query.into()), ..MapOptions::default() });
+    let file = map.files.iter().find(|f| f.path == "pkg/fields.py").unwrap();
+    let names: Vec<&str> = file.definitions.iter().map(|d| d.name.as_str()).collect();
+    assert_eq!(names.iter().filter(|n| **n == "bind_to_schema").count(), 1, "{}", map.text);
+    assert!(names.len() >= 4, "{}", map.text);
+}
+
+#[test]
 fn of_the_names_that_say_the_task_the_one_saying_its_rarest_words_leads() {
     // `config` is said in every file, `search` in two: for a task about the
     // search config, `Search` is the definition, not the most used `Config`.

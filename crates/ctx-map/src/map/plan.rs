@@ -226,22 +226,16 @@ pub(super) fn plan_task(
         // not a constant), definition): named first, then what is not deprecated, then those
         // saying its words, then public names, then the file's code before its constants (40
         // `STYLE_* = "dim"` its functions all use took a focus map), then by score; a total order.
+        // A method other classes of the file define too says the task's words once,
+        // where it scores best (marshmallow's six `_bind_to_schema` took a map's room).
+        let repeats = overrides(file, score);
         let mut defs: Vec<(Told, usize)> = shown_defs(file, weight[f] < 1.0, focus)
             .map(|d| {
                 let def = &file.tags.defs[d];
                 let named = names_outright(focus, &def.name);
                 let public = !crate::tags::private_by_name(&def.name);
-                (
-                    (
-                        named,
-                        !def.deprecated,
-                        says_the_task(&def.name),
-                        0.0,
-                        public,
-                        def.kind != Kind::Constant,
-                    ),
-                    d,
-                )
+                let says = if repeats[d] < 1.0 { 0.0 } else { says_the_task(&def.name) };
+                ((named, !def.deprecated, says, 0.0, public, def.kind != Kind::Constant), d)
             })
             .collect();
         if position < LEAD_FILES {
@@ -254,7 +248,7 @@ pub(super) fn plan_task(
                 .then(told_b.3.total_cmp(&told_a.3))
                 .then(told_b.4.cmp(&told_a.4))
                 .then(told_b.5.cmp(&told_a.5))
-                .then(score[b].total_cmp(&score[a]))
+                .then((score[b] * repeats[b]).total_cmp(&(score[a] * repeats[a])))
                 .then(a.cmp(&b))
         };
         // Its `k`th entry scores key / (k + 1): those under the cut cannot make
