@@ -78,7 +78,7 @@ struct Inputs {
 
 /// How outlines are made: a change of what they pick or how they order it must
 /// change it, or a store keeps the outlines of the old way until a file changes.
-const VERSION: u32 = 19;
+const VERSION: u32 = 20;
 
 /// Where the digest of the inputs of the stored outlines is kept ([`Workspace::derived`]).
 const INPUTS_KEY: &str = "outline-inputs";
@@ -266,6 +266,7 @@ fn outlines(
                         own: !fills_in,
                         current: !def.deprecated,
                         public,
+                        named_anew: def.alias_of(defs).is_none(),
                         code: def.kind != Kind::Constant,
                         data: def.kind == Kind::Constant
                             && users == 0
@@ -285,8 +286,28 @@ fn outlines(
             // (`get_flashed_messages` over `url_for`).
             picked.sort_by(|a, b| {
                 let code_or_used = |c: &Candidate| c.code || c.users > 0;
-                (b.own, !b.data, b.current, b.public, b.users > 0, code_or_used(b), b.top, b.users)
-                    .cmp(&(a.own, !a.data, a.current, a.public, a.users > 0, code_or_used(a), a.top, a.users))
+                (
+                    b.own,
+                    !b.data,
+                    b.current,
+                    b.public,
+                    b.named_anew,
+                    b.users > 0,
+                    code_or_used(b),
+                    b.top,
+                    b.users,
+                )
+                    .cmp(&(
+                        a.own,
+                        !a.data,
+                        a.current,
+                        a.public,
+                        a.named_anew,
+                        a.users > 0,
+                        code_or_used(a),
+                        a.top,
+                        a.users,
+                    ))
                     .then(b.score.total_cmp(&a.score))
                     .then(a.d.cmp(&b.d))
             });
@@ -328,6 +349,9 @@ struct Candidate {
     own: bool,
     /// Not deprecated: what replaces a deprecated definition comes first.
     current: bool,
+    /// Not another name for a definition of the file ([`Def::alias_of`]): what
+    /// it names comes first.
+    named_anew: bool,
     public: bool,
     /// Not a constant: the code before its data.
     code: bool,
@@ -495,6 +519,26 @@ mod tests {
 
     fn names(outline: &Outline) -> Vec<&str> {
         outline.defs.iter().map(|d| d.name.as_str()).collect()
+    }
+
+    #[test]
+    fn an_alias_follows_what_it_names_however_used() {
+        // marshmallow's fields.py: `Str = String` led the file's outline, `class Field` nowhere.
+        let fields =
+            "class Field:\n    pass\n\nclass String(Field):\n    pass\n\nStr = String\nMISSING = object()\n";
+        let uses = "from fields import Str, MISSING\nStr()\nStr()\nx = MISSING\n";
+        let files = [
+            IndexedFile::parsed("pkg/fields.py", Lang::Python, fields),
+            IndexedFile::parsed("pkg/a.py", Lang::Python, uses),
+            IndexedFile::parsed("pkg/b.py", Lang::Python, uses),
+        ];
+        let outlines = outline_all(&files);
+        let fields = outlines.iter().find(|o| o.path == "pkg/fields.py").unwrap();
+        let names = names(fields);
+        let at = |name: &str| names.iter().position(|n| *n == name).unwrap();
+        assert!(at("Str") > at("String") && at("Str") > at("Field"), "{names:?}");
+        // A constant of its own is no alias.
+        assert!(at("MISSING") < at("Str"), "{names:?}");
     }
 
     #[test]

@@ -123,6 +123,24 @@ impl Def {
         !self.is_doc_hidden() && (signature.starts_with("#[macro_export] ") || signature.starts_with("pub "))
     }
 
+    /// The definition of its file it only names again, if it is such an alias
+    /// (marshmallow's `Str = String`, `URL = Url` beside `class String`, `class
+    /// Url`): a second name, not a second thing to read.
+    pub fn alias_of<'d>(&self, defs: &'d [Def]) -> Option<&'d Def> {
+        if self.kind != Kind::Constant || self.parent.is_some() {
+            return None;
+        }
+        let target =
+            self.signature.trim().strip_prefix(self.name.as_str())?.trim_start().strip_prefix('=')?.trim();
+        let target = target.strip_suffix(';').unwrap_or(target).trim();
+        if target.is_empty() || !target.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '$') {
+            return None;
+        }
+        defs.iter().find(|d| {
+            d.name == target && d.parent.is_none() && d.kind != Kind::Constant && d.kind.defines_name()
+        })
+    }
+
     /// Whether Rust's `#[doc(hidden)]` keeps it out of its crate's docs: public
     /// for a macro's sake (tracing's `__macro_support`), none of the API.
     pub fn is_doc_hidden(&self) -> bool {

@@ -246,3 +246,20 @@ fn a_method_every_class_of_a_file_overrides_counts_once() {
     assert_eq!(scores.len(), 7, "{}", map.text);
     assert!(scores[1] < scores[0] / 4.0, "{scores:?}\n{}", map.text);
 }
+
+#[test]
+fn an_alias_counts_as_a_second_name_not_a_second_thing() {
+    // marshmallow's `Str = String`: the users' favourite spelling, the class's code.
+    let uses = "from pkg.fields import Str, String\nStr()\nStr()\nStr()\nStr()\nisinstance(x, String)\n";
+    let dir = tree(&[
+        ("pkg/fields.py", "class String:\n    pass\n\nStr = String\n"),
+        ("pkg/a.py", uses),
+        ("pkg/b.py", uses),
+    ]);
+    let cache = tempfile::tempdir().unwrap();
+    let mut ws = open(dir.path(), cache.path());
+    let map = run(&mut ws, &MapOptions { tokens: 8192, ..MapOptions::default() });
+    let fields = map.files.iter().find(|f| f.path == "pkg/fields.py").unwrap();
+    let score = |name: &str| fields.definitions.iter().find(|d| d.name == name).map_or(0.0, |d| d.score);
+    assert!(score("Str") < score("String"), "{}", map.text);
+}

@@ -70,8 +70,13 @@ pub(super) fn plan_overview(
                 // `#[doc(hidden)]` keeps an item and all it holds out of the crate's docs.
                 let doc_hidden = std::iter::successors(Some(def), |d| d.parent(&file.tags.defs))
                     .any(|d| d.is_doc_hidden());
-                let private =
-                    if crate::tags::private_by_name(&def.name) || doc_hidden { PRIVATE } else { 1.0 };
+                // An alias (`Str = String`) is read where what it names is.
+                let second_name = def.alias_of(&file.tags.defs).is_some();
+                let private = if crate::tags::private_by_name(&def.name) || doc_hidden || second_name {
+                    PRIVATE
+                } else {
+                    1.0
+                };
                 private * if def.deprecated { DEPRECATED } else { 1.0 }
             };
             let repeats = overrides(file, score);
