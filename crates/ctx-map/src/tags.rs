@@ -19,7 +19,7 @@ use crate::lang::Lang;
 use crate::signature::signature;
 
 /// Bumped when what extraction yields changes: cached tags are re-parsed.
-pub const TAGS_VERSION: u32 = 51;
+pub const TAGS_VERSION: u32 = 52;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -190,7 +190,14 @@ impl Def {
     /// Whether it sits in a function or method, however deep (the methods of a
     /// class defined in a test): that function's own business.
     pub fn is_local(&self, defs: &[Def]) -> bool {
-        std::iter::successors(self.parent(defs), |d| d.parent(defs))
+        // A factory's method (a function's, not a class's) is as local as its factory.
+        let start = match self.parent(defs) {
+            Some(factory) if self.kind == Kind::Method && factory.kind == Kind::Function => {
+                factory.parent(defs)
+            }
+            parent => parent,
+        };
+        std::iter::successors(start, |d| d.parent(defs))
             .any(|p| matches!(p.kind, Kind::Function | Kind::Method))
     }
 
@@ -558,6 +565,8 @@ pub fn extract(lang: Lang, source: &str) -> Result<FileTags, String> {
     let lines: Vec<&str> = source.lines().collect();
     let mut defs: Vec<Def> = Vec::with_capacity(raw.len());
     let mut open: Vec<usize> = Vec::new();
+    // Per factory function (by index), the names of its own functions it hands out.
+    let mut handed_out: HashMap<usize, rustc_hash::FxHashSet<&str>> = HashMap::default();
     for def in &raw {
         while let Some(&top) = open.last() {
             if raw[top].node.end_byte() >= def.node.end_byte()
@@ -570,6 +579,19 @@ pub fn extract(lang: Lang, source: &str) -> Result<FileTags, String> {
         let parent = open.last().copied();
         let kind = match (def.kind, parent.map(|p| defs[p].kind)) {
             (Kind::Function, Some(parent)) if parent.holds_methods() => Kind::Method,
+            // A factory's function it hands out in an object (pino's `multistream()`
+            // returning `{ add, remove, … }`) is a method of what it makes.
+            (Kind::Function, Some(Kind::Function))
+                if lang.is_javascript_like()
+                    && parent.is_some_and(|p| {
+                        handed_out
+                            .entry(p)
+                            .or_insert_with(|| hands_out(raw[p].node, bytes))
+                            .contains(def.name.as_str())
+                    }) =>
+            {
+                Kind::Method
+            }
             (kind, _) => kind,
         };
         let (shown, left_out) = signature(source, def.first, kind, def.overloads);
@@ -649,6 +671,26 @@ pub fn extract(lang: Lang, source: &str) -> Result<FileTags, String> {
         .collect();
     refs.sort_by(|a, b| a.name.cmp(&b.name));
     Ok(FileTags { defs, refs, syntax_errors: root.has_error() })
+}
+
+/// The names JavaScript function `factory` puts in an object it builds
+/// (`return { add, remove }`, `const res = { write: write }`): of its own
+/// functions, those whoever calls the factory reaches as methods.
+fn hands_out<'s>(factory: Node, bytes: &'s [u8]) -> rustc_hash::FxHashSet<&'s str> {
+    let mut names = rustc_hash::FxHashSet::default();
+    let Some(body) = factory.child_by_field_name("body") else { return names };
+    let mut stack = vec![body];
+    while let Some(node) = stack.pop() {
+        let value = match node.kind() {
+            "shorthand_property_identifier" => Some(node),
+            "pair" => node.child_by_field_name("value").filter(|v| v.kind() == "identifier"),
+            _ => None,
+        };
+        names.extend(value.and_then(|v| std::str::from_utf8(&bytes[v.byte_range()]).ok()));
+        let mut cursor = node.walk();
+        stack.extend(node.named_children(&mut cursor));
+    }
+    names
 }
 
 /// If `name` declares a type parameter (`T` of TypeScript's `<T extends X = Y>`

@@ -340,3 +340,20 @@ fn rust_says_who_sees_an_item_on_its_line_and_a_path_s_macro_is_a_use() {
     let uses = |name: &str| tags.refs.iter().find(|r| r.name == name).map_or(0, |r| r.count);
     assert_eq!((uses("info"), uses("span")), (1, 1));
 }
+
+#[test]
+fn a_factory_s_functions_it_hands_out_are_methods_of_what_it_makes() {
+    // pino's `multistream()`: `add`, `remove` and `clone` are its API; `inner` its own business.
+    let js = "function multistream (streams, opts) {\n  const res = { write, add, remove: remove }\n  \
+              function write (data) { inner() }\n  function add (dest) { return res }\n  \
+              function remove (id) { return res }\n  function inner () {}\n  return res\n}\n\
+              module.exports = multistream\n";
+    let defs = extract(Lang::JavaScript, js).unwrap().defs;
+    let def = |name: &str| defs.iter().find(|d| d.name == name).unwrap();
+    for handed_out in ["write", "add", "remove"] {
+        assert_eq!(def(handed_out).kind, Kind::Method, "{handed_out}");
+        assert!(!def(handed_out).is_local(&defs), "{handed_out}");
+    }
+    assert_eq!(def("inner").kind, Kind::Function);
+    assert!(def("inner").is_local(&defs));
+}
