@@ -305,9 +305,21 @@ pub fn detect(root: &Path, paths: &[String], tree_depth: usize, detector: &Detec
         .filter(|p| ENTRY_POINTS.contains(&p.rsplit('/').next().unwrap_or(p)) && p.matches('/').count() <= 3)
         .filter(|p| !PathRole::of(p).is_auxiliary())
         .collect();
-    // By path component: `tracing/src/lib.rs` before `tracing-core/src/lib.rs`.
+    // Shallowest first; then the larger package (a workspace's crates past the first
+    // eight were cut by name: tracing's 84-file `tracing-subscriber` for `tracing-flame`);
+    // then by path component (`tracing/src/lib.rs` before `tracing-core/src/lib.rs`).
+    let mut files_below: BTreeMap<&str, usize> = BTreeMap::new();
+    for path in paths {
+        if let Some((top, _)) = path.split_once('/') {
+            *files_below.entry(top).or_default() += 1;
+        }
+    }
+    let package_size =
+        |p: &str| p.split_once('/').map_or(0, |(top, _)| files_below.get(top).copied().unwrap_or(0));
     entries.sort_by(|a, b| {
-        a.matches('/').count().cmp(&b.matches('/').count()).then_with(|| a.split('/').cmp(b.split('/')))
+        (a.matches('/').count().cmp(&b.matches('/').count()))
+            .then_with(|| package_size(b).cmp(&package_size(a)))
+            .then_with(|| a.split('/').cmp(b.split('/')))
     });
     // What the manifests declare first (fastify's `"main": "fastify.js"`, black's
     // `[project.scripts]`), then what is named like an entry point.

@@ -428,3 +428,18 @@ fn one_test_is_the_test_command_narrowed_as_its_runner_narrows() {
     assert_eq!(one(&[("package.json", r#"{"scripts": {"test": "tsc && vitest run"}}"#)], &js), None);
     assert_eq!(one(&[("Makefile", "test:\n\tpytest\n")], &tests), None);
 }
+
+#[test]
+fn of_more_entry_points_than_fit_the_largest_packages_stay() {
+    // tracing's eleven crates: the cut by name dropped its largest, `tracing-subscriber`.
+    let (_dir, root) = project(&[("Cargo.toml", "[workspace]\nmembers = [\"*\"]\n")]);
+    let mut paths = vec!["Cargo.toml".to_string()];
+    for name in ["a", "b", "c", "d", "e", "f", "g", "h", "i"] {
+        paths.push(format!("tracing-{name}/src/lib.rs"));
+    }
+    paths.extend((0..30).map(|i| format!("tracing-subscriber/src/part{i}.rs")));
+    paths.push("tracing-subscriber/src/lib.rs".into());
+    let s = detect(&root, &paths, 2, Detector::builtin());
+    let entries: Vec<&String> = s.key_files.iter().filter(|k| k.ends_with("lib.rs")).collect();
+    assert_eq!(entries.first().map(|e| e.as_str()), Some("tracing-subscriber/src/lib.rs"), "{entries:?}");
+}
