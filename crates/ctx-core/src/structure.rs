@@ -538,8 +538,9 @@ fn node_facts(
             script.contains("--check") && !script.contains("--write")
         };
         for name in scripts.keys() {
-            // `test` runs what `test:node`, `test:karma:server`, … do: it alone says how to test.
-            let variant = name.split_once(':').is_some_and(|(first, _)| {
+            // `test` runs what `test:node`, `test:karma:server`, … do: it alone says how to
+            // test; `bench` what pino's nine `bench-child`, `bench-object`, … do.
+            let variant = name.split_once([':', '-']).is_some_and(|(first, _)| {
                 let writes = first == "format" && checks_only(first) && !checks_only(name);
                 scripts.contains_key(first) && !writes
             });

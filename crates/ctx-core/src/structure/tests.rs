@@ -221,7 +221,7 @@ fn a_project_s_own_scripts_lead_and_replace_a_tool_s_bare_default() {
     .unwrap();
     std::fs::write(
         root.join("package.json"),
-        r#"{"scripts": {"test": "run-s test:*", "test:karma:server": "karma start", "test:node": "mocha", "build": "rollup -c"}}"#,
+        r#"{"scripts": {"test": "run-s test:*", "test:karma:server": "karma start", "test:node": "mocha", "build": "rollup -c", "test-ci": "run-s test:*", "bench": "node bench all", "bench-child": "node bench child", "bench-object": "node bench object"}}"#,
     )
     .unwrap();
     let paths: Vec<String> = [
@@ -245,7 +245,8 @@ fn a_project_s_own_scripts_lead_and_replace_a_tool_s_bare_default() {
     let s = detect(root, &paths, 2, Detector::builtin());
     let commands: Vec<String> = s.commands.iter().map(|c| format!("{}: {}", c.purpose, c.command)).collect();
     // The scripts first; `pytest` and `mypy .` inferred from the manifest give way
-    // to them; `test` alone of its `test:*` variants, `test.sh` of its `test-*.sh`.
+    // to them; `test` alone of its `test:*` and `test-ci` variants, `bench` of its
+    // `bench-*`, `test.sh` of its `test-*.sh`.
     assert_eq!(
         commands,
         [
@@ -254,7 +255,8 @@ fn a_project_s_own_scripts_lead_and_replace_a_tool_s_bare_default() {
             "test: bash scripts/test.sh",
             "test: npm run test",
             "lint: bash scripts/lint.sh",
-            "format: ./script/format"
+            "format: ./script/format",
+            "bench: npm run bench"
         ]
     );
     // Entry points, but no example's.
