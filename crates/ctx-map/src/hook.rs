@@ -162,7 +162,7 @@ mypy pytest tox nox cargo npm npx pnpm yarn bun pip uv poetry git gh make test t
 testing suite ci changelog conflict conflicts warning warnings error errors fail \
 failing fails failed failure failures pass passing green red all everything locally \
 dependency dependencies deps lockfile lock now then first it them that this these \
-those up";
+those up any some remaining";
 
 /// A prompt's words must be this unlikely to meet in one file's path and
 /// names by chance: the expected number of files holding them all, were
@@ -849,6 +849,7 @@ mod tests {
             "rebase on main and fix the conflicts",
             "run clippy and fix the warnings",
             "update the dependencies",
+            "run the tests and fix any failures",
         ] {
             assert!(prompt_terms(prompt).is_empty(), "{prompt}");
         }
