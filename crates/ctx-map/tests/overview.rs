@@ -263,3 +263,33 @@ fn an_alias_counts_as_a_second_name_not_a_second_thing() {
     let score = |name: &str| fields.definitions.iter().find(|d| d.name == name).map_or(0.0, |d| d.score);
     assert!(score("Str") < score("String"), "{}", map.text);
 }
+
+#[test]
+fn a_rust_crate_s_own_business_follows_its_api() {
+    // http's `pub(crate) struct ByteStr`, used throughout, led an overview of its API:
+    // a crate-private function called thrice as often follows a public one.
+    let user = |name: &str| {
+        format!(
+            "use crate::bytes::byte_str;\nuse crate::uri::parse_uri;\npub fn {name}() {{\n    \
+             byte_str();\n    byte_str();\n    byte_str();\n    parse_uri();\n}}\n"
+        )
+    };
+    let (a, b, c) = (user("a"), user("b"), user("c"));
+    let dir = tree(&[
+        ("Cargo.toml", "[package]\nname = \"http\"\n"),
+        ("src/lib.rs", "mod bytes;\nmod uri;\nmod a;\nmod b;\nmod c;\n"),
+        ("src/bytes.rs", "pub(crate) fn byte_str() {}\n"),
+        ("src/uri.rs", "pub fn parse_uri() {}\n"),
+        ("src/a.rs", &a),
+        ("src/b.rs", &b),
+        ("src/c.rs", &c),
+    ]);
+    let cache = tempfile::tempdir().unwrap();
+    let mut ws = open(dir.path(), cache.path());
+    let map = run(&mut ws, &MapOptions { tokens: 8192, ..MapOptions::default() });
+    let score = |path: &str, name: &str| {
+        let file = map.files.iter().find(|f| f.path == path);
+        file.and_then(|f| f.definitions.iter().find(|d| d.name == name)).map_or(0.0, |d| d.score)
+    };
+    assert!(score("src/uri.rs", "parse_uri") > score("src/bytes.rs", "byte_str"), "{}", map.text);
+}

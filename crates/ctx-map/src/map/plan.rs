@@ -72,7 +72,18 @@ pub(super) fn plan_overview(
                     .any(|d| d.is_doc_hidden());
                 // An alias (`Str = String`) is read where what it names is.
                 let second_name = def.alias_of(&file.tags.defs).is_some();
-                let private = if crate::tags::private_by_name(&def.name) || doc_hidden || second_name {
+                // A Rust item without `pub` (or `pub(crate)`) is its crate's own business,
+                // as a `_name` is a Python module's (http's `pub(crate) struct ByteStr`).
+                let crate_private =
+                    file.lang == "rust" && !def.is_rust_public() && def.kind != Kind::Impl && {
+                        let parent = def.parent(&file.tags.defs);
+                        !parent.is_some_and(|p| p.kind == Kind::Trait || p.signature.contains(" for "))
+                    };
+                let private = if crate::tags::private_by_name(&def.name)
+                    || doc_hidden
+                    || second_name
+                    || crate_private
+                {
                     PRIVATE
                 } else {
                     1.0
