@@ -366,10 +366,25 @@ fn prompt_terms(prompt: &str) -> Vec<String> {
     // As rank's terms (stemmed), to compare with the prompt's.
     let chatter: HashSet<String> = rank::terms(&CHATTER.join(" ")).into_iter().collect();
     let workflow: HashSet<String> = rank::terms(WORKFLOW).into_iter().collect();
+    // What the prompt names as a place is never chatter: a conventional commit's scope
+    // (`feat(method): …`, http's `method.rs`) and a file it writes (`method.rs`, `src/code/`).
+    let scope = prompt.split_once(':').map(|(head, _)| head).and_then(|head| {
+        let (kind, scope) = head.strip_suffix(')')?.split_once('(')?;
+        kind.chars().all(|c| c.is_ascii_alphabetic() || c == '!').then_some(scope)
+    });
+    let places = prompt.split_whitespace().filter(|w| {
+        let w = w.trim_matches(|c: char| !c.is_alphanumeric());
+        w.contains('/')
+            || w.rsplit_once('.')
+                .is_some_and(|(stem, _)| !stem.is_empty() && ctxkeep_core::language(w).is_some())
+    });
+    let named: HashSet<String> = scope.into_iter().chain(places).flat_map(rank::terms).collect();
     let mut seen = HashSet::default();
-    let words: Vec<String> =
-        rank::terms(prompt).into_iter().filter(|t| !chatter.contains(t) && seen.insert(t.clone())).collect();
-    if words.iter().all(|w| workflow.contains(w)) { Vec::new() } else { words }
+    let words: Vec<String> = rank::terms(prompt)
+        .into_iter()
+        .filter(|t| (named.contains(t) || !chatter.contains(t)) && seen.insert(t.clone()))
+        .collect();
+    if words.iter().all(|w| workflow.contains(w) && !named.contains(w)) { Vec::new() } else { words }
 }
 
 /// Most new contents a prompt's hook parses, and reads for their words, when
@@ -854,6 +869,12 @@ mod tests {
             assert!(prompt_terms(prompt).is_empty(), "{prompt}");
         }
         assert_eq!(prompt_terms("yes, fix the json decoder"), ["json", "decoder"]);
+        // A place the prompt names is no chatter: a commit's scope, a file it writes.
+        assert_eq!(
+            prompt_terms("feat(method): impl PartialOrd"),
+            ["feat", "method", "impl", "partialord", "partial", "ord"]
+        );
+        assert_eq!(prompt_terms("add ordering to method.rs"), ["order", "method", "rs"]);
         // Workflow words count beside a word of the code.
         assert_eq!(prompt_terms("run the tests of the decoder"), ["run", "test", "decoder"]);
     }
