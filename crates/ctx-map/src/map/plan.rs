@@ -65,29 +65,28 @@ pub(super) fn plan_overview(
         .enumerate()
         .flat_map(|(f, file)| {
             let (score, weight) = (&ranking.def_rank[f], weight[f]);
-            let aside = |d: usize| {
-                let def = &file.tags.defs[d];
-                // `#[doc(hidden)]` keeps an item and all it holds out of the crate's docs.
-                let doc_hidden = std::iter::successors(Some(def), |d| d.parent(&file.tags.defs))
-                    .any(|d| d.is_doc_hidden());
-                // An alias (`Str = String`) is read where what it names is.
-                let second_name = def.alias_of(&file.tags.defs).is_some();
+            let (defs, rust) = (&file.tags.defs, file.lang == "rust");
+            let aside = move |d: usize| {
+                let def = &defs[d];
                 // A Rust item without `pub` (or `pub(crate)`) is its crate's own business,
                 // as a `_name` is a Python module's (http's `pub(crate) struct ByteStr`).
-                let crate_private =
-                    file.lang == "rust" && !def.is_rust_public() && def.kind != Kind::Impl && {
-                        let parent = def.parent(&file.tags.defs);
+                let crate_private = || {
+                    rust && !def.is_rust_public() && def.kind != Kind::Impl && {
+                        let parent = def.parent(defs);
                         !parent.is_some_and(|p| p.kind == Kind::Trait || p.signature.contains(" for "))
-                    };
-                let private = if crate::tags::private_by_name(&def.name)
-                    || doc_hidden
-                    || second_name
-                    || crate_private
-                {
-                    PRIVATE
-                } else {
-                    1.0
+                    }
                 };
+                // `#[doc(hidden)]` keeps an item and all it holds out of the crate's docs.
+                let doc_hidden = || {
+                    rust && std::iter::successors(Some(def), |d| d.parent(defs)).any(|d| d.is_doc_hidden())
+                };
+                // An alias (`Str = String`) is read where what it names is.
+                let second_name = || def.alias_of(defs).is_some();
+                let hidden = crate::tags::private_by_name(&def.name)
+                    || crate_private()
+                    || doc_hidden()
+                    || second_name();
+                let private = if hidden { PRIVATE } else { 1.0 };
                 private * if def.deprecated { DEPRECATED } else { 1.0 }
             };
             let repeats = overrides(file, score);
@@ -123,21 +122,27 @@ pub(super) fn plan_overview(
 /// node classes of `nodes.py`): the best scored counts, the others [`OVERRIDE`].
 fn overrides(file: &IndexedFile, score: &[f64]) -> Vec<f64> {
     let defs = &file.tags.defs;
-    let mut best: HashMap<&str, usize> = HashMap::default();
-    for (d, def) in
-        defs.iter().enumerate().filter(|(_, def)| def.kind == Kind::Method && def.parent.is_some())
-    {
-        let kept = best.entry(def.name.as_str()).or_insert(d);
-        if score.get(d) > score.get(*kept) {
-            *kept = d;
+    let mut weights = vec![1.0; defs.len()];
+    // Sorted by name (stably: in the file's order within a name), runs of one name.
+    // A task map asks this of every file it reaches: no hashing.
+    let mut methods: Vec<usize> =
+        (0..defs.len()).filter(|&d| defs[d].kind == Kind::Method && defs[d].parent.is_some()).collect();
+    if methods.len() < 2 {
+        return weights;
+    }
+    methods.sort_by(|&a, &b| defs[a].name.cmp(&defs[b].name));
+    for run in methods.chunk_by(|&a, &b| defs[a].name == defs[b].name).filter(|run| run.len() > 1) {
+        let mut kept = run[0];
+        for &d in &run[1..] {
+            if score.get(d) > score.get(kept) {
+                kept = d;
+            }
+        }
+        for &d in run.iter().filter(|&&d| d != kept) {
+            weights[d] = OVERRIDE;
         }
     }
-    (0..defs.len())
-        .map(|d| match best.get(defs[d].name.as_str()) {
-            Some(&kept) if kept != d && defs[d].kind == Kind::Method => OVERRIDE,
-            _ => 1.0,
-        })
-        .collect()
+    weights
 }
 
 /// Weight in the overview of a method another class of its file defines too,
