@@ -488,3 +488,24 @@ fn a_subfolder_line_names_the_code_before_the_type_aliases_every_signature_uses(
     assert_eq!(asgi.first().map(String::as_str), Some("App"), "{asgi:?}");
     assert!(asgi.contains(&"Scope".to_string()), "{asgi:?}");
 }
+
+#[test]
+fn a_line_written_alike_in_several_files_of_a_folder_is_left_out() {
+    // pino's tests: `const hostname = os.hostname()` opened seven files' entries.
+    let repo = Repo::new();
+    for name in ["http", "error", "levels"] {
+        repo.write(
+            &format!("test/{name}.test.js"),
+            &format!(
+                "const os = require('node:os')\nconst hostname = os.hostname()\n\nfunction check_{name} (t) {{\n  \
+                 return hostname\n}}\nmodule.exports = {{ check_{name} }}\n"
+            ),
+        );
+    }
+    repo.ok(&["init", "--no-agents"]);
+    let text = std::fs::read_to_string(repo.path(".ctx/context/test.standard.md")).unwrap();
+    assert!(!text.contains("const hostname"), "{text}");
+    for name in ["http", "error", "levels"] {
+        assert!(text.contains(&format!("function check_{name} (t)")), "{name} in:\n{text}");
+    }
+}

@@ -66,6 +66,10 @@ pub(crate) struct Tree {
     pub project: Project,
 }
 
+/// In how many of a folder's files a definition written alike (the same
+/// one-line signature) is their boilerplate.
+const BOILERPLATE_FILES: usize = 3;
+
 pub(crate) struct FolderData {
     /// The node's id and revision (which moves whenever it is marked stale).
     pub id: i64,
@@ -683,9 +687,26 @@ pub(crate) fn assemble(tree: &Tree, i: usize, tier: Tier) -> ContextDoc {
             referenced_by: f.outline.as_ref().map_or(0, |o| o.referenced_by),
         })
         .collect::<Vec<_>>();
+    // A line written alike in several of the folder's files is their boilerplate, not
+    // what any of them is (pino's tests' `const hostname = os.hostname()` seven times,
+    // tracing's examples' thirty-one `fn main()`): it goes from all of them.
+    let mut files = files;
+    let mut written: HashMap<&str, usize> = HashMap::default();
+    for file in &files {
+        let mut seen = rustc_hash::FxHashSet::default();
+        for def in file.definitions.iter().filter(|d| seen.insert(d.signature.as_str())) {
+            *written.entry(def.signature.as_str()).or_default() += 1;
+        }
+    }
+    let boilerplate: rustc_hash::FxHashSet<String> =
+        written.into_iter().filter(|&(_, n)| n >= BOILERPLATE_FILES).map(|(s, _)| s.to_string()).collect();
+    if !boilerplate.is_empty() {
+        for file in &mut files {
+            file.definitions.retain(|d| !boilerplate.contains(&d.signature));
+        }
+    }
     // The code first (`fastify.js` before `CONTRIBUTING.md` and `.editorconfig`):
     // what an agent opens a folder's context for.
-    let mut files = files;
     files.sort_by_key(|f| (beside_code(&f.name, f.referenced_by), f.definitions.is_empty()));
     let project = (folder.parent.is_none()
         && (!tree.project.stack.is_empty() || !tree.project.commands.is_empty()))
