@@ -498,7 +498,7 @@ fn a_line_written_alike_in_several_files_of_a_folder_is_left_out() {
             &format!("test/{name}.test.js"),
             &format!(
                 "const os = require('node:os')\nconst hostname = os.hostname()\n\nfunction check_{name} (t) {{\n  \
-                 return hostname\n}}\nmodule.exports = {{ check_{name} }}\n"
+                 return hostname\n}}\nclass Probe_{name} {{\n  start () {{}}\n}}\nmodule.exports = {{ check_{name}, Probe_{name} }}\n"
             ),
         );
     }
@@ -507,5 +507,7 @@ fn a_line_written_alike_in_several_files_of_a_folder_is_left_out() {
     assert!(!text.contains("const hostname"), "{text}");
     for name in ["http", "error", "levels"] {
         assert!(text.contains(&format!("function check_{name} (t)")), "{name} in:\n{text}");
+        // A method written alike in three classes is each class's own.
+        assert!(text.contains(&format!("`start ()` in `Probe_{name}`")), "{name} in:\n{text}");
     }
 }

@@ -691,18 +691,19 @@ pub(crate) fn assemble(tree: &Tree, i: usize, tier: Tier) -> ContextDoc {
     // what any of them is (pino's tests' `const hostname = os.hostname()` seven times,
     // tracing's examples' thirty-one `fn main()`): it goes from all of them.
     let mut files = files;
-    let mut written: HashMap<&str, usize> = HashMap::default();
+    // (A method is written in its class: `pub fn new() -> Self` of three types is no boilerplate.)
+    let line = |d: &OutlineDef| (d.signature.clone(), d.parent.clone());
+    let mut written: HashMap<(String, Option<String>), usize> = HashMap::default();
     for file in &files {
         let mut seen = rustc_hash::FxHashSet::default();
-        for def in file.definitions.iter().filter(|d| seen.insert(d.signature.as_str())) {
-            *written.entry(def.signature.as_str()).or_default() += 1;
+        for key in file.definitions.iter().map(line).filter(|key| seen.insert(key.clone())) {
+            *written.entry(key).or_default() += 1;
         }
     }
-    let boilerplate: rustc_hash::FxHashSet<String> =
-        written.into_iter().filter(|&(_, n)| n >= BOILERPLATE_FILES).map(|(s, _)| s.to_string()).collect();
-    if !boilerplate.is_empty() {
+    written.retain(|_, n| *n >= BOILERPLATE_FILES);
+    if !written.is_empty() {
         for file in &mut files {
-            file.definitions.retain(|d| !boilerplate.contains(&d.signature));
+            file.definitions.retain(|d| !written.contains_key(&line(d)));
         }
     }
     // The code first (`fastify.js` before `CONTRIBUTING.md` and `.editorconfig`):
