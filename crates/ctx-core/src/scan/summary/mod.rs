@@ -112,6 +112,8 @@ fn one_line(raw: &str) -> Option<String> {
     });
     let mut line = unmarked.split_whitespace().collect::<Vec<_>>().join(" ");
     line.retain(|c| c != '`' && c != '*');
+    // Markdown's `_emphasis_` (tracing's "does _not_ require"), not a `snake_case` name.
+    let mut line = underscore_emphasis().replace_all(&line, "$pre$em$post").into_owned();
     // HTML's entities for what Markdown would have written plainly (`&#x27;` for `'`).
     for (entity, plain) in [
         ("&#x27;", "'"),
@@ -158,6 +160,15 @@ fn role_text<'t>(role: &str, text: &'t str) -> &'t str {
         return text.rsplit('/').next().unwrap_or(text);
     }
     text
+}
+
+/// Markdown's emphasis by underscores around words: `_not_`, `_very much so_`.
+fn underscore_emphasis() -> &'static regex::Regex {
+    static RE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    RE.get_or_init(|| {
+        regex::Regex::new(r"(?P<pre>^|[\s(\[])_(?P<em>[^_\s](?:[^_]*[^_\s])?)_(?P<post>[\s.,;:!?)\]]|$)")
+            .unwrap_or_else(|_| unreachable!("the pattern is a constant"))
+    })
 }
 
 /// An ANSI escape sequence (colours, cursor moves).

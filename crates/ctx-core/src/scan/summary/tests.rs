@@ -137,6 +137,12 @@ fn markup_never_reaches_a_summary() {
             "The default :class:`~jinja2.Environment` renders to strings; see :doc:`/templates` and :ref:`the API <api>`.\n",
             "The default Environment renders to strings; see templates and the API.",
         ),
+        // Markdown's underscore emphasis goes, a snake_case name stays (tracing's README).
+        (
+            "README.md",
+            "tracing is maintained by the Tokio project, but does _not_ require the tokio runtime; see `max_level_info` and __init__.\n",
+            "tracing is maintained by the Tokio project, but does not require the tokio runtime; see max_level_info and __init__.",
+        ),
         // The default role with a title and a target (marshmallow's docs): the title.
         (
             "extending.rst",
