@@ -580,7 +580,10 @@ fn test_runner_purpose(script: &str) -> Option<&'static str> {
     const RUNNERS: &[&str] = &["vitest", "jest", "mocha", "ava", "karma"];
     let words: Vec<&str> = script.split_whitespace().collect();
     RUNNERS.contains(words.first()?).then_some(())?;
-    let watching = words.iter().any(|w| matches!(*w, "watch" | "dev" | "-w") || w.starts_with("--watch"));
+    // Vitest's `--ui` serves a page until stopped (pinia's `"dev": "vitest --coverage --ui"`).
+    let watching = words.iter().any(|w| {
+        matches!(*w, "watch" | "dev" | "-w" | "--ui") || w.starts_with("--watch") || w.starts_with("--ui=")
+    });
     Some(if watching { "watch" } else { "test" })
 }
 

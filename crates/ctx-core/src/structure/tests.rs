@@ -292,16 +292,18 @@ fn node_scripts_run_with_the_project_s_package_manager_and_say_what_they_do() {
     assert_eq!(commands(&plain, Some("yarn.lock"))[0], "test: yarn test");
     assert_eq!(commands(&plain, None)[0], "test: npm run test");
     // Build and test first, benchmarks last; a script that runs the tests tests,
-    // and one told to watch them says so (it never exits); a framework the
+    // and one told to watch them, or to serve Vitest's UI, says so (it never exits); a framework the
     // package only tests with is not its stack.
     let scripts = r#""scripts": {"bench:node": "node bench.mjs", "build": "unbuild", "dev": "vitest",
-        "start": "jest --watch", "test": "vitest --run"}, "devDependencies": {"react": "19", "vitest": "3"}"#;
+        "start": "jest --watch", "test": "vitest --run", "serve": "vitest --coverage --ui"},
+        "devDependencies": {"react": "19", "vitest": "3"}"#;
     assert_eq!(
         commands(&format!("{{{scripts}}}"), None),
         [
             "build: npm run build",
             "test: npm run dev",
             "test: npm run test",
+            "watch: npm run serve",
             "watch: npm run start",
             "bench: npm run bench:node"
         ]
