@@ -175,6 +175,19 @@ fn unmarked_signature(source: &str, node: Node, kind: Kind, overloads: usize) ->
                         return (joined, Vec::new());
                     }
                 }
+                // A long type over lines: what it is, on one line as far as it goes (pinia's
+                // `type Store<…> = _StoreWithState<Id, S, G, A> & UnwrapRef<S> & …`, which read
+                // `Store<…>` with nothing after it).
+                if kind == Kind::Type && joinable(outer) {
+                    let text = without_type_parameters(source, node, outer, start, outer.end_byte())
+                        .unwrap_or_else(|| shown_text(source, outer, start, outer.end_byte()));
+                    let one =
+                        join_lines(text.trim_end().trim_end_matches(';').trim_end()).replace("\n    ", " ");
+                    // (An object type's members, cut inside, read worse than `Partial<{…}>`.)
+                    if !one.replace("{}", "").contains('{') {
+                        return (cut(&one, MAX_SIGNATURE_LINE), Vec::new());
+                    }
+                }
                 return (cut(&continued(line, outer, start, line_end), MAX_SIGNATURE_LINE), Vec::new());
             }
             return (cut(line.trim_end_matches('{').trim_end(), MAX_SIGNATURE_LINE), Vec::new());
@@ -716,6 +729,26 @@ mod tests {
             "type CORSOptions = { origin?: …; allowHeaders?: string[]; maxAge?: number }"
         );
         assert_eq!(sig(Lang::TypeScript, "type Empty = {}\n"), "type Empty = {…}");
+    }
+
+    #[test]
+    fn a_long_type_over_lines_says_what_it_is_on_one_line() {
+        // pinia's `Store`, which read `export type Store<…>` with nothing after it.
+        let source = "export type Store<\n  Id extends string = string,\n  S extends StateTree = {},\n  \
+                      G /* extends GettersTree<S>*/ = {},\n  // has the actions\n  A = {},\n> = _StoreWithState<Id, S, G, A> &\n  \
+                      UnwrapRef<S> &\n  _StoreWithGetters<G> &\n  // StoreWithActions<A> &\n  (_ActionsTree extends A ? {} : A) &\n  \
+                      PiniaCustomProperties<Id, S, G, A> &\n  PiniaCustomStateProperties<S>\n";
+        let signature = sig(Lang::TypeScript, source);
+        assert!(
+            signature.starts_with(
+                "export type Store<…> = _StoreWithState<Id, S, G, A> & UnwrapRef<S> & _StoreWithGetters<G> &"
+            ),
+            "{signature}"
+        );
+        assert!(
+            signature.chars().count() <= MAX_SIGNATURE_LINE + 2 && !signature.contains('\n'),
+            "{signature}"
+        );
     }
 
     #[test]
