@@ -407,6 +407,12 @@ fn shown_text(source: &str, node: Node, start: usize, end: usize) -> String {
         if cut == Cut::LongString {
             text.push_str(&elided(source.get(from..to).unwrap_or("")));
         }
+        // A comment between a name and its comma or bracket (`G /* extends X */,`) leaves no
+        // space before them.
+        let next = source.get(to..).and_then(|rest| rest.trim_start_matches([' ', '\t']).chars().next());
+        if cut == Cut::Comment && next.is_some_and(|c| matches!(c, ',' | ')' | '>' | ']' | ';')) {
+            text.truncate(text.trim_end_matches([' ', '\t']).len());
+        }
         at = to;
     }
     text.push_str(source.get(at..end).unwrap_or(""));
@@ -748,6 +754,17 @@ mod tests {
         assert!(
             signature.chars().count() <= MAX_SIGNATURE_LINE + 2 && !signature.contains('\n'),
             "{signature}"
+        );
+    }
+
+    #[test]
+    fn a_comment_inside_a_list_leaves_no_space_before_its_comma() {
+        // pinia's `G /* extends GettersTree<S> */,` read `G ,`.
+        let source = "export type Listener<\n  Id extends string,\n  G /* extends GettersTree<S> */,\n  \
+                      A /* extends ActionsTree */,\n> = (id: Id, g: G, a: A) => void\n";
+        assert_eq!(
+            sig(Lang::TypeScript, source),
+            "export type Listener<Id extends string, G, A> = (id: Id, g: G, a: A) => void"
         );
     }
 
