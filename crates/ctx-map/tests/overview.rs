@@ -2,7 +2,7 @@
 //! and what follows however often the code calls it (private names,
 //! deprecated definitions).
 
-use ctxkeep_map::map::MapOptions;
+use ctxkeep_map::map::{MapOptions, RepoMap};
 
 mod common;
 use common::{open, run, shown, tree};
@@ -10,6 +10,12 @@ use common::{open, run, shown, tree};
 /// A web framework in miniature: its public names are short (`url_for`,
 /// `request`), its internals long and specific, and internal code calls the
 /// internals far more than the public names.
+/// The overview's score of `path`'s definition `name` (0 when the map does not show it).
+fn score(map: &RepoMap, path: &str, name: &str) -> f64 {
+    let file = map.files.iter().find(|f| f.path == path);
+    file.and_then(|f| f.definitions.iter().find(|d| d.name == name)).map_or(0.0, |d| d.score)
+}
+
 const FRAMEWORK: &[(&str, &str)] = &[
     (
         "src/webkit/__init__.py",
@@ -194,10 +200,6 @@ fn a_crate_s_exported_macros_lead_and_what_its_docs_hide_follows() {
         let mut ws = open(dir.path(), cache.path());
         run(&mut ws, &MapOptions { tokens: 8192, ..MapOptions::default() })
     };
-    let score = |map: &ctxkeep_map::map::RepoMap, path: &str, name: &str| {
-        let file = map.files.iter().find(|f| f.path == path);
-        file.and_then(|f| f.definitions.iter().find(|d| d.name == name)).map_or(0.0, |d| d.score)
-    };
     let map = overview(&lib("#[doc(hidden)]\n"));
     for exported in ["span", "info"] {
         let exported = score(&map, "src/macros.rs", exported);
@@ -287,9 +289,5 @@ fn a_rust_crate_s_own_business_follows_its_api() {
     let cache = tempfile::tempdir().unwrap();
     let mut ws = open(dir.path(), cache.path());
     let map = run(&mut ws, &MapOptions { tokens: 8192, ..MapOptions::default() });
-    let score = |path: &str, name: &str| {
-        let file = map.files.iter().find(|f| f.path == path);
-        file.and_then(|f| f.definitions.iter().find(|d| d.name == name)).map_or(0.0, |d| d.score)
-    };
-    assert!(score("src/uri.rs", "parse_uri") > score("src/bytes.rs", "byte_str"), "{}", map.text);
+    assert!(score(&map, "src/uri.rs", "parse_uri") > score(&map, "src/bytes.rs", "byte_str"), "{}", map.text);
 }
