@@ -24,6 +24,11 @@ line-length = 100
         r#"{"name": "shop-web", "devDependencies": {"typescript": "5"}, "scripts": {"test": "vitest", "lint": "eslint ."}}
 "#,
     ),
+    // A facade: what the package passes on of its modules.
+    (
+        "src/shop/__init__.py",
+        "from shop.app import Shop\nfrom shop.globals import current_session, request_context\n",
+    ),
     (
         "src/shop/app.py",
         r#"from shop.globals import request_context
@@ -136,7 +141,7 @@ fn undocumented_modules_list_their_definitions_in_the_standard_context() {
     repo.ok(&["init", "--no-agents", "--no-build"]);
     let before = repo.ok(&["context", "src/shop"]);
     assert!(
-        before.contains("- `app.py`, `client.ts`, `globals.py`, `pool.rs`\n")
+        before.contains("- `__init__.py`, `app.py`, `client.ts`, `globals.py`, `pool.rs`\n")
             && !before.contains("class Shop"),
         "{before}"
     );
@@ -152,6 +157,8 @@ fn undocumented_modules_list_their_definitions_in_the_standard_context() {
         // (`export` or not, as the map's signatures have it)
         "function createClient(options: RequestOptions): Client`\n",
         "interface RequestOptions { timeout?: number }`\n",
+        // What a package's `__init__.py` passes on, as it is written, the most used first.
+        "- `__init__.py`\n  - `from shop.globals import request_context, current_session`\n  - `from shop.app import Shop`\n",
     ] {
         assert!(text.contains(shown), "missing {shown:?} in:\n{text}");
     }
@@ -375,6 +382,8 @@ fn a_subfolder_line_names_the_code_below_it_that_others_use() {
     for name in ["add_route", "_private_helper", "test_looks_like_a_test", "createClient"] {
         assert!(!src.contains(&name.to_string()), "{name} in {src:?}");
     }
+    // Nor the module a facade passes names on from (`shop.globals`): that module's code is named.
+    assert!(!src.iter().any(|name| name.starts_with("shop.")), "{src:?}");
     // A tests folder's code is what the tests hold, not what the repository is for.
     assert_eq!(below.iter().find(|(name, _)| name == "tests").unwrap().1, Vec::<String>::new());
     let text = std::fs::read_to_string(repo.path(".ctx/context/_root.standard.md")).unwrap();

@@ -30,16 +30,19 @@ pub struct Outline {
     pub defs: Vec<OutlineDef>,
 }
 
-/// A definition of an outline.
+/// A definition of an outline, or a line by which the file passes on names
+/// another module defines (kind `reexport`: `from .schema import Schema`,
+/// `pub use self::routing::Router;`, `export { get } from './get'`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct OutlineDef {
-    /// `class`, `function`, `method`, `struct`, … (the map's kinds).
+    /// `class`, `function`, `method`, `struct`, … (the map's kinds), or `reexport`.
     pub kind: String,
+    /// Its name; a re-export's module (or, with none, its first name).
     pub name: String,
     /// On one line, without its body.
     pub signature: String,
-    /// 1-based.
+    /// 1-based; 0 for a re-export.
     pub line: u32,
     /// The name of the definition it sits in (a method's class).
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -106,6 +106,83 @@ fn exported_where_declared(def: &Def) -> bool {
         || s.starts_with("module.exports")
 }
 
+/// One line by which a file passes on names another module defines: Python's
+/// `from .schema import Schema, SchemaOpts` in a package's `__init__.py`,
+/// Rust's `pub use self::routing::Router`, `export { get } from './get'`.
+#[derive(Debug, PartialEq)]
+pub(crate) struct Reexport<'f> {
+    /// The module, as written (`None`: a Rust crate passed on whole, `pub use
+    /// serde_json;`, or a JavaScript name exported where it was imported).
+    pub from: Option<&'f str>,
+    /// The names, sorted.
+    pub names: Vec<&'f str>,
+}
+
+/// What `file` passes on of other modules, by module (sorted): the public
+/// surface its readers reach through it. A Python package's `__init__.py`
+/// passes on what it imports from the package itself (not `typing`, nor
+/// `_private` names); other languages say so (`pub use`, `export … from`).
+/// A name the file defines is its own, not passed on.
+pub(crate) fn reexports(file: &IndexedFile) -> Vec<Reexport<'_>> {
+    let own: HashSet<&str> =
+        file.tags.defs.iter().filter(|d| d.parent.is_none()).map(|d| d.name.as_str()).collect();
+    let (folders, name) = file.path.rsplit_once('/').unwrap_or(("", &file.path));
+    let python_package = file.lang == "python" && name == "__init__.py";
+    // `from . import fields`, `from .schema import …`, `from marshmallow.schema import …`.
+    let in_package = |module: &str| {
+        module.starts_with('.') || folders.split('/').any(|folder| module.split('.').next() == Some(folder))
+    };
+    let mut by_module: Vec<(Option<&str>, &str)> = file
+        .tags
+        .refs
+        .iter()
+        .filter(|r| !own.contains(r.name.as_str()) && r.name != "default")
+        .filter(|r| match python_package {
+            true => !r.name.starts_with('_') && r.from.as_deref().is_some_and(in_package),
+            false => {
+                r.exported > 0 && file.lang != "python" && !r.from.as_deref().is_some_and(is_rust_standard)
+            }
+        })
+        .map(|r| (r.from.as_deref(), r.name.as_str()))
+        .collect();
+    by_module.sort_unstable();
+    let mut out: Vec<Reexport> = Vec::new();
+    for (from, name) in by_module {
+        match out.last_mut() {
+            Some(last) if last.from == from => last.names.push(name),
+            _ => out.push(Reexport { from, names: vec![name] }),
+        }
+    }
+    out
+}
+
+/// A path into Rust's standard library (`core::option`): what a macro's
+/// support module passes on (tracing's `pub use core::option::Option;`) is
+/// no surface of the crate.
+fn is_rust_standard(from: &str) -> bool {
+    matches!(from.split("::").next(), Some("core" | "std" | "alloc"))
+}
+
+impl Reexport<'_> {
+    /// The line in `lang`'s syntax, with `names` (some of [`Reexport::names`],
+    /// in the order to show) and `more` left unnamed.
+    pub(crate) fn line(&self, lang: &str, names: &[&str], more: usize) -> String {
+        let mut list = names.join(", ");
+        if more > 0 {
+            list.push_str(&format!(", … (+{more})"));
+        }
+        let many = names.len() + more > 1;
+        match (lang, self.from) {
+            ("python", from) => format!("from {} import {list}", from.unwrap_or(".")),
+            ("rust", Some(from)) if many => format!("pub use {from}::{{{list}}};"),
+            ("rust", Some(from)) => format!("pub use {from}::{list};"),
+            ("rust", None) => format!("pub use {list};"),
+            (_, Some(from)) => format!("export {{ {list} }} from '{from}'"),
+            (_, None) => format!("export {{ {list} }}"),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -136,5 +213,48 @@ mod tests {
         // A script with no module syntax, and a declaration file, hide nothing.
         assert!(hidden("public/app.js", Lang::JavaScript, "function init () {}\ninit()\n").is_empty());
         assert!(hidden("types/index.d.ts", Lang::TypeScript, "declare function one(): void\n").is_empty());
+    }
+
+    fn reexported(path: &str, lang: Lang, source: &str) -> Vec<String> {
+        let file = IndexedFile::parsed(path, lang, source);
+        reexports(&file).iter().map(|r| r.line(&file.lang, &r.names, 0)).collect()
+    }
+
+    #[test]
+    fn a_package_entry_passes_on_what_it_imports_from_the_package() {
+        // marshmallow's `__init__.py`: the package's names, not `typing`'s nor its own.
+        let init = "from __future__ import annotations\nimport typing\nfrom packaging.version import Version\n\
+                    from marshmallow.schema import Schema, SchemaOpts\nfrom marshmallow.exceptions import ValidationError\n\
+                    from . import fields\nfrom ._compat import _helper\nfrom .utils import missing\n\
+                    def __getattr__(name): pass\n";
+        assert_eq!(
+            reexported("src/marshmallow/__init__.py", Lang::Python, init),
+            [
+                "from . import fields",
+                "from .utils import missing",
+                "from marshmallow.exceptions import ValidationError",
+                "from marshmallow.schema import Schema, SchemaOpts",
+            ]
+        );
+        // Another module's imports are its own business.
+        assert!(reexported("src/marshmallow/fields.py", Lang::Python, init).is_empty());
+        let lib = "pub use self::routing::{Router, get};\nuse std::fmt;\npub use serde_json;\n\
+                   pub(crate) use self::sealed::Sealed;\npub struct Own;\npub use self::own::Own;\n\
+                   pub use core::option::Option;\n";
+        assert_eq!(
+            reexported("src/lib.rs", Lang::Rust, lib),
+            ["pub use serde_json;", "pub use self::routing::{Router, get};"]
+        );
+        let index = "import { a } from './a'\nexport { a }\nexport { b, c } from './b'\n\
+                     export { default as axios } from './axios'\nconst d = 1\nexport { d }\n";
+        assert_eq!(
+            reexported("src/index.ts", Lang::TypeScript, index),
+            ["export { a } from './a'", "export { b, c } from './b'"]
+        );
+        // A module that passes nothing on.
+        assert!(
+            reexported("src/util.ts", Lang::TypeScript, "import { a } from './a'\nexport const b = a\n")
+                .is_empty()
+        );
     }
 }

@@ -7,6 +7,10 @@
 //! is stored: its most important definitions with one-line signatures, its
 //! PageRank and how many other files use its names.
 //!
+//! What a file passes on of other modules (a package's `__init__.py`
+//! importing its modules' names, `pub use`, `export … from`) is shown as
+//! those lines, an entry file's before its own definitions.
+//!
 //! A file's definitions are ordered: public before private, then those
 //! other files reference first, top level before members, then by how many
 //! files reference them, then by graph score, then by line. Impl
@@ -19,7 +23,7 @@ use rayon::prelude::*;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use crate::error::Result;
-use crate::exports::{JsModule, is_declaration};
+use crate::exports::{self, JsModule, is_declaration};
 use crate::graph::{self, Focus, Graph, Ranking};
 use crate::index::{self, IndexedFile};
 use crate::tags::{Def, Kind};
@@ -78,7 +82,7 @@ struct Inputs {
 
 /// How outlines are made: a change of what they pick or how they order it must
 /// change it, or a store keeps the outlines of the old way until a file changes.
-const VERSION: u32 = 21;
+const VERSION: u32 = 22;
 
 /// Where the digest of the inputs of the stored outlines is kept ([`Workspace::derived`]).
 const INPUTS_KEY: &str = "outline-inputs";
@@ -150,8 +154,10 @@ fn outlines(
     let picked: Vec<usize> = (0..files.len()).filter(|&i| wanted(i)).collect();
     // Only the names the picked files define need their definers and users
     // told: after an edit, a handful of names instead of every use in the tree.
-    let names: Option<HashSet<&str>> =
-        (picked.len() < files.len()).then(|| picked.iter().flat_map(|&i| files[i].defined_names()).collect());
+    let names: Option<HashSet<&str>> = (picked.len() < files.len()).then(|| {
+        let passed_on = |i: usize| exports::reexports(&files[i]).into_iter().flat_map(|r| r.names);
+        picked.iter().flat_map(|&i| files[i].defined_names().chain(passed_on(i))).collect()
+    });
     let told = |name: &str| names.as_ref().is_none_or(|names| names.contains(name));
     // name -> the code's files defining it (a test's or an example's
     // same-name definition does not make the code's ambiguous), and name ->
@@ -319,7 +325,20 @@ fn outlines(
             });
             picked.truncate(MAX_DEFS);
             classes_before_their_members(&mut picked, defs);
-            let defs = picked.into_iter().map(|c| outline_def(file, &defs[c.d], c.users)).collect();
+            let mut defs: Vec<OutlineDef> =
+                picked.into_iter().map(|c| outline_def(file, &defs[c.d], c.users)).collect();
+            // What the file passes on of other modules: an entry file's are what a reader
+            // meets the package through (`from .schema import Schema` in `__init__.py`),
+            // before its own; another's follow its own.
+            let used_elsewhere =
+                |name: &str| users.get(name).map_or(0, |u| u.iter().filter(|&&u| u != i).count());
+            let passed_on = reexport_lines(file, used_elsewhere);
+            if is_entry_file(&file.path) {
+                defs.splice(0..0, passed_on);
+            } else {
+                defs.extend(passed_on);
+            }
+            defs.truncate(MAX_DEFS);
             Some(Outline {
                 path: file.path.clone(),
                 hash,
@@ -329,6 +348,45 @@ fn outlines(
             })
         })
         .collect()
+}
+
+/// A package's or module's entry file: `__init__.py`, `lib.rs`, `mod.rs`, `index.ts`.
+fn is_entry_file(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    matches!(name.split_once('.'), Some(("__init__" | "lib" | "mod" | "index", _)))
+}
+
+/// The lines by which `file` passes on other modules' names ([`exports::reexports`]),
+/// as outline entries of kind `reexport`, the most used first (`users`: how many
+/// other files use a name): each line names its most used names first, as many
+/// as [`MAX_SIGNATURE_CHARS`] holds, and counts the rest.
+fn reexport_lines(file: &IndexedFile, users: impl Fn(&str) -> usize) -> Vec<OutlineDef> {
+    let mut lines: Vec<(usize, OutlineDef)> = exports::reexports(file)
+        .into_iter()
+        .map(|reexport| {
+            let mut names = reexport.names.clone();
+            names.sort_by_key(|name| std::cmp::Reverse(users(name)));
+            let most = names.first().map_or(0, |name| users(name));
+            let mut shown = names.len();
+            let mut signature = reexport.line(&file.lang, &names, 0);
+            while shown > 1 && signature.chars().count() > MAX_SIGNATURE_CHARS {
+                shown -= 1;
+                signature = reexport.line(&file.lang, &names[..shown], names.len() - shown);
+            }
+            let def = OutlineDef {
+                kind: "reexport".to_string(),
+                name: reexport.from.unwrap_or(names[0]).to_string(),
+                signature,
+                line: 0,
+                parent: None,
+                users: most as u32,
+            };
+            (most, def)
+        })
+        .collect();
+    // The most used first; among equals, as sorted by module.
+    lines.sort_by_key(|(most, _)| std::cmp::Reverse(*most));
+    lines.into_iter().map(|(_, def)| def).collect()
 }
 
 /// A class (or impl, trait, …) the outline shows goes just before the first

@@ -19,7 +19,7 @@ use crate::lang::Lang;
 use crate::signature::signature;
 
 /// Bumped when what extraction yields changes: cached tags are re-parsed.
-pub const TAGS_VERSION: u32 = 54;
+pub const TAGS_VERSION: u32 = 55;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -254,12 +254,14 @@ fn node_is_import(node: Node) -> bool {
             | "use_declaration"
             | "use_list"
             | "use_as_clause"
+            // `export { b } from './b'` imports what it passes on.
+            | "export_specifier"
     )
 }
 
 /// The module an imported name at `name` comes from, as written: Python's
 /// `from uvicorn.server import Server` (`uvicorn.server`, `.server`), an ES
-/// import's source (`./server`), the path of a Rust `use` (`crate::server`
+/// import's or re-export's source (`./server`), the path of a Rust `use` (`crate::server`
 /// of `use crate::server::{Server, State}`). `None` for a name that is
 /// itself the module (`import os`, `use serde;`).
 fn import_source(lang: Lang, name: Node, bytes: &[u8]) -> Option<String> {
@@ -287,7 +289,9 @@ fn import_source(lang: Lang, name: Node, bytes: &[u8]) -> Option<String> {
             (!path.is_empty()).then(|| path.join("::"))
         }
         _ if lang.is_javascript_like() => {
-            let source = up("import_statement")?.child_by_field_name("source")?;
+            let statement = up("import_statement").or_else(|| up("export_statement"))?;
+            // (`export { c }` of the file's own `c` has none.)
+            let source = statement.child_by_field_name("source")?;
             Some(text(source)?.trim_matches(['"', '\'', '`']).to_string())
         }
         _ => None,

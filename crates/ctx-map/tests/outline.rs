@@ -22,6 +22,8 @@ const FILES: &[(&str, &str)] = &[
         "shop/admin.py",
         "def render_dashboard():\n    return describe_inventory()\n\ndef describe_inventory():\n    return []\n",
     ),
+    // A facade: what it passes on is shown by how many files use each name.
+    ("shop/__init__.py", "from .models import Product, sum_prices\nfrom shop.cart import Cart\n"),
     (
         "tests/test_cart.py",
         "from shop.cart import Cart\n\ndef test_total():\n    assert Cart().total() == 0\n",
@@ -72,6 +74,9 @@ fn outlines_after_edits_are_those_of_a_build_from_scratch() {
         // A new definition, used elsewhere: the graph and every rank change.
         ("shop/admin.py", FILES[3].1.to_string() + "\ndef audit(cart):\n    return sum_prices(cart.items)\n"),
         ("shop/checkout.py", "from shop.admin import audit\n\ndef checkout(cart):\n    audit(cart)\n    return cart.total()\n".to_string()),
+        // The facade alone edited, its graph as it was: what it passes on is ordered
+        // by the whole tree's uses, not only by the names the edited file defines.
+        ("shop/__init__.py", "\"\"\"The shop.\"\"\"\n".to_string() + FILES[4].1),
         // Names as they were, lines not.
         ("shop/checkout.py", "from shop.admin import audit\n\n\ndef checkout(cart):\n    audit(cart)\n    return cart.total()\n".to_string()),
     ];
@@ -86,4 +91,9 @@ fn outlines_after_edits_are_those_of_a_build_from_scratch() {
         assert_eq!(ws.outlines().unwrap(), from_scratch.outlines().unwrap(), "after editing {path}");
         assert_ne!(after, before, "editing {path} changed nothing shown");
     }
+    // Each line's most used name first: `sum_prices` (the cart, the admin) before
+    // `Product` (the cart); `Cart` (checkout, the test) ties with it.
+    let facade = ws.outline("shop/__init__.py").unwrap().unwrap();
+    let lines: Vec<&str> = facade.defs.iter().map(|d| d.signature.as_str()).collect();
+    assert_eq!(lines, ["from .models import sum_prices, Product", "from shop.cart import Cart"]);
 }

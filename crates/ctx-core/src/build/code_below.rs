@@ -55,10 +55,13 @@ pub(crate) fn code_below(folders: &[FolderData]) -> Vec<Vec<CodeBelow>> {
             // has more to show than one file's.
             // A module is where code is, not code: and its name's "users" are mostly
             // another's (`env` of `std::env`, `io`, `error`).
-            let used = outline
-                .defs
-                .iter()
-                .filter(|d| d.parent.is_none() && d.users > 0 && !is_shorthand(d) && d.kind != "module");
+            // (What a file passes on of another module is that module's code.)
+            let used = outline.defs.iter().filter(|d| {
+                d.parent.is_none()
+                    && d.users > 0
+                    && !is_shorthand(d)
+                    && !matches!(d.kind.as_str(), "module" | "reexport")
+            });
             let mut used: Vec<&OutlineDef> = used.collect();
             used.sort_by_key(|d| std::cmp::Reverse((d.kind != "type", d.users)));
             found.extend(used.into_iter().take(PER_FILE).map(|def| CodeBelow {

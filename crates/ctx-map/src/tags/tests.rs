@@ -294,6 +294,11 @@ fn a_use_passed_on_is_counted_as_exported() {
     assert_eq!(exported(Lang::Rust, rust), names);
     let ts = "import { a } from './a';\nexport { b } from './b';\nconst c = 1;\nexport { c };\n";
     assert_eq!(exported(Lang::TypeScript, ts), [("b".to_string(), 1), ("c".into(), 1)]);
+    // A re-export says where from, as an import does; a local name's export does not.
+    let from =
+        |name: &str| extract(Lang::TypeScript, ts).unwrap().refs.into_iter().find(|r| r.name == name)?.from;
+    assert_eq!(from("b").as_deref(), Some("./b"));
+    assert_eq!(from("c"), None);
 }
 
 #[test]
