@@ -140,6 +140,19 @@ fn eval_takes_its_cases_from_the_history_and_reports_consistent_figures() {
     let sha = parser["sha"].as_str().unwrap();
     assert_eq!(parser["parent"].as_str().unwrap(), repo.git(&["rev-parse", &format!("{sha}^")]).trim());
 
+    // The definitions it changed, in the parent: the function whose body changed.
+    let changed_definitions = |case: &Value| -> Vec<String> {
+        let defs = case["changed_definitions"].as_array().unwrap().iter();
+        defs.map(|d| format!("{}:{} {}", d["path"].as_str().unwrap(), d["line"], d["name"].as_str().unwrap()))
+            .collect()
+    };
+    assert_eq!(changed_definitions(parser), ["src/parser.rs:5 parse_expression"]);
+    // A method, not the impl it is in.
+    assert_eq!(
+        changed_definitions(case(&report, "Evict the oldest cache entry first")),
+        ["src/cache.rs:4 evict"]
+    );
+
     // A task naming the file by its path finds it first.
     let lexer = case(&report, "Make tokenize skip comments in src/lexer.rs");
     let rank = lexer["results"].as_array().unwrap().iter().find(|r| r["method"] == "rank").unwrap();
@@ -158,6 +171,22 @@ fn eval_takes_its_cases_from_the_history_and_reports_consistent_figures() {
                 }
                 Some(_) => {}
                 None => assert!(top.iter().all(|f| !changed.contains(f)), "{result}"),
+            }
+        }
+    }
+
+    // The map's place for the first changed definition points at one in its list of definitions.
+    for case in report["cases"].as_array().unwrap() {
+        let changed = changed_definitions(case);
+        for result in case["results"].as_array().unwrap().iter().filter(|r| r["method"] == "map") {
+            let top = strings(&result["top_definitions"]);
+            assert!(!top.is_empty(), "{result}");
+            match result["definition_rank"].as_u64() {
+                Some(r) => {
+                    assert!(changed.contains(&top[r as usize - 1]), "{case}");
+                    assert!(top[..r as usize - 1].iter().all(|d| !changed.contains(d)), "{case}");
+                }
+                None => assert!(top.iter().all(|d| !changed.contains(d)), "{case}"),
             }
         }
     }
@@ -192,7 +221,25 @@ fn eval_takes_its_cases_from_the_history_and_reports_consistent_figures() {
             .sum::<f64>()
             / 4.0;
         assert!((f("mrr") - mrr).abs() < 1e-9, "{m}");
+        // The map's figures for definitions too, over the cases that changed one.
+        let defs = &m["definitions"];
+        match m["method"].as_str() {
+            Some("map") => {
+                let changing = report["cases"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .filter(|c| c["changed_definitions"] != Value::Array(vec![]));
+                assert_eq!(defs["n"].as_u64(), Some(changing.count() as u64), "{m}");
+                assert!(defs["r_at_1"].as_f64().unwrap() <= defs["r_at_10"].as_f64().unwrap(), "{m}");
+            }
+            _ => assert!(defs.is_null(), "{m}"),
+        }
     }
+    // A task naming the function it changes shows it first.
+    let lexer_map = lexer["results"].as_array().unwrap().iter().find(|r| r["method"] == "map").unwrap();
+    assert_eq!(changed_definitions(lexer), ["src/lexer.rs:2 tokenize"]);
+    assert_eq!(lexer_map["definition_rank"], 1, "{lexer_map}");
 
     // No signals unless asked for.
     assert!(rank.get("signals").is_none(), "{rank}");
@@ -282,6 +329,16 @@ fn eval_prints_an_aligned_table() {
         assert_eq!(row.len(), lines[header].len(), "{out}");
     }
     assert!(lines[header + 5].starts_with("R@K:"), "{out}");
+    // Then the map's figures for the definitions the commits changed.
+    let defs = lines.iter().position(|l| l.starts_with("defs ")).expect(&out);
+    assert_eq!(
+        lines[defs].split_whitespace().collect::<Vec<_>>(),
+        ["defs", "R@1", "R@5", "R@10", "MRR", "n"]
+    );
+    let rows = &lines[defs + 1..defs + 3];
+    assert_eq!(rows.iter().map(|r| r[..10].trim()).collect::<Vec<_>>(), ["map 1024", "map 4096"]);
+    assert!(rows.iter().all(|row| row.len() == lines[defs].len()), "{out}");
+    assert!(lines[defs + 3].starts_with("defs:"), "{out}");
 }
 
 #[test]

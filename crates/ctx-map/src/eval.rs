@@ -11,7 +11,11 @@
 //! clone's `user.email` is set to each case's author, who asked for the
 //! change as far as ranking can tell. Methods:
 //! `ctx rank`, plain BM25 over file contents (the baseline), and `ctx map
-//! --query` at each budget (the files the map shows, in order).
+//! --query` at each budget (the files the map shows, in order, and the
+//! definitions it shows, best first, against those the commit changed:
+//! [`defs`]).
+
+mod defs;
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -26,6 +30,7 @@ use serde::Serialize;
 use crate::error::{Error, Result};
 use crate::map::MapOptions;
 use crate::rank::{RankOptions, RankedFile};
+pub use defs::ChangedDef;
 
 /// How many cases by default, and at most.
 pub const DEFAULT_COMMITS: usize = 100;
@@ -143,6 +148,25 @@ pub struct MethodSummary {
     pub mrr: f64,
     /// Mean time per case, in milliseconds.
     pub mean_ms: f64,
+    /// For the map: the same figures for the definitions it shows, over the
+    /// cases that changed a definition ([`Case::changed_definitions`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub definitions: Option<Figures>,
+}
+
+/// How soon a method shows what a commit changed, over cases: for the map's
+/// definitions, over the cases that changed a definition, a changed one among
+/// its first 1, 5, 10 definitions (best scored first).
+#[derive(Debug, Clone, Serialize)]
+pub struct Figures {
+    /// Cases.
+    pub n: usize,
+    /// Share of cases with a hit among the first 1, 5, 10.
+    pub r_at_1: f64,
+    pub r_at_5: f64,
+    pub r_at_10: f64,
+    /// Mean of 1 / the place of the first hit (0 when absent).
+    pub mrr: f64,
 }
 
 /// One commit and how each method did on it.
@@ -156,6 +180,8 @@ pub struct Case {
     pub message: String,
     /// The source files the commit modified (relative to the root).
     pub changed: Vec<String>,
+    /// The definitions of those files it changed, in the parent ([`defs`]).
+    pub changed_definitions: Vec<ChangedDef>,
     pub results: Vec<CaseResult>,
 }
 
@@ -173,6 +199,14 @@ pub struct CaseResult {
     /// its score and signals.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub signals: Option<Vec<RankedFile>>,
+    /// For the map: the 1-based place of the first changed definition among
+    /// the definitions it shows, best scored first; `null` when it shows none
+    /// (or the commit changed none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub definition_rank: Option<usize>,
+    /// For the map: its first definitions, best scored first, as `path:line name`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub top_definitions: Vec<String>,
 }
 
 /// Evaluate the methods on the newest eligible commits of the git repository
@@ -213,7 +247,8 @@ pub fn eval(root: &Path, options: &EvalOptions, progress: Option<Progress>) -> R
         };
         // The commit's author asked for it: ranking reads who asks from git's config.
         git(&clone, &["config", "user.email", &commit.author])?;
-        cases.push(run_case(ws, commit, &methods, options.signals)?);
+        let dir = clone.join(&repo.prefix);
+        cases.push(run_case(ws, &dir, commit, &methods, options.signals)?);
     }
     if let Some(progress) = progress {
         progress(total, total);
@@ -257,13 +292,24 @@ fn scratch_workspace(root: &Path, dir: &Path) -> Result<Workspace> {
     Ok(ws)
 }
 
-/// Run every method on the checked-out parent of `commit`.
-fn run_case(ws: &mut Workspace, commit: Eligible, methods: &[Method], signals: bool) -> Result<Case> {
+/// Run every method on the checked-out parent of `commit`, in the clone's
+/// folder `dir` (the workspace's root).
+fn run_case(
+    ws: &mut Workspace,
+    dir: &Path,
+    commit: Eligible,
+    methods: &[Method],
+    signals: bool,
+) -> Result<Case> {
     let task = commit.task;
+    // What the commit changed of the parent's definitions: the tags the methods index anyway.
+    let touched = defs::touched_lines(dir, &commit.parent, &commit.sha, &commit.changed)?;
+    let changed_definitions = defs::changed_defs(&crate::index::index(ws, None)?.0, &touched);
     let mut results = Vec::with_capacity(methods.len());
     for &method in methods {
         let started = Instant::now();
         let mut kept_signals = None;
+        let mut definitions = (None, Vec::new());
         let order: Vec<String> = match method.method {
             MethodName::Rank => {
                 let ranked = crate::rank::rank_workspace(ws, &task, RankOptions::default(), None)?.0;
@@ -279,13 +325,24 @@ fn run_case(ws: &mut Workspace, commit: Eligible, methods: &[Method], signals: b
             MethodName::Map => {
                 let tokens = method.tokens.unwrap_or(DEFAULT_TOKENS);
                 let options = MapOptions { tokens, focus: Vec::new(), query: Some(task.clone()) };
-                crate::map::map(ws, &options, None)?.files.into_iter().map(|f| f.path).collect()
+                let map = crate::map::map(ws, &options, None)?;
+                definitions = defs::first_changed(&map, &changed_definitions);
+                map.files.into_iter().map(|f| f.path).collect()
             }
         };
         let ms = started.elapsed().as_secs_f64() * 1000.0;
         let rank = order.iter().position(|p| commit.changed.contains(p)).map(|i| i + 1);
         let top = order.into_iter().take(TOP).collect();
-        results.push(CaseResult { method, rank, top, ms, signals: kept_signals });
+        let (definition_rank, top_definitions) = definitions;
+        results.push(CaseResult {
+            method,
+            rank,
+            top,
+            ms,
+            signals: kept_signals,
+            definition_rank,
+            top_definitions,
+        });
     }
     Ok(Case {
         sha: commit.sha,
@@ -293,6 +350,7 @@ fn run_case(ws: &mut Workspace, commit: Eligible, methods: &[Method], signals: b
         subject: task.lines().next().unwrap_or_default().to_string(),
         message: task,
         changed: commit.changed,
+        changed_definitions,
         results,
     })
 }
@@ -304,22 +362,43 @@ fn summarize(cases: &[Case], methods: &[Method]) -> Vec<MethodSummary> {
         .map(|&method| {
             let results: Vec<&CaseResult> =
                 cases.iter().filter_map(|c| c.results.iter().find(|r| r.method == method)).collect();
-            let n = results.len();
-            let mean = |value: &dyn Fn(&CaseResult) -> f64| {
-                if n == 0 { 0.0 } else { results.iter().map(|r| value(r)).sum::<f64>() / n as f64 }
-            };
-            let recall = |k: usize| mean(&|r| f64::from(u8::from(r.rank.is_some_and(|rank| rank <= k))));
+            let files = Figures::of(&results.iter().map(|r| r.rank).collect::<Vec<_>>());
+            let mean_ms = results.iter().map(|r| r.ms).sum::<f64>() / results.len().max(1) as f64;
+            let definitions = (method.method == MethodName::Map).then(|| {
+                let changing = cases.iter().filter(|c| !c.changed_definitions.is_empty());
+                let results = changing.filter_map(|c| c.results.iter().find(|r| r.method == method));
+                Figures::of(&results.map(|r| r.definition_rank).collect::<Vec<_>>())
+            });
             MethodSummary {
                 method,
-                n,
-                r_at_1: recall(KS[0]),
-                r_at_5: recall(KS[1]),
-                r_at_10: recall(KS[2]),
-                mrr: mean(&|r| r.rank.map_or(0.0, |rank| 1.0 / rank as f64)),
-                mean_ms: mean(&|r| r.ms),
+                n: files.n,
+                r_at_1: files.r_at_1,
+                r_at_5: files.r_at_5,
+                r_at_10: files.r_at_10,
+                mrr: files.mrr,
+                mean_ms,
+                definitions,
             }
         })
         .collect()
+}
+
+impl Figures {
+    /// The figures of cases whose first hits came at `ranks` (1-based; `None`: none).
+    fn of(ranks: &[Option<usize>]) -> Figures {
+        let n = ranks.len();
+        let mean = |value: &dyn Fn(Option<usize>) -> f64| {
+            if n == 0 { 0.0 } else { ranks.iter().map(|&r| value(r)).sum::<f64>() / n as f64 }
+        };
+        let recall = |k: usize| mean(&|r| f64::from(u8::from(r.is_some_and(|rank| rank <= k))));
+        Figures {
+            n,
+            r_at_1: recall(KS[0]),
+            r_at_5: recall(KS[1]),
+            r_at_10: recall(KS[2]),
+            mrr: mean(&|r| r.map_or(0.0, |rank| 1.0 / rank as f64)),
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------
@@ -791,19 +870,46 @@ mod tests {
     #[test]
     fn figures_are_shares_of_cases() {
         let rank = Method { method: MethodName::Rank, tokens: None };
-        let case = |r: Option<usize>| Case {
-            sha: String::new(),
-            parent: String::new(),
-            subject: String::new(),
-            message: String::new(),
-            changed: Vec::new(),
-            results: vec![CaseResult { method: rank, rank: r, top: Vec::new(), ms: 2.0, signals: None }],
+        let map = Method { method: MethodName::Map, tokens: Some(1024) };
+        // A case whose first changed file came at `r`, and for the map its first changed
+        // definition at `d` (`None` with `changed: false`: the commit changed no definition).
+        let case = |r: Option<usize>, d: Option<usize>, changed: bool| {
+            let result = |method| CaseResult {
+                method,
+                rank: r,
+                top: Vec::new(),
+                ms: 2.0,
+                signals: None,
+                definition_rank: d.filter(|_| method == map),
+                top_definitions: Vec::new(),
+            };
+            let changed_def = ChangedDef { path: "a.py".into(), line: 1, name: "f".into() };
+            Case {
+                sha: String::new(),
+                parent: String::new(),
+                subject: String::new(),
+                message: String::new(),
+                changed: Vec::new(),
+                changed_definitions: if changed { vec![changed_def] } else { Vec::new() },
+                results: vec![result(rank), result(map)],
+            }
         };
-        let cases = [case(Some(1)), case(Some(4)), case(Some(7)), case(None)];
-        let summary = &summarize(&cases, &[rank])[0];
-        assert_eq!((summary.n, summary.r_at_1, summary.r_at_5, summary.r_at_10), (4, 0.25, 0.5, 0.75));
-        assert!((summary.mrr - (1.0 + 0.25 + 1.0 / 7.0) / 4.0).abs() < 1e-12);
-        assert_eq!(summary.mean_ms, 2.0);
+        let cases = [
+            case(Some(1), Some(2), true),
+            case(Some(4), None, true),
+            case(Some(7), None, false),
+            case(None, Some(12), true),
+        ];
+        let summary = &summarize(&cases, &[rank, map]);
+        let files = &summary[0];
+        assert_eq!((files.n, files.r_at_1, files.r_at_5, files.r_at_10), (4, 0.25, 0.5, 0.75));
+        assert!((files.mrr - (1.0 + 0.25 + 1.0 / 7.0) / 4.0).abs() < 1e-12);
+        assert_eq!(files.mean_ms, 2.0);
+        assert!(files.definitions.is_none());
+        // Over the three cases that changed a definition.
+        let defs = summary[1].definitions.as_ref().unwrap();
+        assert_eq!((defs.n, defs.r_at_1, defs.r_at_5, defs.r_at_10), (3, 0.0, 1.0 / 3.0, 1.0 / 3.0));
+        assert!((defs.mrr - (0.5 + 1.0 / 12.0) / 3.0).abs() < 1e-12);
         assert_eq!(summarize(&[], &[rank])[0].mrr, 0.0);
     }
 }

@@ -115,6 +115,27 @@ fn print_text(report: &EvalReport) -> anyhow::Result<()> {
         out,
         "R@K: share of commits with a modified file among a method's first K files; MRR: mean of 1/rank of the first one (0 if absent). Higher is better."
     )?;
+    let maps: Vec<_> = report.methods.iter().filter_map(|m| Some((m, m.definitions.as_ref()?))).collect();
+    if maps.iter().any(|(_, defs)| defs.n > 0) {
+        writeln!(out)?;
+        writeln!(out, "{:<10} {:>5} {:>5} {:>5} {:>5} {:>5}", "defs", "R@1", "R@5", "R@10", "MRR", "n")?;
+        for (m, defs) in maps {
+            writeln!(
+                out,
+                "{:<10} {:>5.2} {:>5.2} {:>5.2} {:>5.2} {:>5}",
+                m.method.to_string(),
+                defs.r_at_1,
+                defs.r_at_5,
+                defs.r_at_10,
+                defs.mrr,
+                defs.n
+            )?;
+        }
+        writeln!(
+            out,
+            "defs: the same for the definitions the map shows, best first, against those the commit changed (over the commits that changed one)."
+        )?;
+    }
     Ok(())
 }
 
