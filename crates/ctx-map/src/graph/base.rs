@@ -212,10 +212,18 @@ impl Base {
                     }
                     let Some(&id) = name_ids.get(r.name.as_str()) else { continue };
                     let targets = &definers[id as usize];
-                    if targets.len() > MAX_DEFINERS {
+                    // A name the file imports from a module of the repository is that module's
+                    // (or the one it re-exports it from), however many files define one: httpie's
+                    // `from .cli.definition import parser`.
+                    let imported = match targets.len() > 1 && r.from.is_some() {
+                        true => modules.definer(from, &r.name, |file| targets.iter().any(|d| d.file == file)),
+                        false => None,
+                    };
+                    if targets.len() > MAX_DEFINERS && imported.is_none() {
                         continue;
                     }
-                    let full_weight = name_weight(&r.name, targets.len()) * f64::from(uses).sqrt();
+                    let full_weight =
+                        name_weight(&r.name, targets.len().min(MAX_DEFINERS)) * f64::from(uses).sqrt();
                     let library_name = library[id as usize].names & bit != 0;
                     let weight = if library_name { full_weight * LIBRARY_WEIGHT } else { full_weight };
                     let weight = weight * plausibility(from_id, targets);
@@ -241,15 +249,20 @@ impl Base {
                             }
                         }
                     }
-                    // A name the file imports from a module of the repository is that module's
-                    // (or the one it re-exports it from): the look-alikes take none of it.
-                    if targets.len() > 1 && r.from.is_some() {
-                        let is_definer = |file: u32| targets.iter().any(|d| d.file == file);
-                        if let Some(file) = modules.definer(from, &r.name, is_definer) {
-                            for (d, share) in targets.iter().zip(shares.iter_mut()) {
-                                if d.file != file && d.file != from_id {
-                                    *share = 0.0;
-                                }
+                    // A name the file imports from outside the repository (`from pathlib import
+                    // Path`) is no definition's here but the file's own.
+                    if r.from.as_deref().is_some_and(|module| modules.is_external(from, module)) {
+                        for (d, share) in targets.iter().zip(shares.iter_mut()) {
+                            if d.file != from_id {
+                                *share = 0.0;
+                            }
+                        }
+                    }
+                    // The module it is imported from: the look-alikes take none of it.
+                    if let Some(file) = imported {
+                        for (d, share) in targets.iter().zip(shares.iter_mut()) {
+                            if d.file != file && d.file != from_id {
+                                *share = 0.0;
                             }
                         }
                     }
@@ -359,7 +372,7 @@ fn library_slot(lang: Lang) -> u8 {
 const KEY: &str = "graph-base";
 /// The encoding's version; a change of what the base holds or how edges
 /// are weighed must change it (the tags' version is part of the digest).
-const VERSION: u32 = 13;
+const VERSION: u32 = 14;
 /// What a use of a name the standard library gives weighs, against one of the
 /// repository's own: its prelude's types and values ([`crate::lang::Lang::is_library_name`])
 /// anywhere, its everyday types' methods ([`crate::lang::Lang::is_library_method`])
@@ -687,6 +700,41 @@ const seen = new Set()
         moved[1].path = "pkg/util.py".into();
         moved[1].lang = "text".into();
         assert_ne!(digest(&moved), digest(&files));
+    }
+
+    #[test]
+    fn a_name_imported_from_outside_the_repository_is_none_of_its_look_alikes() {
+        // httpie's `cli/nested_json/tokens.py` defines a `Path`; `from pathlib import Path` is not it.
+        let rust = |path: &str, source: &str| IndexedFile::parsed(path, crate::lang::Lang::Rust, source);
+        let files = [
+            indexed("pkg/tokens.py", "class Path:\n    pass\n"),
+            indexed("pkg/config.py", "from pathlib import Path\n\ndef home():\n    return Path('~')\n"),
+            indexed("pkg/parse.py", "from .tokens import Path\n\ndef parse():\n    return Path()\n"),
+            rust("pkg/lib.rs", "use std::path::Path;\nfn f(p: &Path) {}\n"),
+            rust("pkg/path.rs", "pub struct Path;\n"),
+        ];
+        let base = Base::build(&files);
+        let into_tokens: Vec<u32> = base.edges.iter().filter(|e| e.to == 0).map(|e| e.from).collect();
+        assert_eq!(into_tokens, [2], "{:?}", base.edges);
+        assert!(!base.edges.iter().any(|e| e.from == 3), "{:?}", base.edges);
+    }
+
+    #[test]
+    fn a_name_many_files_define_is_the_one_its_importer_names() {
+        // Too many definers for the name alone to say which (`parser` in every command's
+        // module); `from .cli.definition import parser` says.
+        let mut files: Vec<IndexedFile> = (0..=super::super::MAX_DEFINERS)
+            .map(|i| indexed(&format!("pkg/cmd{i}.py"), "parser = make()\n"))
+            .collect();
+        files.push(indexed("pkg/cli/definition.py", "parser = make()\n"));
+        files.push(indexed(
+            "pkg/core.py",
+            "from .cli.definition import parser\n\ndef main():\n    parser.parse()\n",
+        ));
+        let base = Base::build(&files);
+        let core = files.len() as u32 - 1;
+        let to: Vec<u32> = base.edges.iter().filter(|e| e.from == core).map(|e| e.to).collect();
+        assert_eq!(to, [core - 1], "{:?}", base.edges);
     }
 
     #[test]

@@ -63,6 +63,25 @@ impl<'a> Modules<'a> {
         None
     }
 
+    /// Whether `module`, as file `from` writes it, lies outside the repository
+    /// for certain: a Python module no file of the repository is, or starts
+    /// (`from pathlib import Path`, `from os.path import join`); Rust's
+    /// standard library (`use std::path::Path`). What such an import names is
+    /// none of the repository's look-alikes (httpie's `tokens.Path` took every
+    /// `from pathlib import Path`). A JavaScript package name may be the
+    /// repository's own (a monorepo's `@trpc/server`): never certain.
+    pub(super) fn is_external(&self, from: usize, module: &str) -> bool {
+        match self.files[from].lang.as_str() {
+            "python" if !module.starts_with('.') => {
+                let prefixes =
+                    std::iter::once(module.len()).chain(module.match_indices('.').map(|(at, _)| at));
+                !prefixes.into_iter().any(|end| self.python.contains_key(&module[..end]))
+            }
+            "rust" => matches!(module.split("::").next(), Some("std" | "core" | "alloc")),
+            _ => false,
+        }
+    }
+
     /// The file `module`, as file `from` writes it, names.
     fn resolve(&self, from: usize, module: &str) -> Option<u32> {
         let file = &self.files[from];
@@ -230,6 +249,14 @@ mod tests {
             python_file("b.py", "def join():\n    pass\n"),
         ];
         assert_eq!(definer(&files, "a.py", "join"), None);
+        let modules = Modules::new(&files);
+        assert!(modules.is_external(0, "os.path") && modules.is_external(0, "pathlib"));
+        // A module of the repository (`b`), or one starting so (`b.join`: a name in it), is not.
+        assert!(
+            !modules.is_external(0, "b")
+                && !modules.is_external(0, "b.join")
+                && !modules.is_external(0, ".b")
+        );
     }
 
     #[test]
