@@ -518,6 +518,32 @@ fn of_the_functions_whose_names_say_the_task_alike_the_one_whose_code_says_it_le
 }
 
 #[test]
+fn the_function_whose_code_says_the_task_leads_its_file() {
+    // axios's `lib/utils.js`: "replace getRandomValues with crypto module" is about
+    // `generateString`, whose body calls it, not the functions named for strings or modules.
+    let mut utils = String::from(
+        "const generateString = (size = 16, alphabet = ALPHABET) => {\n  \
+         const randomValues = new Uint32Array(size);\n  crypto.getRandomValues(randomValues);\n  \
+         return String(randomValues);\n};\n\n",
+    );
+    for name in ["isString", "toModuleString", "isModule", "trimString", "isFormData", "isStream"] {
+        utils.push_str(&format!("function {name}(thing) {{\n  return typeof thing === 'object';\n}}\n\n"));
+    }
+    utils.push_str("module.exports = { generateString, isString, toModuleString, isModule, trimString };\n");
+    let dir = tree(&[
+        ("lib/utils.js", &utils),
+        ("lib/axios.js", "const utils = require('./utils');\nutils.isString(1);\n"),
+    ]);
+    let cache = tempfile::tempdir().unwrap();
+    let mut ws = open(dir.path(), cache.path());
+    let query = "fix(utils): replace getRandomValues with crypto module";
+    let map = run(&mut ws, &MapOptions { tokens: 512, query: Some(query.into()), ..MapOptions::default() });
+    let file = map.files.iter().find(|f| f.path == "lib/utils.js").unwrap();
+    let best = file.definitions.iter().max_by(|a, b| a.score.total_cmp(&b.score)).unwrap();
+    assert_eq!(best.name, "generateString", "{}", map.text);
+}
+
+#[test]
 fn a_task_about_a_class_shows_its_constructor_s_parameters() {
     // rich's `Panel`: a task adding an option needs the options it takes.
     let mut panel = String::from(

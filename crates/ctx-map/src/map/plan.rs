@@ -161,8 +161,8 @@ const DEPRECATED: f64 = 0.3;
 
 /// How a task map orders a file's definitions, before their scores: named by
 /// the task, then not deprecated, then by how telling the task's words its
-/// name says are (0 for none), then, of those saying some, the ones its code
-/// says (a function's own lines), then public by its name (not `_metavar_from_type`,
+/// name says are (0 for none) and, in the first files, a function's code
+/// ([`says_in_code`]), then by what its code says alone, then public by its name (not `_metavar_from_type`,
 /// however often the file calls it), then not a constant; the greater first.
 type Told = (bool, bool, f64, f64, bool, bool);
 
@@ -255,12 +255,20 @@ pub(super) fn plan_task(
                 let def = &file.tags.defs[d];
                 let named = names_outright(focus, &def.name);
                 let public = !crate::tags::private_by_name(&def.name);
-                let says = if repeats[d] < 1.0 { 0.0 } else { says_the_task(&def.name) };
+                // A constructor is its class's call: it says what the class's name does
+                // ("add a max_width option to Panel" is about `Panel.__init__`'s parameters).
+                let name = match def.is_constructor() {
+                    true => {
+                        def.parent(&file.tags.defs).map_or(def.name.as_str(), |class| class.name.as_str())
+                    }
+                    false => def.name.as_str(),
+                };
+                let says = if repeats[d] < 1.0 { 0.0 } else { says_the_task(name) };
                 ((named, !def.deprecated, says, 0.0, public, def.kind != Kind::Constant), d)
             })
             .collect();
         if position < LEAD_FILES {
-            says_in_code(root, file, &task_terms, &mut defs);
+            says_in_code(root, file, &task_terms, &repeats, &mut defs);
         }
         let by_rank = |&(told_a, a): &(Told, usize), &(told_b, b): &(Told, usize)| {
             (told_b.0.cmp(&told_a.0))
@@ -382,45 +390,74 @@ fn parameter_name(item: &str) -> Option<&str> {
     (!name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '$')).then_some(name)
 }
 
-/// Of `file`'s functions whose names say the task's words alike (`defs`, told
-/// by [`Told`]), those whose code says them too go first: serde_json's
-/// `serialize_f64`, whose body writes NaN as null, before `serialize_i64` for
-/// "serialize NaN as null". Only between names that say the task: a body's
-/// words alone (`self.width` in every method of `Panel`) do not outweigh what
-/// the graph says. The file is read only where that decides something: two
-/// such functions saying as much by name.
+/// How much a function's code, against its file's other functions', says the
+/// task: the weights of the task's terms its lines hold, each times how few of
+/// the file's functions hold it (a term in every method of `Panel`, `self.width`,
+/// tells none of them apart). It counts [`CODE`] as much as its name's words
+/// towards [`Told`]'s third part, and alone breaks ties in the fourth; a method
+/// other classes of the file define too, and which scores less there
+/// (`repeats`, [`overrides`]), is no more told apart by its code than by its name.
+/// axios's `generateString`, whose body calls `getRandomValues`, leads
+/// `utils.js` for "replace getRandomValues with crypto module"; serde_json's
+/// `serialize_f64`, which writes NaN as null, leads `serialize_i64` for
+/// "serialize NaN as null". Measured with `ctx eval` on the definitions
+/// commits changed (docs/benchmarks.md).
 fn says_in_code(
     root: &std::path::Path,
     file: &IndexedFile,
     task_terms: &HashMap<&str, f64>,
+    repeats: &[f64],
     defs: &mut [(Told, usize)],
 ) {
     let function = |d: usize| matches!(file.tags.defs[d].kind, Kind::Function | Kind::Method);
-    let saying: Vec<usize> = (0..defs.len()).filter(|&k| defs[k].0.2 > 0.0 && function(defs[k].1)).collect();
-    let tie =
-        saying.iter().enumerate().any(|(i, &a)| saying[i + 1..].iter().any(|&b| defs[a].0.2 == defs[b].0.2));
-    if !tie {
+    if task_terms.is_empty() || !defs.iter().any(|&(_, d)| function(d)) {
         return;
     }
     let Ok(bytes) = ctxkeep_core::read_within(root, &file.path) else { return };
     let text = String::from_utf8_lossy(&bytes);
-    // Where each line starts, for a definition's lines as one slice.
-    let starts: Vec<usize> = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
-    for k in saying {
-        let def = &file.tags.defs[defs[k].1];
-        let at = |line: u32| starts.get(line as usize).copied().unwrap_or(text.len());
-        let Some(body) = text.get(at(def.line.saturating_sub(1))..at(def.end_line)) else { continue };
-        let mut said: Vec<&str> = Vec::new();
-        crate::terms::visit_terms(body, |t| {
-            if let Some((&term, _)) = task_terms.get_key_value(t)
-                && !said.contains(&term)
-            {
-                said.push(term);
+    // Per task term, the lines (1-based) holding it.
+    let mut lines_of: HashMap<&str, Vec<u32>> = HashMap::default();
+    for (k, line) in text.lines().enumerate() {
+        crate::terms::visit_terms(line, |t| {
+            if let Some((&term, _)) = task_terms.get_key_value(t) {
+                let lines = lines_of.entry(term).or_default();
+                if lines.last() != Some(&(k as u32 + 1)) {
+                    lines.push(k as u32 + 1);
+                }
             }
         });
-        defs[k].0.3 = said.iter().filter_map(|t| task_terms.get(t)).sum();
+    }
+    if lines_of.is_empty() {
+        return;
+    }
+    let scored: Vec<usize> = (0..defs.len()).filter(|&k| function(defs[k].1)).collect();
+    let said = |d: usize, lines: &Vec<u32>| {
+        let def = &file.tags.defs[d];
+        let at = lines.partition_point(|&l| l < def.line);
+        lines.get(at).is_some_and(|&l| l <= def.end_line)
+    };
+    let n = scored.len() as f64;
+    let mut body = vec![0.0; defs.len()];
+    for (term, lines) in &lines_of {
+        let df = scored.iter().filter(|&&k| said(defs[k].1, lines)).count();
+        if df == 0 {
+            continue;
+        }
+        let weight = task_terms[term] * (n / df as f64).ln();
+        for &k in scored.iter().filter(|&&k| said(defs[k].1, lines)) {
+            body[k] += weight;
+        }
+    }
+    for k in scored {
+        if repeats[defs[k].1] >= 1.0 {
+            defs[k].0.2 += CODE * body[k];
+            defs[k].0.3 = body[k];
+        }
     }
 }
+
+/// The weight of what a function's code says of the task against what its name says.
+const CODE: f64 = 1.0;
 
 /// Each file's weight: [`PathRole::is_auxiliary`] files get `factor` unless the
 /// task points there: a focus or named file of the same role under the same
