@@ -14,7 +14,11 @@ another tree and another HEAD, as when a user ran `ctx init` once and the
 repository moved on. No other ctx command runs before the hook. Prints
 per case the files shown, then how often a file the commit changed was among
 them (hit), first (@1), and how often nothing was shown (empty), next to
-`ctx rank`'s R@5 and R@1 from the eval output for the same cases.
+`ctx rank`'s R@5 and R@1 from the eval output for the same cases. Of the
+cases whose commit changed a definition (`changed_definitions`, from an eval
+output made by a ctx that records them), how often the hook named one of
+them (`name (l. N)` on a changed file's line, N its first line in the
+parent: def hit) and how often the first definition it named was one (def @1).
 """
 import argparse
 import json
@@ -39,7 +43,7 @@ def main():
     mirrors = os.environ.get("MIRRORS", "/work/.mirror")
     scratch = tempfile.mkdtemp(prefix="ctx-hook-eval-")
     env = dict(os.environ, CTX_CACHE_DIR=os.path.join(scratch, "cache"))
-    shown, rank_ranks = [], []
+    shown, rank_ranks, defs_shown = [], [], []
     for repo in args.repos:
         cases = json.load(open(os.path.join(args.eval_dir, f"{repo}.ctx.json")))["cases"][: args.cases]
         work = os.path.join(scratch, repo)
@@ -61,6 +65,12 @@ def main():
             files = [f for f in re.findall(r"^- ([^\s:]+)", text, re.M) if "/" in f or "." in f]
             hit = next((i + 1 for i, f in enumerate(files) if f in case["changed"]), None)
             shown.append((files, hit))
+            changed = {(d["path"], d["line"]) for d in case.get("changed_definitions", [])}
+            if changed:
+                # `- path: Name (l. 12), Class.method (l. 40)`: each name's file and line.
+                named = [(path, int(line)) for path, rest in re.findall(r"^- ([^\s:]+): (.*)$", text, re.M)
+                         for line in re.findall(r"\(l\. (\d+)\)", rest)]
+                defs_shown.append(next((i + 1 for i, d in enumerate(named) if d in changed), None))
             rank_ranks.append(next(r["rank"] for r in case["results"] if r["method"] == "rank"))
             print(f"{repo:24} {str(hit):4} {case['subject'][:50]:50} {files}", file=sys.stderr)
     n = len(shown)
@@ -72,6 +82,12 @@ def main():
     print(f"{n} cases: hook hit {hits} ({hits / n:.2f}), @1 {first} ({first / n:.2f}), "
           f"empty {empty} ({empty / n:.2f}), {sum(len(f) for f, _ in shown) / n:.1f} files shown; "
           f"ctx rank R@5 {r5 / n:.2f}, R@1 {r1 / n:.2f}")
+    if defs_shown:
+        d = len(defs_shown)
+        d_hit = sum(h is not None for h in defs_shown)
+        d_first = sum(h == 1 for h in defs_shown)
+        print(f"{d} cases changed a definition: hook named one {d_hit} ({d_hit / d:.2f}), "
+              f"first {d_first} ({d_first / d:.2f})")
     subprocess.run(["rm", "-rf", scratch])
 
 

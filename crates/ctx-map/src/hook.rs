@@ -441,7 +441,7 @@ fn file_lines(ws: &mut Workspace, prompt: &str, words: &[String]) -> crate::Resu
         // Nothing that scores nothing, even when only a named file scores at all.
         .filter(|(score, _)| *score > 0.0 && *score >= config.min_score * best)
         .take(config.files)
-        .map(|&(_, i)| file_line(&files[i], words, &code, || outline_names(ws, &files[i].path)))
+        .map(|&(_, i)| file_line(ws.root(), &files[i], words, &code, || outline_names(ws, &files[i].path)))
         .collect())
 }
 
@@ -465,12 +465,15 @@ fn users(counts: &TaskTerms, n: usize, term: &str) -> usize {
 }
 
 /// `- path: Name (l. 12), Class.method (l. 40)`: the definitions the prompt's
-/// words name, each once (of a method's namesakes, the one whose class the
+/// words name, or whose code says them ([`crate::said::code_says`], each word
+/// weighing 1: the function that calls the `getRandomValues` the prompt
+/// names), each once (of a method's namesakes, the one whose class the
 /// prompt names too); not a function's inner ones, nor tests in code. When
-/// the words name none, the file's most important ones (`otherwise`: the
+/// neither says any, the file's most important ones (`otherwise`: the
 /// names of its stored outline), as many as [`OTHERWISE_SHOWN`], where the
-/// file defines them still.
+/// file defines them still. `root`: the workspace's, which the file's path is under.
 fn file_line(
+    root: &Path,
     file: &IndexedFile,
     words: &[String],
     code: &HashSet<String>,
@@ -478,7 +481,14 @@ fn file_line(
 ) -> String {
     let all = &file.tags.defs;
     let in_code = PathRole::of(&file.path) == PathRole::Source;
-    let said = |name: &str| rank::terms(name).iter().filter(|t| words.contains(t)).count();
+    let said = |name: &str| rank::terms(name).iter().filter(|t| words.contains(t)).count() as f64;
+    let code_says = match ctxkeep_core::read_within(root, &file.path) {
+        Ok(bytes) => {
+            let word = |t: &str| words.iter().find(|w| *w == t).map(|w| (w.as_str(), 1.0));
+            crate::said::code_says(&String::from_utf8_lossy(&bytes), all, word)
+        }
+        Err(_) => vec![0.0; all.len()],
+    };
     // A method is told by its class too: "StringMerger.do_transform" means
     // `StringMerger`'s, not the abstract `StringTransformer.do_transform` above it.
     let owner = |d: &crate::tags::Def| {
@@ -489,13 +499,16 @@ fn file_line(
     };
     // What the prompt writes as code first (`Environment.overlay(enable_async)`: `overlay`
     // before `_get_default_module_async`, which says two of its words).
-    let mut defs: Vec<((bool, usize, usize), &crate::tags::Def)> = all
+    let mut defs: Vec<((bool, f64, f64), &crate::tags::Def)> = all
         .iter()
-        .filter(|d| d.kind.defines_name() && !d.is_local(all) && !(in_code && d.is_test(all)))
-        .map(|d| ((code.contains(&d.name), said(&d.name), owner(d).map_or(0, said)), d))
-        .filter(|((_, n, _), _)| *n > 0)
+        .zip(&code_says)
+        .filter(|(d, _)| d.kind.defines_name() && !d.is_local(all) && !(in_code && d.is_test(all)))
+        .map(|(d, body)| ((code.contains(&d.name), said(&d.name) + body, owner(d).map_or(0.0, said)), d))
+        .filter(|((_, n, _), _)| *n > 0.0)
         .collect();
-    defs.sort_by_key(|(n, d)| (std::cmp::Reverse(*n), d.line));
+    defs.sort_by(|(a, da), (b, db)| {
+        (b.0.cmp(&a.0)).then(b.1.total_cmp(&a.1)).then(b.2.total_cmp(&a.2)).then(da.line.cmp(&db.line))
+    });
     let mut seen = HashSet::default();
     defs.retain(|(_, d)| seen.insert(d.name.as_str()));
     let path = ctxkeep_core::paths::display_name(&file.path);
@@ -708,6 +721,35 @@ mod tests {
         IndexedFile { path: path.into(), lang: "python".into(), size: 0, hash: [0; 32], tags }
     }
 
+    /// A root no file is under: the code of none is read.
+    const NOWHERE: &str = "/nonexistent/ctx-hook-tests";
+
+    #[test]
+    fn the_function_whose_code_says_the_prompt_is_named() {
+        // axios's `lib/utils.js`: no name says "getRandomValues", `generateString`'s code does.
+        let dir = tempfile::tempdir().unwrap();
+        let source = "function isString(thing) {\n  return typeof thing === 'string';\n}\n\n\
+                      const generateString = (size) => {\n  crypto.getRandomValues(new Uint32Array(size));\n};\n\n\
+                      function isStream(thing) {\n  return thing.pipe;\n}\n";
+        std::fs::create_dir_all(dir.path().join("lib")).unwrap();
+        std::fs::write(dir.path().join("lib/utils.js"), source).unwrap();
+        let tags = crate::tags::extract(crate::lang::Lang::JavaScript, source).unwrap();
+        let file = IndexedFile {
+            path: "lib/utils.js".into(),
+            lang: "javascript".into(),
+            size: 1,
+            hash: [0; 32],
+            tags,
+        };
+        let prompt = "replace getRandomValues with the crypto module";
+        let words = prompt_terms(prompt);
+        let line = file_line(dir.path(), &file, &words, &HashSet::default(), Vec::new);
+        assert_eq!(line, "- lib/utils.js: generateString (l. 5)\n");
+        // Unread, the file is named alone.
+        let line = file_line(Path::new(NOWHERE), &file, &words, &HashSet::default(), Vec::new);
+        assert_eq!(line, "- lib/utils.js\n");
+    }
+
     #[test]
     fn a_method_is_named_with_its_class_and_the_class_the_prompt_names_leads() {
         let source = "class StringTransformer:\n    def do_transform(self, line):\n        pass\n\n\
@@ -715,16 +757,34 @@ mod tests {
                       def transform_line(line):\n    pass\n";
         let file = crate::index::python_file("src/black/trans.py", source);
         let prompt = "avoid quadratic per-leaf copy in StringMerger.do_transform";
-        let line = file_line(&file, &prompt_terms(prompt), &crate::graph::code_names(prompt), Vec::new);
+        let line = file_line(
+            Path::new(NOWHERE),
+            &file,
+            &prompt_terms(prompt),
+            &crate::graph::code_names(prompt),
+            Vec::new,
+        );
         assert!(line.contains(" StringMerger.do_transform (l. 6)") && !line.contains("(l. 2)"), "{line}");
         // Words that name none of its definitions: the file's most important ones, where it
         // still defines them, at the top level.
         let outline =
             || ["StringMerger", "gone", "do_transform", "transform_line"].map(String::from).to_vec();
-        let line = file_line(&file, &prompt_terms("speed up the splitter"), &HashSet::default(), outline);
+        let line = file_line(
+            Path::new(NOWHERE),
+            &file,
+            &prompt_terms("speed up the splitter"),
+            &HashSet::default(),
+            outline,
+        );
         assert_eq!(line, "- src/black/trans.py: StringMerger (l. 5), transform_line (l. 9)\n");
         assert_eq!(
-            file_line(&file, &prompt_terms("speed up the splitter"), &HashSet::default(), Vec::new),
+            file_line(
+                Path::new(NOWHERE),
+                &file,
+                &prompt_terms("speed up the splitter"),
+                &HashSet::default(),
+                Vec::new
+            ),
             "- src/black/trans.py\n"
         );
         // Rust's methods are their type's, with its path separator.
@@ -733,7 +793,13 @@ mod tests {
         let file =
             IndexedFile { path: "src/value.rs".into(), lang: "rust".into(), size: 1, hash: [0; 32], tags };
         assert_eq!(
-            file_line(&file, &prompt_terms("push_element drops the value"), &HashSet::default(), Vec::new),
+            file_line(
+                Path::new(NOWHERE),
+                &file,
+                &prompt_terms("push_element drops the value"),
+                &HashSet::default(),
+                Vec::new
+            ),
             "- src/value.rs: Value::push_element (l. 3), Value (l. 1)\n"
         );
     }
@@ -751,8 +817,13 @@ mod tests {
             hash: [0; 32],
             tags,
         };
-        let line =
-            file_line(&file, &prompt_terms("send and header and sendFile"), &HashSet::default(), Vec::new);
+        let line = file_line(
+            Path::new(NOWHERE),
+            &file,
+            &prompt_terms("send and header and sendFile"),
+            &HashSet::default(),
+            Vec::new,
+        );
         assert_eq!(line, "- lib/response.js: sendFile (l. 8), res.send (l. 1), Reply.header (l. 4)\n");
     }
 
@@ -763,9 +834,15 @@ mod tests {
                       class Environment:\n    def overlay(self, enable_async=False):\n        pass\n";
         let file = crate::index::python_file("src/jinja2/environment.py", source);
         let prompt = "wrong default for `Environment.overlay(enable_async)` with async";
-        let line = file_line(&file, &prompt_terms(prompt), &crate::graph::code_names(prompt), Vec::new);
+        let line = file_line(
+            Path::new(NOWHERE),
+            &file,
+            &prompt_terms(prompt),
+            &crate::graph::code_names(prompt),
+            Vec::new,
+        );
         assert!(line.starts_with("- src/jinja2/environment.py: Environment.overlay (l. 6), "), "{line}");
-        let line = file_line(&file, &prompt_terms(prompt), &HashSet::default(), Vec::new);
+        let line = file_line(Path::new(NOWHERE), &file, &prompt_terms(prompt), &HashSet::default(), Vec::new);
         assert!(
             line.starts_with("- src/jinja2/environment.py: Template._get_default_module_async"),
             "{line}"

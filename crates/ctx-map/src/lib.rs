@@ -98,6 +98,7 @@ pub mod lang;
 pub mod map;
 pub mod outline;
 pub mod rank;
+mod said;
 mod signature;
 pub mod tags;
 pub mod terms;

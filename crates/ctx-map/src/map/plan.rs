@@ -50,6 +50,9 @@ const NEIGHBOURS: f64 = 0.1;
 const SEEDS: usize = 20;
 /// How many files of a task map each get a line before any gets a second.
 const LEAD_FILES: usize = 10;
+/// How many of a task map's first files have their functions' code read
+/// ([`says_in_code`]): five found the changed definitions as ten did, at half the reading.
+const CODE_FILES: usize = 5;
 
 /// The map without a task: definitions by how much of the repository refers to them.
 pub(super) fn plan_overview(
@@ -161,7 +164,7 @@ const DEPRECATED: f64 = 0.3;
 
 /// How a task map orders a file's definitions, before their scores: named by
 /// the task, then not deprecated, then by how telling the task's words its
-/// name says are (0 for none) and, in the first files, a function's code
+/// name says are (0 for none) and, in the first [`CODE_FILES`] files, a function's code
 /// ([`says_in_code`]), then by what its code says alone, then public by its name (not `_metavar_from_type`,
 /// however often the file calls it), then not a constant; the greater first.
 type Told = (bool, bool, f64, f64, bool, bool);
@@ -267,7 +270,7 @@ pub(super) fn plan_task(
                 ((named, !def.deprecated, says, 0.0, public, def.kind != Kind::Constant), d)
             })
             .collect();
-        if position < LEAD_FILES {
+        if position < CODE_FILES {
             says_in_code(root, file, &task_terms, &repeats, &mut defs);
         }
         let by_rank = |&(told_a, a): &(Told, usize), &(told_b, b): &(Told, usize)| {
@@ -391,9 +394,7 @@ fn parameter_name(item: &str) -> Option<&str> {
 }
 
 /// How much a function's code, against its file's other functions', says the
-/// task: the weights of the task's terms its lines hold, each times how few of
-/// the file's functions hold it (a term in every method of `Panel`, `self.width`,
-/// tells none of them apart). It counts [`CODE`] as much as its name's words
+/// task ([`crate::said::code_says`], with the terms' weights). It counts [`CODE`] as much as its name's words
 /// towards [`Told`]'s third part, and alone breaks ties in the fourth; a method
 /// other classes of the file define too, and which scores less there
 /// (`repeats`, [`overrides`]), is no more told apart by its code than by its name.
@@ -414,44 +415,12 @@ fn says_in_code(
         return;
     }
     let Ok(bytes) = ctxkeep_core::read_within(root, &file.path) else { return };
-    let text = String::from_utf8_lossy(&bytes);
-    // Per task term, the lines (1-based) holding it.
-    let mut lines_of: HashMap<&str, Vec<u32>> = HashMap::default();
-    for (k, line) in text.lines().enumerate() {
-        crate::terms::visit_terms(line, |t| {
-            if let Some((&term, _)) = task_terms.get_key_value(t) {
-                let lines = lines_of.entry(term).or_default();
-                if lines.last() != Some(&(k as u32 + 1)) {
-                    lines.push(k as u32 + 1);
-                }
-            }
-        });
-    }
-    if lines_of.is_empty() {
-        return;
-    }
-    let scored: Vec<usize> = (0..defs.len()).filter(|&k| function(defs[k].1)).collect();
-    let said = |d: usize, lines: &Vec<u32>| {
-        let def = &file.tags.defs[d];
-        let at = lines.partition_point(|&l| l < def.line);
-        lines.get(at).is_some_and(|&l| l <= def.end_line)
-    };
-    let n = scored.len() as f64;
-    let mut body = vec![0.0; defs.len()];
-    for (term, lines) in &lines_of {
-        let df = scored.iter().filter(|&&k| said(defs[k].1, lines)).count();
-        if df == 0 {
-            continue;
-        }
-        let weight = task_terms[term] * (n / df as f64).ln();
-        for &k in scored.iter().filter(|&&k| said(defs[k].1, lines)) {
-            body[k] += weight;
-        }
-    }
-    for k in scored {
-        if repeats[defs[k].1] >= 1.0 {
-            defs[k].0.2 += CODE * body[k];
-            defs[k].0.3 = body[k];
+    let weight = |t: &str| task_terms.get_key_value(t).map(|(&term, &w)| (term, w));
+    let says = crate::said::code_says(&String::from_utf8_lossy(&bytes), &file.tags.defs, weight);
+    for (told, d) in defs.iter_mut() {
+        if repeats[*d] >= 1.0 {
+            told.2 += CODE * says[*d];
+            told.3 = says[*d];
         }
     }
 }
