@@ -13,7 +13,7 @@
 //! `ctx rank`, plain BM25 over file contents (the baseline), and `ctx map
 //! --query` at each budget (the files the map shows, in order, and the
 //! definitions it shows, best first, against those the commit changed:
-//! [`defs`]).
+//! [`ChangedDef`]).
 
 mod defs;
 
@@ -180,7 +180,7 @@ pub struct Case {
     pub message: String,
     /// The source files the commit modified (relative to the root).
     pub changed: Vec<String>,
-    /// The definitions of those files it changed, in the parent ([`defs`]).
+    /// The definitions of those files it changed, in the parent ([`ChangedDef`]).
     pub changed_definitions: Vec<ChangedDef>,
     pub results: Vec<CaseResult>,
 }

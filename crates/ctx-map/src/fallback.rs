@@ -93,8 +93,19 @@ pub fn extract(source: &str) -> FileTags {
     FileTags { defs, refs: Vec::new(), syntax_errors: false }
 }
 
-/// The name and kind a line defines, if it starts with a defining keyword.
+/// The name and kind a line defines, if it starts with a defining keyword,
+/// or is a shell function's head (`_http_complete() {`, `build-docs ()`).
 fn definition(line: &str) -> Option<(String, Kind)> {
+    if let Some((name, rest)) = line.split_once("()")
+        && matches!(rest.trim(), "" | "{")
+    {
+        let name = name.trim_end();
+        let shell_name = |c: char| c.is_alphanumeric() || matches!(c, '_' | '-' | ':' | '.');
+        if !name.is_empty() && name.chars().all(shell_name) && !name.starts_with(|c: char| c.is_ascii_digit())
+        {
+            return Some((name.to_string(), Kind::Function));
+        }
+    }
     let mut words = line.split_whitespace().skip_while(|w| MODIFIERS.contains(w));
     let keyword = words.next()?;
     let &(_, kind) = KEYWORDS.iter().find(|(k, _)| *k == keyword)?;
@@ -142,5 +153,9 @@ mod tests {
             "fun String.shout() = uppercase()\nfun <T> List<T>.second(): T = this[1]\nfun main() {\n}\n";
         let names: Vec<String> = extract(kotlin).defs.into_iter().map(|d| d.name).collect();
         assert_eq!(names, ["shout", "second", "main"]);
+        // Shell functions, with or without `function`; a call is none.
+        let shell = "_http_complete() {\n    local cur\n}\nbuild-docs ()\n{\n}\nfunction greet {\n}\nmain()\nx=$(f())\n";
+        let names: Vec<String> = extract(shell).defs.into_iter().map(|d| d.name).collect();
+        assert_eq!(names, ["_http_complete", "build-docs", "greet", "main"]);
     }
 }

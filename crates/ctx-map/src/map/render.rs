@@ -278,17 +278,7 @@ fn write_block(out: &mut String, plan: &Plan, file: &IndexedFile, f: usize, defs
     }
     lines.sort_by_key(|&i| (tags.defs[i].line, i));
     lines.dedup();
-    // A test file whose tests are set aside says it holds them, and a fixture that it
-    // is test data, not that they hold nothing.
-    let none = match defs.is_empty() {
-        true if PathRole::of(&file.path) == PathRole::Fixture => " (test data)".to_string(),
-        // Its test functions, not what a `mod tests` holds besides (its `use`s' traits, impls).
-        true => match tags.defs.iter().filter(|d| is_test_function(d, &tags.defs)).count() {
-            0 => " (no definitions)".to_string(),
-            tests => format!(" ({})", ctxkeep_core::wording::count(tests, "test")),
-        },
-        false => String::new(),
-    };
+    let none = if defs.is_empty() { nothing_shown(file) } else { String::new() };
     let _ = writeln!(out, "{}:{none}", display_name(&file.path));
     for i in lines {
         let def = &tags.defs[i];
@@ -309,6 +299,23 @@ fn write_block(out: &mut String, plan: &Plan, file: &IndexedFile, f: usize, defs
         }
     }
     out.push('\n');
+}
+
+/// What a file shown without definitions says after its path: a test file whose
+/// tests are set aside that it holds them, a fixture that it is test data, a
+/// parsed file that it defines nothing; a line scan's (a shell script, Go) may
+/// miss what it defines, so it claims nothing.
+fn nothing_shown(file: &IndexedFile) -> String {
+    let tags = &file.tags;
+    if PathRole::of(&file.path) == PathRole::Fixture {
+        return " (test data)".to_string();
+    }
+    // Its test functions, not what a `mod tests` holds besides (its `use`s' traits, impls).
+    match tags.defs.iter().filter(|d| is_test_function(d, &tags.defs)).count() {
+        0 if crate::lang::Lang::from_name(&file.lang).is_none() => String::new(),
+        0 => " (no definitions)".to_string(),
+        tests => format!(" ({})", ctxkeep_core::wording::count(tests, "test")),
+    }
 }
 
 /// Whether `def` is a test function: a test (by its name, attribute or
@@ -429,6 +436,17 @@ mod tests {
         let tests: Vec<&str> =
             defs.iter().filter(|d| is_test_function(d, defs)).map(|d| d.name.as_str()).collect();
         assert_eq!(tests, ["bar_is_safe"]);
+        assert_eq!(nothing_shown(&file), " (1 test)");
+    }
+
+    #[test]
+    fn a_file_shown_without_definitions_claims_none_only_where_it_was_parsed() {
+        let parsed = IndexedFile::parsed("setup.py", crate::lang::Lang::Python, "setup()\n");
+        assert_eq!(nothing_shown(&parsed), " (no definitions)");
+        let scanned = IndexedFile { lang: "shell".into(), ..parsed.clone() };
+        assert_eq!(nothing_shown(&scanned), "");
+        let fixture = IndexedFile { path: "tests/fixtures/data.py".into(), ..parsed };
+        assert_eq!(nothing_shown(&fixture), " (test data)");
     }
 
     #[test]

@@ -248,8 +248,18 @@ fn prose_paragraph<'a>(lines: impl Iterator<Item = &'a str>) -> Option<String> {
     }
     let mut lines: Vec<&str> = kept.into_iter().map(str::trim).collect();
     if lines.first() == Some(&"---") {
-        // YAML front matter.
+        // YAML front matter: what it says the page is about (a GitHub issue template's
+        // `about:`, a docs page's `description:`), else nothing (the template's body
+        // is a form: "1. 2. 3.").
         let end = lines.iter().skip(1).position(|l| *l == "---").map_or(lines.len(), |i| i + 2);
+        let said = lines[1..end.min(lines.len())].iter().find_map(|l| {
+            let value = l.strip_prefix("description:").or_else(|| l.strip_prefix("about:"))?;
+            let value = value.trim().trim_matches(['"', '\'']).trim();
+            (!value.is_empty()).then(|| value.to_string())
+        });
+        if said.is_some() {
+            return said;
+        }
         lines.drain(..end.min(lines.len()));
     }
     let is_underline =
@@ -561,8 +571,10 @@ fn python_docstring(text: &str) -> Option<String> {
 
 /// The docs of a file's main type, given its public top-level types (name,
 /// docs): the one named like the file (`user_agent.py`: `UserAgent`), or
-/// else its only one. A file of many types is summarized by none of them.
-fn main_type_docs(file: &str, types: Vec<(&str, Option<String>)>) -> Option<String> {
+/// else its only one, unless the file defines public functions besides
+/// (`functions`: httpie's `manager/compat.py` is its pip helpers, not its
+/// `PipError`). A file of many types is summarized by none of them.
+fn main_type_docs(file: &str, types: Vec<(&str, Option<String>)>, functions: bool) -> Option<String> {
     let stem = file.split('.').next().unwrap_or(file);
     // A Rust or JS module's root file (`timer/mod.rs`, `index.ts`) stands for its
     // folder: the docs of the one type it happens to define say what that type is,
@@ -571,10 +583,11 @@ fn main_type_docs(file: &str, types: Vec<(&str, Option<String>)>) -> Option<Stri
     let root = matches!(file, "mod.rs" | "lib.rs" | "main.rs")
         || stem == "index"
             && [".ts", ".tsx", ".js", ".mjs", ".cjs", ".mts"].iter().any(|e| file.ends_with(e));
-    let main = types
-        .iter()
-        .position(|(name, _)| crate::paths::same_name(name, stem))
-        .or((types.len() == 1 && !root).then_some(0))?;
+    let main = types.iter().position(|(name, _)| crate::paths::same_name(name, stem)).or((types.len()
+        == 1
+        && !root
+        && !functions)
+        .then_some(0))?;
     types.into_iter().nth(main)?.1
 }
 
@@ -590,8 +603,11 @@ fn python_class_docstring(file: &str, text: &str) -> Option<String> {
     let mut types = Vec::new();
     let mut offset = 0;
     let mut header: Option<&str> = None;
+    let mut functions = false;
     for line in text.split_inclusive('\n') {
         offset += line.len();
+        let function = line.strip_prefix("async ").unwrap_or(line).strip_prefix("def ");
+        functions |= function.is_some_and(|rest| !rest.starts_with('_'));
         if line.starts_with("class ") && !line.starts_with("class _") {
             header = declared_name(line, "class ");
         }
@@ -601,7 +617,7 @@ fn python_class_docstring(file: &str, text: &str) -> Option<String> {
             header = None;
         }
     }
-    main_type_docs(file, types)
+    main_type_docs(file, types, functions)
 }
 
 /// The `///` docs of the file's main public struct, enum or trait (see [`main_type_docs`]).
@@ -624,7 +640,7 @@ fn rust_type_docs(file: &str, text: &str) -> Option<String> {
         }
         docs.clear();
     }
-    main_type_docs(file, types)
+    main_type_docs(file, types, false)
 }
 
 /// The `/** */` docs of the file's main exported class or interface (see [`main_type_docs`]).
@@ -665,7 +681,7 @@ fn js_type_docs(file: &str, text: &str) -> Option<String> {
         }
         docs.clear();
     }
-    main_type_docs(file, types)
+    main_type_docs(file, types, false)
 }
 
 /// The first paragraph of a Rust file's inner doc comments (`//!` or `/*! */`),

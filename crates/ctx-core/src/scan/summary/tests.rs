@@ -60,6 +60,20 @@ fn python_docstrings() {
     let licence = "\"\"\"\nCopyright (c) Someone.\nAll rights reserved.\n\nRedistribution is permitted.\n\"\"\"\n\n\
                    class Types:\n    \"\"\"ASGI's types.\"\"\"\n";
     assert_eq!(sum("types.py", licence).as_deref(), Some("ASGI's types."));
+    // A lone class is the module, unless the module has public functions besides (httpie's
+    // `manager/compat.py`: its pip helpers, and a `PipError` whose docs said what the file was).
+    let lone = "import sys\n\nclass PipError(Exception):\n    \"\"\"An exception pip raises.\"\"\"\n\n";
+    assert_eq!(sum("compat.py", lone).as_deref(), Some("An exception pip raises."));
+    assert_eq!(
+        sum("compat.py", &format!("{lone}def _discover():\n    pass\n")).as_deref(),
+        Some("An exception pip raises.")
+    );
+    assert_eq!(sum("compat.py", &format!("{lone}def run_pip(args):\n    pass\n")), None);
+    // Named like the file, it still is (`pip_error.py`).
+    assert_eq!(
+        sum("pip_error.py", &format!("{lone}def run_pip(args):\n    pass\n")).as_deref(),
+        Some("An exception pip raises.")
+    );
 }
 
 #[test]
@@ -101,6 +115,16 @@ fn rust_inner_docs_and_js_comments() {
         sum("__init__.py", debug).as_deref(),
         Some("Enables debugging support for a given application.")
     );
+}
+
+#[test]
+fn front_matter_says_what_a_page_is_about() {
+    // A GitHub issue template: its body is a form to fill in.
+    let template = "---\nname: Bug report\nabout: 'Report a possible bug in HTTPie'\nlabels: \"new, bug\"\n---\n\n\
+                    ## Checklist\n\n1.\n2.\n3.\n";
+    assert_eq!(sum("bug_report.md", template).as_deref(), Some("Report a possible bug in HTTPie"));
+    let page = "---\ntitle: Install\ndescription: How to install the tool.\n---\n\nRun this.\n";
+    assert_eq!(sum("install.md", page).as_deref(), Some("How to install the tool."));
 }
 
 #[test]
