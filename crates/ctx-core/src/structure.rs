@@ -592,18 +592,37 @@ fn purpose_order(purpose: &str) -> usize {
     PURPOSES.iter().position(|(_, p)| *p == purpose).unwrap_or(PURPOSES.len())
 }
 
-/// Targets a Makefile defines (`name:` at the start of a line, not a variable or pattern).
+/// Targets a Makefile defines (`name:` at the start of a line, not a variable
+/// or pattern), less those that clean first, themselves or through another
+/// target (httpie's `test-all: clean install test`, whose `clean` deletes the
+/// virtualenv): no command to hand an agent as a test or a build.
 fn make_targets(text: &str) -> Vec<String> {
-    text.lines()
+    let rules: Vec<(&str, Vec<&str>)> = text
+        .lines()
         .filter(|line| !line.starts_with(['\t', ' ', '#', '.']))
         .filter_map(|line| {
             let (name, rest) = line.split_once(':')?;
             let ok = !rest.starts_with('=')
                 && !name.is_empty()
                 && name.chars().all(|c| c.is_alphanumeric() || "-_/".contains(c));
-            ok.then(|| name.to_string())
+            let prerequisites = rest.split(['#', ';']).next().unwrap_or("").split_whitespace().collect();
+            ok.then_some((name, prerequisites))
         })
-        .collect()
+        .collect();
+    let mut cleaning: BTreeSet<&str> = ["clean", "distclean", "purge", "uninstall"].into();
+    // To a fixed point: a target that needs one that cleans cleans too.
+    loop {
+        let more: Vec<&str> = rules
+            .iter()
+            .filter(|(name, needs)| !cleaning.contains(name) && needs.iter().any(|n| cleaning.contains(n)))
+            .map(|(name, _)| *name)
+            .collect();
+        if more.is_empty() {
+            break;
+        }
+        cleaning.extend(more);
+    }
+    rules.into_iter().filter(|(name, _)| !cleaning.contains(name)).map(|(name, _)| name.to_string()).collect()
 }
 
 /// Folders to `depth`, with the number of files below each, in path order,

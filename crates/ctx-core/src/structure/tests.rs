@@ -91,6 +91,14 @@ fn pre_commit_hooks_justfile_recipes_and_a_unit_script_are_commands() {
             ("format", "make format")
         ])
     );
+    // httpie's: a target that cleans first (itself, or through one it needs) is no test to run.
+    let makefile = "clean:\n\trm -rf $(VENV)\ntest:\n\tpytest\ntest-sdist: clean venv # packaging\n\tpython -m build\n\
+                    test-dist: test-sdist\ntest-cover: test\n\tcoverage\n";
+    std::fs::write(root.join("Makefile"), makefile).unwrap();
+    assert_eq!(
+        commands_of(root, &["Makefile"]),
+        pairs(&[("test", "make test"), ("test", "make test-cover")])
+    );
 }
 
 #[test]
