@@ -82,7 +82,7 @@ struct Inputs {
 
 /// How outlines are made: a change of what they pick or how they order it must
 /// change it, or a store keeps the outlines of the old way until a file changes.
-const VERSION: u32 = 22;
+const VERSION: u32 = 23;
 
 /// Where the digest of the inputs of the stored outlines is kept ([`Workspace::derived`]).
 const INPUTS_KEY: &str = "outline-inputs";
@@ -174,6 +174,9 @@ fn outlines(
     // And those naming it bare (`import { f }`, `f()`, `ns.f()` on a namespace import),
     // the only way to use what an ES module exports: `xs.some()` is no use of `export function some`.
     let mut bare_users: HashMap<&str, Vec<usize>> = HashMap::default();
+    // A file importing the name from outside the repository (`from pathlib import Path`)
+    // uses that, not a definition here (httpie's `nested_json/tokens.py: class Path`).
+    let modules = graph::imports::Modules::new(files);
     for (i, file) in files.iter().enumerate() {
         let in_code = PathRole::of(&file.path) == PathRole::Source;
         let defs = &file.tags.defs;
@@ -181,7 +184,8 @@ fn outlines(
             let map = if def.is_member(defs) { &mut member_definers } else { &mut definers };
             map.entry(def.name.as_str()).or_default().insert(i);
         }
-        for r in file.tags.refs.iter().filter(|r| told(&r.name)) {
+        let outside = |r: &&crate::tags::Ref| r.from.as_deref().is_some_and(|m| modules.is_external(i, m));
+        for r in file.tags.refs.iter().filter(|r| told(&r.name) && !outside(r)) {
             if r.count > r.method {
                 users.entry(r.name.as_str()).or_default().push(i);
             }
@@ -586,6 +590,20 @@ mod tests {
     }
 
     #[test]
+    fn a_name_imported_from_outside_the_repository_is_no_use_of_its_look_alike() {
+        // httpie's `nested_json/tokens.py: class Path`, credited with every `from pathlib import Path`.
+        let files = [
+            IndexedFile::parsed("pkg/tokens.py", Lang::Python, "class Path:\n    pass\n"),
+            IndexedFile::parsed("pkg/a.py", Lang::Python, "from pathlib import Path\nPath('x')\n"),
+            IndexedFile::parsed("pkg/b.py", Lang::Python, "from pathlib import Path\nPath('y')\n"),
+            IndexedFile::parsed("pkg/parse.py", Lang::Python, "from .tokens import Path\nPath()\n"),
+        ];
+        let outlines = outline_all(&files);
+        let tokens = outlines.iter().find(|o| o.path == "pkg/tokens.py").unwrap();
+        assert_eq!((tokens.defs[0].users, tokens.referenced_by), (1, 1), "{tokens:?}");
+    }
+
+    #[test]
     fn an_alias_follows_what_it_names_however_used() {
         // marshmallow's fields.py: `Str = String` led the file's outline, `class Field` nowhere.
         let fields =
@@ -617,7 +635,7 @@ mod tests {
             IndexedFile::parsed(
                 "src/pkg/app.py",
                 Lang::Python,
-                "from core import Pool\n__version__ = \"1.0\"\ndef test_x():\n    pass\ndef _hidden():\n    pass\nclass App:\n    def run(self,\n            x):\n        Pool()\n",
+                "import core\n__version__ = \"1.0\"\ndef test_x():\n    pass\ndef _hidden():\n    pass\nclass App:\n    def run(self,\n            x):\n        core.Pool()\n",
             ),
             IndexedFile::parsed("tests/test_app.py", Lang::Python, "def test_app():\n    App().run(1)\n"),
             // Not core.rs's private `helper`, which no other file can see.

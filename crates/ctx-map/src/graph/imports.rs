@@ -16,7 +16,7 @@ const MAX_HOPS: usize = 4;
 const SCRIPT_EXTENSIONS: &[&str] = &[".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"];
 
 /// The repository's files by path, and its Python modules by dotted name.
-pub(super) struct Modules<'a> {
+pub(crate) struct Modules<'a> {
     files: &'a [IndexedFile],
     by_path: HashMap<&'a str, u32>,
     /// Each Python module's dotted name and every tail of it at a dot
@@ -25,7 +25,7 @@ pub(super) struct Modules<'a> {
 }
 
 impl<'a> Modules<'a> {
-    pub(super) fn new(files: &'a [IndexedFile]) -> Modules<'a> {
+    pub(crate) fn new(files: &'a [IndexedFile]) -> Modules<'a> {
         let mut python: HashMap<String, Vec<u32>> = HashMap::default();
         for (i, file) in files.iter().enumerate().filter(|(_, f)| f.lang == "python") {
             let Some(module) = file.path.strip_suffix(".py") else { continue };
@@ -70,7 +70,7 @@ impl<'a> Modules<'a> {
     /// none of the repository's look-alikes (httpie's `tokens.Path` took every
     /// `from pathlib import Path`). A JavaScript package name may be the
     /// repository's own (a monorepo's `@trpc/server`): never certain.
-    pub(super) fn is_external(&self, from: usize, module: &str) -> bool {
+    pub(crate) fn is_external(&self, from: usize, module: &str) -> bool {
         match self.files[from].lang.as_str() {
             "python" if !module.starts_with('.') => {
                 let prefixes =

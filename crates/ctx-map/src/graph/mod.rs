@@ -21,7 +21,7 @@
 //! every run and for any number of threads.
 
 mod base;
-mod imports;
+pub(crate) mod imports;
 mod kept;
 mod surface;
 
