@@ -622,6 +622,24 @@ mod tests {
     }
 
     #[test]
+    fn a_standard_module_s_name_makes_no_variable_of_the_repository_central() {
+        // httpie's `cli/definition.py`: `ssl = options.add_group('SSL')`, outranking its
+        // `parser`, took every `import ssl` and `ssl.CERT_REQUIRED` of the package.
+        let mut files = vec![
+            indexed("pkg/definition.py", "ssl = group('SSL')\nparser = make(ssl)\n"),
+            indexed("pkg/core.py", "from .definition import parser\n\ndef main():\n    parser.parse()\n"),
+        ];
+        let user = "import ssl\n\ndef context():\n    return ssl.create_default_context(ssl.CERT_REQUIRED)\n";
+        files.extend((0..6).map(|i| indexed(&format!("pkg/ssl_{i}.py"), user)));
+        let ranking = Graph::new(&files, &HashSet::default()).rank(&Focus::default());
+        let score = |name: &str| {
+            let d = files[0].tags.defs.iter().position(|d| d.name == name).unwrap();
+            ranking.def_rank[0][d]
+        };
+        assert!(score("ssl") < score("parser"), "{:?}", ranking.def_rank);
+    }
+
+    #[test]
     fn a_call_naming_the_type_reaches_that_type_s_method_not_its_namesakes() {
         // indicatif's shape: the examples build bars by `ProgressBar::new(…)`; the
         // crate defines more `new`s than are worth linking by name alone.
