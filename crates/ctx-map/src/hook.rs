@@ -502,6 +502,8 @@ fn file_line(
     let mut defs: Vec<((bool, f64, f64), &crate::tags::Def)> = all
         .iter()
         .zip(&code_says)
+        // A trait impl's `type Error = crate::Error;` defines no `Error` of its own.
+        .filter(|(d, _)| !(matches!(d.kind, Kind::Type | Kind::Constant) && d.implements_trait(all)))
         .filter(|(d, _)| d.kind.defines_name() && !d.is_local(all) && !(in_code && d.is_test(all)))
         .map(|(d, body)| ((code.contains(&d.name), said(&d.name) + body, owner(d).map_or(0.0, said)), d))
         .filter(|((_, n, _), _)| *n > 0.0)
@@ -748,6 +750,25 @@ mod tests {
         // Unread, the file is named alone.
         let line = file_line(Path::new(NOWHERE), &file, &words, &HashSet::default(), Vec::new);
         assert_eq!(line, "- lib/utils.js\n");
+    }
+
+    #[test]
+    fn a_trait_impl_s_associated_type_is_no_definition_of_its_name() {
+        // reqwest's `impl Service<…> for HyperService { type Error = crate::Error; … }`.
+        let rust = "pub struct HyperService;\nimpl Service for HyperService {\n    type Error = crate::Error;\n    \
+                    fn call(&self) {}\n}\n";
+        let tags = crate::tags::extract(crate::lang::Lang::Rust, rust).unwrap();
+        let file =
+            IndexedFile { path: "src/client.rs".into(), lang: "rust".into(), size: 1, hash: [0; 32], tags };
+        let prompt = "add `Error::is_dns()` to identify DNS resolution failures";
+        let line = file_line(
+            Path::new(NOWHERE),
+            &file,
+            &prompt_terms(prompt),
+            &crate::graph::code_names(prompt),
+            Vec::new,
+        );
+        assert_eq!(line, "- src/client.rs\n");
     }
 
     #[test]

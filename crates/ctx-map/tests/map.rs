@@ -966,4 +966,19 @@ fn a_trait_impl_s_associated_types_stay_out_of_a_task_s_map() {
     assert!(!map.text.contains("type SerializeSeq"), "{}", map.text);
     // Unless the task names one as code.
     assert!(map.text.contains("type SerializeMap = Compound"), "{}", map.text);
+    // But one binding its name to a type of that name is never it (reqwest's `type Error =
+    // crate::Error;` in every impl, for "add `Error::is_dns()`").
+    let client = "pub struct Client;\nimpl Service for Client {\n    type Error = crate::Error;\n    \
+                  type Response = http::Response<Body>;\n    fn call(&self) {}\n}\n";
+    let error = "pub struct Error;\nimpl Error {\n    pub fn is_timeout(&self) -> bool { false }\n}\n";
+    let dir = tree(&[
+        ("src/client.rs", client),
+        ("src/error.rs", error),
+        ("src/lib.rs", "mod client;\nmod error;\n"),
+    ]);
+    let mut ws = open(dir.path(), cache.path());
+    let query = Some("add `Error::is_dns()` to tell `Response` errors apart".into());
+    let map = run(&mut ws, &MapOptions { tokens: 1000, query, ..MapOptions::default() });
+    assert!(map.text.contains("pub struct Error"), "{}", map.text);
+    assert!(!map.text.contains("type Error =") && !map.text.contains("type Response ="), "{}", map.text);
 }

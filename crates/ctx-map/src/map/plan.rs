@@ -471,6 +471,15 @@ fn demotion(files: &[IndexedFile], focus: &Focus, factor: f64) -> Vec<f64> {
         .collect()
 }
 
+/// Whether an associated type's value is a type of its own name (`type Error =
+/// crate::Error;`, `type Response = http::Response<Body>;`).
+fn rebinds_its_name(def: &crate::tags::Def) -> bool {
+    let Some((_, value)) = def.signature.split_once('=') else { return false };
+    let value = value.trim().trim_end_matches(';').trim();
+    let path = value.split('<').next().unwrap_or(value).trim();
+    path.rsplit("::").next() == Some(def.name.as_str())
+}
+
 /// The definitions of `file` a map may show: those that define a name, less
 /// a fixture's (test data: black's formatter cases), tests (`test…` functions of test files when the file is `demoted`;
 /// anywhere, anything in a Rust `mod tests` and a `#[test]` function), a trait
@@ -505,6 +514,10 @@ fn shown_defs<'a>(
         // A trait impl's associated types and constants (`type SerializeMap = Compound<'a, W>;`)
         // are its interface's: what the trait says, repeated in every impl.
         let associated = matches!(def.kind, Kind::Type | Kind::Constant) && def.implements_trait(defs);
+        // One that only binds its name to a type of that name is never what a task naming it
+        // means: "add `Error::is_dns()`" is about `struct Error`, not reqwest's thirteen
+        // `type Error = crate::Error;`.
+        let rebinding = associated && rebinds_its_name(def);
         // A module's metadata (`__version__ = "0.0.39"`) is no code of it.
         let metadata = def.kind == Kind::Constant && crate::outline::is_dunder(&def.name);
         // A member its interface's line already shows (`interface Pool { run<T>(fn: () => T): Promise<T> }`).
@@ -518,7 +531,7 @@ fn shown_defs<'a>(
             || inlined
             || def.is_local(defs)
             || repeated[d];
-        def.kind.defines_name() && !data && (names_outright(focus, &def.name) || !aside)
+        def.kind.defines_name() && !data && !rebinding && (names_outright(focus, &def.name) || !aside)
     })
 }
 
