@@ -520,3 +520,26 @@ fn a_line_written_alike_in_several_files_of_a_folder_is_left_out() {
         assert!(text.contains(&format!("`start ()` in `Probe_{name}`")), "{name} in:\n{text}");
     }
 }
+
+#[test]
+fn an_undescribed_folder_is_what_its_most_depended_on_file_says() {
+    // reqwest's `src/async_impl/`: no `mod.rs` docs; `body.rs` comes first by name, but
+    // the folder is its client.
+    let repo = Repo::new();
+    repo.write("src/net/body.rs", "//! An asynchronous request body.\n\npub struct Body;\n");
+    repo.write(
+        "src/net/client.rs",
+        "//! An asynchronous client to make requests with.\n\nuse super::body::Body;\n\npub struct Client;\n\n\
+         impl Client {\n    pub fn send(&self, b: Body) {}\n}\n",
+    );
+    for name in ["a", "b", "c"] {
+        repo.write(&format!("src/{name}.rs"), "use crate::net::client::Client;\n\npub fn go(c: Client) {}\n");
+    }
+    repo.ok(&["init", "--no-agents"]);
+    let net = context(&repo, "src/net", "standard");
+    assert_eq!(net["doc"]["current"]["description_source"], "client.rs", "{net}");
+    assert_eq!(
+        net["doc"]["current"]["description"], "An asynchronous client to make requests with.",
+        "{net}"
+    );
+}

@@ -345,11 +345,25 @@ impl Tree {
         if let Some(found) = self.project_package(i) {
             return Some(found);
         }
-        // Otherwise the first source file that says what it is.
+        // Otherwise the source file that says what it is and the most other files use
+        // (reqwest's `async_impl/client.rs`, "An asynchronous Client to make
+        // Requests with", not the first by name, `body.rs`'s "An asynchronous request body").
         let code = |n: &str| {
             matches!(n.rsplit_once('.').map(|(_, ext)| ext), Some("py" | "rs" | "ts" | "tsx" | "js" | "mjs"))
         };
-        summary_of(&folder.files, &code)
+        // How many other files use it, then its rank.
+        let rank = |f: &FileData| f.outline.as_ref().map_or((0, 0.0), |o| (o.referenced_by, o.rank));
+        let said = folder.files.iter().filter(|f| {
+            !f.secret
+                && code(&f.name.to_ascii_lowercase())
+                && f.summary.as_ref().is_some_and(|s| !crate::scan::says_generated(s))
+        });
+        // (Files come by name: of equal ranks, the first.)
+        let best = said.fold(None, |best: Option<&FileData>, f| match best {
+            Some(b) if rank(b).partial_cmp(&rank(f)).is_some_and(|o| o.is_ge()) => Some(b),
+            _ => Some(f),
+        })?;
+        Some((best.summary.clone()?, best.name.clone()))
     }
 
     /// What the manifest says of the project whose code folder `i` is, when

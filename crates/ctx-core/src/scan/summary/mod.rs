@@ -98,6 +98,13 @@ fn one_line(raw: &str) -> Option<String> {
     let raw = ansi_escape().replace_all(raw, "");
     let raw: String = raw.chars().filter(|c| !c.is_control() || c.is_whitespace()).collect();
     let raw = raw.split_whitespace().collect::<Vec<_>>().join(" ");
+    // Code alone (reqwest's examples open with `//! `cargo run --example blocking``) says
+    // how to run the file, not what it is.
+    let code_alone =
+        raw.len() > 2 && raw.starts_with('`') && raw.ends_with('`') && !raw[1..raw.len() - 1].contains('`');
+    if code_alone {
+        return None;
+    }
     let unmarked = inline_markup().replace_all(&raw, |caps: &regex::Captures| {
         let kept = |name: &str| caps.name(name).map_or("", |m| m.as_str());
         match caps.name("role") {

@@ -118,6 +118,15 @@ fn rust_inner_docs_and_js_comments() {
 }
 
 #[test]
+fn code_alone_is_no_summary() {
+    assert_eq!(
+        sum("blocking.rs", "//! `cargo run --example blocking --features=blocking`\n#![deny(warnings)]\n"),
+        None
+    );
+    assert_eq!(sum("lib.rs", "//! `reqwest` is a client.\n").as_deref(), Some("reqwest is a client."));
+}
+
+#[test]
 fn front_matter_says_what_a_page_is_about() {
     // A GitHub issue template: its body is a form to fill in.
     let template = "---\nname: Bug report\nabout: 'Report a possible bug in HTTPie'\nlabels: \"new, bug\"\n---\n\n\
