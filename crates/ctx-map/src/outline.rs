@@ -82,7 +82,7 @@ struct Inputs {
 
 /// How outlines are made: a change of what they pick or how they order it must
 /// change it, or a store keeps the outlines of the old way until a file changes.
-const VERSION: u32 = 23;
+const VERSION: u32 = 24;
 
 /// Where the digest of the inputs of the stored outlines is kept ([`Workspace::derived`]).
 const INPUTS_KEY: &str = "outline-inputs";
@@ -457,8 +457,27 @@ fn outline_def(file: &IndexedFile, def: &Def, users: usize) -> OutlineDef {
         name: def.name.clone(),
         signature: one_line(&def.signature) + def.deprecation_note(&file.lang),
         line: def.line,
-        parent: def.parent(defs).map(|p| p.name.clone()),
+        parent: def.parent(defs).map(parent_label),
         users: users as u32,
+    }
+}
+
+/// How a member's outline entry names what it sits in: its class, its type
+/// (`Response`, not `super::response::Response`), or a trait impl as written
+/// without its bounds (`impl IntoUrlSealed for Url`, `impl<S> Resolve for S`):
+/// "in `Url`" had said `as_str` was `Url`'s own method, "in `S`" nothing.
+fn parent_label(parent: &Def) -> String {
+    if parent.kind != Kind::Impl {
+        return parent.name.clone();
+    }
+    let line = one_line(&parent.signature);
+    let line = line.split(" where ").next().unwrap_or(&line).trim();
+    match line.contains(" for ") {
+        true => line.to_string(),
+        false => {
+            let name = parent.name.split('<').next().unwrap_or(&parent.name);
+            name.rsplit("::").next().unwrap_or(name).trim().to_string()
+        }
     }
 }
 
@@ -587,6 +606,19 @@ mod tests {
 
     fn names(outline: &Outline) -> Vec<&str> {
         outline.defs.iter().map(|d| d.name.as_str()).collect()
+    }
+
+    #[test]
+    fn a_member_is_in_its_type_or_its_trait_impl_as_written() {
+        let source = "pub struct Url;\nimpl super::url::Url {\n    pub fn parse(s: &str) -> Url { Url }\n}\n\
+                      impl IntoUrlSealed for Url {\n    fn as_str(&self) -> &str { \"\" }\n}\n\
+                      impl<S> Resolve for S where S: Service<Name> {\n    fn resolve(&mut self) {}\n}\n";
+        let files = [IndexedFile::parsed("src/into_url.rs", Lang::Rust, source)];
+        let outline = &outline_all(&files)[0];
+        let parent = |name: &str| outline.defs.iter().find(|d| d.name == name).unwrap().parent.clone();
+        assert_eq!(parent("parse").as_deref(), Some("Url"));
+        assert_eq!(parent("as_str").as_deref(), Some("impl IntoUrlSealed for Url"));
+        assert_eq!(parent("resolve").as_deref(), Some("impl<S> Resolve for S"));
     }
 
     #[test]

@@ -303,12 +303,22 @@ fn write_block(out: &mut String, plan: &Plan, file: &IndexedFile, f: usize, defs
 
 /// What a file shown without definitions says after its path: a test file whose
 /// tests are set aside that it holds them, a fixture that it is test data, a
-/// parsed file that it defines nothing; a line scan's (a shell script, Go) may
-/// miss what it defines, so it claims nothing.
+/// hub what it passes on (reqwest's `dns/mod.rs`: "(passes on Addrs, Name, …)"),
+/// a parsed file that it defines nothing; a line scan's (a shell script, Go)
+/// may miss what it defines, so it claims nothing.
 fn nothing_shown(file: &IndexedFile) -> String {
     let tags = &file.tags;
     if PathRole::of(&file.path) == PathRole::Fixture {
         return " (test data)".to_string();
+    }
+    let passed_on: Vec<&str> = crate::exports::reexports(file).into_iter().flat_map(|r| r.names).collect();
+    if !passed_on.is_empty() {
+        let more = passed_on.len().saturating_sub(PASSED_ON_SHOWN);
+        let mut names = passed_on[..passed_on.len().min(PASSED_ON_SHOWN)].join(", ");
+        if more > 0 {
+            names.push_str(&format!(", … (+{more})"));
+        }
+        return format!(" (passes on {names})");
     }
     // Its test functions, not what a `mod tests` holds besides (its `use`s' traits, impls).
     match tags.defs.iter().filter(|d| is_test_function(d, &tags.defs)).count() {
@@ -317,6 +327,9 @@ fn nothing_shown(file: &IndexedFile) -> String {
         tests => format!(" ({})", ctxkeep_core::wording::count(tests, "test")),
     }
 }
+
+/// Most names a file shown without definitions says it passes on.
+const PASSED_ON_SHOWN: usize = 8;
 
 /// Whether `def` is a test function: a test (by its name, attribute or
 /// module) that is a function or method, and not one inside another.
@@ -447,6 +460,9 @@ mod tests {
         assert_eq!(nothing_shown(&scanned), "");
         let fixture = IndexedFile { path: "tests/fixtures/data.py".into(), ..parsed };
         assert_eq!(nothing_shown(&fixture), " (test data)");
+        let hub = "mod gai;\nmod resolve;\npub use self::resolve::{Addrs, Name, Resolve};\npub(crate) use self::gai::Gai;\n";
+        let hub = IndexedFile::parsed("src/dns/mod.rs", crate::lang::Lang::Rust, hub);
+        assert_eq!(nothing_shown(&hub), " (passes on Addrs, Name, Resolve)");
     }
 
     #[test]
