@@ -54,6 +54,10 @@ pub fn encode(tags: &FileTags) -> Vec<u8> {
             put_u32(&mut out, *n);
         }
     }
+    put_u32(&mut out, tags.private_modules.len() as u32);
+    for module in &tags.private_modules {
+        put_str(&mut out, module);
+    }
     out
 }
 
@@ -80,7 +84,8 @@ pub fn decode(bytes: &[u8]) -> Option<FileTags> {
         let owners = (0..r.u32()?).map(|_| Some((r.str()?, r.u32()?))).collect::<Option<Vec<_>>>()?;
         refs.push(Ref { name, count, bare, method, exported, from, owners });
     }
-    (r.at == bytes.len()).then_some(FileTags { defs, refs, syntax_errors })
+    let private_modules = (0..r.u32()?).map(|_| r.str()).collect::<Option<Vec<_>>>()?;
+    (r.at == bytes.len()).then_some(FileTags { defs, refs, syntax_errors, private_modules })
 }
 
 fn put_u32(out: &mut Vec<u8>, value: u32) {
@@ -140,5 +145,11 @@ mod tests {
             assert_eq!(decode(&bytes[..cut]), None, "a cut at {cut} decodes");
         }
         assert_eq!(decode(b"\x00\xff\xff\xff\xff"), None);
+        // A Rust module's private submodules too.
+        let tags =
+            crate::tags::extract(Lang::Rust, "mod util;\npub(crate) mod gai;\npub mod dns;\nmod inline {}\n")
+                .unwrap();
+        assert_eq!(tags.private_modules, ["gai", "util"]);
+        assert_eq!(decode(&encode(&tags)), Some(tags));
     }
 }

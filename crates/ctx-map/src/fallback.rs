@@ -90,7 +90,7 @@ pub fn extract(source: &str) -> FileTags {
             });
         }
     }
-    FileTags { defs, refs: Vec::new(), syntax_errors: false }
+    FileTags { defs, ..FileTags::default() }
 }
 
 /// The name and kind a line defines, if it starts with a defining keyword,

@@ -19,7 +19,7 @@ use crate::lang::Lang;
 use crate::signature::signature;
 
 /// Bumped when what extraction yields changes: cached tags are re-parsed.
-pub const TAGS_VERSION: u32 = 56;
+pub const TAGS_VERSION: u32 = 57;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -385,6 +385,10 @@ pub struct FileTags {
     pub refs: Vec<Ref>,
     /// The parse had errors (what parsed is still here).
     pub syntax_errors: bool,
+    /// Rust: the modules it declares in other files and keeps to itself (`mod
+    /// util;`, `pub(crate) mod gai;`), sorted: what those files define is no
+    /// more public than they are.
+    pub private_modules: Vec<String>,
 }
 
 /// Tags of `source` in `lang`.
@@ -674,7 +678,29 @@ pub fn extract(lang: Lang, source: &str) -> Result<FileTags, String> {
         })
         .collect();
     refs.sort_by(|a, b| a.name.cmp(&b.name));
-    Ok(FileTags { defs, refs, syntax_errors: root.has_error() })
+    let private_modules =
+        if lang == Lang::Rust { private_module_declarations(root, bytes) } else { Vec::new() };
+    Ok(FileTags { defs, refs, syntax_errors: root.has_error(), private_modules })
+}
+
+/// The names of the top-level `mod name;` declarations (no body: the module is
+/// another file) without a plain `pub`, sorted.
+fn private_module_declarations(root: Node, bytes: &[u8]) -> Vec<String> {
+    let mut cursor = root.walk();
+    let mut names: Vec<String> = root
+        .children(&mut cursor)
+        .filter(|item| item.kind() == "mod_item" && item.child_by_field_name("body").is_none())
+        .filter(|item| {
+            let mut cursor = item.walk();
+            let public = item.children(&mut cursor).any(|c| {
+                c.kind() == "visibility_modifier" && c.utf8_text(bytes).is_ok_and(|v| v.trim() == "pub")
+            });
+            !public
+        })
+        .filter_map(|item| Some(item.child_by_field_name("name")?.utf8_text(bytes).ok()?.to_string()))
+        .collect();
+    names.sort();
+    names
 }
 
 /// The names JavaScript function `factory` puts in an object it builds

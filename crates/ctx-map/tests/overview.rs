@@ -270,18 +270,29 @@ fn an_alias_counts_as_a_second_name_not_a_second_thing() {
 fn a_rust_crate_s_own_business_follows_its_api() {
     // http's `pub(crate) struct ByteStr`, used throughout, led an overview of its API:
     // a crate-private function called thrice as often follows a public one.
+    // So does a `pub fn` of a module the crate keeps private (reqwest's `mod util;` and its
+    // `basic_auth`), unless the crate passes it on (`pub use`).
     let user = |name: &str| {
         format!(
-            "use crate::bytes::byte_str;\nuse crate::uri::parse_uri;\npub fn {name}() {{\n    \
-             byte_str();\n    byte_str();\n    byte_str();\n    parse_uri();\n}}\n"
+            "use crate::bytes::byte_str;\nuse crate::uri::parse_uri;\nuse crate::util::{{basic_auth, exported, Hidden, Kept}};\n\
+             pub fn {name}() {{\n    byte_str();\n    byte_str();\n    byte_str();\n    parse_uri();\n    \
+             basic_auth();\n    basic_auth();\n    basic_auth();\n    exported();\n    exported();\n    exported();\n    \
+             Kept::method();\n    Kept::method();\n    Hidden::other();\n    Hidden::other();\n}}\n"
         )
     };
     let (a, b, c) = (user("a"), user("b"), user("c"));
     let dir = tree(&[
         ("Cargo.toml", "[package]\nname = \"http\"\n"),
-        ("src/lib.rs", "mod bytes;\nmod uri;\nmod a;\nmod b;\nmod c;\n"),
+        (
+            "src/lib.rs",
+            "mod bytes;\npub mod uri;\nmod util;\nmod a;\nmod b;\nmod c;\npub use util::{exported, Kept};\n",
+        ),
         ("src/bytes.rs", "pub(crate) fn byte_str() {}\n"),
         ("src/uri.rs", "pub fn parse_uri() {}\n"),
+        (
+            "src/util.rs",
+            "pub fn basic_auth() {}\npub fn exported() {}\npub struct Kept;\nimpl Kept {\n    pub fn method() {}\n}\npub struct Hidden;\nimpl Hidden {\n    pub fn other() {}\n}\n",
+        ),
         ("src/a.rs", &a),
         ("src/b.rs", &b),
         ("src/c.rs", &c),
@@ -290,4 +301,16 @@ fn a_rust_crate_s_own_business_follows_its_api() {
     let mut ws = open(dir.path(), cache.path());
     let map = run(&mut ws, &MapOptions { tokens: 8192, ..MapOptions::default() });
     assert!(score(&map, "src/uri.rs", "parse_uri") > score(&map, "src/bytes.rs", "byte_str"), "{}", map.text);
+    assert!(
+        score(&map, "src/uri.rs", "parse_uri") > score(&map, "src/util.rs", "basic_auth"),
+        "{}",
+        map.text
+    );
+    assert!(
+        score(&map, "src/util.rs", "exported") > score(&map, "src/util.rs", "basic_auth"),
+        "{}",
+        map.text
+    );
+    // A type it passes on brings its methods; one it keeps does not.
+    assert!(score(&map, "src/util.rs", "method") > score(&map, "src/util.rs", "other"), "{}", map.text);
 }

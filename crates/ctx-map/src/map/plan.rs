@@ -63,6 +63,11 @@ pub(super) fn plan_overview(
     limit: usize,
 ) -> Plan {
     let weight = demotion(files, focus, AUXILIARY);
+    // A `pub` item of a module the crate keeps to itself is no more public than the
+    // module, unless the crate passes it on (`pub use util::basic_auth;`).
+    let private_module = super::visibility::in_private_module(files);
+    let passed_on = super::visibility::passed_on(files);
+    let (private_module, passed_on) = (&private_module, &passed_on);
     let mut order: Vec<(usize, usize, f64)> = files
         .iter()
         .enumerate()
@@ -79,6 +84,14 @@ pub(super) fn plan_overview(
                         !parent.is_some_and(|p| p.kind == Kind::Trait || p.signature.contains(" for "))
                     }
                 };
+                // So is a `pub` one in a private module (reqwest's `mod util;`'s `basic_auth`),
+                // but what the crate passes on, and its members (`pub use async_impl::Response`
+                // and `Response::text`).
+                let module_private = || {
+                    rust && (private_module[f] || super::visibility::in_private_inline_module(def, defs))
+                        && !std::iter::successors(Some(def), |d| d.parent(defs))
+                            .any(|d| passed_on.contains(d.name.split('<').next().unwrap_or(&d.name).trim()))
+                };
                 // `#[doc(hidden)]` keeps an item and all it holds out of the crate's docs.
                 let doc_hidden = || {
                     rust && std::iter::successors(Some(def), |d| d.parent(defs)).any(|d| d.is_doc_hidden())
@@ -87,6 +100,7 @@ pub(super) fn plan_overview(
                 let second_name = || def.alias_of(defs).is_some();
                 let hidden = crate::tags::private_by_name(&def.name)
                     || crate_private()
+                    || module_private()
                     || doc_hidden()
                     || second_name();
                 let private = if hidden { PRIVATE } else { 1.0 };
