@@ -481,7 +481,18 @@ fn file_line(
 ) -> String {
     let all = &file.tags.defs;
     let in_code = PathRole::of(&file.path) == PathRole::Source;
-    let said = |name: &str| rank::terms(name).iter().filter(|t| words.contains(t)).count() as f64;
+    // A word many of the file's names say tells them apart less (`headers` in reqwest's
+    // forty `ClientBuilder::http1_*_headers` options): each weighs ln(1 + n / df) over
+    // the file's n names, df of which say it.
+    let name_terms: Vec<Vec<String>> = all.iter().map(|d| rank::terms(&d.name)).collect();
+    let telling: HashMap<&str, f64> = words
+        .iter()
+        .map(|w| {
+            let df = name_terms.iter().filter(|terms| terms.contains(w)).count().max(1);
+            (w.as_str(), (1.0 + all.len() as f64 / df as f64).ln())
+        })
+        .collect();
+    let said = |name: &str| rank::terms(name).iter().filter_map(|t| telling.get(t.as_str())).sum::<f64>();
     let code_says = match ctxkeep_core::read_within(root, &file.path) {
         Ok(bytes) => {
             let word = |t: &str| words.iter().find(|w| *w == t).map(|w| (w.as_str(), 1.0));
@@ -845,7 +856,8 @@ mod tests {
             &HashSet::default(),
             Vec::new,
         );
-        assert_eq!(line, "- lib/response.js: sendFile (l. 8), res.send (l. 1), Reply.header (l. 4)\n");
+        // (`header`, one name's word, tells more than `send`, two names'.)
+        assert_eq!(line, "- lib/response.js: sendFile (l. 8), Reply.header (l. 4), res.send (l. 1)\n");
     }
 
     #[test]
