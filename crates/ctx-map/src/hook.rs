@@ -523,7 +523,7 @@ fn file_line(
         (b.0.cmp(&a.0)).then(b.1.total_cmp(&a.1)).then(b.2.total_cmp(&a.2)).then(da.line.cmp(&db.line))
     });
     let mut seen = HashSet::default();
-    defs.retain(|(_, d)| seen.insert(d.name.as_str()));
+    defs.retain(|(_, d)| seen.insert((d.name.as_str(), d.is_setter())));
     let path = ctxkeep_core::paths::display_name(&file.path);
     if defs.is_empty() {
         let top_level = |name: &str| all.iter().find(|d| d.name == name && d.parent.is_none());
@@ -547,7 +547,9 @@ fn file_line(
                 Some(owner) => format!("{owner}{separator}{}", d.name),
                 None => assigned_to(d).unwrap_or_else(|| d.name.clone()),
             };
-            format!("{} (l. {})", ctxkeep_core::paths::display_name(&name), d.line)
+            // A setter beside its getter says which it is: `set body (l. 135)`.
+            let setter = if d.is_setter() { "set " } else { "" };
+            format!("{setter}{} (l. {})", ctxkeep_core::paths::display_name(&name), d.line)
         })
         .collect();
     format!("- {path}: {}\n", names.join(", "))
@@ -761,6 +763,27 @@ mod tests {
         // Unread, the file is named alone.
         let line = file_line(Path::new(NOWHERE), &file, &words, &HashSet::default(), Vec::new);
         assert_eq!(line, "- lib/utils.js\n");
+    }
+
+    #[test]
+    fn a_setter_is_named_beside_its_getter() {
+        // koa's `lib/response.js`: `set body` holds what a response does with a body.
+        let dir = tempfile::tempdir().unwrap();
+        let source = "module.exports = {\n  get body () {\n    return this._body\n  },\n\n  \
+                      set body (val) {\n    if (isStream(val)) this.attachStream(val)\n    this._body = val\n  },\n}\n";
+        std::fs::create_dir_all(dir.path().join("lib")).unwrap();
+        std::fs::write(dir.path().join("lib/response.js"), source).unwrap();
+        let tags = crate::tags::extract(crate::lang::Lang::JavaScript, source).unwrap();
+        let file = IndexedFile {
+            path: "lib/response.js".into(),
+            lang: "javascript".into(),
+            size: 1,
+            hash: [0; 32],
+            tags,
+        };
+        let words = prompt_terms("a stream body is attached twice");
+        let line = file_line(dir.path(), &file, &words, &HashSet::default(), Vec::new);
+        assert_eq!(line, "- lib/response.js: set body (l. 6), body (l. 2)\n");
     }
 
     #[test]

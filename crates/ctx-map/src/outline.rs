@@ -82,7 +82,7 @@ struct Inputs {
 
 /// How outlines are made: a change of what they pick or how they order it must
 /// change it, or a store keeps the outlines of the old way until a file changes.
-const VERSION: u32 = 24;
+const VERSION: u32 = 25;
 
 /// Where the digest of the inputs of the stored outlines is kept ([`Workspace::derived`]).
 const INPUTS_KEY: &str = "outline-inputs";
@@ -241,7 +241,7 @@ fn outlines(
             let in_code = PathRole::of(&file.path) == PathRole::Source;
             let mut referenced_by: HashSet<usize> = HashSet::default();
             let mut picked: Vec<Candidate> = Vec::new();
-            let mut seen: HashSet<(Option<u32>, &str)> = HashSet::default();
+            let mut seen: HashSet<(Option<u32>, &str, bool)> = HashSet::default();
             for (d, def) in defs.iter().enumerate() {
                 // A function's inner functions are its own business.
                 let nested = def.is_local(defs);
@@ -274,7 +274,7 @@ fn outlines(
                 } else {
                     def.parent
                 };
-                if seen.insert((set, def.name.as_str())) {
+                if seen.insert((set, def.name.as_str(), def.is_setter())) {
                     let score = ranking.def_rank.get(i).and_then(|s| s.get(d)).copied().unwrap_or(0.0);
                     let public = exports.is_public(defs, def);
                     let lines = def.end_line.saturating_sub(def.line) + 1;
@@ -606,6 +606,18 @@ mod tests {
 
     fn names(outline: &Outline) -> Vec<&str> {
         outline.defs.iter().map(|d| d.name.as_str()).collect()
+    }
+
+    #[test]
+    fn a_setter_is_listed_beside_its_getter() {
+        let source = "class Response {\n  get body () {\n    return this._body\n  }\n  set body (val) {\n    this._body = val\n  }\n}\nmodule.exports = Response\n";
+        let files = [IndexedFile::parsed("lib/response.js", Lang::JavaScript, source)];
+        let outline = &outline_all(&files)[0];
+        let signatures: Vec<&str> = outline.defs.iter().map(|d| d.signature.as_str()).collect();
+        assert!(
+            signatures.contains(&"get body ()") && signatures.contains(&"set body (val)"),
+            "{signatures:?}"
+        );
     }
 
     #[test]

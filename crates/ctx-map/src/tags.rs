@@ -157,6 +157,14 @@ impl Def {
     }
 
     /// The definition it sits in, among its file's `defs`.
+    /// Whether it is a JavaScript setter (`set body (val)`): a definition of its
+    /// own beside the getter of the same name (koa's `set body` holds what a
+    /// response does with a body; `get body` returns it).
+    pub fn is_setter(&self) -> bool {
+        let signature = self.signature.trim_start();
+        signature.strip_prefix("static ").unwrap_or(signature).starts_with("set ")
+    }
+
     /// Whether it is a class's constructor (Python's `__init__`, JavaScript's
     /// and TypeScript's `constructor`), which a use of the class runs.
     pub fn is_constructor(&self) -> bool {

@@ -147,8 +147,10 @@ fn overrides(file: &IndexedFile, score: &[f64]) -> Vec<f64> {
     if methods.len() < 2 {
         return weights;
     }
-    methods.sort_by(|&a, &b| defs[a].name.cmp(&defs[b].name));
-    for run in methods.chunk_by(|&a, &b| defs[a].name == defs[b].name).filter(|run| run.len() > 1) {
+    // (A setter is no override of its getter.)
+    let key = |d: usize| (defs[d].name.as_str(), defs[d].is_setter());
+    methods.sort_by(|&a, &b| key(a).cmp(&key(b)));
+    for run in methods.chunk_by(|&a, &b| key(a) == key(b)).filter(|run| run.len() > 1) {
         let mut kept = run[0];
         for &d in &run[1..] {
             if score.get(d) > score.get(kept) {
@@ -507,9 +509,11 @@ fn shown_defs<'a>(
     focus: &'a Focus,
 ) -> impl Iterator<Item = usize> + 'a {
     let defs = &file.tags.defs;
-    let mut seen: HashSet<(Option<u32>, &str)> = HashSet::default();
-    let repeated: Vec<bool> =
-        defs.iter().map(|d| d.kind != Kind::Impl && !seen.insert((d.parent, d.name.as_str()))).collect();
+    let mut seen: HashSet<(Option<u32>, &str, bool)> = HashSet::default();
+    let repeated: Vec<bool> = defs
+        .iter()
+        .map(|d| d.kind != Kind::Impl && !seen.insert((d.parent, d.name.as_str(), d.is_setter())))
+        .collect();
     let role = PathRole::of(&file.path);
     let test_file = role == PathRole::Test;
     // What tests read (black's formatter cases, `print(((1)))`) defines nothing of the
