@@ -739,25 +739,25 @@ mod tests {
     /// A root no file is under: the code of none is read.
     const NOWHERE: &str = "/nonexistent/ctx-hook-tests";
 
+    /// A JavaScript file at `path` under a scratch root, written and tagged, and
+    /// that root (kept while it is).
+    fn written_js(path: &str, source: &str) -> (tempfile::TempDir, IndexedFile) {
+        let dir = tempfile::tempdir().unwrap();
+        let at = dir.path().join(path);
+        std::fs::create_dir_all(at.parent().unwrap()).unwrap();
+        std::fs::write(at, source).unwrap();
+        let tags = crate::tags::extract(crate::lang::Lang::JavaScript, source).unwrap();
+        (dir, IndexedFile { path: path.into(), lang: "javascript".into(), size: 1, hash: [0; 32], tags })
+    }
+
     #[test]
     fn the_function_whose_code_says_the_prompt_is_named() {
         // axios's `lib/utils.js`: no name says "getRandomValues", `generateString`'s code does.
-        let dir = tempfile::tempdir().unwrap();
         let source = "function isString(thing) {\n  return typeof thing === 'string';\n}\n\n\
                       const generateString = (size) => {\n  crypto.getRandomValues(new Uint32Array(size));\n};\n\n\
                       function isStream(thing) {\n  return thing.pipe;\n}\n";
-        std::fs::create_dir_all(dir.path().join("lib")).unwrap();
-        std::fs::write(dir.path().join("lib/utils.js"), source).unwrap();
-        let tags = crate::tags::extract(crate::lang::Lang::JavaScript, source).unwrap();
-        let file = IndexedFile {
-            path: "lib/utils.js".into(),
-            lang: "javascript".into(),
-            size: 1,
-            hash: [0; 32],
-            tags,
-        };
-        let prompt = "replace getRandomValues with the crypto module";
-        let words = prompt_terms(prompt);
+        let (dir, file) = written_js("lib/utils.js", source);
+        let words = prompt_terms("replace getRandomValues with the crypto module");
         let line = file_line(dir.path(), &file, &words, &HashSet::default(), Vec::new);
         assert_eq!(line, "- lib/utils.js: generateString (l. 5)\n");
         // Unread, the file is named alone.
@@ -768,19 +768,9 @@ mod tests {
     #[test]
     fn a_setter_is_named_beside_its_getter() {
         // koa's `lib/response.js`: `set body` holds what a response does with a body.
-        let dir = tempfile::tempdir().unwrap();
         let source = "module.exports = {\n  get body () {\n    return this._body\n  },\n\n  \
                       set body (val) {\n    if (isStream(val)) this.attachStream(val)\n    this._body = val\n  },\n}\n";
-        std::fs::create_dir_all(dir.path().join("lib")).unwrap();
-        std::fs::write(dir.path().join("lib/response.js"), source).unwrap();
-        let tags = crate::tags::extract(crate::lang::Lang::JavaScript, source).unwrap();
-        let file = IndexedFile {
-            path: "lib/response.js".into(),
-            lang: "javascript".into(),
-            size: 1,
-            hash: [0; 32],
-            tags,
-        };
+        let (dir, file) = written_js("lib/response.js", source);
         let words = prompt_terms("a stream body is attached twice");
         let line = file_line(dir.path(), &file, &words, &HashSet::default(), Vec::new);
         assert_eq!(line, "- lib/response.js: set body (l. 6), body (l. 2)\n");
