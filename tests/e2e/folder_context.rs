@@ -519,6 +519,32 @@ fn a_line_written_alike_in_several_files_of_a_folder_is_left_out() {
         // A method written alike in three classes is each class's own.
         assert!(text.contains(&format!("`start ()` in `Probe_{name}`")), "{name} in:\n{text}");
     }
+    // Koa's shape: a line three files repeat, early in two files' lists (exported) and last
+    // in the third's (kept to itself, after what other files use): only the deep tier held
+    // all three, and dropped it there alone. A larger tier shows all a smaller one does.
+    let repo = Repo::new();
+    let to_json = "function toJSON () {\n  return {}\n}\n";
+    for name in ["request", "response"] {
+        repo.write(
+            &format!("lib/{name}.js"),
+            &format!("{to_json}function {name} () {{}}\nmodule.exports = {{ toJSON, {name} }}\n"),
+        );
+    }
+    let used: Vec<String> = (0..9).map(|i| format!("used_{i}")).collect();
+    let mut context_js: String = used.iter().map(|f| format!("function {f} () {{}}\n")).collect();
+    context_js.push_str(&format!("{to_json}module.exports = {{ {} }}\n", used.join(", ")));
+    repo.write("lib/context.js", &context_js);
+    let calls: String = used.iter().map(|f| format!("{f}()\n")).collect();
+    repo.write("app.js", &format!("const {{ {} }} = require('./lib/context')\n{calls}", used.join(", ")));
+    repo.ok(&["init", "--no-agents"]);
+    let names = |tier: &str| -> Vec<(String, Vec<String>)> { definitions(&context(&repo, "lib", tier)) };
+    let tiers = ["minimal", "standard", "full", "deep"].map(names);
+    for pair in tiers.windows(2) {
+        for ((file, smaller), (_, larger)) in pair[0].iter().zip(&pair[1]) {
+            assert!(smaller.iter().all(|d| larger.contains(d)), "{file}: {smaller:?} not in {larger:?}");
+        }
+    }
+    assert!(tiers[3].iter().all(|(_, defs)| !defs.contains(&"toJSON".to_string())), "{:?}", tiers[3]);
 }
 
 #[test]

@@ -696,7 +696,7 @@ pub(crate) fn assemble(tree: &Tree, i: usize, tier: Tier) -> ContextDoc {
                 .iter()
                 .filter(|_| !f.summary.as_deref().is_some_and(crate::scan::says_generated))
                 .filter(|o| detailed || !beside_code(&f.name, o.referenced_by))
-                .flat_map(|o| o.defs.iter().take(shown.definitions).cloned())
+                .flat_map(|o| o.defs.iter().cloned())
                 .collect(),
             referenced_by: f.outline.as_ref().map_or(0, |o| o.referenced_by),
         })
@@ -715,10 +715,14 @@ pub(crate) fn assemble(tree: &Tree, i: usize, tier: Tier) -> ContextDoc {
         }
     }
     written.retain(|_, n| *n >= BOILERPLATE_FILES);
-    if !written.is_empty() {
-        for file in &mut files {
+    // Counted over every definition the files' outlines hold, then each file keeps its
+    // tier's first: the same lines go in every tier, and a larger tier shows all a smaller
+    // one does (koa's deep tier had dropped `toJSON ()`, which only its deeper lists repeated).
+    for file in &mut files {
+        if !written.is_empty() {
             file.definitions.retain(|d| !written.contains_key(&line(d)));
         }
+        file.definitions.truncate(shown.definitions);
     }
     // The code first (`fastify.js` before `CONTRIBUTING.md` and `.editorconfig`):
     // what an agent opens a folder's context for.
