@@ -54,6 +54,12 @@
   left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
   right: (object [(shorthand_property_identifier) @name (pair value: (identifier) @name)])
   (#eq? @_module "module") (#eq? @_exports "exports")) @reference.export
+; `module.exports = class Application extends Emitter {…}` (koa's), `module.exports = function f () {}`:
+; the name defined there is passed on too.
+(assignment_expression
+  left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
+  right: [(class name: (_) @name) (function_expression name: (identifier) @name)]
+  (#eq? @_module "module") (#eq? @_exports "exports")) @reference.export
 (assignment_expression
   left: (member_expression object: [(identifier) @_exports (member_expression property: (property_identifier) @_exports)])
   right: (identifier) @name

@@ -210,6 +210,11 @@ mod tests {
         let es = "export function one () {}\nfunction two () {}\nfunction three () {}\nexport { two }\n\
                   export default class Four {}\ninterface Five { x: number }\n";
         assert_eq!(hidden("src/index.ts", Lang::TypeScript, es), ["three", "Five"]);
+        // A class or function expression assigned to `module.exports` is exported (koa's
+        // `module.exports = class Application extends Emitter`).
+        let koa = "const Emitter = require('events')\nfunction helper () {}\n\
+                   module.exports = class Application extends Emitter {\n  listen () {}\n}\n";
+        assert_eq!(hidden("lib/application.js", Lang::JavaScript, koa), ["helper"]);
         // A script with no module syntax, and a declaration file, hide nothing.
         assert!(hidden("public/app.js", Lang::JavaScript, "function init () {}\ninit()\n").is_empty());
         assert!(hidden("types/index.d.ts", Lang::TypeScript, "declare function one(): void\n").is_empty());

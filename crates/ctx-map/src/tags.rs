@@ -19,7 +19,7 @@ use crate::lang::Lang;
 use crate::signature::signature;
 
 /// Bumped when what extraction yields changes: cached tags are re-parsed.
-pub const TAGS_VERSION: u32 = 57;
+pub const TAGS_VERSION: u32 = 58;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -657,6 +657,12 @@ pub fn extract(lang: Lang, source: &str) -> Result<FileTags, String> {
     let mut counts: HashMap<String, [u32; 4]> = HashMap::default();
     let mut owners: HashMap<String, HashMap<&str, u32>> = HashMap::default();
     for (range, name, used, object, passed_on) in refs {
+        // A definition's own name is no use of it, but may be passed on where it is defined
+        // (`module.exports = class Application`): exported, never counted as used.
+        if def_names.contains(&range) && passed_on {
+            counts.entry(name).or_default()[3] += 1;
+            continue;
+        }
         if !def_names.contains(&range) {
             // A type's method is called on the type: Rust's and Python's uses that only a
             // method answers, JavaScript's that may mean either (`AxiosHeaders.from()`).
