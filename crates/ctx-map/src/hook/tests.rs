@@ -24,6 +24,17 @@ fn file(path: &str, defs: &[&str]) -> IndexedFile {
 /// A root no file is under: the code of none is read.
 const NOWHERE: &str = "/nonexistent/ctx-hook-tests";
 
+/// `file`'s line for `prompt`, its code unread and nothing written as code.
+fn unread_line(file: &IndexedFile, prompt: &str) -> String {
+    file_line(Path::new(NOWHERE), file, &prompt_terms(prompt), &HashSet::default(), Vec::new)
+}
+
+/// Rust `source` tagged as the file at `path`.
+fn rust_file(path: &str, source: &str) -> IndexedFile {
+    let tags = crate::tags::extract(crate::lang::Lang::Rust, source).unwrap();
+    IndexedFile { path: path.into(), lang: "rust".into(), size: 1, hash: [0; 32], tags }
+}
+
 /// A JavaScript file at `path` under a scratch root, written and tagged, and
 /// that root (kept while it is).
 fn written_js(path: &str, source: &str) -> (tempfile::TempDir, IndexedFile) {
@@ -66,9 +77,7 @@ fn a_trait_impl_s_associated_type_is_no_definition_of_its_name() {
     // reqwest's `impl Service<…> for HyperService { type Error = crate::Error; … }`.
     let rust = "pub struct HyperService;\nimpl Service for HyperService {\n    type Error = crate::Error;\n    \
                 fn call(&self) {}\n}\n";
-    let tags = crate::tags::extract(crate::lang::Lang::Rust, rust).unwrap();
-    let file =
-        IndexedFile { path: "src/client.rs".into(), lang: "rust".into(), size: 1, hash: [0; 32], tags };
+    let file = rust_file("src/client.rs", rust);
     let prompt = "add `Error::is_dns()` to identify DNS resolution failures";
     let line = file_line(
         Path::new(NOWHERE),
@@ -106,28 +115,12 @@ fn a_method_is_named_with_its_class_and_the_class_the_prompt_names_leads() {
         outline,
     );
     assert_eq!(line, "- src/black/trans.py: StringMerger (l. 5), transform_line (l. 9)\n");
-    assert_eq!(
-        file_line(
-            Path::new(NOWHERE),
-            &file,
-            &prompt_terms("speed up the splitter"),
-            &HashSet::default(),
-            Vec::new
-        ),
-        "- src/black/trans.py\n"
-    );
+    assert_eq!(unread_line(&file, "speed up the splitter"), "- src/black/trans.py\n");
     // Rust's methods are their type's, with its path separator.
     let rust = "pub struct Value;\nimpl<'a> Value<'a> {\n    pub fn push_element(&mut self) {}\n}\n";
-    let tags = crate::tags::extract(crate::lang::Lang::Rust, rust).unwrap();
-    let file = IndexedFile { path: "src/value.rs".into(), lang: "rust".into(), size: 1, hash: [0; 32], tags };
+    let file = rust_file("src/value.rs", rust);
     assert_eq!(
-        file_line(
-            Path::new(NOWHERE),
-            &file,
-            &prompt_terms("push_element drops the value"),
-            &HashSet::default(),
-            Vec::new
-        ),
+        unread_line(&file, "push_element drops the value"),
         "- src/value.rs: Value::push_element (l. 3), Value (l. 1)\n"
     );
 }
@@ -145,13 +138,7 @@ fn a_function_assigned_to_a_property_is_named_as_assigned() {
         hash: [0; 32],
         tags,
     };
-    let line = file_line(
-        Path::new(NOWHERE),
-        &file,
-        &prompt_terms("send and header and sendFile"),
-        &HashSet::default(),
-        Vec::new,
-    );
+    let line = unread_line(&file, "send and header and sendFile");
     // (`header`, one name's word, tells more than `send`, two names'.)
     assert_eq!(line, "- lib/response.js: sendFile (l. 8), Reply.header (l. 4), res.send (l. 1)\n");
 }
@@ -171,7 +158,7 @@ fn what_the_prompt_writes_as_code_leads_its_file_s_line() {
         Vec::new,
     );
     assert!(line.starts_with("- src/jinja2/environment.py: Environment.overlay (l. 6), "), "{line}");
-    let line = file_line(Path::new(NOWHERE), &file, &prompt_terms(prompt), &HashSet::default(), Vec::new);
+    let line = unread_line(&file, prompt);
     assert!(line.starts_with("- src/jinja2/environment.py: Template._get_default_module_async"), "{line}");
 }
 
