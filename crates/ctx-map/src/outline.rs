@@ -82,7 +82,7 @@ struct Inputs {
 
 /// How outlines are made: a change of what they pick or how they order it must
 /// change it, or a store keeps the outlines of the old way until a file changes.
-const VERSION: u32 = 25;
+const VERSION: u32 = 26;
 
 /// Where the digest of the inputs of the stored outlines is kept ([`Workspace::derived`]).
 const INPUTS_KEY: &str = "outline-inputs";
@@ -283,6 +283,7 @@ fn outlines(
                         current: !def.deprecated,
                         public,
                         named_anew: def.alias_of(defs).is_none(),
+                        surface: ranking.is_surface(i, d),
                         code: def.kind != Kind::Constant,
                         data: def.kind == Kind::Constant
                             && users == 0
@@ -294,36 +295,24 @@ fn outlines(
                     });
                 }
             }
-            // The file's own items before what it fills in of a trait, and before data; public, used and top
+            // The file's own items before what it fills in of a trait, and before data; public, then
+            // the package's surface by the graph's score (which weighs its members' users when
+            // their names are too common to count here: reqwest's `Client::get`); then used and top
             // level first (a private name "used" elsewhere is mostly another's: `.find()`);
             // of what no other file uses, the code before its constants (a middleware's
             // methods before the `STYLES` and `JS` of its error page); then by how many
             // files use it, where the graph's score would favour long names
             // (`get_flashed_messages` over `url_for`).
             picked.sort_by(|a, b| {
-                let code_or_used = |c: &Candidate| c.code || c.users > 0;
-                (
-                    b.own,
-                    !b.data,
-                    b.current,
-                    b.public,
-                    b.named_anew,
-                    b.users > 0,
-                    code_or_used(b),
-                    b.top,
-                    b.users,
-                )
-                    .cmp(&(
-                        a.own,
-                        !a.data,
-                        a.current,
-                        a.public,
-                        a.named_anew,
-                        a.users > 0,
-                        code_or_used(a),
-                        a.top,
-                        a.users,
-                    ))
+                let used = |c: &Candidate| {
+                    if c.surface {
+                        (true, true, true, 0)
+                    } else {
+                        (c.users > 0, c.code || c.users > 0, c.top, c.users)
+                    }
+                };
+                (b.own, !b.data, b.current, b.public, b.named_anew, b.surface, used(b))
+                    .cmp(&(a.own, !a.data, a.current, a.public, a.named_anew, a.surface, used(a)))
                     .then(b.score.total_cmp(&a.score))
                     .then(a.d.cmp(&b.d))
             });
@@ -421,6 +410,10 @@ struct Candidate {
     /// it names comes first.
     named_anew: bool,
     public: bool,
+    /// Of the package's public surface ([`Ranking::is_surface`]): what its users
+    /// call on a type it exports (reqwest's `Response::text`), whose common name
+    /// leaves it no users of its own here.
+    surface: bool,
     /// Not a constant: the code before its data.
     code: bool,
     /// A constant of [`DATA_LINES`] lines or more, or one that embeds a file

@@ -250,6 +250,30 @@ fn a_method_every_class_of_a_file_overrides_counts_once() {
 }
 
 #[test]
+fn a_setter_beside_its_getter_follows_it() {
+    // koa's `response.js`: `get status` and `set status` share the name and its uses;
+    // the getter's line tells a reader the name, the setter's one word more.
+    let response = "module.exports = {\n  get status () {\n    return this.res.statusCode\n  },\n\n  \
+                    set status (code) {\n    this.res.statusCode = code\n  }\n}\n";
+    let dir = tree(&[
+        ("lib/response.js", response),
+        (
+            "lib/application.js",
+            "const response = require('./response')\nresponse.status = 404\nresponse.status\n",
+        ),
+    ]);
+    let cache = tempfile::tempdir().unwrap();
+    let mut ws = open(dir.path(), cache.path());
+    let map = run(&mut ws, &MapOptions { tokens: 8192, ..MapOptions::default() });
+    let file = map.files.iter().find(|f| f.path == "lib/response.js").unwrap();
+    let score = |prefix: &str| {
+        file.definitions.iter().find(|d| d.signature.starts_with(prefix)).map_or(0.0, |d| d.score)
+    };
+    assert!(score("set status") > 0.0, "{}", map.text);
+    assert!(score("set status") < score("get status") / 4.0, "{}", map.text);
+}
+
+#[test]
 fn an_alias_counts_as_a_second_name_not_a_second_thing() {
     // marshmallow's `Str = String`: the users' favourite spelling, the class's code.
     let uses = "from pkg.fields import Str, String\nStr()\nStr()\nStr()\nStr()\nisinstance(x, String)\n";

@@ -11,7 +11,7 @@ use crate::index::IndexedFile;
 /// Where it is kept ([`Workspace::derived_bytes`]).
 const KEY: &str = "overview-ranking";
 /// The encoding's version; a change of how the overview is ranked must change it.
-const VERSION: u32 = 2;
+const VERSION: u32 = 3;
 const MAGIC: &[u8; 4] = b"CTXR";
 
 impl Ranking {
@@ -30,7 +30,8 @@ impl Ranking {
 }
 
 /// Magic, version, digest, the number of files, each file's rank, then
-/// each file's number of definitions and their scores; little-endian.
+/// each file's number of definitions, their scores, and a byte each (1: of the
+/// public surface); little-endian.
 fn encode(ranking: &Ranking, digest: &[u8; 32]) -> Vec<u8> {
     let defs: usize = ranking.def_rank.iter().map(Vec::len).sum();
     let mut out = Vec::with_capacity(44 + ranking.file_rank.len() * 12 + defs * 8);
@@ -41,11 +42,12 @@ fn encode(ranking: &Ranking, digest: &[u8; 32]) -> Vec<u8> {
     for rank in &ranking.file_rank {
         out.extend_from_slice(&rank.to_le_bytes());
     }
-    for scores in &ranking.def_rank {
+    for (f, scores) in ranking.def_rank.iter().enumerate() {
         out.extend_from_slice(&(scores.len() as u32).to_le_bytes());
         for score in scores {
             out.extend_from_slice(&score.to_le_bytes());
         }
+        out.extend((0..scores.len()).map(|d| u8::from(ranking.is_surface(f, d))));
     }
     out
 }
@@ -69,14 +71,16 @@ fn decode(bytes: &[u8], digest: &[u8; 32], files: &[IndexedFile]) -> Option<Rank
         return None;
     }
     let file_rank = f64s(take(files.len().checked_mul(8)?)?);
-    let mut def_rank = Vec::with_capacity(files.len());
+    let (mut def_rank, mut surface) = (Vec::with_capacity(files.len()), Vec::with_capacity(files.len()));
     for file in files {
-        if u32_at(take(4)?) != file.tags.defs.len() {
+        let defs = file.tags.defs.len();
+        if u32_at(take(4)?) != defs {
             return None;
         }
-        def_rank.push(f64s(take(file.tags.defs.len().checked_mul(8)?)?));
+        def_rank.push(f64s(take(defs.checked_mul(8)?)?));
+        surface.push(take(defs)?.iter().map(|&b| b == 1).collect());
     }
-    rest.is_empty().then_some(Ranking { file_rank, def_rank })
+    rest.is_empty().then_some(Ranking { file_rank, def_rank, surface })
 }
 
 #[cfg(test)]
@@ -93,12 +97,17 @@ mod tests {
                 "from pkg.util import helper\nclass App:\n    def run(self):\n        helper()\n",
             ),
             indexed("pkg/util.py", "def helper():\n    return App()\n"),
+            indexed("pkg/__init__.py", "from pkg.util import helper\n"),
         ];
         let ranking = rank(&files, &Focus::default());
+        assert!(ranking.is_surface(1, 0), "what `__init__.py` imports is the surface");
         let digest = [7; 32];
         let bytes = encode(&ranking, &digest);
         let back = decode(&bytes, &digest, &files).unwrap();
-        assert_eq!((back.file_rank, back.def_rank), (ranking.file_rank.clone(), ranking.def_rank.clone()));
+        assert_eq!(
+            (back.file_rank, back.def_rank, back.surface),
+            (ranking.file_rank.clone(), ranking.def_rank.clone(), ranking.surface.clone())
+        );
         assert!(decode(&bytes, &[8; 32], &files).is_none(), "another graph's");
         for cut in 0..bytes.len() {
             assert!(decode(&bytes[..cut], &digest, &files).is_none(), "a cut at {cut} decodes");
@@ -110,6 +119,7 @@ mod tests {
         let other = vec![
             files[0].clone(),
             indexed("pkg/util.py", "def helper():\n    pass\ndef more():\n    pass\n"),
+            files[2].clone(),
         ];
         assert!(decode(&bytes, &digest, &other).is_none());
     }

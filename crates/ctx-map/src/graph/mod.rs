@@ -33,7 +33,7 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use self::base::{Base, NONE};
 pub(crate) use self::surface::is_own_public;
-use self::surface::{is_surface, lift_public_surface};
+use self::surface::{defines_surface, lift_public_surface};
 use crate::exports::JsModule;
 use crate::index::IndexedFile;
 
@@ -59,6 +59,17 @@ pub struct Ranking {
     pub file_rank: Vec<f64>,
     /// Score of each definition: `def_rank[file][index into its defs]`.
     pub def_rank: Vec<Vec<f64>>,
+    /// Without a focus, whether each definition is of the package's public surface,
+    /// as `def_rank`: what the overview lifts (a re-exported name, a public member of
+    /// a re-exported type, an entry file's own public definition). Empty with a focus.
+    pub surface: Vec<Vec<bool>>,
+}
+
+impl Ranking {
+    /// Whether `file`'s definition `d` is of the package's public surface ([`Ranking::surface`]).
+    pub fn is_surface(&self, file: usize, d: usize) -> bool {
+        self.surface.get(file).and_then(|defs| defs.get(d)).copied().unwrap_or(false)
+    }
 }
 
 /// The share of its name's rank an item of a trait impl takes
@@ -408,6 +419,8 @@ impl<'a> Graph<'a> {
             own_lift = lift_public_surface(files, &self.base, &mut slot_rank);
         }
         let unlifted = unlifted.as_ref().unwrap_or(&slot_rank);
+        let lifted = |slot: u32| slot != NONE && slot_rank[slot as usize] > unlifted[slot as usize];
+        let mut surface: Vec<Vec<bool>> = Vec::new();
         let def_rank = files
             .iter()
             .enumerate()
@@ -444,13 +457,22 @@ impl<'a> Graph<'a> {
                         _ => slot_rank[slot as usize] + by_type(d) + sliver,
                     })
                     .collect();
+                if overview {
+                    // What the lift reached, but a trait impl's items (their score is the unlifted one).
+                    let trait_item =
+                        |d: usize| rust && defs.get(d).is_some_and(|def| def.implements_trait(defs));
+                    let of_surface =
+                        (0..defs.len()).map(|d| !trait_item(d) && (lifted(slots[d]) || lifted(owned[d])));
+                    surface.push(of_surface.collect());
+                }
                 // An entry file's own public definitions (rich's `print` and `inspect`
                 // in `rich/__init__.py`) are the package's too: after what it imports.
-                if own_lift > 0.0 && is_surface(file) {
+                if own_lift > 0.0 && defines_surface(file) {
                     let module = JsModule::of(file);
                     for (d, def) in defs.iter().enumerate() {
                         if is_own_public(file, def, module.as_ref()) {
                             scores[d] += own_lift;
+                            surface[i][d] = true;
                         }
                     }
                 }
@@ -468,7 +490,7 @@ impl<'a> Graph<'a> {
                 scores
             })
             .collect();
-        Ranking { file_rank: rank, def_rank }
+        Ranking { file_rank: rank, def_rank, surface }
     }
 
     /// The files the graph was built from.

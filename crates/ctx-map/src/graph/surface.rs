@@ -36,6 +36,16 @@ pub(super) fn is_surface(file: &IndexedFile) -> bool {
     entry && own <= MAX_SURFACE_DEFS && !PathRole::of(&file.path).is_auxiliary()
 }
 
+/// Whether `file`'s own public definitions are the package's, named from its
+/// top: an entry file's ([`is_surface`]), and a Rust crate root's however
+/// much code it holds (reqwest's `lib.rs` and its `pub async fn get`).
+pub(super) fn defines_surface(file: &IndexedFile) -> bool {
+    let crate_root = file.lang == "rust"
+        && (file.path == "src/lib.rs" || file.path.ends_with("/src/lib.rs"))
+        && !PathRole::of(&file.path).is_auxiliary();
+    crate_root || is_surface(file)
+}
+
 /// In the overview, the package's public surface comes first: every
 /// definition an entry file ([`is_surface`]) imports or re-exports (`from
 /// .helpers import url_for`, `pub use`, `export { x }`), or any file of the
@@ -156,12 +166,134 @@ pub(super) fn lift_public_surface(files: &[IndexedFile], base: &Base, slot_rank:
     for edge in &base.edges {
         users[edge.slot as usize] += 1;
     }
-    for ((rank, public), users) in slot_rank.iter_mut().zip(public).zip(users) {
-        if public {
-            *rank += best * f64::from(1 + users);
+    let members = public_members(files, base, &auxiliary, &public, &users);
+    for (slot, rank) in slot_rank.iter_mut().enumerate() {
+        if public[slot] {
+            *rank += best * f64::from(1 + users[slot]);
+        } else if let Some(&lift) = members.get(&(slot as u32)) {
+            *rank += best * lift;
         }
     }
     best * 1.5
+}
+
+/// Share of its type's lift the most used member of a public type takes; the
+/// others take their share of that by their users.
+const MEMBER: f64 = 0.5;
+/// How many members of each public type are lifted, most used first.
+const MEMBERS_PER_TYPE: usize = 6;
+
+/// The slots of the public members of the public surface's types (reqwest's
+/// `Response::text` and `Client::get`, marshmallow's `Schema.dump`), each with
+/// its lift in users: up to [`MEMBER`] of its type's, by how many of the tests,
+/// examples and docs that call its type's members call it, so a type leads its
+/// members and they keep their order; and at most [`MEMBER`] of what a public
+/// name as many files use takes (click's `Parameter.get_help_record`, which
+/// two tests call, follows `progressbar`). Without them, the methods
+/// called by common names (`get`, `send`, `load`) ranked below every
+/// uniquely named one (`extensions_mut`): the references to a common name are
+/// shared among its many definers. The code's own calls are no measure of a
+/// member's use: reqwest's `Request::headers` is called all over the crate by
+/// the `http` types' methods of that name.
+///
+/// Of types of one name (reqwest's `Client` in `async_impl`, `blocking` and
+/// `wasm`), only the most used one's members: the others repeat them.
+fn public_members(
+    files: &[IndexedFile],
+    base: &Base,
+    auxiliary: &[bool],
+    public: &[bool],
+    users: &[u32],
+) -> HashMap<u32, f64> {
+    // Per public type name, (users, slot) of the most used type so named.
+    let mut types: HashMap<u32, (u32, u32)> = HashMap::default();
+    let defs = files.iter().flat_map(|f| &f.tags.defs).zip(base.def_slots.iter().zip(&base.def_names));
+    for (def, (&slot, &name)) in defs {
+        let is_type = matches!(
+            def.kind,
+            Kind::Class | Kind::Struct | Kind::Enum | Kind::Trait | Kind::Interface | Kind::Type
+        );
+        if is_type && slot != NONE && public[slot as usize] {
+            let most = types.entry(name).or_insert((0, slot));
+            *most = (*most).max((users[slot as usize], slot));
+        }
+    }
+    if types.is_empty() {
+        return HashMap::default();
+    }
+    let mut outside_users = vec![0u32; users.len()];
+    for edge in base.edges.iter().filter(|e| auxiliary.get(e.from as usize) == Some(&true)) {
+        outside_users[edge.slot as usize] += 1;
+    }
+    // (type name, users, slot, its type's users) of each public member of a public type.
+    let mut candidates: Vec<(u32, u32, u32, u32)> = Vec::new();
+    let mut first = 0;
+    for (file, &aux) in files.iter().zip(auxiliary) {
+        let defs = &file.tags.defs;
+        let range = first..first + defs.len();
+        first = range.end;
+        if aux {
+            continue;
+        }
+        let (slots, names) = (&base.def_slots[range.clone()], &base.def_names[range.clone()]);
+        let owned_slots = &base.owned_slots[range];
+        for (d, def) in defs.iter().enumerate() {
+            let Some(parent) = def.parent.map(|p| p as usize).filter(|&p| p < defs.len()) else {
+                continue;
+            };
+            // An `impl Client` names its type as the struct does: it is the most used
+            // one's when the file's own `Client` is (or the file has none).
+            let Some(&(type_users, type_slot)) = types.get(&names[parent]) else { continue };
+            let of_most_used = slots[parent] == NONE || slots[parent] == type_slot;
+            // Uses of its name (`.text()`), or of it on its type (`Workspace::open(…)`).
+            let (named, owned) = (slots[d], owned_slots[d]);
+            let outside = |slot: u32| if slot == NONE { 0 } else { outside_users[slot as usize] };
+            let users = outside(named).max(outside(owned));
+            let slot = if named != NONE { named } else { owned };
+            if of_most_used
+                && users > 0
+                && defs[parent].kind.holds_methods()
+                && is_public_member(file, def, defs)
+            {
+                candidates.push((names[parent], users, slot, type_users));
+            }
+        }
+    }
+    // Per type, its most used members: rich's `Console` has forty that its tests call,
+    // and they would crowd out the rest of the package.
+    candidates.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)).then(a.2.cmp(&b.2)));
+    let mut members: HashMap<u32, f64> = HashMap::default();
+    for of_type in candidates.chunk_by(|a, b| a.0 == b.0) {
+        let most_users = f64::from(of_type[0].1);
+        for &(_, users, slot, type_users) in of_type.iter().take(MEMBERS_PER_TYPE) {
+            // No more than a public name as many files use would take.
+            let lift = MEMBER
+                * (f64::from(1 + type_users) * f64::from(users) / most_users).min(f64::from(1 + users));
+            let most = members.entry(slot).or_default();
+            *most = most.max(lift);
+        }
+    }
+    members
+}
+
+/// Whether `def`, a member of a type among `defs`, is one its users call: public as
+/// its language says, and no trait impl's (`fmt`, `from`: the trait's, wherever
+/// they are), constructor or dunder.
+fn is_public_member(file: &IndexedFile, def: &crate::tags::Def, defs: &[crate::tags::Def]) -> bool {
+    if def.name.starts_with('_') || def.name.starts_with('#') || def.is_constructor() {
+        return false;
+    }
+    match file.lang.as_str() {
+        "rust" => {
+            !def.implements_trait(defs)
+                && (def.is_rust_public() || def.parent(defs).is_some_and(|p| p.kind == Kind::Trait))
+        }
+        "python" => true,
+        _ => {
+            let signature = def.signature.trim_start();
+            !["private ", "protected ", "static #"].iter().any(|hidden| signature.starts_with(hidden))
+        }
+    }
 }
 
 /// Whether `path` lies in the package whose entry file is `entry` (its folder, or below).
@@ -182,5 +314,91 @@ pub(crate) fn is_own_public(file: &IndexedFile, def: &crate::tags::Def, module: 
         "python" => true,
         "rust" => def.is_rust_public(),
         _ => module.is_some_and(|m| crate::exports::is_declaration(def) && !m.hides(def)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Focus, Graph};
+    use crate::index::{IndexedFile, python_file};
+    use crate::lang::Lang;
+    use rustc_hash::FxHashSet as HashSet;
+
+    fn rust(path: &str, source: &str) -> IndexedFile {
+        IndexedFile::parsed(path, Lang::Rust, source)
+    }
+
+    /// The overview's score of `file`'s definition `name` (the `nth` so named).
+    fn score(files: &[IndexedFile], file: usize, name: &str, nth: usize) -> f64 {
+        let ranking = Graph::new(files, &HashSet::default()).rank(&Focus::default());
+        let defs = &files[file].tags.defs;
+        let d = (0..defs.len()).filter(|&d| defs[d].name == name).nth(nth).unwrap();
+        ranking.def_rank[file][d]
+    }
+
+    #[test]
+    fn the_members_a_public_type_s_users_call_lead_its_uniquely_named_ones() {
+        // reqwest's shape: the crate passes on `Response`, whose `text` is a common name
+        // (a multipart `Part` has one too) that the tests call, and whose `extensions_mut`
+        // only the crate's own code calls, as the `http` types' method of that name;
+        // `blocking::Response` is a less used look-alike with the same members. The
+        // crate root defines `get` beside more code than an entry file's handful.
+        let own: String = (0..8).map(|i| format!("pub fn helper_{i}() {{}}\n")).collect();
+        let files = [
+            rust("src/lib.rs", &format!("pub use self::response::Response;\npub fn get() {{}}\n{own}")),
+            rust(
+                "src/response.rs",
+                "pub struct Response;\nimpl Response {\n    pub fn text(&self) {}\n    \
+                 pub fn extensions_mut(&mut self) {}\n    fn text_inner(&self) {}\n}\n",
+            ),
+            rust("src/multipart.rs", "pub struct Part;\nimpl Part {\n    pub fn text(self) {}\n}\n"),
+            rust(
+                "src/blocking/response.rs",
+                "pub struct Response;\nimpl Response {\n    pub fn text(&self) {}\n}\n",
+            ),
+            rust(
+                "src/connect.rs",
+                "use crate::response::Response;\nfn a(r: Response) {\n    r.extensions_mut();\n}\n\
+                 fn b(r: Response) {\n    r.extensions_mut();\n    r.text_inner();\n}\n",
+            ),
+            rust(
+                "src/redirect.rs",
+                "use crate::response::Response;\nfn c(r: Response) {\n    r.extensions_mut();\n}\n",
+            ),
+            rust(
+                "tests/client.rs",
+                "fn t() {\n    reqwest::get();\n    let r: Response = x();\n    r.text();\n}\n",
+            ),
+            rust("tests/redirect.rs", "fn t(r: Response) {\n    r.text();\n}\n"),
+        ];
+        let files = &files;
+        let text = score(files, 1, "text", 0);
+        assert!(text > score(files, 1, "extensions_mut", 0) * 10.0, "text {text}");
+        // Neither a private member nor the look-alike type's is lifted.
+        assert!(text > score(files, 1, "text_inner", 0) * 10.0);
+        assert!(text > score(files, 3, "text", 0) * 10.0);
+        // The type leads its members.
+        assert!(score(files, 1, "Response", 0) > text);
+        // The crate root's own public function is the crate's.
+        assert!(score(files, 0, "get", 0) > score(files, 1, "extensions_mut", 0) * 10.0);
+    }
+
+    #[test]
+    fn only_a_type_s_most_used_members_are_lifted() {
+        // rich's `Console` shape: seven public methods its tests call, each by fewer
+        // tests than the one before; the seventh stays with what the code's own uses give it.
+        let methods: String = (0..7).map(|i| format!("    def method_{i}(self):\n        pass\n")).collect();
+        let mut files = vec![
+            python_file("pkg/__init__.py", "from .console import Console\n"),
+            python_file("pkg/console.py", &format!("class Console:\n{methods}")),
+        ];
+        for test in 0..7 {
+            let calls: String = (test..7).map(|i| format!("    c.method_{i}()\n")).collect();
+            let source = format!("from pkg import Console\ndef test():\n    c = Console()\n{calls}");
+            files.push(python_file(&format!("tests/test_{test}.py"), &source));
+        }
+        let score = |name: &str| score(&files, 1, name, 0);
+        assert!(score("method_6") > score("method_1"), "the most used first");
+        assert!(score("method_1") > score("method_0") * 10.0, "the seventh is not lifted");
     }
 }

@@ -106,7 +106,16 @@ pub(super) fn plan_overview(
                 let private = if hidden { PRIVATE } else { 1.0 };
                 private * if def.deprecated { DEPRECATED } else { 1.0 }
             };
-            let repeats = overrides(file, score);
+            let mut repeats = overrides(file, score);
+            // A setter beside its getter (koa's `set status (code)`) adds one word to
+            // what the getter's line says.
+            for (d, def) in defs.iter().enumerate().filter(|(_, def)| def.is_setter()) {
+                let getter =
+                    |o: &crate::tags::Def| o.name == def.name && o.parent == def.parent && !o.is_setter();
+                if defs.iter().any(getter) {
+                    repeats[d] *= OVERRIDE;
+                }
+            }
             shown_defs(file, weight < 1.0, focus)
                 .map(move |d| (f, d, score[d] * weight * aside(d) * repeats[d]))
         })

@@ -399,3 +399,31 @@ fn signatures_on_one_line() {
     let long = format!("fn f({})", "a: u8, ".repeat(40));
     assert!(one_line(&long).ends_with(" …") && one_line(&long).chars().count() <= MAX_SIGNATURE_CHARS + 2);
 }
+
+#[test]
+fn what_the_package_s_users_call_on_a_type_it_exports_leads_its_file() {
+    // reqwest's `Response`: the tests call `text`, a name four other types define
+    // (so no use here can say whose it is); the crate's own code calls
+    // `extensions_mut`, the `http` types' method of that name.
+    let rust = |path: &str, source: &str| IndexedFile::parsed(path, Lang::Rust, source);
+    let mut files = vec![
+        rust("src/lib.rs", "pub use self::response::Response;\n"),
+        rust(
+            "src/response.rs",
+            "pub struct Response;\nimpl Response {\n    pub fn extensions_mut(&mut self) {}\n    pub fn text(&self) {}\n}\n",
+        ),
+        rust("src/connect.rs", "fn a(r: Response) {\n    r.extensions_mut();\n}\n"),
+        rust("src/redirect.rs", "fn b(r: Response) {\n    r.extensions_mut();\n}\n"),
+        rust("tests/client.rs", "fn t(r: Response) {\n    r.text();\n}\n"),
+        rust("tests/blocking.rs", "fn t(r: Response) {\n    r.text();\n}\n"),
+    ];
+    for part in ["form", "part", "multipart", "body"] {
+        files.push(rust(
+            &format!("src/{part}.rs"),
+            "pub struct Part;\nimpl Part {\n    pub fn text(self) {}\n}\n",
+        ));
+    }
+    let outline = outline_all(&files).into_iter().find(|o| o.path == "src/response.rs").unwrap();
+    let at = |name: &str| names(&outline).iter().position(|&n| n == name).unwrap();
+    assert!(at("text") < at("extensions_mut"), "{:?}", names(&outline));
+}
