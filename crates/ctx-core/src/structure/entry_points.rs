@@ -11,7 +11,8 @@ pub(super) fn is_primary_readme(name: &str) -> bool {
 
 /// The entry points the root's manifests declare, that exist: package.json's
 /// `main`, `module`, `types`, `bin` and `exports["."]`; pyproject.toml's
-/// `[project.scripts]` (`black = "black:patched_main"` is `src/black/__init__.py`
+/// `[project.scripts]` and `[tool.poetry.scripts]`, and setup.cfg's
+/// `console_scripts` (`black = "black:patched_main"` is `src/black/__init__.py`
 /// or `black.py`); Cargo.toml's `[lib]` and `[[bin]]` paths.
 pub(super) fn declared(read: &dyn Fn(&str) -> Option<String>, paths: &[String]) -> Vec<String> {
     let exists = |path: &str| paths.iter().any(|p| p == path);
@@ -41,15 +42,22 @@ pub(super) fn declared(read: &dyn Fn(&str) -> Option<String>, paths: &[String]) 
         }
         strings(dot).iter().for_each(|p| add(p));
     }
-    if let Some(doc) = read("pyproject.toml").and_then(|t| t.parse::<toml::Table>().ok()) {
-        let scripts = doc.get("project").and_then(|p| p.get("scripts")).and_then(|s| s.as_table());
-        for target in scripts.into_iter().flat_map(|t| t.values()).filter_map(|v| v.as_str()) {
-            let module = target.split(':').next().unwrap_or(target).trim().replace('.', "/");
-            for prefix in ["src/", ""] {
-                add(&format!("{prefix}{module}.py"));
-                add(&format!("{prefix}{module}/__init__.py"));
-            }
+    // A Python script's target (`black:patched_main`, `httpie.__main__:main`): its module's file.
+    let mut add_script = |target: &str| {
+        let module = target.split(':').next().unwrap_or(target).trim().replace('.', "/");
+        for prefix in ["src/", ""] {
+            add(&format!("{prefix}{module}.py"));
+            add(&format!("{prefix}{module}/__init__.py"));
         }
+    };
+    if let Some(doc) = read("pyproject.toml").and_then(|t| t.parse::<toml::Table>().ok()) {
+        let project = doc.get("project").and_then(|p| p.get("scripts"));
+        let poetry = doc.get("tool").and_then(|t| t.get("poetry")).and_then(|p| p.get("scripts"));
+        let scripts = project.into_iter().chain(poetry).filter_map(|s| s.as_table()).flat_map(|t| t.values());
+        scripts.filter_map(|v| v.as_str()).for_each(&mut add_script);
+    }
+    if let Some(cfg) = read("setup.cfg") {
+        setup_cfg_scripts(&cfg).into_iter().for_each(&mut add_script);
     }
     if let Some(doc) = read("Cargo.toml").and_then(|t| t.parse::<toml::Table>().ok()) {
         let lib = doc.get("lib").and_then(|l| l.get("path")).and_then(|p| p.as_str());
@@ -57,6 +65,36 @@ pub(super) fn declared(read: &dyn Fn(&str) -> Option<String>, paths: &[String]) 
         lib.into_iter().chain(bins.filter_map(|b| b.get("path")?.as_str())).for_each(&mut add);
     }
     found
+}
+
+/// The targets of setup.cfg's `console_scripts` and `gui_scripts` under
+/// `[options.entry_points]` (`http = httpie.__main__:main`), one a line below
+/// the key or after its `=`.
+fn setup_cfg_scripts(cfg: &str) -> Vec<&str> {
+    let (mut section, mut in_scripts, mut targets) = ("", false, Vec::new());
+    for line in cfg.lines() {
+        let trimmed = line.trim();
+        if trimmed.starts_with('[') {
+            section = trimmed;
+            in_scripts = false;
+            continue;
+        }
+        if section != "[options.entry_points]" || trimmed.is_empty() || trimmed.starts_with(['#', ';']) {
+            continue;
+        }
+        let continued = line.starts_with([' ', '\t']);
+        let item = if continued {
+            in_scripts.then_some(trimmed)
+        } else {
+            let (key, value) = trimmed.split_once('=').unwrap_or((trimmed, ""));
+            in_scripts = matches!(key.trim(), "console_scripts" | "gui_scripts");
+            in_scripts.then_some(value.trim()).filter(|v| !v.is_empty())
+        };
+        if let Some((_, target)) = item.and_then(|i| i.split_once('=')) {
+            targets.push(target.trim());
+        }
+    }
+    targets
 }
 
 #[cfg(test)]
@@ -83,5 +121,29 @@ mod tests {
         let paths = ["index.js", "cli.js", "src/core.rs", "src/x.rs"].map(String::from);
         assert_eq!(declared(&manifests, &paths), ["index.js", "cli.js", "src/core.rs", "src/x.rs"]);
         assert!(declared(&manifests, &[]).is_empty());
+    }
+
+    #[test]
+    fn python_scripts_are_read_from_setup_cfg_and_poetry_too() {
+        // httpie's setup.cfg, and a poetry project's pyproject.toml.
+        let cfg = "[metadata]\nname = httpie\n\n[options.entry_points]\nconsole_scripts =\n    \
+                   http = httpie.__main__:main\n    httpie = httpie.manager.__main__:main\n\
+                   pygments.lexers =\n    json = httpie.output.lexers:Lexer\n\n[flake8]\nx = a.b:c\n";
+        let manifests = |rel: &str| match rel {
+            "setup.cfg" => Some(cfg.to_string()),
+            "pyproject.toml" => Some("[tool.poetry.scripts]\npoe = \"poethepoet:main\"\n".to_string()),
+            _ => None,
+        };
+        let paths = [
+            "httpie/__main__.py",
+            "httpie/manager/__main__.py",
+            "httpie/output/lexers.py",
+            "src/poethepoet/__init__.py",
+        ]
+        .map(String::from);
+        assert_eq!(
+            declared(&manifests, &paths),
+            ["src/poethepoet/__init__.py", "httpie/__main__.py", "httpie/manager/__main__.py"]
+        );
     }
 }
