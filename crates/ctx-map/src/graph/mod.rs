@@ -33,7 +33,7 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use self::base::{Base, NONE};
 pub(crate) use self::surface::is_own_public;
-use self::surface::{defines_surface, lift_public_surface};
+use self::surface::{defines_surface, lift_public_surface, private_member};
 use crate::exports::JsModule;
 use crate::index::IndexedFile;
 
@@ -445,6 +445,11 @@ impl<'a> Graph<'a> {
                         _ if rust && defs.get(d).is_some_and(|def| def.implements_trait(defs)) => {
                             (unlifted[slot as usize] + by_type(d)) * TRAIT_ITEM + sliver
                         }
+                        // A member its users cannot call takes no lift from a public namesake of
+                        // its file (reqwest's `pub(super) fn new` of `RequestBuilder`, `Request::new`'s).
+                        _ if overview && defs.get(d).is_some_and(|def| private_member(file, def, defs)) => {
+                            unlifted[slot as usize] + by_type(d) + sliver
+                        }
                         // Without a task, a constant the package does not export tells less
                         // than the code around it, however often it is used (black's
                         // `DEFAULT_LINE_LENGTH = 88`, a tokenizer's `NL: Final = 54`).
@@ -461,8 +466,9 @@ impl<'a> Graph<'a> {
                     // What the lift reached, but a trait impl's items (their score is the unlifted one).
                     let trait_item =
                         |d: usize| rust && defs.get(d).is_some_and(|def| def.implements_trait(defs));
-                    let of_surface =
-                        (0..defs.len()).map(|d| !trait_item(d) && (lifted(slots[d]) || lifted(owned[d])));
+                    let private = |d: usize| defs.get(d).is_some_and(|def| private_member(file, def, defs));
+                    let of_surface = (0..defs.len())
+                        .map(|d| !trait_item(d) && !private(d) && (lifted(slots[d]) || lifted(owned[d])));
                     surface.push(of_surface.collect());
                 }
                 // An entry file's own public definitions (rich's `print` and `inspect`

@@ -276,6 +276,16 @@ fn public_members(
     members
 }
 
+/// Whether `def` is a member of a type among `defs` that its users cannot call
+/// (a Rust method without `pub`, a Python `_helper`); not a trait impl's.
+pub(super) fn private_member(file: &IndexedFile, def: &crate::tags::Def, defs: &[crate::tags::Def]) -> bool {
+    def.parent(defs).is_some_and(|p| p.kind.holds_methods())
+        && !def.implements_trait(defs)
+        && !def.is_constructor()
+        && !crate::outline::is_dunder(&def.name)
+        && !is_public_member(file, def, defs)
+}
+
 /// Whether `def`, a member of a type among `defs`, is one its users call: public as
 /// its language says, and no trait impl's (`fmt`, `from`: the trait's, wherever
 /// they are), constructor or dunder.
@@ -349,7 +359,8 @@ mod tests {
             rust(
                 "src/response.rs",
                 "pub struct Response;\nimpl Response {\n    pub fn text(&self) {}\n    \
-                 pub fn extensions_mut(&mut self) {}\n    fn text_inner(&self) {}\n}\n",
+                 pub fn extensions_mut(&mut self) {}\n    fn text_inner(&self) {}\n}\n\
+                 pub struct Builder;\nimpl Builder {\n    pub(crate) fn text(&self) {}\n}\n",
             ),
             rust("src/multipart.rs", "pub struct Part;\nimpl Part {\n    pub fn text(self) {}\n}\n"),
             rust(
@@ -376,6 +387,7 @@ mod tests {
         assert!(text > score(files, 1, "extensions_mut", 0) * 10.0, "text {text}");
         // Neither a private member nor the look-alike type's is lifted.
         assert!(text > score(files, 1, "text_inner", 0) * 10.0);
+        assert!(text > score(files, 1, "text", 1) * 10.0, "a private namesake of the file's");
         assert!(text > score(files, 3, "text", 0) * 10.0);
         // The type leads its members.
         assert!(score(files, 1, "Response", 0) > text);
