@@ -57,9 +57,10 @@ pub(super) fn defines_surface(file: &IndexedFile) -> bool {
 /// helpers with long specific names outrank short public names (`url_for`,
 /// `request`, `command`).
 ///
-/// Returns the lift an entry file's own public definitions take (0 without a
-/// surface): half-way between the best definition left unlifted and the least
-/// lifted one, so they follow what the package imports and lead the rest.
+/// An entry file's own public definitions ([`defines_surface`]) are lifted
+/// alike when another file uses them; returns the lift those that no file uses
+/// take (0 without a surface): half-way between the best definition left
+/// unlifted and the least lifted one.
 pub(super) fn lift_public_surface(files: &[IndexedFile], base: &Base, slot_rank: &mut [f64]) -> f64 {
     // Per file, once: there are far more edges than files.
     let surface: Vec<bool> = files.iter().map(is_surface).collect();
@@ -158,6 +159,22 @@ pub(super) fn lift_public_surface(files: &[IndexedFile], base: &Base, slot_rank:
         let shown = found.is_some_and(|r| if surface[from] { r.bare > 0 } else { r.exported > 0 });
         if shown && !name.starts_with('_') {
             public[edge.slot as usize] = true;
+        }
+    }
+    // An entry file's own public definitions are the package's as much as what it imports
+    // (urllib3's `def request` in `__init__.py`, its front door since 2.0).
+    let mut first = 0;
+    for file in files {
+        let defs = &file.tags.defs;
+        let slots = &base.def_slots[first..first + defs.len()];
+        first += defs.len();
+        if defines_surface(file) {
+            let module = JsModule::of(file);
+            for (def, &slot) in defs.iter().zip(slots) {
+                if slot != NONE && is_own_public(file, def, module.as_ref()) {
+                    public[slot as usize] = true;
+                }
+            }
         }
     }
     // Among them, what more files use comes first: their own rank would put what the
@@ -393,6 +410,30 @@ mod tests {
         assert!(score(files, 1, "Response", 0) > text);
         // The crate root's own public function is the crate's.
         assert!(score(files, 0, "get", 0) > score(files, 1, "extensions_mut", 0) * 10.0);
+    }
+
+    #[test]
+    fn an_entry_file_s_own_function_its_users_call_ranks_as_what_it_imports() {
+        // urllib3's shape: `__init__.py` imports `PoolManager` and defines `request`,
+        // which the tests call as often as they make a pool and call its `urlopen`.
+        let mut files = vec![
+            python_file(
+                "pkg/__init__.py",
+                "from .poolmanager import PoolManager\ndef request(method, url):\n    return PoolManager().urlopen(url)\n",
+            ),
+            python_file(
+                "pkg/poolmanager.py",
+                "class PoolManager:\n    def urlopen(self, url):\n        pass\n",
+            ),
+        ];
+        for test in 0..5 {
+            let source =
+                "import pkg\ndef test():\n    pkg.request('GET', 'x')\n    pkg.PoolManager().urlopen('x')\n";
+            files.push(python_file(&format!("tests/test_{test}.py"), source));
+        }
+        let request = score(&files, 0, "request", 0);
+        assert!(request > score(&files, 1, "urlopen", 0), "{request}");
+        assert!(score(&files, 1, "PoolManager", 0) > score(&files, 1, "urlopen", 0));
     }
 
     #[test]
