@@ -413,6 +413,12 @@ fn shown_text(source: &str, node: Node, start: usize, end: usize) -> String {
         if cut == Cut::Comment && next.is_some_and(|c| matches!(c, ',' | ')' | '>' | ']' | ';')) {
             text.truncate(text.trim_end_matches([' ', '\t']).len());
         }
+        // Nor two spaces where one stood on each side (`= /* @__PURE__ */ immer.produce`).
+        if cut == Cut::Comment && text.ends_with([' ', '\t']) {
+            at = to
+                + source.get(to..).map_or(0, |rest| rest.len() - rest.trim_start_matches([' ', '\t']).len());
+            continue;
+        }
         at = to;
     }
     text.push_str(source.get(at..end).unwrap_or(""));

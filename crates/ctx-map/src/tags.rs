@@ -19,7 +19,7 @@ use crate::lang::Lang;
 use crate::signature::signature;
 
 /// Bumped when what extraction yields changes: cached tags are re-parsed.
-pub const TAGS_VERSION: u32 = 58;
+pub const TAGS_VERSION: u32 = 59;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -338,6 +338,21 @@ fn under_main_guard(node: Node, bytes: &[u8]) -> bool {
     })
 }
 
+/// Whether `name`, a JavaScript name bound to another's value (`const produce =
+/// immer.produce`), is exported as it is bound (`export const produce: IProduce =
+/// immer.produce`): the module's own name for it, what its users import and call,
+/// not an alias whose uses belong to the original. One bound to what another
+/// module exports (`export const f = require('m').f`) stays an import.
+fn exports_an_alias(name: Node) -> bool {
+    let Some(declarator) = name.parent().filter(|p| p.kind() == "variable_declarator") else { return false };
+    let exported =
+        declarator.parent().and_then(|d| d.parent()).is_some_and(|s| s.kind() == "export_statement");
+    let value = declarator.child_by_field_name("value");
+    let from_module =
+        value.and_then(|v| v.child_by_field_name("object")).is_some_and(|o| o.kind() == "call_expression");
+    exported && value.is_some_and(|v| v.kind() == "member_expression") && !from_module
+}
+
 /// Whether the definition at `node` is a callback's, or is a callback: made in
 /// a function passed somewhere (`describe('x', () => { function helper … })`)
 /// or in a named function passed as an argument (axios's
@@ -479,7 +494,9 @@ pub fn extract(lang: Lang, source: &str) -> Result<FileTags, String> {
             } else if capture_name == "module" {
                 modules.extend(capture.node.utf8_text(bytes).ok());
             } else if capture_name == "import" {
-                imported.insert((capture.node.start_byte(), capture.node.end_byte()));
+                if !exports_an_alias(capture.node) {
+                    imported.insert((capture.node.start_byte(), capture.node.end_byte()));
+                }
             } else if let Some(kind) = capture_name.strip_prefix("definition.") {
                 tagged = Some((Some(kind), capture.node));
             } else if let Some(kind) = capture_name.strip_prefix("reference.") {

@@ -10,7 +10,7 @@ pub(super) fn is_primary_readme(name: &str) -> bool {
 }
 
 /// The entry points the root's manifests declare, that exist: package.json's
-/// `main`, `module`, `types`, `bin` and `exports["."]`; pyproject.toml's
+/// `main`, `module`, `source`, `types`, `bin` and `exports["."]`; pyproject.toml's
 /// `[project.scripts]` and `[tool.poetry.scripts]`, and setup.cfg's
 /// `console_scripts` (`black = "black:patched_main"` is `src/black/__init__.py`
 /// or `black.py`); Cargo.toml's `[lib]` and `[[bin]]` paths.
@@ -37,7 +37,8 @@ pub(super) fn declared(read: &dyn Fn(&str) -> Option<String>, paths: &[String]) 
         };
         let exports = json.get("exports");
         let dot = exports.and_then(|e| e.get(".")).or(exports.filter(|e| e.is_string()));
-        for key in ["main", "module", "types", "typings", "bin"] {
+        // `source`: the file a bundler builds `main` from (immer's `src/immer.ts`).
+        for key in ["main", "module", "source", "types", "typings", "bin"] {
             strings(json.get(key)).iter().for_each(|p| add(p));
         }
         strings(dot).iter().for_each(|p| add(p));
@@ -110,16 +111,20 @@ mod tests {
     #[test]
     fn only_declared_entry_points_that_exist_are_found() {
         let manifests = |rel: &str| match rel {
-            "package.json" => {
-                Some(r#"{"main": "./index.js", "bin": {"a": "cli.js", "b": "gone.js"}}"#.to_string())
-            }
+            "package.json" => Some(
+                r#"{"main": "./index.js", "source": "src/lib.ts", "bin": {"a": "cli.js", "b": "gone.js"}}"#
+                    .to_string(),
+            ),
             "Cargo.toml" => Some(
                 "[lib]\npath = \"src/core.rs\"\n[[bin]]\nname = \"x\"\npath = \"src/x.rs\"\n".to_string(),
             ),
             _ => None,
         };
-        let paths = ["index.js", "cli.js", "src/core.rs", "src/x.rs"].map(String::from);
-        assert_eq!(declared(&manifests, &paths), ["index.js", "cli.js", "src/core.rs", "src/x.rs"]);
+        let paths = ["index.js", "cli.js", "src/lib.ts", "src/core.rs", "src/x.rs"].map(String::from);
+        assert_eq!(
+            declared(&manifests, &paths),
+            ["index.js", "src/lib.ts", "cli.js", "src/core.rs", "src/x.rs"]
+        );
         assert!(declared(&manifests, &[]).is_empty());
     }
 

@@ -67,6 +67,13 @@ fn a_comment_inside_a_list_leaves_no_space_before_its_comma() {
 }
 
 #[test]
+fn a_comment_between_two_spaces_leaves_one() {
+    // immer's `export const produce: IProduce = /* @__PURE__ */ immer.produce`.
+    let source = "export const produce: IProduce = /* @__PURE__ */ immer.produce\n";
+    assert_eq!(sig(Lang::TypeScript, source), "export const produce: IProduce = immer.produce");
+}
+
+#[test]
 fn a_union_of_object_types_shows_each_with_its_members() {
     // Hono's `BasicAuthOptions`: one way to pass credentials or the other.
     let source = "export type BasicAuthOptions =\n  | {\n      username: string\n      password: string\n    }\n  \

@@ -362,3 +362,13 @@ fn a_factory_s_functions_it_hands_out_are_methods_of_what_it_makes() {
     assert_eq!(def("inner").kind, Kind::Function);
     assert!(def("inner").is_local(&defs));
 }
+
+#[test]
+fn an_exported_alias_is_the_module_s_own_name_and_an_unexported_one_is_not() {
+    // immer's `produce`, what its users import; fastify's `const toString =
+    // Object.prototype.toString`, whose uses are `Object`'s; a name another module exports.
+    let source = "const immer = new Immer()\nexport const produce: IProduce = /* @__PURE__ */ immer.produce\n\
+                  const toString = Object.prototype.toString\nexport const f = require('m').f\n";
+    let names: Vec<String> = defs(Lang::TypeScript, source).into_iter().map(|d| d.0).collect();
+    assert_eq!(names, ["immer", "produce"]);
+}
