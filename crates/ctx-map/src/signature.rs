@@ -268,10 +268,18 @@ fn members(source: &str, body: Node, width: usize) -> String {
                 })
             };
             let hides = body.kind() == "field_declaration_list" && body.parent().is_some_and(public);
+            // One entry per name: variants or fields under exclusive `#[cfg]`s (reqwest's
+            // `Status(StatusCode, …)` and, on wasm, `Status(StatusCode)`) read as one type.
+            let mut names = std::collections::HashSet::new();
             let all: Vec<Node> = children
                 .iter()
                 .copied()
                 .filter(|c| matches!(c.kind(), "field_declaration" | "enum_variant"))
+                .filter(|c| {
+                    let name =
+                        c.child_by_field_name("name").and_then(|n| n.utf8_text(source.as_bytes()).ok());
+                    name.is_none_or(|name| names.insert(name))
+                })
                 .collect();
             let mut items: Vec<String> =
                 all.iter().filter(|&&c| !hides || public(c)).map(|&c| text(c)).collect();
@@ -413,8 +421,9 @@ fn shown_text(source: &str, node: Node, start: usize, end: usize) -> String {
         if cut == Cut::Comment && next.is_some_and(|c| matches!(c, ',' | ')' | '>' | ']' | ';')) {
             text.truncate(text.trim_end_matches([' ', '\t']).len());
         }
-        // Nor two spaces where one stood on each side (`= /* @__PURE__ */ immer.produce`).
-        if cut == Cut::Comment && text.ends_with([' ', '\t']) {
+        // Nor two spaces where one stood on each side (`= /* @__PURE__ */ immer.produce`), nor
+        // one after an opening bracket (`(#[allow(dead_code)] Option<…>)`).
+        if cut == Cut::Comment && text.ends_with([' ', '\t', '(', '[', '<']) {
             at = to
                 + source.get(to..).map_or(0, |rest| rest.len() - rest.trim_start_matches([' ', '\t']).len());
             continue;

@@ -67,6 +67,19 @@ fn a_comment_inside_a_list_leaves_no_space_before_its_comma() {
 }
 
 #[test]
+fn variants_under_exclusive_cfgs_are_one_entry_and_an_attribute_leaves_no_space() {
+    // reqwest's `error::Kind` and `KeepCoreThreadAlive`.
+    let source = "pub(crate) enum Kind {\n    Builder,\n    #[cfg(not(target_arch = \"wasm32\"))]\n    \
+                  Status(StatusCode, Option<Reason>),\n    #[cfg(target_arch = \"wasm32\")]\n    Status(StatusCode),\n    Body,\n}\n";
+    assert_eq!(
+        sig(Lang::Rust, source),
+        "pub(crate) enum Kind { Builder, Status(StatusCode, Option<Reason>), Body }"
+    );
+    let source = "pub(crate) struct KeepCoreThreadAlive(#[allow(dead_code)] Option<Arc<Inner>>);\n";
+    assert_eq!(sig(Lang::Rust, source), "pub(crate) struct KeepCoreThreadAlive(Option<Arc<Inner>>)");
+}
+
+#[test]
 fn a_comment_between_two_spaces_leaves_one() {
     // immer's `export const produce: IProduce = /* @__PURE__ */ immer.produce`.
     let source = "export const produce: IProduce = /* @__PURE__ */ immer.produce\n";
