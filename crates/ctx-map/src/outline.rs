@@ -26,6 +26,7 @@ use crate::error::Result;
 use crate::exports::{self, JsModule, is_declaration};
 use crate::graph::{self, Focus, Graph, Ranking};
 use crate::index::{self, IndexedFile};
+use crate::lang::Lang;
 use crate::tags::{Def, Kind};
 
 /// Most definitions stored per file (the deep tier's share).
@@ -82,7 +83,7 @@ struct Inputs {
 
 /// How outlines are made: a change of what they pick or how they order it must
 /// change it, or a store keeps the outlines of the old way until a file changes.
-const VERSION: u32 = 26;
+const VERSION: u32 = 27;
 
 /// Where the digest of the inputs of the stored outlines is kept ([`Workspace::derived`]).
 const INPUTS_KEY: &str = "outline-inputs";
@@ -212,11 +213,16 @@ fn outlines(
     };
     let users_of = |i: usize, def: &Def, exports: &Exports| {
         let name = def.name.as_str();
-        let definers = if def.is_member(&files[i].tags.defs) { &member_definers } else { &definers };
-        let specific = definers.get(name).is_none_or(|d| {
-            d.len() <= MAX_DEFINERS
-                || namesake(i, name) && d.iter().filter(|&&f| namesake(f, name)).count() <= MAX_DEFINERS
-        });
+        let member = def.is_member(&files[i].tags.defs);
+        let definers = if member { &member_definers } else { &definers };
+        // A method named as the language's everyday types' (`get`, `set`, `len`) is called
+        // on those all over (koa's supertest `.get('/')` chains are no use of `request.get`).
+        let everyday = member && Lang::from_name(&files[i].lang).is_some_and(|l| l.is_library_method(name));
+        let specific = !everyday
+            && definers.get(name).is_none_or(|d| {
+                d.len() <= MAX_DEFINERS
+                    || namesake(i, name) && d.iter().filter(|&&f| namesake(f, name)).count() <= MAX_DEFINERS
+            });
         let users = match def.kind {
             Kind::Method => &method_users,
             _ if def.parent.is_none() && exports.js.is_some() && is_declaration(def) => &bare_users,

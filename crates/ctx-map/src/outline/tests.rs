@@ -427,3 +427,22 @@ fn what_the_package_s_users_call_on_a_type_it_exports_leads_its_file() {
     let at = |name: &str| names(&outline).iter().position(|&n| n == name).unwrap();
     assert!(at("text") < at("extensions_mut"), "{:?}", names(&outline));
 }
+
+#[test]
+fn a_method_named_as_an_everyday_type_s_counts_no_users_from_its_calls() {
+    // koa's `request.js`: `get (field)` reads a header; the tests' supertest chains call
+    // `.get('/')` and their maps `.get(key)`, none of them this `get`.
+    let js = |path: &str, source: &str| IndexedFile::parsed(path, Lang::JavaScript, source);
+    let mut files = vec![js(
+        "lib/request.js",
+        "module.exports = {\n  get (field) {\n    return this.header[field]\n  },\n  \
+         accepts (...args) {\n    return this.accept.types(...args)\n  }\n}\n",
+    )];
+    for test in 0..4 {
+        let source = "const request = require('supertest')\nrequest(app).get('/')\ncache.get('x')\n";
+        files.push(js(&format!("test/t{test}.js"), source));
+    }
+    files.push(js("lib/context.js", "function delegate (ctx) {\n  return ctx.request.accepts('json')\n}\n"));
+    let outline = outline_all(&files).into_iter().find(|o| o.path == "lib/request.js").unwrap();
+    assert_eq!(names(&outline), ["accepts", "get"]);
+}
