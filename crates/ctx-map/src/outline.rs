@@ -83,7 +83,7 @@ struct Inputs {
 
 /// How outlines are made: a change of what they pick or how they order it must
 /// change it, or a store keeps the outlines of the old way until a file changes.
-const VERSION: u32 = 27;
+const VERSION: u32 = 28;
 
 /// Where the digest of the inputs of the stored outlines is kept ([`Workspace::derived`]).
 const INPUTS_KEY: &str = "outline-inputs";
@@ -248,6 +248,10 @@ fn outlines(
             let mut referenced_by: HashSet<usize> = HashSet::default();
             let mut picked: Vec<Candidate> = Vec::new();
             let mut seen: HashSet<(Option<u32>, &str, bool)> = HashSet::default();
+            let mut first_named: HashMap<(&str, Kind), u32> = HashMap::default();
+            for (d, def) in defs.iter().enumerate().rev() {
+                first_named.insert((def.name.as_str(), def.kind), d as u32);
+            }
             for (d, def) in defs.iter().enumerate() {
                 // A function's inner functions are its own business.
                 let nested = def.is_local(defs);
@@ -275,10 +279,17 @@ fn outlines(
                 // top-level namesake (serde_json's `fn from_str` beside `impl FromStr`'s).
                 // In tests, a helper class each test class declares again (marshmallow's
                 // `class MySchema(Schema)` in three of them) is one entry.
+                // A member of one of two same-named parents (Rust's `mod sync` for loom and
+                // for std, under exclusive `#[cfg]`s) is in the first of them.
                 let set = if fills_in || (!in_code && def.kind == Kind::Class) {
                     Some(u32::MAX)
                 } else {
-                    def.parent
+                    def.parent.map(|p| {
+                        defs.get(p as usize)
+                            .and_then(|p| first_named.get(&(p.name.as_str(), p.kind)))
+                            .copied()
+                            .unwrap_or(p)
+                    })
                 };
                 if seen.insert((set, def.name.as_str(), def.is_setter())) {
                     let score = ranking.def_rank.get(i).and_then(|s| s.get(d)).copied().unwrap_or(0.0);

@@ -446,3 +446,15 @@ fn a_method_named_as_an_everyday_type_s_counts_no_users_from_its_calls() {
     let outline = outline_all(&files).into_iter().find(|o| o.path == "lib/request.js").unwrap();
     assert_eq!(names(&outline), ["accepts", "get"]);
 }
+
+#[test]
+fn a_module_written_twice_under_exclusive_cfgs_lists_its_items_once() {
+    // bytes' `loom.rs`: `mod sync { pub(crate) mod atomic { … } }` for std and again for loom.
+    let one = "    pub(crate) mod atomic {\n        pub(crate) trait AtomicMut<T> {}\n    }\n";
+    let source = format!(
+        "#[cfg(not(loom))]\npub(crate) mod sync {{\n{one}}}\n#[cfg(loom)]\npub(crate) mod sync {{\n{one}}}\n"
+    );
+    let files = [IndexedFile::parsed("src/loom.rs", Lang::Rust, &source)];
+    let outline = &outline_all(&files)[0];
+    assert_eq!(names(outline), ["sync", "atomic", "AtomicMut"]);
+}
