@@ -569,3 +569,18 @@ fn an_undescribed_folder_is_what_its_most_depended_on_file_says() {
         "{net}"
     );
 }
+
+#[test]
+fn a_tests_folder_is_no_one_test_s_summary() {
+    // bytes' `tests/`: one of twelve files has a module doc, which said nothing of the others.
+    let repo = Repo::new();
+    repo.write("src/lib.rs", "pub struct Bytes;\n");
+    repo.write(
+        "tests/test_odd_alloc.rs",
+        "//! Test using Bytes with an allocator that hands out odd pointers.\n\nfn t() {}\n",
+    );
+    repo.write("tests/test_buf.rs", "fn t() {}\n");
+    repo.ok(&["init", "--no-agents"]);
+    let tests = context(&repo, "tests", "standard");
+    assert_eq!(tests["doc"]["current"]["description_source"], "summary", "{tests}");
+}

@@ -345,6 +345,11 @@ impl Tree {
         if let Some(found) = self.project_package(i) {
             return Some(found);
         }
+        // Each test's or example's file speaks for itself alone: bytes' `tests/` is not
+        // "Test using Bytes with an allocator that hands out \"odd\" pointers".
+        if PathRole::of(&folder.path).is_auxiliary() {
+            return None;
+        }
         // Otherwise the source file that says what it is and the most other files use
         // (reqwest's `async_impl/client.rs`, "An asynchronous Client to make
         // Requests with", not the first by name, `body.rs`'s "An asynchronous request body").
