@@ -83,7 +83,7 @@ struct Inputs {
 
 /// How outlines are made: a change of what they pick or how they order it must
 /// change it, or a store keeps the outlines of the old way until a file changes.
-const VERSION: u32 = 28;
+const VERSION: u32 = 29;
 
 /// Where the digest of the inputs of the stored outlines is kept ([`Workspace::derived`]).
 const INPUTS_KEY: &str = "outline-inputs";
@@ -217,7 +217,10 @@ fn outlines(
         let definers = if member { &member_definers } else { &definers };
         // A method named as the language's everyday types' (`get`, `set`, `len`) is called
         // on those all over (koa's supertest `.get('/')` chains are no use of `request.get`).
-        let everyday = member && Lang::from_name(&files[i].lang).is_some_and(|l| l.is_library_method(name));
+        // So is a function assigned as an object's property (immer's `arrayTraps.set = function`).
+        let called_on = member || def.assigned_owner().is_some();
+        let everyday =
+            called_on && Lang::from_name(&files[i].lang).is_some_and(|l| l.is_library_method(name));
         let specific = !everyday
             && definers.get(name).is_none_or(|d| {
                 d.len() <= MAX_DEFINERS

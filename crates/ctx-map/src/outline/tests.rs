@@ -439,10 +439,15 @@ fn a_method_named_as_an_everyday_type_s_counts_no_users_from_its_calls() {
          accepts (...args) {\n    return this.accept.types(...args)\n  }\n}\n",
     )];
     for test in 0..4 {
-        let source = "const request = require('supertest')\nrequest(app).get('/')\ncache.get('x')\n";
+        let source = "const request = require('supertest')\nrequest(app).get('/')\ncache.get('x')\ncache.set('x', 1)\n";
         files.push(js(&format!("test/t{test}.js"), source));
     }
     files.push(js("lib/context.js", "function delegate (ctx) {\n  return ctx.request.accepts('json')\n}\n"));
+    // immer's `arrayTraps.set = function`, a property's function.
+    files.push(js("lib/traps.js", "arrayTraps.set = function (state, prop) {\n  return state\n}\narrayTraps.deleteProperty = function (s) {\n  return s.x\n}\nexports.arrayTraps = arrayTraps\n"));
+    files.push(js("lib/use.js", "const { arrayTraps } = require('./traps')\narrayTraps.deleteProperty(1)\n"));
+    let traps = outline_all(&files).into_iter().find(|o| o.path == "lib/traps.js").unwrap();
+    assert_eq!(names(&traps)[..2], ["deleteProperty", "set"]);
     let outline = outline_all(&files).into_iter().find(|o| o.path == "lib/request.js").unwrap();
     assert_eq!(names(&outline), ["accepts", "get"]);
 }

@@ -738,7 +738,10 @@ fn js_leading_comment(text: &str) -> Option<String> {
             // code (`// Types`, `// Event`) labels a section: neither is the file's. A
             // tool's notice that it wrote the file is the file's, wherever it stands.
             let label = lines.len() == 1 && is_label(lines[0]) && !rest.starts_with(['\n', '\r']);
-            if (declares(rest) || label) && !says_generated(&lines.join(" ")) {
+            // A line exclaimed at the file's maintainers (immer's `// types only!` over its
+            // imports, `// Should be no imports here!`) says what to keep, not what it is.
+            let note = lines.len() == 1 && lines[0].ends_with('!');
+            if (declares(rest) || label || note) && !says_generated(&lines.join(" ")) {
                 return None;
             }
             lines

@@ -102,6 +102,12 @@ fn rust_inner_docs_and_js_comments() {
         sum("cors.ts", "// CORS helpers\n\nexport function cors() {}\n").as_deref(),
         Some("CORS helpers")
     );
+    // immer's notes to its maintainers, over its imports or not.
+    assert_eq!(sum("mapset.ts", "// types only!\nimport {ImmerState} from \"../internal\"\n"), None);
+    assert_eq!(
+        sum("env.ts", "// Should be no imports here!\n\n/** The sentinel. */\nexport const NOTHING = 1\n"),
+        None
+    );
     let exported = "// provide utility functions for css helper\nexport const SELECTOR = ':global'\n";
     assert_eq!(sum("common.ts", exported).as_deref(), Some("provide utility functions for css helper"));
     // A module's root file is its folder's: the one type it defines does not speak for it.
