@@ -639,8 +639,9 @@ fn rust_type_docs(file: &str, text: &str) -> Option<String> {
         if line.starts_with("#[") {
             continue; // attributes between the docs and the item
         }
-        if let Some(keyword) =
-            ["pub struct ", "pub enum ", "pub trait "].into_iter().find(|k| line.starts_with(k))
+        if let Some(keyword) = ["pub struct ", "pub enum ", "pub trait ", "pub unsafe trait "]
+            .into_iter()
+            .find(|k| line.starts_with(k))
             && let Some(name) = declared_name(line, keyword)
         {
             types.push((name, prose_paragraph(docs.drain(..))));
@@ -698,9 +699,21 @@ fn rust_inner_docs(text: &str) -> Option<String> {
         let inside = block.split("*/").next()?;
         return prose_paragraph(inside.lines().map(|l| l.trim().trim_start_matches('*')));
     }
-    let is_preamble =
-        |l: &&str| l.is_empty() || l.starts_with("#![") || (l.starts_with("//") && !l.starts_with("//!"));
-    let docs = text.lines().map(str::trim).skip_while(is_preamble).map_while(|l| l.strip_prefix("//!"));
+    // Crate attributes may run over lines (`#![doc(test(\n    no_crate_inject,\n))]`): an
+    // unclosed `[` keeps the next line in the preamble.
+    let mut open = 0i32;
+    let mut is_preamble = |l: &&str| {
+        let preamble = open > 0
+            || l.is_empty()
+            || l.starts_with("#![")
+            || (l.starts_with("//") && !l.starts_with("//!"));
+        if preamble && !l.starts_with("//") {
+            open += l.matches('[').count() as i32 - l.matches(']').count() as i32;
+        }
+        preamble
+    };
+    let docs =
+        text.lines().map(str::trim).skip_while(|l| is_preamble(l)).map_while(|l| l.strip_prefix("//!"));
     prose_paragraph(docs)
 }
 

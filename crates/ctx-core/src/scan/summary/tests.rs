@@ -102,6 +102,17 @@ fn rust_inner_docs_and_js_comments() {
         sum("cors.ts", "// CORS helpers\n\nexport function cors() {}\n").as_deref(),
         Some("CORS helpers")
     );
+    // bytes' `lib.rs`, whose crate docs follow a crate attribute over four lines, and
+    // `buf_mut.rs`, whose one type is an unsafe trait.
+    let lib = "#![warn(missing_docs)]\n#![doc(test(\n    no_crate_inject,\n    attr(deny(warnings))\n))]\n\n\
+               //! Provides abstractions for working with bytes.\n";
+    assert_eq!(sum("lib.rs", lib).as_deref(), Some("Provides abstractions for working with bytes."));
+    let buf_mut = "use core::mem;\n\n/// A trait for values that provide sequential write access to bytes.\n\
+                   pub unsafe trait BufMut {\n}\n";
+    assert_eq!(
+        sum("buf_mut.rs", buf_mut).as_deref(),
+        Some("A trait for values that provide sequential write access to bytes.")
+    );
     // immer's notes to its maintainers, over its imports or not.
     assert_eq!(sum("mapset.ts", "// types only!\nimport {ImmerState} from \"../internal\"\n"), None);
     assert_eq!(
