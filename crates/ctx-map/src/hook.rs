@@ -543,9 +543,11 @@ fn file_line(
         .iter()
         .take(3)
         .map(|(_, d)| {
-            let name = match owner(d) {
-                Some(owner) => format!("{owner}{separator}{}", d.name),
-                None => assigned_to(d).unwrap_or_else(|| d.name.clone()),
+            let trait_impl = d.parent(all).and_then(trait_and_type);
+            let name = match (trait_impl, owner(d)) {
+                (Some((tr, ty)), _) => format!("<{ty} as {tr}>::{}", d.name),
+                (None, Some(owner)) => format!("{owner}{separator}{}", d.name),
+                (None, None) => assigned_to(d).unwrap_or_else(|| d.name.clone()),
             };
             // A setter beside its getter says which it is: `set body (l. 135)`.
             let setter = if d.is_setter() { "set " } else { "" };
@@ -562,6 +564,36 @@ const OTHERWISE_SHOWN: usize = 2;
 /// What a function assigned to an object's property is called by: `res.send`
 /// for `res.send = function send(body)`, `Reply.send` for `Reply.prototype.send
 /// = function (payload)` (express's and fastify's methods, defined that way).
+/// The trait and the type of a Rust trait impl, as written (`impl<T> Buf for
+/// VecDeque<u8>`: `Buf`, `VecDeque<u8>`): its method is `<VecDeque<u8> as
+/// Buf>::chunk`, which `VecDeque::chunk` would pass off as the type's own.
+fn trait_and_type(parent: &crate::tags::Def) -> Option<(&str, &str)> {
+    if parent.kind != Kind::Impl {
+        return None;
+    }
+    let line = parent.signature.lines().next()?.trim();
+    let rest = line.strip_prefix("unsafe ").unwrap_or(line).strip_prefix("impl")?;
+    // The impl's own generics (`impl<'a, T: Buf>`), brackets balanced.
+    let rest = match rest.strip_prefix('<') {
+        Some(inner) => {
+            let mut depth = 1;
+            let end = inner.char_indices().find_map(|(i, c)| {
+                depth += match c {
+                    '<' => 1,
+                    '>' => -1,
+                    _ => 0,
+                };
+                (depth == 0).then_some(i + 1)
+            })?;
+            &inner[end..]
+        }
+        None => rest,
+    };
+    let (tr, ty) = rest.split_once(" for ")?;
+    let ty = ty.split(" where").next().unwrap_or(ty).trim_end_matches(['{', ' ']);
+    Some((tr.trim(), ty.trim()))
+}
+
 fn assigned_to(def: &crate::tags::Def) -> Option<String> {
     def.assigned_owner().map(|owner| format!("{owner}.{}", def.name))
 }

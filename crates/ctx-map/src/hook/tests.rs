@@ -268,3 +268,17 @@ fn chatter_and_slash_commands_have_no_words() {
     // Workflow words count beside a word of the code.
     assert_eq!(prompt_terms("run the tests of the decoder"), ["run", "test", "decoder"]);
 }
+
+#[test]
+fn a_trait_impl_s_method_is_named_as_the_trait_s_on_the_type() {
+    // bytes' `impl Buf for VecDeque<u8>`: `VecDeque::chunk` would read as std's own.
+    let rust = "impl<T: Copy> Buf for VecDeque<u8> where T: Sized {\n    fn chunk(&self) -> &[u8] {\n        &[]\n    }\n}\n\
+                impl fmt::Display for std::io::Error {\n    fn fmt(&self) {}\n}\n";
+    let file = rust_file("src/buf/vec_deque.rs", rust);
+    let words = prompt_terms("chunk fmt");
+    let line = file_line(Path::new(NOWHERE), &file, &words, &HashSet::default(), Vec::new);
+    assert_eq!(
+        line,
+        "- src/buf/vec_deque.rs: <VecDeque<u8> as Buf>::chunk (l. 2), <std::io::Error as fmt::Display>::fmt (l. 7)\n"
+    );
+}
