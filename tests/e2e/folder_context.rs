@@ -584,3 +584,20 @@ fn a_tests_folder_is_no_one_test_s_summary() {
     let tests = context(&repo, "tests", "standard");
     assert_eq!(tests["doc"]["current"]["description_source"], "summary", "{tests}");
 }
+
+#[test]
+fn a_second_package_beside_the_project_s_is_not_what_its_manifest_describes() {
+    // urllib3: `src/urllib3/` is the project's package; `dummyserver/`, a test server at
+    // the root, had been given the project's description.
+    let repo = Repo::new();
+    repo.write("pyproject.toml", "[project]\nname = \"pkg\"\ndescription = \"An HTTP client.\"\n");
+    repo.write("src/pkg/__init__.py", "from .pool import Pool\n");
+    repo.write("src/pkg/pool.py", "class Pool:\n    pass\n");
+    repo.write("dummyserver/__init__.py", "");
+    repo.write("dummyserver/app.py", "def serve():\n    pass\n");
+    repo.ok(&["init", "--no-agents"]);
+    let package = context(&repo, "src/pkg", "standard");
+    assert_eq!(package["doc"]["current"]["description_source"], "../../pyproject.toml", "{package}");
+    let server = context(&repo, "dummyserver", "standard");
+    assert_eq!(server["doc"]["current"]["description_source"], "summary", "{server}");
+}

@@ -410,6 +410,20 @@ impl Tree {
             "src" => (self.folders[parent].parent?, "../.."),
             _ => (parent, ".."),
         };
+        // The project's one package: not a second one beside it (urllib3's `dummyserver/`
+        // beside `src/urllib3/`, a test server the manifest says nothing of).
+        let packages = |f: usize| {
+            self.folders[f]
+                .children
+                .iter()
+                .filter(|&&c| has(c, "__init__.py") && !PathRole::of(&self.folders[c].path).is_auxiliary())
+        };
+        let src =
+            self.folders[project].children.iter().find(|&&c| paths::name(&self.folders[c].path) == "src");
+        let beside_src = parent == project && src.is_some_and(|&src| packages(src).next().is_some());
+        if beside_src || packages(parent).count() > 1 {
+            return None;
+        }
         let (text, manifest) = manifest_of(project, &["pyproject.toml", "setup.cfg"])?;
         Some((text, format!("{up}/{manifest}")))
     }
