@@ -15,6 +15,7 @@ use crate::secrets::Detector;
 mod ci;
 mod entry_points;
 mod just;
+mod nox;
 mod one_test;
 
 /// Facts about the project. Stable JSON.
@@ -342,6 +343,31 @@ pub fn detect(root: &Path, paths: &[String], tree_depth: usize, detector: &Detec
         Some((name, runner)).filter(|_| !name.contains('/'))
     }
     let names: BTreeSet<&str> = paths.iter().filter_map(|p| script(p)).map(|(name, _)| name).collect();
+    // A noxfile's sessions are the project's own scripts too (urllib3's `nox -s lint`).
+    let noxfile = paths.iter().find(|p| p.as_str() == "noxfile.py");
+    let nox_sessions: Vec<Command> = noxfile
+        .and_then(|path| Some((path, read(path)?)))
+        .map(|(path, text)| {
+            let sessions = nox::sessions(&text);
+            // `test` says how to test; `test_integration` is one way of it.
+            let variant = |name: &str| {
+                let first = name.split(['-', '_']).next().unwrap_or(name);
+                first != name && sessions.iter().any(|s| s == first)
+            };
+            sessions
+                .iter()
+                .filter(|name| !variant(name))
+                .filter_map(|name| {
+                    let purpose =
+                        purpose_of(name).or_else(|| nox::purpose_of_checker(name).map(String::from))?;
+                    Some(Command { purpose, command: format!("nox -s {name}"), source: path.clone() })
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    if noxfile.is_some() {
+        note(22, "nox", "noxfile.py");
+    }
     let mut scripts: Vec<Command> = paths
         .iter()
         .filter_map(|path| {
@@ -352,6 +378,15 @@ pub fn detect(root: &Path, paths: &[String], tree_depth: usize, detector: &Detec
             Some(Command { purpose, command: format!("{runner}{path}"), source: path.clone() })
         })
         .collect();
+    if !nox_sessions.is_empty() {
+        // What a tool's default would lint or check with, the project's sessions do,
+        // in the dependency groups they install; a quick `pytest` stays beside `nox -s test`.
+        commands.retain(|c| {
+            let covered = nox_sessions.iter().any(|n| n.purpose == c.purpose);
+            !(INFERRED_FROM.contains(&c.source.as_str()) && covered && c.purpose != "test")
+        });
+        commands.extend(nox_sessions);
+    }
     if !scripts.is_empty() {
         // A lint script runs the checkers too (`scripts/lint.sh` runs `mypy typer`).
         let family =

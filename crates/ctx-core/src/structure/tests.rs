@@ -455,3 +455,28 @@ fn of_more_entry_points_than_fit_the_largest_packages_stay() {
     let entries: Vec<&String> = s.key_files.iter().filter(|k| k.ends_with("lib.rs")).collect();
     assert_eq!(entries.first().map(|e| e.as_str()), Some("tracing-subscriber/src/lib.rs"), "{entries:?}");
 }
+
+#[test]
+fn a_noxfile_s_sessions_lint_and_check_in_place_of_a_tool_s_default() {
+    // urllib3: mypy sits in its own dependency group, which `nox -s mypy` installs and
+    // `mypy .` would not find; `nox -s test` runs every Python, `pytest` one.
+    let (_dir, root) = project(&[
+        ("pyproject.toml", "[tool.pytest.ini_options]\nx = 1\n[tool.mypy]\nstrict = true\n"),
+        (
+            "noxfile.py",
+            "import nox\n\n@nox.session(python=[\"3.12\"])\ndef test(session):\n    pass\n\n\
+             @nox.session\ndef test_integration(session):\n    pass\n\n@nox.session\ndef lint(session):\n    pass\n\n\
+             @nox.session\ndef mypy(session):\n    pass\n",
+        ),
+    ]);
+    assert_eq!(
+        commands_of(&root, &["pyproject.toml", "noxfile.py"]),
+        pairs(&[
+            ("test", "pytest"),
+            ("test", "nox -s test"),
+            ("test one", "pytest -k NAME"),
+            ("check", "nox -s mypy"),
+            ("lint", "nox -s lint")
+        ])
+    );
+}
