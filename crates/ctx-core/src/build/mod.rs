@@ -16,6 +16,7 @@
 //!    remove the files of folders that no longer exist.
 
 mod code_below;
+mod describe;
 mod fit;
 pub use code_below::CodeBelow;
 pub mod model;
