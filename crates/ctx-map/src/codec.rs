@@ -2,7 +2,7 @@
 //! decodes every file's tags). Little-endian `u32`s and length-prefixed
 //! UTF-8; anything that does not decode is treated as not cached.
 
-use crate::tags::{Def, FileTags, Kind, Ref};
+use crate::tags::{Def, DefaultExport, FileTags, Kind, Ref};
 
 const KINDS: [Kind; 12] = [
     Kind::Function,
@@ -58,6 +58,17 @@ pub fn encode(tags: &FileTags) -> Vec<u8> {
     for module in &tags.private_modules {
         put_str(&mut out, module);
     }
+    match &tags.default_export {
+        None => out.push(0),
+        Some(DefaultExport::Name(name)) => {
+            out.push(1);
+            put_str(&mut out, name);
+        }
+        Some(DefaultExport::Module(module)) => {
+            out.push(2);
+            put_str(&mut out, module);
+        }
+    }
     out
 }
 
@@ -85,7 +96,13 @@ pub fn decode(bytes: &[u8]) -> Option<FileTags> {
         refs.push(Ref { name, count, bare, method, exported, from, owners });
     }
     let private_modules = (0..r.u32()?).map(|_| r.str()).collect::<Option<Vec<_>>>()?;
-    (r.at == bytes.len()).then_some(FileTags { defs, refs, syntax_errors, private_modules })
+    let default_export = match r.byte()? {
+        0 => None,
+        1 => Some(DefaultExport::Name(r.str()?)),
+        2 => Some(DefaultExport::Module(r.str()?)),
+        _ => return None,
+    };
+    (r.at == bytes.len()).then_some(FileTags { defs, refs, syntax_errors, private_modules, default_export })
 }
 
 fn put_u32(out: &mut Vec<u8>, value: u32) {

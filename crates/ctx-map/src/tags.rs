@@ -17,9 +17,10 @@ use tree_sitter::{Node, Parser, QueryCursor, StreamingIterator};
 use crate::attributes::is_overload;
 use crate::lang::Lang;
 use crate::signature::signature;
+pub use default_export::DefaultExport;
 
 /// Bumped when what extraction yields changes: cached tags are re-parsed.
-pub const TAGS_VERSION: u32 = 60;
+pub const TAGS_VERSION: u32 = 61;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -412,6 +413,9 @@ pub struct FileTags {
     /// util;`, `pub(crate) mod gai;`), sorted: what those files define is no
     /// more public than they are.
     pub private_modules: Vec<String>,
+    /// JavaScript and TypeScript: what a file that takes the module whole
+    /// gets (`module.exports = createApplication`).
+    pub default_export: Option<DefaultExport>,
 }
 
 /// Tags of `source` in `lang`.
@@ -493,6 +497,12 @@ pub fn extract(lang: Lang, source: &str) -> Result<FileTags, String> {
                 object = capture.node.utf8_text(bytes).ok();
             } else if capture_name == "module" {
                 modules.extend(capture.node.utf8_text(bytes).ok());
+                // `const express = require('../')`: its uses (`express()`) are of that module's export.
+                if let (Ok(name), Some(module)) =
+                    (capture.node.utf8_text(bytes), default_export::required_module(capture.node, bytes))
+                {
+                    sources.entry(name.to_string()).or_insert(module);
+                }
             } else if capture_name == "import" {
                 if !exports_an_alias(capture.node) {
                     imported.insert((capture.node.start_byte(), capture.node.end_byte()));
@@ -711,7 +721,9 @@ pub fn extract(lang: Lang, source: &str) -> Result<FileTags, String> {
     refs.sort_by(|a, b| a.name.cmp(&b.name));
     let private_modules =
         if lang == Lang::Rust { private_module_declarations(root, bytes) } else { Vec::new() };
-    Ok(FileTags { defs, refs, syntax_errors: root.has_error(), private_modules })
+    let default_export =
+        if lang.is_javascript_like() { default_export::default_export(root, bytes) } else { None };
+    Ok(FileTags { defs, refs, syntax_errors: root.has_error(), private_modules, default_export })
 }
 
 /// The names of the top-level `mod name;` declarations (no body: the module is
@@ -847,5 +859,6 @@ fn qualified(lang: Lang, object: &str, name: &str, modules: &rustc_hash::FxHashS
     }
 }
 
+mod default_export;
 #[cfg(test)]
 mod tests;

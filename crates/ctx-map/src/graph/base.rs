@@ -15,6 +15,7 @@ use super::{MAX_DEFINERS, name_weight};
 use crate::exports::{JsModule, declaration_twin_of};
 use crate::index::IndexedFile;
 use crate::lang::Lang;
+use crate::tags::DefaultExport;
 
 /// A definition whose name no file defines (an `impl` of a foreign type),
 /// or a (file, name) pair no reference reaches.
@@ -210,20 +211,29 @@ impl Base {
                     if uses == 0 {
                         continue;
                     }
-                    let Some(&id) = name_ids.get(r.name.as_str()) else { continue };
+                    // A name bound to a module's default export is the name that module
+                    // exports: express's tests' `express()` of `require('../')` is
+                    // `lib/express.js`'s `createApplication`.
+                    let whole = r.from.as_deref().filter(|_| lang.is_some_and(Lang::is_javascript_like));
+                    let default = whole.and_then(|module| modules.default_export(from, module));
+                    let name = default.map_or(r.name.as_str(), |(_, name)| name);
+                    let Some(&id) = name_ids.get(name) else { continue };
                     let targets = &definers[id as usize];
                     // A name the file imports from a module of the repository is that module's
                     // (or the one it re-exports it from), however many files define one: httpie's
                     // `from .cli.definition import parser`.
-                    let imported = match targets.len() > 1 && r.from.is_some() {
-                        true => modules.definer(from, &r.name, |file| targets.iter().any(|d| d.file == file)),
-                        false => None,
+                    let imported = match default {
+                        Some((file, _)) => targets.iter().any(|d| d.file == file).then_some(file),
+                        None if targets.len() > 1 && r.from.is_some() => {
+                            modules.definer(from, name, |file| targets.iter().any(|d| d.file == file))
+                        }
+                        None => None,
                     };
                     if targets.len() > MAX_DEFINERS && imported.is_none() {
                         continue;
                     }
                     let full_weight =
-                        name_weight(&r.name, targets.len().min(MAX_DEFINERS)) * f64::from(uses).sqrt();
+                        name_weight(name, targets.len().min(MAX_DEFINERS)) * f64::from(uses).sqrt();
                     let library_name = library[id as usize].names & bit != 0;
                     let weight = if library_name { full_weight * LIBRARY_WEIGHT } else { full_weight };
                     let weight = weight * plausibility(from_id, targets);
@@ -372,7 +382,7 @@ fn library_slot(lang: Lang) -> u8 {
 const KEY: &str = "graph-base";
 /// The encoding's version; a change of what the base holds or how edges
 /// are weighed must change it (the tags' version is part of the digest).
-const VERSION: u32 = 15;
+const VERSION: u32 = 16;
 /// What a use of a name the standard library gives weighs, against one of the
 /// repository's own: its prelude's types and values ([`crate::lang::Lang::is_library_name`])
 /// anywhere, its everyday types' methods ([`crate::lang::Lang::is_library_method`])
@@ -422,6 +432,14 @@ fn shape(file: &IndexedFile) -> blake3::Hash {
             bytes.extend_from_slice(&uses.to_le_bytes());
         }
         bytes.push(0);
+    }
+    if let Some(export) = &tags.default_export {
+        let (tag, text) = match export {
+            DefaultExport::Name(name) => (1, name),
+            DefaultExport::Module(module) => (2, module),
+        };
+        bytes.push(tag);
+        bytes.extend_from_slice(text.as_bytes());
     }
     blake3::hash(&bytes)
 }

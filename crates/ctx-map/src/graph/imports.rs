@@ -8,6 +8,7 @@
 use rustc_hash::FxHashMap as HashMap;
 
 use crate::index::IndexedFile;
+use crate::tags::DefaultExport;
 
 /// How many re-exports an import is followed through.
 const MAX_HOPS: usize = 4;
@@ -59,6 +60,21 @@ impl<'a> Modules<'a> {
                 return None;
             }
             at = target as usize;
+        }
+        None
+    }
+
+    /// The definition a JavaScript module's default export names, as file
+    /// `from` takes the module whole (`const express = require('../')`): the
+    /// file and the name (`lib/express.js`, `createApplication`), following
+    /// modules that export another's (`module.exports = require('./lib/express')`).
+    pub(crate) fn default_export(&self, from: usize, module: &str) -> Option<(u32, &'a str)> {
+        let mut at = self.resolve(from, module)?;
+        for _ in 0..MAX_HOPS {
+            match self.files[at as usize].tags.default_export.as_ref()? {
+                DefaultExport::Name(name) => return Some((at, name)),
+                DefaultExport::Module(module) => at = self.resolve(at as usize, module)?,
+            }
         }
         None
     }
@@ -124,7 +140,8 @@ impl<'a> Modules<'a> {
         let bare = SCRIPT_EXTENSIONS.iter().find_map(|e| path.strip_suffix(e)).unwrap_or(&path);
         let mut candidates = vec![path.clone()];
         candidates.extend(SCRIPT_EXTENSIONS.iter().map(|e| format!("{bare}{e}")));
-        candidates.extend(SCRIPT_EXTENSIONS.iter().map(|e| format!("{path}/index{e}")));
+        // A folder is its index (`require('../')` of the root's `index.js`).
+        candidates.extend(SCRIPT_EXTENSIONS.iter().map(|e| join(&path, &format!("index{e}"))));
         self.first_of(candidates)
     }
 

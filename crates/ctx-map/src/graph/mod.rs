@@ -766,6 +766,35 @@ impl<T> ProgressState<T> {
     }
 
     #[test]
+    fn a_package_s_default_export_is_what_its_users_call_by_their_own_name() {
+        // express's shape: `index.js` exports `lib/express.js`'s default export,
+        // `createApplication`, which every test requires whole and calls `express()`.
+        let test = "var express = require('../');\nvar app = express();\napp.set('x', express());\n";
+        let files = [
+            js("index.js", "'use strict';\nmodule.exports = require('./lib/express');\n"),
+            js(
+                "lib/express.js",
+                "var proto = require('./application');\nexports = module.exports = createApplication;\n\
+                 function createApplication() {\n  return mixin({}, proto)\n}\n",
+            ),
+            js(
+                "lib/application.js",
+                "var app = exports = module.exports = {};\napp.set = function set(k, v) {\n  return mixin(k, v)\n}\n",
+            ),
+            js("lib/utils.js", "function mixin(a, b) {\n  return a\n}\nmodule.exports = { mixin }\n"),
+            js("test/app.js", test),
+            js("test/app.set.js", test),
+        ];
+        let ranking = Graph::new(&files, &HashSet::default()).rank(&Focus::default());
+        let at = |file: usize, name: &str| files[file].tags.defs.iter().position(|d| d.name == name).unwrap();
+        let create = at(1, "createApplication");
+        assert!(ranking.is_surface(1, create), "{:?}", ranking.surface);
+        // The tests' `express()` reach it: it ranks over the helper the package calls.
+        let mixin = ranking.def_rank[3][at(3, "mixin")];
+        assert!(ranking.def_rank[1][create] > mixin, "{:?}", ranking.def_rank);
+    }
+
+    #[test]
     fn what_a_module_exports_of_its_own_lifts_no_look_alike_elsewhere() {
         // fastify's shape: `lib/validation.js` defines and exports `validate`;
         // `lib/hooks.js` has a `Hooks.prototype.validate` method, which a bare

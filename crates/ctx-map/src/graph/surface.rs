@@ -9,7 +9,7 @@ use super::base::{self, Base, NONE};
 use super::language_family;
 use crate::exports::JsModule;
 use crate::index::IndexedFile;
-use crate::tags::Kind;
+use crate::tags::{DefaultExport, Kind};
 
 /// A file that defines more public names than this is code, not a package's front door.
 const MAX_SURFACE_DEFS: usize = 5;
@@ -161,13 +161,21 @@ pub(super) fn lift_public_surface(files: &[IndexedFile], base: &Base, slot_rank:
             public[edge.slot as usize] = true;
         }
     }
+    // What an entry file exports whole is the package (express's `index.js`, `module.exports =
+    // require('./lib/express')`, exports `lib/express.js`'s `createApplication`).
+    let defaults = entry_defaults(files, &surface, &auxiliary);
     // An entry file's own public definitions are the package's as much as what it imports
     // (urllib3's `def request` in `__init__.py`, its front door since 2.0).
     let mut first = 0;
-    for file in files {
+    for (i, file) in files.iter().enumerate() {
         let defs = &file.tags.defs;
         let slots = &base.def_slots[first..first + defs.len()];
         first += defs.len();
+        for (_, name) in defaults.iter().filter(|(at, _)| *at as usize == i) {
+            for (_, &slot) in defs.iter().zip(slots).filter(|(d, slot)| **slot != NONE && d.name == *name) {
+                public[slot as usize] = true;
+            }
+        }
         if defines_surface(file) {
             let module = JsModule::of(file);
             for (def, &slot) in defs.iter().zip(slots) {
@@ -192,6 +200,24 @@ pub(super) fn lift_public_surface(files: &[IndexedFile], base: &Base, slot_rank:
         }
     }
     best * 1.5
+}
+
+/// The definitions the entry files ([`is_surface`]) export as their
+/// default, by file and name, where that is code of the package.
+fn entry_defaults<'a>(files: &'a [IndexedFile], surface: &[bool], auxiliary: &[bool]) -> Vec<(u32, &'a str)> {
+    let exporting = |i: &usize| surface[*i] && files[*i].tags.default_export.is_some();
+    if !(0..files.len()).any(|i| exporting(&i)) {
+        return Vec::new();
+    }
+    let modules = super::imports::Modules::new(files);
+    (0..files.len())
+        .filter(exporting)
+        .filter_map(|i| match files[i].tags.default_export.as_ref()? {
+            DefaultExport::Name(name) => Some((i as u32, name.as_str())),
+            DefaultExport::Module(module) => modules.default_export(i, module),
+        })
+        .filter(|&(at, _)| !auxiliary[at as usize])
+        .collect()
 }
 
 /// Share of its type's lift the most used member of a public type takes; the

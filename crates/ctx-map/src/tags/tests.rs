@@ -372,3 +372,30 @@ fn an_exported_alias_is_the_module_s_own_name_and_an_unexported_one_is_not() {
     let names: Vec<String> = defs(Lang::TypeScript, source).into_iter().map(|d| d.0).collect();
     assert_eq!(names, ["immer", "produce"]);
 }
+
+#[test]
+fn a_module_s_default_export_and_the_modules_names_are_required_from() {
+    use crate::tags::DefaultExport::{Module, Name};
+    let cases: [(&str, Option<crate::tags::DefaultExport>); 8] = [
+        (
+            "function createApplication() {}\nexports = module.exports = createApplication;\n",
+            Some(Name("createApplication".into())),
+        ),
+        ("module.exports = class Application extends Emitter {}\n", Some(Name("Application".into()))),
+        ("'use strict'\nmodule.exports = require('./lib/express');\n", Some(Module("./lib/express".into()))),
+        ("export default function handler() {}\n", Some(Name("handler".into()))),
+        ("class Hono {}\nexport default Hono\n", Some(Name("Hono".into()))),
+        ("export { default } from './client'\n", Some(Module("./client".into()))),
+        ("module.exports = { a, b }\nexport const c = 1\n", None),
+        ("module.exports.a = a\nexports.b = b\n", None),
+    ];
+    for (source, expected) in cases {
+        for lang in [Lang::JavaScript, Lang::TypeScript] {
+            assert_eq!(extract(lang, source).unwrap().default_export, expected, "{lang:?}: {source}");
+        }
+    }
+    assert_eq!(extract(Lang::Python, "x = 1\n").unwrap().default_export, None);
+    let tags = extract(Lang::JavaScript, "var express = require('../');\nvar app = express();\n").unwrap();
+    let r = tags.refs.iter().find(|r| r.name == "express").unwrap();
+    assert_eq!(r.from.as_deref(), Some("../"));
+}
