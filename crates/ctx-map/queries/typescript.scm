@@ -16,3 +16,20 @@
 (type_identifier) @name @reference.type
 (nested_type_identifier name: (type_identifier) @name) @reference.type
 (extends_clause value: (identifier) @name) @reference.type
+; A function cast to its type, TypeScript's way to type an overloaded one: zustand's
+; `export const createStore = ((createState) => …) as CreateStore`.
+(lexical_declaration
+  (variable_declarator name: (identifier) @name
+    value: [(as_expression . [(arrow_function) (function_expression)
+                               (parenthesized_expression [(arrow_function) (function_expression)])])
+            (satisfies_expression . [(arrow_function) (function_expression)
+                                     (parenthesized_expression [(arrow_function) (function_expression)])])]) @definition.function)
+; A constant so cast (`export const DEFAULTS = { … } as const`).
+(program (lexical_declaration
+  (variable_declarator name: (identifier) @name
+    value: [(as_expression . [(number) (string) (template_string) (object) (array) (new_expression) (call_expression) (member_expression) (identifier)])
+            (satisfies_expression . [(number) (string) (template_string) (object) (array) (new_expression) (call_expression) (member_expression) (identifier)])]) @definition.constant))
+(program (export_statement (lexical_declaration
+  (variable_declarator name: (identifier) @name
+    value: [(as_expression . [(number) (string) (template_string) (object) (array) (new_expression) (call_expression) (member_expression) (identifier)])
+            (satisfies_expression . [(number) (string) (template_string) (object) (array) (new_expression) (call_expression) (member_expression) (identifier)])]) @definition.constant)))

@@ -69,6 +69,10 @@ pub fn encode(tags: &FileTags) -> Vec<u8> {
             put_str(&mut out, module);
         }
     }
+    put_u32(&mut out, tags.reexports_all.len() as u32);
+    for module in &tags.reexports_all {
+        put_str(&mut out, module);
+    }
     out
 }
 
@@ -102,7 +106,9 @@ pub fn decode(bytes: &[u8]) -> Option<FileTags> {
         2 => Some(DefaultExport::Module(r.str()?)),
         _ => return None,
     };
-    (r.at == bytes.len()).then_some(FileTags { defs, refs, syntax_errors, private_modules, default_export })
+    let reexports_all = (0..r.u32()?).map(|_| r.str()).collect::<Option<Vec<_>>>()?;
+    let tags = FileTags { defs, refs, syntax_errors, private_modules, default_export, reexports_all };
+    (r.at == bytes.len()).then_some(tags)
 }
 
 fn put_u32(out: &mut Vec<u8>, value: u32) {
@@ -168,5 +174,13 @@ mod tests {
                 .unwrap();
         assert_eq!(tags.private_modules, ["gai", "util"]);
         assert_eq!(decode(&encode(&tags)), Some(tags));
+        // A JavaScript module's default export and the modules it re-exports whole.
+        for source in
+            ["export * from './a'\nexport default class App {}\n", "module.exports = require('./lib')\n"]
+        {
+            let tags = crate::tags::extract(Lang::TypeScript, source).unwrap();
+            assert!(tags.default_export.is_some(), "{source}");
+            assert_eq!(decode(&encode(&tags)), Some(tags));
+        }
     }
 }

@@ -23,6 +23,21 @@ fn body_of(node: Node) -> Option<Node> {
     })
 }
 
+/// The function a declarator's value casts (TypeScript's `(…) as T`, `…
+/// satisfies T`), and the type it casts it to.
+fn cast_function(declarator: Node) -> Option<(Node, Node)> {
+    let value = declarator.child_by_field_name("value")?;
+    if !matches!(value.kind(), "as_expression" | "satisfies_expression") {
+        return None;
+    }
+    let mut function = value.named_child(0)?;
+    while function.kind() == "parenthesized_expression" {
+        function = function.named_child(0)?;
+    }
+    let ty = value.named_child(u32::try_from(value.named_child_count().checked_sub(1)?).ok()?)?;
+    matches!(function.kind(), "arrow_function" | "function_expression").then_some((function, ty))
+}
+
 /// Longest signature line a long parameter list is wrapped to, in characters.
 pub(crate) const WRAP: usize = 100;
 /// Longest signature kept, in characters: five lines of [`WRAP`]. A longer
@@ -104,6 +119,17 @@ fn unmarked_signature(source: &str, node: Node, kind: Kind, overloads: usize) ->
         outer = parent;
     }
     let start = outer.start_byte();
+    // A function cast to its type (`const createStore = ((s) => …) as CreateStore`) reads
+    // as the typed constant it is: `const createStore: CreateStore = (s) =>`.
+    if let Some((function, ty)) = cast_function(node) {
+        let value = node.child_by_field_name("value").unwrap_or(node);
+        let head = shown_text(source, outer, start, value.start_byte());
+        let head = head.trim_end().trim_end_matches('=').trim_end();
+        let end = function.child_by_field_name("body").map_or(function.end_byte(), |b| b.start_byte());
+        let function = shown_text(source, outer, function.start_byte(), end);
+        let text = format!("{head}: {} = {}", &source[ty.byte_range()], function.trim_end());
+        return (join_lines(&text), Vec::new());
+    }
     let callable = matches!(kind, Kind::Function | Kind::Method);
     let end = match body {
         Some(body) => body.start_byte(),

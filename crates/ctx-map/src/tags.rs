@@ -20,7 +20,7 @@ use crate::signature::signature;
 pub use default_export::DefaultExport;
 
 /// Bumped when what extraction yields changes: cached tags are re-parsed.
-pub const TAGS_VERSION: u32 = 61;
+pub const TAGS_VERSION: u32 = 63;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -416,6 +416,9 @@ pub struct FileTags {
     /// JavaScript and TypeScript: what a file that takes the module whole
     /// gets (`module.exports = createApplication`).
     pub default_export: Option<DefaultExport>,
+    /// JavaScript and TypeScript: the modules whose every export it passes
+    /// on, as written (`./vanilla` of `export * from './vanilla'`).
+    pub reexports_all: Vec<String>,
 }
 
 /// Tags of `source` in `lang`.
@@ -721,9 +724,20 @@ pub fn extract(lang: Lang, source: &str) -> Result<FileTags, String> {
     refs.sort_by(|a, b| a.name.cmp(&b.name));
     let private_modules =
         if lang == Lang::Rust { private_module_declarations(root, bytes) } else { Vec::new() };
-    let default_export =
-        if lang.is_javascript_like() { default_export::default_export(root, bytes) } else { None };
-    Ok(FileTags { defs, refs, syntax_errors: root.has_error(), private_modules, default_export })
+    let (default_export, reexports_all) = match lang.is_javascript_like() {
+        true => {
+            (default_export::default_export(root, bytes), default_export::reexported_modules(root, bytes))
+        }
+        false => (None, Vec::new()),
+    };
+    Ok(FileTags {
+        defs,
+        refs,
+        syntax_errors: root.has_error(),
+        private_modules,
+        default_export,
+        reexports_all,
+    })
 }
 
 /// The names of the top-level `mod name;` declarations (no body: the module is

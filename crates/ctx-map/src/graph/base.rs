@@ -441,6 +441,10 @@ fn shape(file: &IndexedFile) -> blake3::Hash {
         bytes.push(tag);
         bytes.extend_from_slice(text.as_bytes());
     }
+    for module in &tags.reexports_all {
+        bytes.push(3);
+        bytes.extend_from_slice(module.as_bytes());
+    }
     blake3::hash(&bytes)
 }
 

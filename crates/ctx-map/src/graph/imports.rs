@@ -79,6 +79,28 @@ impl<'a> Modules<'a> {
         None
     }
 
+    /// The files whose every export file `from` passes on (`export * from
+    /// './vanilla'`), and those they pass on so in turn.
+    pub(crate) fn reexported_whole(&self, from: usize) -> Vec<u32> {
+        let mut found: Vec<u32> = Vec::new();
+        let mut next = vec![from as u32];
+        for _ in 0..MAX_HOPS {
+            let reached: Vec<u32> = next
+                .iter()
+                .flat_map(|&at| {
+                    let modules = &self.files[at as usize].tags.reexports_all;
+                    modules.iter().filter_map(move |m| self.resolve(at as usize, m))
+                })
+                .filter(|&f| f as usize != from && !found.contains(&f))
+                .collect();
+            found.extend(&reached);
+            next = reached;
+        }
+        found.sort_unstable();
+        found.dedup();
+        found
+    }
+
     /// Whether `module`, as file `from` writes it, lies outside the repository
     /// for certain: a Python module no file of the repository is, or starts
     /// (`from pathlib import Path`, `from os.path import join`); Rust's

@@ -33,7 +33,7 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use self::base::{Base, NONE};
 pub(crate) use self::surface::is_own_public;
-use self::surface::{defines_surface, lift_public_surface, private_member};
+use self::surface::{lift_public_surface, private_member};
 use crate::exports::JsModule;
 use crate::index::IndexedFile;
 
@@ -413,7 +413,7 @@ impl<'a> Graph<'a> {
         }
         // What reaches a trait impl's items, before the public surface is lifted:
         // a package exporting `Response` exports no impl's `type Response`.
-        let (mut unlifted, mut own_lift) = (None, 0.0);
+        let (mut unlifted, mut own_lift) = (None, surface::OwnLift { lift: 0.0, files: Vec::new() });
         if overview {
             unlifted = Some(slot_rank.clone());
             own_lift = lift_public_surface(files, &self.base, &mut slot_rank);
@@ -473,11 +473,11 @@ impl<'a> Graph<'a> {
                 }
                 // An entry file's own public definitions (rich's `print` and `inspect`
                 // in `rich/__init__.py`) are the package's too: after what it imports.
-                if own_lift > 0.0 && defines_surface(file) {
+                if own_lift.of(i) {
                     let module = JsModule::of(file);
                     for (d, def) in defs.iter().enumerate() {
                         if is_own_public(file, def, module.as_ref()) {
-                            scores[d] += own_lift;
+                            scores[d] += own_lift.lift;
                             surface[i][d] = true;
                         }
                     }
@@ -792,6 +792,40 @@ impl<T> ProgressState<T> {
         // The tests' `express()` reach it: it ranks over the helper the package calls.
         let mixin = ranking.def_rank[3][at(3, "mixin")];
         assert!(ranking.def_rank[1][create] > mixin, "{:?}", ranking.def_rank);
+    }
+
+    #[test]
+    fn what_an_entry_file_re_exports_whole_is_the_package_s_surface() {
+        // zustand's shape: `src/index.ts` is `export * from './vanilla.ts'` and
+        // `export * from './react'`, which exports one `export * from` further on.
+        let ts = |path: &str, source: &str| IndexedFile::parsed(path, crate::lang::Lang::TypeScript, source);
+        let files = [
+            ts("src/index.ts", "export * from './vanilla.ts'\nexport * from './react'\n"),
+            ts(
+                "src/vanilla.ts",
+                "type CreateStore = { (): number }\nconst createStoreImpl = () => helper()\n\
+                 export const createStore = ((s) => createStoreImpl()) as CreateStore\n\
+                 export interface StoreApi { get: () => number }\n",
+            ),
+            ts("src/react.ts", "export * from './react/hooks'\n"),
+            ts(
+                "src/react/hooks.ts",
+                "import { createStore } from '../vanilla'\nexport function useStore() { return createStore() }\n",
+            ),
+            ts("src/helper.ts", "export function helper() { return 1 }\n"),
+        ];
+        let ranking = Graph::new(&files, &HashSet::default()).rank(&Focus::default());
+        let surface = |file: usize, name: &str| {
+            let d = files[file].tags.defs.iter().position(|d| d.name == name).unwrap();
+            ranking.is_surface(file, d)
+        };
+        for (file, name) in [(1, "createStore"), (1, "StoreApi"), (3, "useStore")] {
+            assert!(surface(file, name), "{name}: {:?}", ranking.surface);
+        }
+        // What the module keeps to itself, and what no entry passes on, are not.
+        for (file, name) in [(1, "createStoreImpl"), (1, "CreateStore"), (4, "helper")] {
+            assert!(!surface(file, name), "{name}: {:?}", ranking.surface);
+        }
     }
 
     #[test]

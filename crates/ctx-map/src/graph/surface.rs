@@ -57,11 +57,10 @@ pub(super) fn defines_surface(file: &IndexedFile) -> bool {
 /// helpers with long specific names outrank short public names (`url_for`,
 /// `request`, `command`).
 ///
-/// An entry file's own public definitions ([`defines_surface`]) are lifted
-/// alike when another file uses them; returns the lift those that no file uses
-/// take (0 without a surface): half-way between the best definition left
-/// unlifted and the least lifted one.
-pub(super) fn lift_public_surface(files: &[IndexedFile], base: &Base, slot_rank: &mut [f64]) -> f64 {
+/// An entry file's own public definitions ([`defines_surface`]), and those
+/// of a module an entry file re-exports whole, are lifted alike when another
+/// file uses them; returns what those that no file uses take.
+pub(super) fn lift_public_surface(files: &[IndexedFile], base: &Base, slot_rank: &mut [f64]) -> OwnLift {
     // Per file, once: there are far more edges than files.
     let surface: Vec<bool> = files.iter().map(is_surface).collect();
     // A test's or an example's look-alike of an exported name is none of the package's,
@@ -84,7 +83,7 @@ pub(super) fn lift_public_surface(files: &[IndexedFile], base: &Base, slot_rank:
         .map(|(_, &slot)| slot)
         .collect();
     if !surface.contains(&true) && !passes_on.contains(&true) && exported_macros.is_empty() {
-        return 0.0;
+        return OwnLift { lift: 0.0, files: Vec::new() };
     }
     let family: Vec<&str> = files.iter().map(|f| language_family(&f.lang)).collect();
     // Each name id's name.
@@ -161,9 +160,10 @@ pub(super) fn lift_public_surface(files: &[IndexedFile], base: &Base, slot_rank:
             public[edge.slot as usize] = true;
         }
     }
-    // What an entry file exports whole is the package (express's `index.js`, `module.exports =
-    // require('./lib/express')`, exports `lib/express.js`'s `createApplication`).
-    let defaults = entry_defaults(files, &surface, &auxiliary);
+    // What an entry file exports of other modules is the package's: express's `index.js`
+    // (`module.exports = require('./lib/express')`) exports `lib/express.js`'s
+    // `createApplication`, zustand's `index.ts` (`export * from './vanilla'`) its `createStore`.
+    let (defaults, whole) = entry_exports(files, &surface, &auxiliary);
     // An entry file's own public definitions are the package's as much as what it imports
     // (urllib3's `def request` in `__init__.py`, its front door since 2.0).
     let mut first = 0;
@@ -176,7 +176,7 @@ pub(super) fn lift_public_surface(files: &[IndexedFile], base: &Base, slot_rank:
                 public[slot as usize] = true;
             }
         }
-        if defines_surface(file) {
+        if defines_surface(file) || whole[i] {
             let module = JsModule::of(file);
             for (def, &slot) in defs.iter().zip(slots) {
                 if slot != NONE && is_own_public(file, def, module.as_ref()) {
@@ -199,25 +199,57 @@ pub(super) fn lift_public_surface(files: &[IndexedFile], base: &Base, slot_rank:
             *rank += best * lift;
         }
     }
-    best * 1.5
+    let files = files.iter().zip(whole).map(|(file, whole)| whole || defines_surface(file)).collect();
+    OwnLift { lift: best * 1.5, files }
 }
 
-/// The definitions the entry files ([`is_surface`]) export as their
-/// default, by file and name, where that is code of the package.
-fn entry_defaults<'a>(files: &'a [IndexedFile], surface: &[bool], auxiliary: &[bool]) -> Vec<(u32, &'a str)> {
-    let exporting = |i: &usize| surface[*i] && files[*i].tags.default_export.is_some();
+/// What the public definitions no file uses take in the overview, and of which files.
+pub(super) struct OwnLift {
+    /// Half-way between the best definition left unlifted and the least lifted one (0
+    /// without a surface).
+    pub lift: f64,
+    /// Per file, whether its own public definitions are the package's (none: no file's).
+    pub files: Vec<bool>,
+}
+
+impl OwnLift {
+    pub(super) fn of(&self, file: usize) -> bool {
+        self.lift > 0.0 && self.files.get(file) == Some(&true)
+    }
+}
+
+/// What the entry files ([`is_surface`]) pass on of other modules of the
+/// package: the definitions their default exports name, by file and name,
+/// and per file whether they re-export it whole (zustand's `index.ts`,
+/// `export * from './vanilla'`), so that its public definitions are the
+/// package's as an entry file's own are.
+fn entry_exports<'a>(
+    files: &'a [IndexedFile],
+    surface: &[bool],
+    auxiliary: &[bool],
+) -> (Vec<(u32, &'a str)>, Vec<bool>) {
+    let mut whole = vec![false; files.len()];
+    let exporting = |i: &usize| {
+        let tags = &files[*i].tags;
+        surface[*i] && (tags.default_export.is_some() || !tags.reexports_all.is_empty())
+    };
     if !(0..files.len()).any(|i| exporting(&i)) {
-        return Vec::new();
+        return (Vec::new(), whole);
     }
     let modules = super::imports::Modules::new(files);
-    (0..files.len())
-        .filter(exporting)
-        .filter_map(|i| match files[i].tags.default_export.as_ref()? {
-            DefaultExport::Name(name) => Some((i as u32, name.as_str())),
-            DefaultExport::Module(module) => modules.default_export(i, module),
-        })
-        .filter(|&(at, _)| !auxiliary[at as usize])
-        .collect()
+    let mut defaults = Vec::new();
+    for i in (0..files.len()).filter(exporting) {
+        defaults.extend(match files[i].tags.default_export.as_ref() {
+            Some(DefaultExport::Name(name)) => Some((i as u32, name.as_str())),
+            Some(DefaultExport::Module(module)) => modules.default_export(i, module),
+            None => None,
+        });
+        for file in modules.reexported_whole(i) {
+            whole[file as usize] = !auxiliary[file as usize];
+        }
+    }
+    defaults.retain(|&(at, _)| !auxiliary[at as usize]);
+    (defaults, whole)
 }
 
 /// Share of its type's lift the most used member of a public type takes; the

@@ -4,6 +4,7 @@
 //! express = require('../')`). Together they say which definition such a
 //! name means, though the names differ: express's tests call `express()`,
 //! which is `lib/express.js`'s `createApplication` (see [`crate::graph`]).
+//! And the modules it passes on whole (`export * from './vanilla'`).
 
 use serde::{Deserialize, Serialize};
 use tree_sitter::Node;
@@ -45,6 +46,21 @@ pub(super) fn default_export(root: Node, bytes: &[u8]) -> Option<DefaultExport> 
         }
     }
     found
+}
+
+/// The modules whose every export the module passes on: `'./vanilla'` of
+/// `export * from './vanilla'` (not `export * as ns from …`, one name).
+pub(super) fn reexported_modules(root: Node, bytes: &[u8]) -> Vec<String> {
+    let mut cursor = root.walk();
+    let statements = root.named_children(&mut cursor).filter(|s| s.kind() == "export_statement");
+    statements
+        .filter(|s| {
+            let mut cursor = s.walk();
+            let children: Vec<&str> = s.children(&mut cursor).map(|c| c.kind()).collect();
+            children.contains(&"*") && !children.contains(&"namespace_export")
+        })
+        .filter_map(|s| unquoted(s.child_by_field_name("source")?, bytes))
+        .collect()
 }
 
 /// The module `name` (a variable declarator's name) is required whole from:

@@ -398,4 +398,36 @@ fn a_module_s_default_export_and_the_modules_names_are_required_from() {
     let tags = extract(Lang::JavaScript, "var express = require('../');\nvar app = express();\n").unwrap();
     let r = tags.refs.iter().find(|r| r.name == "express").unwrap();
     assert_eq!(r.from.as_deref(), Some("../"));
+    // What it passes on whole; not a namespace, one name.
+    let ts = "export * from './vanilla.ts'\nexport * as utils from './utils'\nexport { a } from './a'\n\
+              export * from \"./react\"\n";
+    assert_eq!(extract(Lang::TypeScript, ts).unwrap().reexports_all, ["./vanilla.ts", "./react"]);
+}
+
+#[test]
+fn a_function_or_constant_cast_to_its_type_is_a_definition() {
+    let ts = "export const createStore = ((createState) =>\n  createState ? impl(createState) : impl) as CreateStore\n\
+              const create = (<T>(s: T) => s) satisfies Create\n\
+              export const DEFAULTS = { a: 1 } as const\nconst names = ['a'] as const\n\
+              function f() { const local = (() => 1) as F }\n";
+    let tags = extract(Lang::TypeScript, ts).unwrap();
+    let shown: Vec<(&str, Kind)> = tags.defs.iter().map(|d| (d.name.as_str(), d.kind)).collect();
+    assert_eq!(
+        shown,
+        [
+            ("createStore", Kind::Function),
+            ("create", Kind::Function),
+            ("DEFAULTS", Kind::Constant),
+            ("names", Kind::Constant),
+            ("f", Kind::Function),
+            ("local", Kind::Function),
+        ]
+    );
+    // As the typed constants they are, without their bodies.
+    let signatures: Vec<&str> = tags.defs.iter().map(|d| d.signature.as_str()).collect();
+    assert_eq!(
+        signatures[..2],
+        ["export const createStore: CreateStore = (createState) =>", "const create: Create = <T>(s: T) =>"]
+    );
+    assert_eq!(signatures[2], "export const DEFAULTS = { a: 1 } as const");
 }
