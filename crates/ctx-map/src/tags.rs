@@ -20,7 +20,7 @@ use crate::signature::signature;
 pub use default_export::DefaultExport;
 
 /// Bumped when what extraction yields changes: cached tags are re-parsed.
-pub const TAGS_VERSION: u32 = 63;
+pub const TAGS_VERSION: u32 = 64;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -327,6 +327,23 @@ fn in_pub_use(node: Node, bytes: &[u8]) -> bool {
 /// a reader of the file looks for. A named enclosing function is a definition
 /// itself and holds it as its parent; an immediately invoked one (a module
 /// wrapper, `(function () { … })()`) is no scope a reader sees.
+/// Whether a TypeScript member at `node` belongs to an object type written
+/// inline in an annotation (`(value: { entries(): Iterable<T> }) =>`): the
+/// shape of one parameter or result, nothing a reader looks up by name. An
+/// interface's, a type alias's or a class's members are definitions.
+fn in_inline_type(node: Node) -> bool {
+    for ancestor in std::iter::successors(node.parent(), |n| n.parent()) {
+        match ancestor.kind() {
+            "interface_declaration" | "type_alias_declaration" | "class_body" | "program" => return false,
+            "type_annotation" | "type_predicate_annotation" | "formal_parameters" | "type_arguments" => {
+                return true;
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
 /// Whether `node` is under `if __name__ == "__main__":`: a demo of the module
 /// (rich's `class Foo` in abc.py, `def divide()` in logging.py), none of its API.
 fn under_main_guard(node: Node, bytes: &[u8]) -> bool {
@@ -538,6 +555,7 @@ pub fn extract(lang: Lang, source: &str) -> Result<FileTags, String> {
         }
         match kind.and_then(Kind::parse) {
             Some(_) if lang.is_javascript_like() && in_callback(node) => {}
+            Some(Kind::Method) if lang.is_javascript_like() && in_inline_type(node) => {}
             Some(_) if lang == Lang::Python && under_main_guard(node, bytes) => {}
             Some(kind) => {
                 let accessor = match (kind, text) {

@@ -259,6 +259,16 @@ impl Base {
                             }
                         }
                     }
+                    // A file that defines the name itself means its own, never another
+                    // module's private namesake (zustand's middleware each define and use a
+                    // `type Write<T, U>`).
+                    if targets.iter().any(|d| d.file == from_id) {
+                        for (d, share) in targets.iter().zip(shares.iter_mut()) {
+                            if d.hidden && d.file != from_id {
+                                *share = 0.0;
+                            }
+                        }
+                    }
                     // A name the file imports from outside the repository (`from pathlib import
                     // Path`) is no definition's here but the file's own.
                     if r.from.as_deref().is_some_and(|module| modules.is_external(from, module)) {
@@ -382,7 +392,7 @@ fn library_slot(lang: Lang) -> u8 {
 const KEY: &str = "graph-base";
 /// The encoding's version; a change of what the base holds or how edges
 /// are weighed must change it (the tags' version is part of the digest).
-const VERSION: u32 = 16;
+const VERSION: u32 = 17;
 /// What a use of a name the standard library gives weighs, against one of the
 /// repository's own: its prelude's types and values ([`crate::lang::Lang::is_library_name`])
 /// anywhere, its everyday types' methods ([`crate::lang::Lang::is_library_method`])

@@ -829,6 +829,31 @@ impl<T> ProgressState<T> {
     }
 
     #[test]
+    fn a_file_s_use_of_a_name_it_defines_is_no_other_module_s_private_namesake() {
+        // zustand's middleware each define and use a private `type Write<T, U>`.
+        let ts = |path: &str, source: &str| IndexedFile::parsed(path, crate::lang::Lang::TypeScript, source);
+        let middleware = |name: &str| {
+            format!(
+                "type Write<T, U> = Omit<T, keyof U> & U\nexport function {name}(s: Write<A, B>): Write<A, B> {{ return s }}\n"
+            )
+        };
+        let files = [
+            ts("src/persist.ts", &middleware("persist")),
+            ts("src/devtools.ts", &middleware("devtools")),
+            ts("src/redux.ts", &middleware("redux")),
+        ];
+        let ranking = Graph::new(&files, &HashSet::default()).rank(&Focus::default());
+        let ranked = |file: usize, name: &str| {
+            let d = files[file].tags.defs.iter().position(|d| d.name == name).unwrap();
+            ranking.def_rank[file][d]
+        };
+        // No file's uses reach another's `Write`: it ranks as the unused.
+        for (file, name) in [(0, "persist"), (1, "devtools"), (2, "redux")] {
+            assert!(ranked(file, "Write") <= ranked(file, name), "{:?}", ranking.def_rank);
+        }
+    }
+
+    #[test]
     fn what_a_module_exports_of_its_own_lifts_no_look_alike_elsewhere() {
         // fastify's shape: `lib/validation.js` defines and exports `validate`;
         // `lib/hooks.js` has a `Hooks.prototype.validate` method, which a bare

@@ -431,3 +431,14 @@ fn a_function_or_constant_cast_to_its_type_is_a_definition() {
     );
     assert_eq!(signatures[2], "export const DEFAULTS = { a: 1 } as const");
 }
+
+#[test]
+fn an_object_type_written_in_an_annotation_defines_no_members() {
+    let ts = "const hasEntries = (value: { entries(): Iterable<T> }): value is { keys(): K } => true\n\
+              function f(o: { g(): void }): { h(): void } { return o }\n\
+              interface Api { subscribe(listener: (s: { inner(): void }) => void): void }\n\
+              type Shape = { area(): number }\nclass C { m(): void {} }\n";
+    let defs = extract(Lang::TypeScript, ts).unwrap().defs;
+    let names: Vec<&str> = defs.iter().map(|d| d.name.as_str()).collect();
+    assert_eq!(names, ["hasEntries", "f", "Api", "subscribe", "Shape", "area", "C", "m"]);
+}
