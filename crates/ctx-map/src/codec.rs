@@ -48,6 +48,7 @@ pub fn encode(tags: &FileTags) -> Vec<u8> {
         put_u32(&mut out, r.method);
         put_u32(&mut out, r.exported);
         put_str(&mut out, r.from.as_deref().unwrap_or(""));
+        put_str(&mut out, r.alias.as_deref().unwrap_or(""));
         put_u32(&mut out, r.owners.len() as u32);
         for (owner, n) in &r.owners {
             put_str(&mut out, owner);
@@ -96,8 +97,9 @@ pub fn decode(bytes: &[u8]) -> Option<FileTags> {
     for _ in 0..n {
         let (name, count, bare, method, exported) = (r.str()?, r.u32()?, r.u32()?, r.u32()?, r.u32()?);
         let from = Some(r.str()?).filter(|from| !from.is_empty());
+        let alias = Some(r.str()?).filter(|alias| !alias.is_empty());
         let owners = (0..r.u32()?).map(|_| Some((r.str()?, r.u32()?))).collect::<Option<Vec<_>>>()?;
-        refs.push(Ref { name, count, bare, method, exported, from, owners });
+        refs.push(Ref { name, count, bare, method, exported, from, alias, owners });
     }
     let private_modules = (0..r.u32()?).map(|_| r.str()).collect::<Option<Vec<_>>>()?;
     let default_export = match r.byte()? {

@@ -116,6 +116,9 @@ pub(crate) struct Reexport<'f> {
     pub from: Option<&'f str>,
     /// The names, sorted.
     pub names: Vec<&'f str>,
+    /// Of those, the ones passed on under another name, with it (`ssrSafe`,
+    /// `unstable_ssrSafe`).
+    pub renamed: Vec<(&'f str, &'f str)>,
 }
 
 /// What `file` passes on of other modules, by module (sorted): the public
@@ -132,7 +135,7 @@ pub(crate) fn reexports(file: &IndexedFile) -> Vec<Reexport<'_>> {
     let in_package = |module: &str| {
         module.starts_with('.') || folders.split('/').any(|folder| module.split('.').next() == Some(folder))
     };
-    let mut by_module: Vec<(Option<&str>, &str)> = file
+    let mut by_module: Vec<(Option<&str>, &str, Option<&str>)> = file
         .tags
         .refs
         .iter()
@@ -143,14 +146,17 @@ pub(crate) fn reexports(file: &IndexedFile) -> Vec<Reexport<'_>> {
                 r.exported > 0 && file.lang != "python" && !r.from.as_deref().is_some_and(is_rust_standard)
             }
         })
-        .map(|r| (r.from.as_deref(), r.name.as_str()))
+        .map(|r| (r.from.as_deref(), r.name.as_str(), r.alias.as_deref()))
         .collect();
     by_module.sort_unstable();
     let mut out: Vec<Reexport> = Vec::new();
-    for (from, name) in by_module {
-        match out.last_mut() {
-            Some(last) if last.from == from => last.names.push(name),
-            _ => out.push(Reexport { from, names: vec![name] }),
+    for (from, name, alias) in by_module {
+        if out.last().is_none_or(|last| last.from != from) {
+            out.push(Reexport { from, names: Vec::new(), renamed: Vec::new() });
+        }
+        if let Some(last) = out.last_mut() {
+            last.names.push(name);
+            last.renamed.extend(alias.map(|alias| (name, alias)));
         }
     }
     out
@@ -167,7 +173,11 @@ impl Reexport<'_> {
     /// The line in `lang`'s syntax, with `names` (some of [`Reexport::names`],
     /// in the order to show) and `more` left unnamed.
     pub(crate) fn line(&self, lang: &str, names: &[&str], more: usize) -> String {
-        let mut list = names.join(", ");
+        let shown = |name: &&str| match self.renamed.iter().find(|(n, _)| n == name) {
+            Some((_, alias)) => format!("{name} as {alias}"),
+            None => name.to_string(),
+        };
+        let mut list = names.iter().map(shown).collect::<Vec<_>>().join(", ");
         if more > 0 {
             list.push_str(&format!(", … (+{more})"));
         }
@@ -255,6 +265,23 @@ mod tests {
         assert_eq!(
             reexported("src/index.ts", Lang::TypeScript, index),
             ["export { a } from './a'", "export { b, c } from './b'"]
+        );
+        // A name passed on under another is shown so (zustand's `middleware.ts`); one also
+        // imported as itself is that one (tqdm's `__init__.py`: `tqdm` is `.std`'s).
+        let middleware = "export { ssrSafe as unstable_ssrSafe } from './ssrSafe.ts'\nexport { redux } from './redux.ts'\n";
+        assert_eq!(
+            reexported("src/middleware.ts", Lang::TypeScript, middleware),
+            [
+                "export { redux } from './redux.ts'",
+                "export { ssrSafe as unstable_ssrSafe } from './ssrSafe.ts'"
+            ]
+        );
+        let tqdm = "from .gui import tqdm as tqdm_gui\nfrom .gui import trange as tgrange\nfrom .std import tqdm, trange\n";
+        assert_eq!(reexported("tqdm/__init__.py", Lang::Python, tqdm), ["from .std import tqdm, trange"]);
+        let rust = "pub use self::client::{Client as HttpClient, Builder};\n";
+        assert_eq!(
+            reexported("src/lib.rs", Lang::Rust, rust),
+            ["pub use self::client::{Builder, Client as HttpClient};"]
         );
         // A module that passes nothing on.
         assert!(

@@ -20,7 +20,7 @@ use crate::signature::signature;
 pub use default_export::DefaultExport;
 
 /// Bumped when what extraction yields changes: cached tags are re-parsed.
-pub const TAGS_VERSION: u32 = 64;
+pub const TAGS_VERSION: u32 = 65;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -247,6 +247,9 @@ pub struct Ref {
     /// `.server`, `./server`, `crate::server`): which of the name's definers
     /// it means ([`crate::graph`] follows it).
     pub from: Option<String>,
+    /// The name every import or re-export of it binds it as, if another
+    /// (`tqdm_gui` of `from .gui import tqdm as tqdm_gui`).
+    pub alias: Option<String>,
     /// The types its method uses call it on by name, each with how many
     /// (`ProgressBar` ×3 for Rust's `ProgressBar::new()`, `Path` for Python's
     /// `Path.home()`), by type name: the method of that type, not every `new`.
@@ -305,6 +308,35 @@ fn import_source(lang: Lang, name: Node, bytes: &[u8]) -> Option<String> {
         }
         _ => None,
     }
+}
+
+/// Whether the imported or re-exported name at `name` is bound under another
+/// (Python's `import tqdm as tqdm_gui`, ES `export { a as b }`, Rust's `use a as b`).
+fn renamed_import(name: Node) -> bool {
+    let mut at = name;
+    // Python's `dotted_name` holds the name; Rust's `use_as_clause` its path.
+    while let Some(parent) = at.parent() {
+        if matches!(
+            parent.kind(),
+            "aliased_import" | "import_specifier" | "export_specifier" | "use_as_clause"
+        ) {
+            let alias = parent.child_by_field_name("alias");
+            return alias.is_some_and(|alias| alias.id() != at.id() && alias.id() != name.id());
+        }
+        if !matches!(parent.kind(), "dotted_name" | "scoped_identifier") {
+            return false;
+        }
+        at = parent;
+    }
+    false
+}
+
+/// The name a renamed import at `name` binds ([`renamed_import`]).
+fn renamed_to(name: Node, bytes: &[u8]) -> Option<String> {
+    let clause = std::iter::successors(name.parent(), |n| n.parent()).find(|n| {
+        matches!(n.kind(), "aliased_import" | "import_specifier" | "export_specifier" | "use_as_clause")
+    })?;
+    Some(clause.child_by_field_name("alias")?.utf8_text(bytes).ok()?.to_string())
 }
 
 /// Whether the import captured at `node` is Rust's `pub use` (not
@@ -498,8 +530,14 @@ pub fn extract(lang: Lang, source: &str) -> Result<FileTags, String> {
     let mut modules: rustc_hash::FxHashSet<&str> = rustc_hash::FxHashSet::default();
     // Names bound to what another module exports (`const m = require("m")`): no definitions.
     let mut imported: rustc_hash::FxHashSet<(usize, usize)> = rustc_hash::FxHashSet::default();
-    // Per imported name, the module it comes from (the first import of it).
+    // Per imported name, the module it comes from (the first import of it). One that binds
+    // it under its own name says where the file's uses of it go: tqdm's `__init__.py`
+    // imports `tqdm` from `.std`, and `from .gui import tqdm as tqdm_gui`.
     let mut sources: HashMap<String, String> = HashMap::default();
+    let mut renamed_sources: HashMap<String, String> = HashMap::default();
+    // Per imported name, what it is bound as when every import of it renames it.
+    let mut aliases: HashMap<String, String> = HashMap::default();
+    let mut unrenamed: rustc_hash::FxHashSet<String> = rustc_hash::FxHashSet::default();
     let mut cursor = QueryCursor::new();
     let mut matches = cursor.matches(query, root, bytes);
     while let Some(m) = matches.next() {
@@ -547,11 +585,24 @@ pub fn extract(lang: Lang, source: &str) -> Result<FileTags, String> {
             continue;
         }
         let range = (name_node.start_byte(), name_node.end_byte());
+        let renamed = renamed_import(name_node);
         if kind.is_none()
             && node_is_import(node)
             && let Some(module) = import_source(lang, name_node, bytes)
         {
+            let sources = if renamed { &mut renamed_sources } else { &mut sources };
             sources.entry(text.to_string()).or_insert(module);
+        }
+        // The name it binds or passes on instead (`export { ssrSafe as unstable_ssrSafe }`).
+        if kind.is_none() && node_is_import(node) {
+            match renamed.then(|| renamed_to(name_node, bytes)).flatten() {
+                Some(alias) => {
+                    aliases.entry(text.to_string()).or_insert(alias);
+                }
+                None => {
+                    unrenamed.insert(text.to_string());
+                }
+            }
         }
         match kind.and_then(Kind::parse) {
             Some(_) if lang.is_javascript_like() && in_callback(node) => {}
@@ -684,6 +735,9 @@ pub fn extract(lang: Lang, source: &str) -> Result<FileTags, String> {
         open.push(defs.len() - 1);
     }
 
+    for (name, module) in renamed_sources {
+        sources.entry(name).or_insert(module);
+    }
     // References, less the names of definitions (a query may capture those as uses too).
     // A use on something says more once the file's modules are known.
     for (_, name, used, object, _) in &mut refs {
@@ -729,6 +783,7 @@ pub fn extract(lang: Lang, source: &str) -> Result<FileTags, String> {
         .into_iter()
         .map(|(name, [count, bare, method, exported])| {
             let from = sources.remove(&name);
+            let alias = aliases.remove(&name).filter(|_| !unrenamed.contains(&name));
             let mut owners: Vec<(String, u32)> = owners
                 .remove(&name)
                 .unwrap_or_default()
@@ -736,7 +791,7 @@ pub fn extract(lang: Lang, source: &str) -> Result<FileTags, String> {
                 .map(|(o, n)| (o.to_string(), n))
                 .collect();
             owners.sort();
-            Ref { name, count, bare, method, exported, from, owners }
+            Ref { name, count, bare, method, exported, from, alias, owners }
         })
         .collect();
     refs.sort_by(|a, b| a.name.cmp(&b.name));
