@@ -52,6 +52,14 @@ impl Tree {
                 return Some(found);
             }
         }
+        // A Rust module kept in a folder has its docs in the file beside it: crossterm's
+        // `src/event/` is what `src/event.rs` says, not one of its files.
+        if let Some(parent) = folder.parent {
+            let module = format!("{}.rs", paths::name(&folder.path));
+            if let Some((text, name)) = summary_of(&self.folders[parent].files, &|n| n == module) {
+                return Some((text, format!("../{name}")));
+            }
+        }
         // A Rust crate keeps its docs in src/lib.rs (or src/main.rs).
         if folder.files.iter().any(|f| f.name == "Cargo.toml") {
             let src = folder.children.iter().find(|&&c| paths::name(&self.folders[c].path) == "src");
@@ -88,6 +96,21 @@ impl Tree {
             Some(b) if rank(b).partial_cmp(&rank(f)).is_some_and(|o| o.is_ge()) => Some(b),
             _ => Some(f),
         })?;
+        // Only the folder's hub speaks for it: a file more of the others use than use any
+        // other. Else a leaf's sentence would (crossterm's `src/event/` was "Keeps track of
+        // the elapsed time since the moment the polling started", its `timeout.rs`).
+        let used_by = |f: &FileData| f.outline.as_ref().map_or(0, |o| o.referenced_by);
+        let code_files = folder.files.iter().filter(|f| code(&f.name.to_ascii_lowercase())).count();
+        let runner_up = folder
+            .files
+            .iter()
+            .filter(|f| !std::ptr::eq(*f, best) && code(&f.name.to_ascii_lowercase()))
+            .map(used_by)
+            .max()
+            .unwrap_or(0);
+        if code_files > 1 && (used_by(best) < 2 || used_by(best) <= runner_up) {
+            return None;
+        }
         Some((best.summary.clone()?, best.name.clone()))
     }
 
