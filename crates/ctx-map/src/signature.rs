@@ -678,9 +678,15 @@ const VALUE_KEYWORDS: &[&str] =
 /// parenthesized list of one element: `("text/event-stream",` is a tuple,
 /// whose comma the joined line keeps. A list whose `(` is on an earlier
 /// piece held more than one line: not one element; nor is a parameter list
-/// or a call's arguments (`def auto_aiter(iterable,`, `toWebHandler<T>(app: H3,`).
+/// or a call's arguments (`def auto_aiter(iterable,`, `toWebHandler<T>(app: H3,`),
+/// nor an arrow function's parameters.
 fn one_element_tuple(piece: &str, closing: &str) -> bool {
     if !closing.starts_with(')') {
+        return false;
+    }
+    // An arrow function's parameters, typed or not (`= (value: T,⏎): value is T =>`).
+    let after = closing[1..].trim_start();
+    if after.starts_with(':') || after.starts_with("=>") {
         return false;
     }
     let mut depth = 0;

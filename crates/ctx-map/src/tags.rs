@@ -20,7 +20,7 @@ use crate::signature::signature;
 pub use default_export::DefaultExport;
 
 /// Bumped when what extraction yields changes: cached tags are re-parsed.
-pub const TAGS_VERSION: u32 = 65;
+pub const TAGS_VERSION: u32 = 66;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]

@@ -290,6 +290,15 @@ fn a_constant_whose_value_goes_on_shows_all_of_it_when_short_else_its_first_line
     );
     let ts = "export function toWebHandler(\n  app: H3,\n): Handler {\n  return x;\n}\n";
     assert_eq!(sig(Lang::TypeScript, ts), "export function toWebHandler(app: H3): Handler");
+    // Nor is an arrow function's (zustand's `hasIterableEntries`).
+    let ts =
+        "const hasEntries = (\n  value: Iterable<unknown>,\n): value is Map<K, V> =>\n  'entries' in value\n";
+    assert_eq!(
+        sig(Lang::TypeScript, ts),
+        "const hasEntries = (value: Iterable<unknown>): value is Map<K, V> =>"
+    );
+    let ts = "const f = (\n  value,\n) => value\n";
+    assert_eq!(sig(Lang::TypeScript, ts), "const f = (value) =>");
     let ts = "export const routes = {\n  home: \"/\",\n};\n";
     assert_eq!(sig(Lang::TypeScript, ts), "export const routes = {home: \"/\"}");
     // Code is never joined in: a body is not a signature.
