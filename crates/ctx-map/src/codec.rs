@@ -49,6 +49,7 @@ pub fn encode(tags: &FileTags) -> Vec<u8> {
         put_u32(&mut out, r.exported);
         put_str(&mut out, r.from.as_deref().unwrap_or(""));
         put_str(&mut out, r.alias.as_deref().unwrap_or(""));
+        out.push(u8::from(r.default_import));
         put_u32(&mut out, r.owners.len() as u32);
         for (owner, n) in &r.owners {
             put_str(&mut out, owner);
@@ -98,8 +99,13 @@ pub fn decode(bytes: &[u8]) -> Option<FileTags> {
         let (name, count, bare, method, exported) = (r.str()?, r.u32()?, r.u32()?, r.u32()?, r.u32()?);
         let from = Some(r.str()?).filter(|from| !from.is_empty());
         let alias = Some(r.str()?).filter(|alias| !alias.is_empty());
+        let default_import = match r.byte()? {
+            0 => false,
+            1 => true,
+            _ => return None,
+        };
         let owners = (0..r.u32()?).map(|_| Some((r.str()?, r.u32()?))).collect::<Option<Vec<_>>>()?;
-        refs.push(Ref { name, count, bare, method, exported, from, alias, owners });
+        refs.push(Ref { name, count, bare, method, exported, from, alias, default_import, owners });
     }
     let private_modules = (0..r.u32()?).map(|_| r.str()).collect::<Option<Vec<_>>>()?;
     let default_export = match r.byte()? {

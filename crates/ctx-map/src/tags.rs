@@ -20,7 +20,7 @@ use crate::signature::signature;
 pub use default_export::DefaultExport;
 
 /// Bumped when what extraction yields changes: cached tags are re-parsed.
-pub const TAGS_VERSION: u32 = 66;
+pub const TAGS_VERSION: u32 = 67;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -250,6 +250,9 @@ pub struct Ref {
     /// The name every import or re-export of it binds it as, if another
     /// (`tqdm_gui` of `from .gui import tqdm as tqdm_gui`).
     pub alias: Option<String>,
+    /// JavaScript: the name is bound to the default export of `from` (`import
+    /// express from '..'`, `const express = require('..')`), whatever that is called.
+    pub default_import: bool,
     /// The types its method uses call it on by name, each with how many
     /// (`ProgressBar` ×3 for Rust's `ProgressBar::new()`, `Path` for Python's
     /// `Path.home()`), by type name: the method of that type, not every `new`.
@@ -538,6 +541,8 @@ pub fn extract(lang: Lang, source: &str) -> Result<FileTags, String> {
     // Per imported name, what it is bound as when every import of it renames it.
     let mut aliases: HashMap<String, String> = HashMap::default();
     let mut unrenamed: rustc_hash::FxHashSet<String> = rustc_hash::FxHashSet::default();
+    // Names bound to a module's default export (`const express = require('../')`).
+    let mut whole: rustc_hash::FxHashSet<String> = rustc_hash::FxHashSet::default();
     let mut cursor = QueryCursor::new();
     let mut matches = cursor.matches(query, root, bytes);
     while let Some(m) = matches.next() {
@@ -560,6 +565,7 @@ pub fn extract(lang: Lang, source: &str) -> Result<FileTags, String> {
                     (capture.node.utf8_text(bytes), default_export::required_module(capture.node, bytes))
                 {
                     sources.entry(name.to_string()).or_insert(module);
+                    whole.insert(name.to_string());
                 }
             } else if capture_name == "import" {
                 if !exports_an_alias(capture.node) {
@@ -592,6 +598,10 @@ pub fn extract(lang: Lang, source: &str) -> Result<FileTags, String> {
         {
             let sources = if renamed { &mut renamed_sources } else { &mut sources };
             sources.entry(text.to_string()).or_insert(module);
+            // `import express from '..'`: the module's default export.
+            if name_node.parent().is_some_and(|p| p.kind() == "import_clause") {
+                whole.insert(text.to_string());
+            }
         }
         // The name it binds or passes on instead (`export { ssrSafe as unstable_ssrSafe }`).
         if kind.is_none() && node_is_import(node) {
@@ -784,6 +794,7 @@ pub fn extract(lang: Lang, source: &str) -> Result<FileTags, String> {
         .map(|(name, [count, bare, method, exported])| {
             let from = sources.remove(&name);
             let alias = aliases.remove(&name).filter(|_| !unrenamed.contains(&name));
+            let default_import = whole.contains(&name);
             let mut owners: Vec<(String, u32)> = owners
                 .remove(&name)
                 .unwrap_or_default()
@@ -791,7 +802,7 @@ pub fn extract(lang: Lang, source: &str) -> Result<FileTags, String> {
                 .map(|(o, n)| (o.to_string(), n))
                 .collect();
             owners.sort();
-            Ref { name, count, bare, method, exported, from, alias, owners }
+            Ref { name, count, bare, method, exported, from, alias, default_import, owners }
         })
         .collect();
     refs.sort_by(|a, b| a.name.cmp(&b.name));

@@ -214,7 +214,7 @@ impl Base {
                     // A name bound to a module's default export is the name that module
                     // exports: express's tests' `express()` of `require('../')` is
                     // `lib/express.js`'s `createApplication`.
-                    let whole = r.from.as_deref().filter(|_| lang.is_some_and(Lang::is_javascript_like));
+                    let whole = r.from.as_deref().filter(|_| r.default_import);
                     let default = whole.and_then(|module| modules.default_export(from, module));
                     let name = default.map_or(r.name.as_str(), |(_, name)| name);
                     let Some(&id) = name_ids.get(name) else { continue };
@@ -435,7 +435,7 @@ fn shape(file: &IndexedFile) -> blake3::Hash {
             bytes.extend_from_slice(&value.to_le_bytes());
         }
         bytes.extend_from_slice(r.from.as_deref().unwrap_or("").as_bytes());
-        bytes.push(0);
+        bytes.push(if r.default_import { 1 } else { 0 });
         for (owner, uses) in &r.owners {
             bytes.extend_from_slice(owner.as_bytes());
             bytes.push(0);

@@ -398,6 +398,13 @@ fn a_module_s_default_export_and_the_modules_names_are_required_from() {
     let tags = extract(Lang::JavaScript, "var express = require('../');\nvar app = express();\n").unwrap();
     let r = tags.refs.iter().find(|r| r.name == "express").unwrap();
     assert_eq!(r.from.as_deref(), Some("../"));
+    assert!(r.default_import);
+    // A default import is the module's default export; a named one is not.
+    let tags = extract(Lang::TypeScript, "import Koa from '..'\nimport { get } from './get'\nnew Koa(get)\n")
+        .unwrap();
+    let whole: Vec<(&str, bool)> =
+        tags.refs.iter().filter(|r| r.from.is_some()).map(|r| (r.name.as_str(), r.default_import)).collect();
+    assert_eq!(whole, [("Koa", true), ("get", false)]);
     // What it passes on whole; not a namespace, one name.
     let ts = "export * from './vanilla.ts'\nexport * as utils from './utils'\nexport { a } from './a'\n\
               export * from \"./react\"\n";
