@@ -60,6 +60,10 @@ pub fn encode(tags: &FileTags) -> Vec<u8> {
     for module in &tags.private_modules {
         put_str(&mut out, module);
     }
+    put_u32(&mut out, tags.public_modules.len() as u32);
+    for module in &tags.public_modules {
+        put_str(&mut out, module);
+    }
     match &tags.default_export {
         None => out.push(0),
         Some(DefaultExport::Name(name)) => {
@@ -108,6 +112,7 @@ pub fn decode(bytes: &[u8]) -> Option<FileTags> {
         refs.push(Ref { name, count, bare, method, exported, from, alias, default_import, owners });
     }
     let private_modules = (0..r.u32()?).map(|_| r.str()).collect::<Option<Vec<_>>>()?;
+    let public_modules = (0..r.u32()?).map(|_| r.str()).collect::<Option<Vec<_>>>()?;
     let default_export = match r.byte()? {
         0 => None,
         1 => Some(DefaultExport::Name(r.str()?)),
@@ -115,7 +120,15 @@ pub fn decode(bytes: &[u8]) -> Option<FileTags> {
         _ => return None,
     };
     let reexports_all = (0..r.u32()?).map(|_| r.str()).collect::<Option<Vec<_>>>()?;
-    let tags = FileTags { defs, refs, syntax_errors, private_modules, default_export, reexports_all };
+    let tags = FileTags {
+        defs,
+        refs,
+        syntax_errors,
+        private_modules,
+        public_modules,
+        default_export,
+        reexports_all,
+    };
     (r.at == bytes.len()).then_some(tags)
 }
 
@@ -176,11 +189,11 @@ mod tests {
             assert_eq!(decode(&bytes[..cut]), None, "a cut at {cut} decodes");
         }
         assert_eq!(decode(b"\x00\xff\xff\xff\xff"), None);
-        // A Rust module's private submodules too.
-        let tags =
-            crate::tags::extract(Lang::Rust, "mod util;\npub(crate) mod gai;\npub mod dns;\nmod inline {}\n")
-                .unwrap();
+        // A Rust module's private and public submodules too.
+        let source = "mod util;\npub(crate) mod gai;\npub mod dns;\npub mod cookie;\nmod inline {}\n";
+        let tags = crate::tags::extract(Lang::Rust, source).unwrap();
         assert_eq!(tags.private_modules, ["gai", "util"]);
+        assert_eq!(tags.public_modules, ["cookie", "dns"]);
         assert_eq!(decode(&encode(&tags)), Some(tags));
         // A JavaScript module's default export and the modules it re-exports whole.
         for source in

@@ -177,7 +177,7 @@ pub fn focus(
 
 mod plan;
 mod render;
-mod visibility;
+pub(crate) mod visibility;
 
 pub use plan::Plan;
 use plan::{plan_overview, plan_task};

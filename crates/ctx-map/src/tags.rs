@@ -21,7 +21,7 @@ pub use default_export::DefaultExport;
 use imports::{import_source, in_pub_use, node_is_import, renamed_import, renamed_to};
 
 /// Bumped when what extraction yields changes: cached tags are re-parsed.
-pub const TAGS_VERSION: u32 = 67;
+pub const TAGS_VERSION: u32 = 69;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -363,11 +363,15 @@ pub struct FileTags {
     /// util;`, `pub(crate) mod gai;`), sorted: what those files define is no
     /// more public than they are.
     pub private_modules: Vec<String>,
+    /// Rust: the modules it declares `pub` in other files (`pub mod event;`),
+    /// sorted: in a library's root, what their `pub` items are is its API.
+    pub public_modules: Vec<String>,
     /// JavaScript and TypeScript: what a file that takes the module whole
     /// gets (`module.exports = createApplication`).
     pub default_export: Option<DefaultExport>,
-    /// JavaScript and TypeScript: the modules whose every export it passes
-    /// on, as written (`./vanilla` of `export * from './vanilla'`).
+    /// The modules whose every export it passes on, as written: JavaScript's
+    /// and TypeScript's `./vanilla` of `export * from './vanilla'`, Rust's
+    /// `crate::regex::string` of `pub use crate::regex::string::*;`.
     pub reexports_all: Vec<String>,
 }
 
@@ -704,42 +708,47 @@ pub fn extract(lang: Lang, source: &str) -> Result<FileTags, String> {
         })
         .collect();
     refs.sort_by(|a, b| a.name.cmp(&b.name));
-    let private_modules =
-        if lang == Lang::Rust { private_module_declarations(root, bytes) } else { Vec::new() };
-    let (default_export, reexports_all) = match lang.is_javascript_like() {
-        true => {
+    let (private_modules, public_modules) =
+        if lang == Lang::Rust { module_declarations(root, bytes) } else { Default::default() };
+    let (default_export, reexports_all) = match lang {
+        _ if lang.is_javascript_like() => {
             (default_export::default_export(root, bytes), default_export::reexported_modules(root, bytes))
         }
-        false => (None, Vec::new()),
+        Lang::Rust => (None, imports::rust_glob_reexports(root, bytes)),
+        _ => (None, Vec::new()),
     };
     Ok(FileTags {
         defs,
         refs,
         syntax_errors: root.has_error(),
         private_modules,
+        public_modules,
         default_export,
         reexports_all,
     })
 }
 
 /// The names of the top-level `mod name;` declarations (no body: the module is
-/// another file) without a plain `pub`, sorted.
-fn private_module_declarations(root: Node, bytes: &[u8]) -> Vec<String> {
+/// another file): those without a plain `pub`, and those with one, each sorted.
+fn module_declarations(root: Node, bytes: &[u8]) -> (Vec<String>, Vec<String>) {
+    let (mut private, mut public) = (Vec::new(), Vec::new());
     let mut cursor = root.walk();
-    let mut names: Vec<String> = root
-        .children(&mut cursor)
-        .filter(|item| item.kind() == "mod_item" && item.child_by_field_name("body").is_none())
-        .filter(|item| {
-            let mut cursor = item.walk();
-            let public = item.children(&mut cursor).any(|c| {
-                c.kind() == "visibility_modifier" && c.utf8_text(bytes).is_ok_and(|v| v.trim() == "pub")
-            });
-            !public
-        })
-        .filter_map(|item| Some(item.child_by_field_name("name")?.utf8_text(bytes).ok()?.to_string()))
-        .collect();
-    names.sort();
-    names
+    for item in root.children(&mut cursor) {
+        if item.kind() != "mod_item" || item.child_by_field_name("body").is_some() {
+            continue;
+        }
+        let Some(name) = item.child_by_field_name("name").and_then(|n| n.utf8_text(bytes).ok()) else {
+            continue;
+        };
+        let mut cursor = item.walk();
+        let is_pub = item.children(&mut cursor).any(|c| {
+            c.kind() == "visibility_modifier" && c.utf8_text(bytes).is_ok_and(|v| v.trim() == "pub")
+        });
+        if is_pub { &mut public } else { &mut private }.push(name.to_string());
+    }
+    private.sort();
+    public.sort();
+    (private, public)
 }
 
 /// The names JavaScript function `factory` puts in an object it builds

@@ -58,7 +58,8 @@ pub(super) fn defines_surface(file: &IndexedFile) -> bool {
 /// `request`, `command`).
 ///
 /// An entry file's own public definitions ([`defines_surface`]), and those
-/// of a module an entry file re-exports whole, are lifted alike when another
+/// of a module an entry file re-exports whole or a Rust library declares
+/// `pub` from its root, are lifted alike when another
 /// file uses them; returns what those that no file uses take.
 pub(super) fn lift_public_surface(files: &[IndexedFile], base: &Base, slot_rank: &mut [f64]) -> OwnLift {
     // Per file, once: there are far more edges than files.
@@ -82,7 +83,15 @@ pub(super) fn lift_public_surface(files: &[IndexedFile], base: &Base, slot_rank:
         })
         .map(|(_, &slot)| slot)
         .collect();
-    if !surface.contains(&true) && !passes_on.contains(&true) && exported_macros.is_empty() {
+    // A Rust library's public modules' public items are its API, named from its root
+    // (crossterm's `pub mod event;` and `event::read`).
+    let mut public_module = crate::map::visibility::in_public_module(files);
+    if !surface.contains(&true)
+        && !passes_on.contains(&true)
+        && exported_macros.is_empty()
+        && !public_module.contains(&true)
+        && !files.iter().any(|f| defines_surface(f) && !f.tags.reexports_all.is_empty())
+    {
         return OwnLift { lift: 0.0, files: Vec::new() };
     }
     let family: Vec<&str> = files.iter().map(|f| language_family(&f.lang)).collect();
@@ -113,6 +122,8 @@ pub(super) fn lift_public_surface(files: &[IndexedFile], base: &Base, slot_rank:
         *most = most.max(edge.weight);
     }
     let mut public = vec![false; slot_rank.len()];
+    // Of a Rust library's public modules (crossterm's `event::read`).
+    let mut module_public = vec![false; slot_rank.len()];
     for slot in exported_macros {
         public[slot as usize] = true;
     }
@@ -163,7 +174,7 @@ pub(super) fn lift_public_surface(files: &[IndexedFile], base: &Base, slot_rank:
     // What an entry file exports of other modules is the package's: express's `index.js`
     // (`module.exports = require('./lib/express')`) exports `lib/express.js`'s
     // `createApplication`, zustand's `index.ts` (`export * from './vanilla'`) its `createStore`.
-    let (defaults, whole) = entry_exports(files, &surface, &auxiliary);
+    let (defaults, whole) = entry_exports(files, &surface, &auxiliary, &mut public_module);
     // An entry file's own public definitions are the package's as much as what it imports
     // (urllib3's `def request` in `__init__.py`, its front door since 2.0).
     let mut first = 0;
@@ -176,11 +187,13 @@ pub(super) fn lift_public_surface(files: &[IndexedFile], base: &Base, slot_rank:
                 public[slot as usize] = true;
             }
         }
-        if defines_surface(file) || whole[i] {
+        let own_public = defines_surface(file) || whole[i];
+        if own_public || (public_module[i] && !auxiliary[i]) {
             let module = JsModule::of(file);
             for (def, &slot) in defs.iter().zip(slots) {
                 if slot != NONE && is_own_public(file, def, module.as_ref()) {
-                    public[slot as usize] = true;
+                    let lifted = if own_public { &mut public } else { &mut module_public };
+                    lifted[slot as usize] = true;
                 }
             }
         }
@@ -188,19 +201,32 @@ pub(super) fn lift_public_surface(files: &[IndexedFile], base: &Base, slot_rank:
     // Among them, what more files use comes first: their own rank would put what the
     // package calls internally, by long names, before what its users call (`url_for`).
     let mut users = vec![0u32; slot_rank.len()];
+    let mut outside_users = vec![0u32; slot_rank.len()];
     for edge in &base.edges {
         users[edge.slot as usize] += 1;
+        if auxiliary.get(edge.from as usize) == Some(&true) {
+            outside_users[edge.slot as usize] += 1;
+        }
     }
-    let members = public_members(files, base, &auxiliary, &public, &users);
+    let members =
+        public_members(files, base, &auxiliary, (&public, &module_public), (&users, &outside_users));
     for (slot, rank) in slot_rank.iter_mut().enumerate() {
         if public[slot] {
             *rank += best * f64::from(1 + users[slot]);
+        } else if module_public[slot] {
+            // What a public module defines is counted by its users outside the code (the
+            // tests, examples, docs): a workspace's lower crate (regex-automata, every
+            // module `pub`) would otherwise bury the main crate's `Regex` under its `Config`s,
+            // which its own code uses everywhere.
+            *rank += best * f64::from(1 + outside_users[slot]);
         } else if let Some(&lift) = members.get(&(slot as u32)) {
             *rank += best * lift;
         }
     }
-    let files = files.iter().zip(whole).map(|(file, whole)| whole || defines_surface(file)).collect();
-    OwnLift { lift: best * 1.5, files }
+    let own = |(i, file): (usize, &IndexedFile)| {
+        whole[i] || defines_surface(file) || (public_module[i] && !auxiliary[i])
+    };
+    OwnLift { lift: best * 1.5, files: files.iter().enumerate().map(own).collect() }
 }
 
 /// What the public definitions no file uses take in the overview, and of which files.
@@ -218,27 +244,32 @@ impl OwnLift {
     }
 }
 
-/// What the entry files ([`is_surface`]) pass on of other modules of the
-/// package: the definitions their default exports name, by file and name,
-/// and per file whether they re-export it whole (zustand's `index.ts`,
-/// `export * from './vanilla'`), so that its public definitions are the
-/// package's as an entry file's own are.
+/// What the entry files ([`is_surface`], and a Rust crate's root) pass on of
+/// other modules of the package: the definitions their default exports name,
+/// by file and name, and per file whether they re-export it whole (zustand's
+/// `index.ts`, `export * from './vanilla'`; regex's `lib.rs`, `pub use
+/// crate::regex::string::*;`), so that its public definitions are the
+/// package's as an entry file's own are. What a Rust library's public module
+/// re-exports whole is as public as the module (`public_module`, updated).
 fn entry_exports<'a>(
     files: &'a [IndexedFile],
     surface: &[bool],
     auxiliary: &[bool],
+    public_module: &mut [bool],
 ) -> (Vec<(u32, &'a str)>, Vec<bool>) {
     let mut whole = vec![false; files.len()];
-    let exporting = |i: &usize| {
-        let tags = &files[*i].tags;
-        surface[*i] && (tags.default_export.is_some() || !tags.reexports_all.is_empty())
+    let exports = |i: usize| {
+        let tags = &files[i].tags;
+        tags.default_export.is_some() || !tags.reexports_all.is_empty()
     };
-    if !(0..files.len()).any(|i| exporting(&i)) {
+    let entry = |i: &usize| (surface[*i] || defines_surface(&files[*i])) && exports(*i);
+    let module = |i: &usize| public_module[*i] && !files[*i].tags.reexports_all.is_empty();
+    if !(0..files.len()).any(|i| entry(&i) || module(&i)) {
         return (Vec::new(), whole);
     }
     let modules = super::imports::Modules::new(files);
     let mut defaults = Vec::new();
-    for i in (0..files.len()).filter(exporting) {
+    for i in (0..files.len()).filter(entry) {
         defaults.extend(match files[i].tags.default_export.as_ref() {
             Some(DefaultExport::Name(name)) => Some((i as u32, name.as_str())),
             Some(DefaultExport::Module(module)) => modules.default_export(i, module),
@@ -246,6 +277,11 @@ fn entry_exports<'a>(
         });
         for file in modules.reexported_whole(i) {
             whole[file as usize] = !auxiliary[file as usize];
+        }
+    }
+    for i in (0..files.len()).filter(module).collect::<Vec<_>>() {
+        for file in modules.reexported_whole(i) {
+            public_module[file as usize] = !auxiliary[file as usize];
         }
     }
     defaults.retain(|&(at, _)| !auxiliary[at as usize]);
@@ -282,28 +318,25 @@ fn public_members(
     files: &[IndexedFile],
     base: &Base,
     auxiliary: &[bool],
-    public: &[bool],
-    users: &[u32],
+    (public, module_public): (&[bool], &[bool]),
+    (users, outside_users): (&[u32], &[u32]),
 ) -> HashMap<u32, f64> {
-    // Per public type name, (users, slot) of the most used type so named.
-    let mut types: HashMap<u32, (u32, u32)> = HashMap::default();
+    // Per public type name, (passed on, users, slot) of the most used type so named, what
+    // the package passes on from its root first (regex's `Regex`, not regex-automata's).
+    let mut types: HashMap<u32, (bool, u32, u32)> = HashMap::default();
     let defs = files.iter().flat_map(|f| &f.tags.defs).zip(base.def_slots.iter().zip(&base.def_names));
     for (def, (&slot, &name)) in defs {
         let is_type = matches!(
             def.kind,
             Kind::Class | Kind::Struct | Kind::Enum | Kind::Trait | Kind::Interface | Kind::Type
         );
-        if is_type && slot != NONE && public[slot as usize] {
-            let most = types.entry(name).or_insert((0, slot));
-            *most = (*most).max((users[slot as usize], slot));
+        if is_type && slot != NONE && (public[slot as usize] || module_public[slot as usize]) {
+            let most = types.entry(name).or_insert((false, 0, slot));
+            *most = (*most).max((public[slot as usize], users[slot as usize], slot));
         }
     }
     if types.is_empty() {
         return HashMap::default();
-    }
-    let mut outside_users = vec![0u32; users.len()];
-    for edge in base.edges.iter().filter(|e| auxiliary.get(e.from as usize) == Some(&true)) {
-        outside_users[edge.slot as usize] += 1;
     }
     // (type name, users, slot, its type's users) of each public member of a public type.
     let mut candidates: Vec<(u32, u32, u32, u32)> = Vec::new();
@@ -323,7 +356,7 @@ fn public_members(
             };
             // An `impl Client` names its type as the struct does: it is the most used
             // one's when the file's own `Client` is (or the file has none).
-            let Some(&(type_users, type_slot)) = types.get(&names[parent]) else { continue };
+            let Some(&(_, type_users, type_slot)) = types.get(&names[parent]) else { continue };
             let of_most_used = slots[parent] == NONE || slots[parent] == type_slot;
             // Uses of its name (`.text()`), or of it on its type (`Workspace::open(…)`).
             let (named, owned) = (slots[d], owned_slots[d]);
@@ -398,9 +431,15 @@ fn within_package(entry: &str, path: &str) -> bool {
 
 /// Whether `def`, in an entry file, is a public definition of its own: at its
 /// top level, and public as its language says (a Python name without a
-/// leading `_`, Rust's `pub`, what a JavaScript module exports).
+/// leading `_`, Rust's `pub`, what a JavaScript module exports). An inline
+/// module (`pub mod future { … }`) is none: its line says only its name, its
+/// items say what it is.
 pub(crate) fn is_own_public(file: &IndexedFile, def: &crate::tags::Def, module: Option<&JsModule>) -> bool {
-    if def.parent.is_some() || !def.kind.defines_name() || def.name.starts_with('_') {
+    if def.parent.is_some()
+        || !def.kind.defines_name()
+        || def.kind == Kind::Module
+        || def.name.starts_with('_')
+    {
         return false;
     }
     match file.lang.as_str() {
@@ -476,6 +515,62 @@ mod tests {
         assert!(score(files, 1, "Response", 0) > text);
         // The crate root's own public function is the crate's.
         assert!(score(files, 0, "get", 0) > score(files, 1, "extensions_mut", 0) * 10.0);
+    }
+
+    #[test]
+    fn a_library_s_public_modules_are_its_surface_by_their_users_outside_the_code() {
+        // crossterm's shape: `lib.rs` declares `pub mod event;`, whose `read` and `Event`
+        // the examples use; the crate's own code uses its private `Waker` and the public
+        // module's `Config` all over, and its binary's `pub mod` is no one's API.
+        let internal = "use crate::waker::Waker;\nuse crate::event::Config;\n\
+                        fn f(w: Waker, c: Config) {\n    w.wake();\n}\n";
+        let mut files = vec![
+            rust("src/lib.rs", "pub mod event;\nmod waker;\nmod source;\nmod parse;\nmod sys;\n"),
+            rust(
+                "src/event.rs",
+                "pub fn read() -> Event {\n    todo!()\n}\npub enum Event { Key }\npub struct Config;\n",
+            ),
+            rust("src/waker.rs", "pub(crate) struct Waker;\n"),
+            rust("src/source.rs", internal),
+            rust("src/parse.rs", internal),
+            rust("src/sys.rs", internal),
+            rust("examples/demo.rs", "use crossterm::event::{read, Event};\nfn main() {\n    read();\n}\n"),
+            rust("examples/keys.rs", "fn main() {\n    let e: Event = crossterm::event::read();\n}\n"),
+        ];
+        let score_of = |files: &[IndexedFile], file: usize, name: &str| score(files, file, name, 0);
+        let read = score_of(&files, 1, "read");
+        assert!(read > score_of(&files, 2, "Waker") * 2.0, "read {read}");
+        assert!(score_of(&files, 1, "Event") > score_of(&files, 2, "Waker") * 2.0);
+        // What the examples use leads what only the code does.
+        assert!(read > score_of(&files, 1, "Config"), "read {read}");
+        // Declared by a binary's root, the same module is no surface.
+        files[0] = rust("src/main.rs", "pub mod event;\nmod waker;\nmod source;\nmod parse;\nmod sys;\n");
+        assert!(score_of(&files, 1, "read") < score_of(&files, 2, "Waker"));
+    }
+
+    #[test]
+    fn what_a_library_passes_on_by_a_glob_is_its_surface() {
+        // regex's `lib.rs`: `pub use crate::{regex::string::*};` from a private module;
+        // and a public module's glob (`pub mod style;`, `pub use self::types::*;`).
+        let internal = "use crate::cache::Cache;\nfn f(c: Cache) {}\n";
+        let files = [
+            rust(
+                "src/lib.rs",
+                "pub use crate::{error::Error, regex::string::*};\nmod regex;\npub mod style;\n",
+            ),
+            rust("src/regex/mod.rs", "pub(crate) mod string;\n"),
+            rust("src/regex/string.rs", "pub struct Regex;\n"),
+            rust("src/style.rs", "pub use self::types::*;\nmod types;\n"),
+            rust("src/style/types.rs", "pub enum Color { Red }\n"),
+            rust("src/cache.rs", "pub(crate) struct Cache;\n"),
+            rust("src/a.rs", internal),
+            rust("src/b.rs", internal),
+            rust("src/c.rs", internal),
+        ];
+        let cache = score(&files, 5, "Cache", 0);
+        // Unused, they follow what files use of the surface, but lead the rest.
+        assert!(score(&files, 2, "Regex", 0) > cache, "Regex against {cache}");
+        assert!(score(&files, 4, "Color", 0) > cache, "Color against {cache}");
     }
 
     #[test]

@@ -102,3 +102,46 @@ pub(super) fn in_pub_use(node: Node, bytes: &[u8]) -> bool {
     }
     false
 }
+
+/// Rust: the paths whose every public item a file passes on, as written, from
+/// its top-level `pub use` globs (`crate::regex::string` of `pub use
+/// crate::{builders::string::*, regex::string::*};`).
+pub(super) fn rust_glob_reexports(root: Node, bytes: &[u8]) -> Vec<String> {
+    let mut paths = Vec::new();
+    let mut cursor = root.walk();
+    for item in root.named_children(&mut cursor).filter(|n| n.kind() == "use_declaration") {
+        let mut cursor = item.walk();
+        let public = item.children(&mut cursor).any(|c| {
+            c.kind() == "visibility_modifier" && c.utf8_text(bytes).is_ok_and(|v| v.trim() == "pub")
+        });
+        if let Some(argument) = item.child_by_field_name("argument").filter(|_| public) {
+            globs(argument, "", bytes, &mut paths);
+        }
+    }
+    paths
+}
+
+/// The glob paths of use tree `node`, each after `prefix`.
+fn globs(node: Node, prefix: &str, bytes: &[u8], paths: &mut Vec<String>) {
+    let text = |n: Node| n.utf8_text(bytes).ok().map(|t| t.split_whitespace().collect::<String>());
+    match node.kind() {
+        "use_wildcard" => {
+            let path = node.named_child(0).and_then(text).unwrap_or_default();
+            let path = format!("{prefix}{path}");
+            paths.push(path.trim_end_matches("::").to_string());
+        }
+        "scoped_use_list" => {
+            let path = node.child_by_field_name("path").and_then(text).unwrap_or_default();
+            if let Some(list) = node.child_by_field_name("list") {
+                globs(list, &format!("{prefix}{path}::"), bytes, paths);
+            }
+        }
+        "use_list" => {
+            let mut cursor = node.walk();
+            for child in node.named_children(&mut cursor) {
+                globs(child, prefix, bytes, paths);
+            }
+        }
+        _ => {}
+    }
+}

@@ -449,3 +449,14 @@ fn an_object_type_written_in_an_annotation_defines_no_members() {
     let names: Vec<&str> = defs.iter().map(|d| d.name.as_str()).collect();
     assert_eq!(names, ["hasEntries", "f", "Api", "subscribe", "Shape", "area", "C", "m"]);
 }
+
+#[test]
+fn a_rust_glob_reexport_is_a_whole_module_passed_on() {
+    let source = "pub use crate::{builders::string::*, regex::string::*};\npub use self::types::*;\n\
+                  use super::private::*;\npub(crate) use crate::inner::*;\npub use Color::*;\n";
+    let tags = extract(Lang::Rust, source).unwrap();
+    assert_eq!(
+        tags.reexports_all,
+        ["crate::builders::string", "crate::regex::string", "self::types", "Color"]
+    );
+}
