@@ -21,7 +21,7 @@ pub use default_export::DefaultExport;
 use imports::{import_source, in_pub_use, node_is_import, renamed_import, renamed_to};
 
 /// Bumped when what extraction yields changes: cached tags are re-parsed.
-pub const TAGS_VERSION: u32 = 69;
+pub const TAGS_VERSION: u32 = 70;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -401,6 +401,7 @@ pub fn extract(lang: Lang, source: &str) -> Result<FileTags, String> {
         Lang::Rust => crate::item_macros::unwrapped(tree.root_node(), source),
         _ => None,
     };
+    let original = source;
     let (source, tree) = match unwrapped.as_deref() {
         Some(text) => match parse(text)? {
             // Unless that reads worse: a macro's own syntax (`lazy_static! { static ref … }`).
@@ -645,6 +646,9 @@ pub fn extract(lang: Lang, source: &str) -> Result<FileTags, String> {
             ),
         });
         open.push(defs.len() - 1);
+    }
+    if unwrapped.is_some() {
+        crate::item_macros::bitflags_structs(original, &mut defs);
     }
 
     for (name, module) in renamed_sources {
