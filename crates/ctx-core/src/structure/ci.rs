@@ -54,15 +54,12 @@ pub(super) fn run_lines(workflow: &str) -> Vec<String> {
     out
 }
 
-/// `ours` (a `purpose` command inferred from a manifest) as CI runs it: the
-/// shortest of the workflows' `lines` that runs the same program and
-/// subcommand with every word of `ours` and [`STRICTER`] ones; `None` when CI
-/// runs it as is, or not at all. A check-only run is not what a formatter does.
 /// How loud a run is, which CI logs want and an agent does not.
 const VERBOSITY: &[&str] = &["--verbose", "-v", "-vv", "--color=always"];
 
 /// The words CI may add to a default: each makes the run cover more or fail
-/// on more. Anything else (`--doc`, `-p regex-syntax`, `--cov`) makes it a
+/// on more, or is what the tests need to pass (crossterm's `-- --test-threads
+/// 1`: its tests share one terminal). Anything else (`--doc`, `-p regex-syntax`, `--cov`) makes it a
 /// narrower or a different run, not the same one done as CI does.
 const STRICTER: &[&str] = &[
     "--workspace",
@@ -78,9 +75,16 @@ const STRICTER: &[&str] = &[
     "-Dwarnings",
     "clippy::all",
     "--strict",
+    "--test-threads",
+    "--test-threads=1",
+    "1",
 ];
 
-/// Also which of `lines` it is.
+/// `ours` (a `purpose` command inferred from a manifest) as CI runs it: the
+/// shortest of the workflows' `lines` that runs the same program and
+/// subcommand with every word of `ours` and [`STRICTER`] ones, and which of
+/// `lines` it is; `None` when CI runs it as is, or not at all. A check-only
+/// run is not what a formatter does.
 pub(super) fn as_ci_runs(purpose: &str, ours: &str, lines: &[String]) -> Option<(usize, String)> {
     let words: Vec<&str> = ours.split_whitespace().collect();
     // `cargo clippy`, `uv run pytest`: the program and what it is asked to do.
@@ -176,5 +180,9 @@ jobs:
         let strict = run_lines("steps:\n  - run: cargo clippy --all-targets -- -D warnings\n");
         let run = as_ci_runs("lint", "cargo clippy", &strict).map(|(_, run)| run);
         assert_eq!(run.as_deref(), Some("cargo clippy --all-targets -- -D warnings"));
+        // What the tests need to pass (crossterm's share one terminal).
+        let serial = run_lines("steps:\n  - run: cargo test --locked --all-targets -- --test-threads 1\n");
+        let run = as_ci_runs("test", "cargo test", &serial).map(|(_, run)| run);
+        assert_eq!(run.as_deref(), Some("cargo test --locked --all-targets -- --test-threads 1"));
     }
 }
