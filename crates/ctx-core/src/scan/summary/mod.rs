@@ -254,24 +254,29 @@ fn prose_paragraph<'a>(lines: impl Iterator<Item = &'a str>) -> Option<String> {
         kept.push(line);
     }
     let mut lines: Vec<&str> = kept.into_iter().map(str::trim).collect();
+    let mut heading = None;
     if lines.first() == Some(&"---") {
         // YAML front matter: what it says the page is about (a GitHub issue template's
         // `about:`, a docs page's `description:`), else nothing (the template's body
-        // is a form: "1. 2. 3.").
+        // is a form: "1. 2. 3."). A page's `title:` is its heading: zustand's
+        // "Advanced TypeScript Guide", not its first section's "Basic usage".
         let end = lines.iter().skip(1).position(|l| *l == "---").map_or(lines.len(), |i| i + 2);
-        let said = lines[1..end.min(lines.len())].iter().find_map(|l| {
-            let value = l.strip_prefix("description:").or_else(|| l.strip_prefix("about:"))?;
-            let value = value.trim().trim_matches(['"', '\'']).trim();
-            (!value.is_empty()).then(|| value.to_string())
-        });
-        if said.is_some() {
-            return said;
+        let front = &lines[1..end.min(lines.len())];
+        let field = |names: &[&str]| {
+            front.iter().find_map(|l| {
+                let value = names.iter().find_map(|name| l.strip_prefix(name))?;
+                let value = value.trim().trim_matches(['"', '\'']).trim();
+                (!value.is_empty()).then_some(value)
+            })
+        };
+        if let Some(said) = field(&["description:", "about:"]) {
+            return Some(said.to_string());
         }
+        heading = field(&["title:"]);
         lines.drain(..end.min(lines.len()));
     }
     let is_underline =
         |l: &str| l.len() >= 3 && l.chars().all(|c| matches!(c, '=' | '-' | '~' | '^' | '*' | '#'));
-    let mut heading = None;
     let mut paragraph: Vec<&str> = Vec::new();
     let mut in_fence = false;
     let mut in_list = false;
@@ -286,6 +291,14 @@ fn prose_paragraph<'a>(lines: impl Iterator<Item = &'a str>) -> Option<String> {
         let doctest = lines[i].starts_with(">>>");
         let line = lines[i].strip_prefix('>').map_or(lines[i], str::trim);
         i += 1;
+        // But a GitHub callout (`> [!NOTE]` and its quoted lines) is an aside: "We will be
+        // updating this guide soon" says nothing of what the page is.
+        if !doctest && lines[i - 1].starts_with('>') && line.starts_with("[!") {
+            while lines.get(i).is_some_and(|l| l.starts_with('>') && !l.starts_with(">>>")) {
+                i += 1;
+            }
+            continue;
+        }
         // An emoji's shortcode opening a sentence that goes on (`:balloon: Thanks for your
         // help … We are so happy to have⏎you!`) is no reST field: fields stand apart.
         let line = match emoji_lead(line) {

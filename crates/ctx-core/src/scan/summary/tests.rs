@@ -151,6 +151,16 @@ fn front_matter_says_what_a_page_is_about() {
     assert_eq!(sum("bug_report.md", template).as_deref(), Some("Report a possible bug in HTTPie"));
     let page = "---\ntitle: Install\ndescription: How to install the tool.\n---\n\nRun this.\n";
     assert_eq!(sum("install.md", page).as_deref(), Some("How to install the tool."));
+    // A page's title is its heading (zustand's guides), over its first section's.
+    let guide = "---\ntitle: Advanced TypeScript Guide\nnav: 13\n---\n\n## Basic usage\n\n\
+                 Instead of `create(...)`, write `create<T>()(...)`. For example:\n\n```ts\nx\n```\n";
+    assert_eq!(sum("advanced-typescript.md", guide).as_deref(), Some("Advanced TypeScript Guide"));
+    // A callout is an aside, not what the page is.
+    let noted = "---\ntitle: Setup with Next.js\n---\n\n> [!NOTE]\n> We will be updating this guide \
+                 soon.\n\n[Next.js](https://nextjs.org) is a popular framework for React.\n";
+    assert_eq!(sum("nextjs.md", noted).as_deref(), Some("Next.js is a popular framework for React."));
+    let only_a_note = "---\ntitle: Setup with Next.js\n---\n\n> [!WARNING]\n> Soon.\n";
+    assert_eq!(sum("nextjs.md", only_a_note).as_deref(), Some("Setup with Next.js"));
 }
 
 #[test]
