@@ -151,8 +151,10 @@ pub(super) fn lift_public_surface(files: &[IndexedFile], base: &Base, slot_rank:
         // What a file defines and exports itself (`function validate …; module.exports =
         // { validate }`) is its own: a look-alike elsewhere is none of the surface.
         let name = name_of(edge.slot);
-        // (An `impl Trait for ProgressBar` in the file's tests defines no `ProgressBar`.)
-        if files[from].tags.defs.iter().any(|d| d.name == name && d.kind.defines_name()) {
+        // (An `impl Trait for ProgressBar` in the file's tests defines no `ProgressBar`, nor
+        // does rand's `lib.rs` define the `rng` it passes on by a helper in its `mod test`.)
+        let defs = &files[from].tags.defs;
+        if defs.iter().any(|d| d.name == name && d.kind.defines_name() && d.parent.is_none()) {
             continue;
         }
         // Rust re-exports only what is `pub`: a crate-private look-alike (`pub(super) enum
@@ -571,6 +573,25 @@ mod tests {
         // Unused, they follow what files use of the surface, but lead the rest.
         assert!(score(&files, 2, "Regex", 0) > cache, "Regex against {cache}");
         assert!(score(&files, 4, "Color", 0) > cache, "Color against {cache}");
+    }
+
+    #[test]
+    fn a_test_helper_of_the_crate_root_takes_nothing_of_what_it_passes_on() {
+        // rand's `lib.rs` passes on `rngs::thread::rng` and has a `fn rng(seed)` in its tests.
+        let internal = "use crate::util::helper;\nfn f() {\n    helper();\n}\n";
+        let files = [
+            rust(
+                "src/lib.rs",
+                "pub use crate::rngs::thread::rng;\nmod util;\nmod a;\nmod b;\n\
+                 #[cfg(test)]\nmod test {\n    pub fn rng(seed: u64) {}\n}\n",
+            ),
+            rust("src/rngs/thread.rs", "pub fn rng() -> ThreadRng {\n    todo!()\n}\n"),
+            rust("src/util.rs", "pub(crate) fn helper() {}\n"),
+            rust("src/a.rs", internal),
+            rust("src/b.rs", internal),
+        ];
+        let helper = score(&files, 2, "helper", 0);
+        assert!(score(&files, 1, "rng", 0) > helper, "rng against {helper}");
     }
 
     #[test]
