@@ -6,10 +6,12 @@
 
 /// The shell commands the `run:` steps of a GitHub Actions workflow run, in
 /// order: a block scalar (`run: |`) split into lines, a line continued with
-/// `\` joined, `&&` chains split; none that holds a workflow expression
-/// (`${{ matrix.target }}`), which means nothing outside CI.
+/// `\` joined, `&&` chains split, the workflow's own `env:` values put in
+/// (chrono's `${{ env.ALL_NON_EXCLUSIVE_FEATURES }}`); none that holds another
+/// workflow expression (`${{ matrix.target }}`), which means nothing outside CI.
 pub(super) fn run_lines(workflow: &str) -> Vec<String> {
     let indent = |line: &str| line.len() - line.trim_start().len();
+    let env = workflow_env(workflow);
     let mut out = Vec::new();
     let mut lines = workflow.lines().peekable();
     while let Some(line) = lines.next() {
@@ -41,6 +43,11 @@ pub(super) fn run_lines(workflow: &str) -> Vec<String> {
                 joined.push(' ');
                 continue;
             }
+            for (name, value) in &env {
+                for written in [format!("${{{{ env.{name} }}}}"), format!("${{{{env.{name}}}}}")] {
+                    joined = joined.replace(&written, value);
+                }
+            }
             out.extend(
                 joined
                     .split("&&")
@@ -54,11 +61,53 @@ pub(super) fn run_lines(workflow: &str) -> Vec<String> {
     out
 }
 
+/// The variables a workflow's top-level `env:` block sets, with their values
+/// (unquoted).
+fn workflow_env(workflow: &str) -> Vec<(String, String)> {
+    let mut lines = workflow.lines().skip_while(|l| l.trim_end() != "env:").skip(1);
+    let mut env = Vec::new();
+    while let Some(line) = lines.next().filter(|l| l.trim().is_empty() || l.starts_with([' ', '\t'])) {
+        let Some((name, value)) = line.trim().split_once(':') else { continue };
+        let quoted = |q: char| value.trim().strip_prefix(q).and_then(|v| v.strip_suffix(q));
+        let value = quoted('"').or_else(|| quoted('\'')).unwrap_or(value.trim());
+        if !name.starts_with('#') && !value.is_empty() {
+            env.push((name.trim().to_string(), value.to_string()));
+        }
+    }
+    env
+}
+
+/// The words of a shell command, a quoted one whole and as written (`--features
+/// "serde rkyv"` is two).
+fn shell_words(line: &str) -> Vec<&str> {
+    let mut words = Vec::new();
+    let (mut start, mut quote) = (None, None);
+    for (at, c) in line.char_indices() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '"' | '\'') => {
+                quote = Some(c);
+                start = start.or(Some(at));
+            }
+            (None, c) if c.is_whitespace() => {
+                if let Some(from) = start.take() {
+                    words.push(&line[from..at]);
+                }
+            }
+            (None, _) => start = start.or(Some(at)),
+        }
+    }
+    words.extend(start.map(|from| &line[from..]));
+    words
+}
+
 /// How loud a run is, which CI logs want and an agent does not.
 const VERBOSITY: &[&str] = &["--verbose", "-v", "-vv", "--color=always"];
 
-/// The words CI may add to a default: each makes the run cover more or fail
-/// on more, or is what the tests need to pass (crossterm's `-- --test-threads
+/// The words CI may add to a default (and the features a `--features` turns
+/// on): each makes the run cover more or fail on more, or is what the tests
+/// need to pass (crossterm's `-- --test-threads
 /// 1`: its tests share one terminal). Anything else (`--doc`, `-p regex-syntax`, `--cov`) makes it a
 /// narrower or a different run, not the same one done as CI does.
 const STRICTER: &[&str] = &[
@@ -90,19 +139,36 @@ pub(super) fn as_ci_runs(purpose: &str, ours: &str, lines: &[String]) -> Option<
     // `cargo clippy`, `uv run pytest`: the program and what it is asked to do.
     let head = &words[..words.len().min(if words.first() == Some(&"uv") { 3 } else { 2 })];
     let quiet = |line: &str| -> Vec<String> {
-        line.split_whitespace().filter(|w| !VERBOSITY.contains(w)).map(str::to_string).collect()
+        let mut words: Vec<String> =
+            shell_words(line).into_iter().filter(|w| !VERBOSITY.contains(w)).map(str::to_string).collect();
+        // What a quieted option leaves at the end (`-- --color=always`) passes nothing on.
+        if words.last().is_some_and(|w| w == "--") {
+            words.pop();
+        }
+        words
     };
     let runs: Vec<Vec<String>> = lines.iter().map(|line| quiet(line)).collect();
     if runs.iter().any(|theirs| theirs.iter().map(String::as_str).eq(words.iter().copied())) {
         return None;
     }
+    // Every word of theirs is ours, a stricter one, or the features a `--features` turns on.
+    let stricter = |theirs: &[String]| {
+        theirs.iter().enumerate().all(|(i, t)| {
+            let features = i > 0 && matches!(theirs[i - 1].as_str(), "--features" | "-F");
+            words.contains(&t.as_str())
+                || STRICTER.contains(&t.as_str())
+                || matches!(t.as_str(), "--features" | "-F")
+                || t.starts_with("--features=")
+                || features
+        })
+    };
     runs.into_iter()
         .enumerate()
         .filter(|(_, theirs)| {
             theirs.iter().map(String::as_str).take(head.len()).eq(head.iter().copied())
                 && theirs.len() > words.len()
                 && words.iter().all(|w| theirs.iter().any(|t| t == w))
-                && theirs.iter().all(|t| words.contains(&t.as_str()) || STRICTER.contains(&t.as_str()))
+                && stricter(theirs)
                 && !(purpose == "format" && theirs.iter().any(|t| t == "--check"))
         })
         .map(|(i, theirs)| (i, theirs.join(" ")))
@@ -184,5 +250,18 @@ jobs:
         let serial = run_lines("steps:\n  - run: cargo test --locked --all-targets -- --test-threads 1\n");
         let run = as_ci_runs("test", "cargo test", &serial).map(|(_, run)| run);
         assert_eq!(run.as_deref(), Some("cargo test --locked --all-targets -- --test-threads 1"));
+        // chrono's: the features CI tests with, from the workflow's own `env:`.
+        let chrono = "env:\n  # really --all-features\n  ALL: --features \"default serde\"\n\non:\n  push:\n\
+                      jobs:\n  test:\n    steps:\n      - run: cargo test ${{ env.ALL }} --color=always -- --color=always\n\
+                      \x20     - run: |\n          cargo clippy ${{ env.ALL }} --all-targets --color=always \\\n\
+                      \x20           -- -D warnings\n      - run: cargo build --target ${{ matrix.target }}\n";
+        let lines = run_lines(chrono);
+        assert_eq!(lines.len(), 2, "{lines:?}");
+        let run = |purpose: &str, ours: &str| as_ci_runs(purpose, ours, &lines).map(|(_, run)| run);
+        assert_eq!(run("test", "cargo test").as_deref(), Some("cargo test --features \"default serde\""));
+        assert_eq!(
+            run("lint", "cargo clippy").as_deref(),
+            Some("cargo clippy --features \"default serde\" --all-targets -- -D warnings")
+        );
     }
 }

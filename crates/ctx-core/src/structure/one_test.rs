@@ -20,8 +20,14 @@ const NAME: &str = "NAME";
 pub(super) fn from_commands(commands: &[Command], paths: &[String]) -> Option<Command> {
     let test = commands.iter().find(|c| c.purpose == "test")?;
     let command = &test.command;
+    let cargo = command.starts_with("cargo test") || command.starts_with("cargo nextest run");
     // Arguments after `--` go to the test binary, or to a script: a name appended
-    // to them means something else.
+    // to them means something else. Cargo's filter goes before them (`cargo test NAME
+    // -- --test-threads 1`).
+    if let Some((cargo_args, binary_args)) = command.split_once(" -- ").filter(|_| cargo) {
+        let narrowed = format!("{cargo_args} {NAME} -- {binary_args}");
+        return Some(Command { purpose: PURPOSE.into(), command: narrowed, source: test.source.clone() });
+    }
     if command.contains(" -- ") || command.ends_with(" --") {
         return None;
     }
@@ -34,7 +40,7 @@ pub(super) fn from_commands(commands: &[Command], paths: &[String]) -> Option<Co
             Some(file) => format!("{runner} {file}::{NAME}"),
             None => format!("{runner} -k {NAME}"),
         }
-    } else if command.starts_with("cargo test") || command.starts_with("cargo nextest run") {
+    } else if cargo {
         format!("{command} {NAME}")
     } else if command.starts_with("go test") {
         format!("{command} -run {NAME}")

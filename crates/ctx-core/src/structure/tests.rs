@@ -12,7 +12,9 @@ fn project(files: &[(&str, &str)]) -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let root = std::fs::canonicalize(dir.path()).unwrap();
     for (path, text) in files {
-        std::fs::write(root.join(path), text).unwrap();
+        let path = root.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
     }
     (dir, root)
 }
@@ -426,6 +428,14 @@ fn one_test_is_the_test_command_narrowed_as_its_runner_narrows() {
         Some("uv run pytest tests/test_core.py::NAME")
     );
     assert_eq!(one(&[("go.mod", "module x\n")], &[]).as_deref(), Some("go test ./... -run NAME"));
+    // Cargo's filter goes before what the test binary takes (crossterm's CI runs them one at a time).
+    let serial =
+        "on: push\njobs:\n  test:\n    steps:\n      - run: cargo test --locked -- --test-threads 1\n";
+    assert_eq!(
+        one(&[("Cargo.toml", "[package]\nname = \"x\"\n"), (".github/workflows/ci.yml", serial)], &[])
+            .as_deref(),
+        Some("cargo test --locked NAME -- --test-threads 1")
+    );
     // A package.json test script running Vitest or Jest: a file and `-t`, through npm's `--`.
     let vitest = r#"{"scripts": {"test": "vitest run", "test:watch": "vitest"}}"#;
     let js = ["src/a.ts", "examples/app/a.test.ts", "test/a.test.ts", "src/deep/b.spec.ts"];
