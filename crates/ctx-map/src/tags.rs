@@ -21,7 +21,7 @@ pub use default_export::DefaultExport;
 use imports::{import_source, in_pub_use, node_is_import, renamed_import, renamed_to};
 
 /// Bumped when what extraction yields changes: cached tags are re-parsed.
-pub const TAGS_VERSION: u32 = 70;
+pub const TAGS_VERSION: u32 = 71;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -650,6 +650,7 @@ pub fn extract(lang: Lang, source: &str) -> Result<FileTags, String> {
     if unwrapped.is_some() {
         crate::item_macros::bitflags_structs(original, &mut defs);
     }
+    deprecated_with_their_type(&mut defs);
 
     for (name, module) in renamed_sources {
         sources.entry(name).or_insert(module);
@@ -730,6 +731,29 @@ pub fn extract(lang: Lang, source: &str) -> Result<FileTags, String> {
         default_export,
         reexports_all,
     })
+}
+
+/// Marks deprecated what a deprecated type holds, and what a Rust impl of it
+/// in the file does (chrono's `#[deprecated] pub struct Date`, whose methods sit in
+/// `impl<Tz: TimeZone> Date<Tz>`): an agent shown `Date::and_hms_opt` as API
+/// calls what its maintainers are taking away.
+fn deprecated_with_their_type(defs: &mut [Def]) {
+    let types: Vec<String> = defs
+        .iter()
+        .filter(|d| d.deprecated && d.parent.is_none() && d.kind.defines_name() && d.kind != Kind::Function)
+        .map(|d| d.name.clone())
+        .collect();
+    if types.is_empty() {
+        return;
+    }
+    for d in 0..defs.len() {
+        let deprecated = std::iter::successors(defs[d].parent(defs), |p| p.parent(defs)).any(|p| {
+            // `Date<Tz>` of `impl<Tz: TimeZone> Date<Tz>`.
+            let named = p.name.split('<').next().unwrap_or(&p.name).trim();
+            p.deprecated || (p.kind == Kind::Impl && types.iter().any(|t| t == named))
+        });
+        defs[d].deprecated |= deprecated;
+    }
 }
 
 /// The names of the top-level `mod name;` declarations (no body: the module is

@@ -460,3 +460,20 @@ fn a_rust_glob_reexport_is_a_whole_module_passed_on() {
         ["crate::builders::string", "crate::regex::string", "self::types", "Color"]
     );
 }
+
+#[test]
+fn what_a_deprecated_type_holds_is_deprecated_with_it() {
+    // chrono's `Date`, its methods in an impl of their own.
+    let source = "#[deprecated(since = \"0.4.23\")]\n#[derive(Clone)]\npub struct Date<Tz> {\n    d: u8,\n}\n\n\
+                  #[allow(deprecated)]\nimpl<Tz: TimeZone> Date<Tz> {\n    pub fn naive_utc(&self) {}\n}\n\n\
+                  pub struct DateTime;\nimpl DateTime {\n    pub fn date(&self) {}\n}\n";
+    let tags = extract(Lang::Rust, source).unwrap();
+    let deprecated = |name: &str| tags.defs.iter().find(|d| d.name == name).unwrap().deprecated;
+    assert!(deprecated("Date") && deprecated("naive_utc"));
+    assert!(!deprecated("DateTime") && !deprecated("date"));
+    let python = "@deprecated(\"Use New\")\nclass Old:\n    def run(self):\n        pass\n\n\
+                  class New:\n    def run(self):\n        pass\n";
+    let tags = extract(Lang::Python, python).unwrap();
+    let runs: Vec<bool> = tags.defs.iter().filter(|d| d.name == "run").map(|d| d.deprecated).collect();
+    assert_eq!(runs, [true, false]);
+}
