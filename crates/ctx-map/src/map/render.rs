@@ -311,7 +311,15 @@ fn nothing_shown(file: &IndexedFile) -> String {
     if PathRole::of(&file.path) == PathRole::Fixture {
         return " (test data)".to_string();
     }
-    let passed_on: Vec<&str> = crate::exports::reexports(file).into_iter().flat_map(|r| r.names).collect();
+    // By the names its users import them as (rand's `Error as SysError` is `SysError`).
+    let passed_on: Vec<&str> = crate::exports::reexports(file)
+        .into_iter()
+        .flat_map(|r| {
+            let renamed =
+                |name: &str| r.renamed.iter().find(|(own, _)| *own == name).map(|(_, alias)| *alias);
+            r.names.iter().map(|&name| renamed(name).unwrap_or(name)).collect::<Vec<_>>()
+        })
+        .collect();
     if !passed_on.is_empty() {
         let more = passed_on.len().saturating_sub(PASSED_ON_SHOWN);
         let mut names = passed_on[..passed_on.len().min(PASSED_ON_SHOWN)].join(", ");
@@ -463,6 +471,10 @@ mod tests {
         let hub = "mod gai;\nmod resolve;\npub use self::resolve::{Addrs, Name, Resolve};\npub(crate) use self::gai::Gai;\n";
         let hub = IndexedFile::parsed("src/dns/mod.rs", crate::lang::Lang::Rust, hub);
         assert_eq!(nothing_shown(&hub), " (passes on Addrs, Name, Resolve)");
+        // By the name its users import (rand's `rngs/mod.rs`).
+        let renamed = "pub use getrandom::{Error as SysError, SysRng};\n";
+        let renamed = IndexedFile::parsed("src/rngs/mod.rs", crate::lang::Lang::Rust, renamed);
+        assert_eq!(nothing_shown(&renamed), " (passes on SysError, SysRng)");
     }
 
     #[test]

@@ -391,9 +391,17 @@ fn prose_paragraph<'a>(lines: impl Iterator<Item = &'a str>) -> Option<String> {
     if leads_into_code && (paragraph.ends_with(':') || paragraph.split_whitespace().count() <= 4) {
         paragraph.clear();
     }
+    // "Rand is a set of crates supporting (pseudo-)random generators:" says what the
+    // project is before its list; "To use it in its simplest form:" only introduces it.
+    let defines = |p: &str| {
+        p.split_whitespace().count() >= 5
+            && [" is ", " are ", " provides "].iter().any(|verb| p.contains(verb))
+    };
     match heading {
-        // "To use it in its simplest form:" introduces what follows; the title says more.
-        Some(heading) if paragraph.is_empty() || paragraph.ends_with(':') => Some(heading.to_string()),
+        // The title says more than an introduction, or than nothing.
+        Some(heading) if paragraph.is_empty() || (paragraph.ends_with(':') && !defines(&paragraph)) => {
+            Some(heading.to_string())
+        }
         _ if paragraph.is_empty() => None,
         _ => Some(paragraph),
     }

@@ -455,6 +455,13 @@ fn markup_never_reaches_a_summary() {
              And RFC 2324 - https://tools.ietf.org/html/rfc2324\n\"\"\"\n",
             "HTTP codes",
         ),
+        // A README's sentence saying what the project is, before its list (rand's).
+        (
+            "README.md",
+            "# Rand\n\n[![Crate](https://x.invalid/v.svg)](https://x.invalid)\n\n\
+             Rand is a set of crates supporting (pseudo-)random generators:\n\n-   Built over a trait\n",
+            "Rand is a set of crates supporting (pseudo-)random generators:",
+        ),
         // A sentence before an address is kept (pydantic's color.py).
         (
             "color.py",
