@@ -90,15 +90,36 @@ pub(super) fn renamed_to(name: Node, bytes: &[u8]) -> Option<String> {
 }
 
 /// Whether the import captured at `node` is Rust's `pub use` (not
-/// `pub(crate) use`): the file passes the name on to its own users.
+/// `pub(crate) use`): the file passes the name on to its own users; not from
+/// inside an inline module it keeps private or hidden (rand's `#[doc(hidden)]
+/// pub mod hidden_export { pub use super::float::IntoFloat; }`).
 pub(super) fn in_pub_use(node: Node, bytes: &[u8]) -> bool {
+    let is_pub = |n: Node| {
+        let visibility = n.named_child(0).filter(|c| c.kind() == "visibility_modifier");
+        visibility.and_then(|v| v.utf8_text(bytes).ok()) == Some("pub")
+    };
     let mut at = Some(node);
     while let Some(n) = at {
         if n.kind() == "use_declaration" {
-            let visibility = n.named_child(0).filter(|c| c.kind() == "visibility_modifier");
-            return visibility.and_then(|v| v.utf8_text(bytes).ok()) == Some("pub");
+            return is_pub(n)
+                && std::iter::successors(n.parent(), |p| p.parent())
+                    .filter(|p| p.kind() == "mod_item")
+                    .all(|module| is_pub(module) && !doc_hidden(module, bytes));
         }
         at = n.parent();
+    }
+    false
+}
+
+/// Whether an attribute right above `item` is `#[doc(hidden)]`.
+fn doc_hidden(item: Node, bytes: &[u8]) -> bool {
+    let mut at = item.prev_named_sibling();
+    while let Some(attribute) = at.filter(|a| a.kind() == "attribute_item") {
+        let text = attribute.utf8_text(bytes).unwrap_or_default();
+        if text.split_whitespace().collect::<String>() == "#[doc(hidden)]" {
+            return true;
+        }
+        at = attribute.prev_named_sibling();
     }
     false
 }

@@ -477,3 +477,17 @@ fn what_a_deprecated_type_holds_is_deprecated_with_it() {
     let runs: Vec<bool> = tags.defs.iter().filter(|d| d.name == "run").map(|d| d.deprecated).collect();
     assert_eq!(runs, [true, false]);
 }
+
+#[test]
+fn a_pub_use_inside_a_private_or_hidden_module_passes_nothing_on() {
+    // rand's `distr/mod.rs`: `IntoFloat` is the hidden module's, not `distr`'s.
+    let source = "pub use self::uniform::Uniform;\n#[doc(hidden)]\npub mod hidden_export {\n    \
+                  pub use super::float::IntoFloat;\n}\nmod private {\n    pub use super::x::Inner;\n}\n\
+                  pub mod prelude {\n    pub use crate::Shown;\n}\n";
+    let tags = extract(Lang::Rust, source).unwrap();
+    let exported = |name: &str| tags.refs.iter().find(|r| r.name == name).map_or(0, |r| r.exported);
+    assert_eq!(
+        [exported("Uniform"), exported("IntoFloat"), exported("Inner"), exported("Shown")],
+        [1, 0, 0, 1]
+    );
+}
