@@ -22,14 +22,19 @@
   (variable_declarator name: (identifier) @name
     value: [(as_expression . [(arrow_function) (function_expression)
                                (parenthesized_expression [(arrow_function) (function_expression)])])
+            ; Cast twice (swr's `const mutation = (() => …) as unknown as Middleware`).
+            (as_expression . (as_expression . [(arrow_function) (function_expression)
+                               (parenthesized_expression [(arrow_function) (function_expression)])]))
             (satisfies_expression . [(arrow_function) (function_expression)
                                      (parenthesized_expression [(arrow_function) (function_expression)])])]) @definition.function)
 ; A constant so cast (`export const DEFAULTS = { … } as const`).
 (program (lexical_declaration
   (variable_declarator name: (identifier) @name
     value: [(as_expression . [(number) (string) (template_string) (object) (array) (new_expression) (call_expression) (member_expression) (identifier)])
+            (as_expression . (as_expression . [(object) (new_expression) (call_expression) (member_expression) (identifier)]))
             (satisfies_expression . [(number) (string) (template_string) (object) (array) (new_expression) (call_expression) (member_expression) (identifier)])]) @definition.constant))
 (program (export_statement (lexical_declaration
   (variable_declarator name: (identifier) @name
     value: [(as_expression . [(number) (string) (template_string) (object) (array) (new_expression) (call_expression) (member_expression) (identifier)])
+            (as_expression . (as_expression . [(object) (new_expression) (call_expression) (member_expression) (identifier)]))
             (satisfies_expression . [(number) (string) (template_string) (object) (array) (new_expression) (call_expression) (member_expression) (identifier)])]) @definition.constant)))

@@ -119,6 +119,10 @@ pub(crate) struct Reexport<'f> {
     /// Of those, the ones passed on under another name, with it (`ssrSafe`,
     /// `unstable_ssrSafe`).
     pub renamed: Vec<(&'f str, &'f str)>,
+    /// JavaScript: the module's default export passed on as the file's own
+    /// (swr's `import useSWR from './use-swr'; export default useSWR`), its one name
+    /// the one the file binds it to.
+    pub default: bool,
 }
 
 /// What `file` passes on of other modules, by module (sorted): the public
@@ -127,6 +131,12 @@ pub(crate) struct Reexport<'f> {
 /// `_private` names); other languages say so (`pub use`, `export … from`).
 /// A name the file defines is its own, not passed on.
 pub(crate) fn reexports(file: &IndexedFile) -> Vec<Reexport<'_>> {
+    // The module's default export, bound whole and exported as the file's default.
+    let default_name = match &file.tags.default_export {
+        Some(crate::tags::DefaultExport::Name(name)) => Some(name.as_str()),
+        _ => None,
+    };
+    let is_default = |r: &crate::tags::Ref| r.default_import && default_name == Some(r.name.as_str());
     let own: HashSet<&str> =
         file.tags.defs.iter().filter(|d| d.parent.is_none()).map(|d| d.name.as_str()).collect();
     let (folders, name) = file.path.rsplit_once('/').unwrap_or(("", &file.path));
@@ -135,7 +145,7 @@ pub(crate) fn reexports(file: &IndexedFile) -> Vec<Reexport<'_>> {
     let in_package = |module: &str| {
         module.starts_with('.') || folders.split('/').any(|folder| module.split('.').next() == Some(folder))
     };
-    let mut by_module: Vec<(Option<&str>, &str, Option<&str>)> = file
+    let mut by_module: Vec<(Option<&str>, bool, &str, Option<&str>)> = file
         .tags
         .refs
         .iter()
@@ -146,13 +156,13 @@ pub(crate) fn reexports(file: &IndexedFile) -> Vec<Reexport<'_>> {
                 r.exported > 0 && file.lang != "python" && !r.from.as_deref().is_some_and(is_rust_standard)
             }
         })
-        .map(|r| (r.from.as_deref(), r.name.as_str(), r.alias.as_deref()))
+        .map(|r| (r.from.as_deref(), is_default(r), r.name.as_str(), r.alias.as_deref()))
         .collect();
     by_module.sort_unstable();
     let mut out: Vec<Reexport> = Vec::new();
-    for (from, name, alias) in by_module {
-        if out.last().is_none_or(|last| last.from != from) {
-            out.push(Reexport { from, names: Vec::new(), renamed: Vec::new() });
+    for (from, default, name, alias) in by_module {
+        if out.last().is_none_or(|last| last.from != from || last.default != default) {
+            out.push(Reexport { from, names: Vec::new(), renamed: Vec::new(), default });
         }
         if let Some(last) = out.last_mut() {
             last.names.push(name);
@@ -183,6 +193,7 @@ impl Reexport<'_> {
         }
         let many = names.len() + more > 1;
         match (lang, self.from) {
+            (_, Some(from)) if self.default => format!("export {{ default }} from '{from}'  // {list}"),
             ("python", from) => format!("from {} import {list}", from.unwrap_or(".")),
             ("rust", Some(from)) if many => format!("pub use {from}::{{{list}}};"),
             ("rust", Some(from)) => format!("pub use {from}::{list};"),
@@ -282,6 +293,13 @@ mod tests {
         assert_eq!(
             reexported("src/lib.rs", Lang::Rust, rust),
             ["pub use self::client::{Builder, Client as HttpClient};"]
+        );
+        // A module's default export passed on as the file's (swr's `index.ts`): not a named one.
+        let swr =
+            "import useSWR from './use-swr'\nexport default useSWR\nexport { SWRConfig } from './use-swr'\n";
+        assert_eq!(
+            reexported("src/index/index.ts", Lang::TypeScript, swr),
+            ["export { SWRConfig } from './use-swr'", "export { default } from './use-swr'  // useSWR"]
         );
         // A module that passes nothing on.
         assert!(

@@ -30,8 +30,9 @@ fn cast_function(declarator: Node) -> Option<(Node, Node)> {
     if !matches!(value.kind(), "as_expression" | "satisfies_expression") {
         return None;
     }
+    // Through a second cast (`(…) as unknown as Middleware`) and parentheses.
     let mut function = value.named_child(0)?;
-    while function.kind() == "parenthesized_expression" {
+    while matches!(function.kind(), "parenthesized_expression" | "as_expression") {
         function = function.named_child(0)?;
     }
     let ty = value.named_child(u32::try_from(value.named_child_count().checked_sub(1)?).ok()?)?;

@@ -437,6 +437,16 @@ fn a_function_or_constant_cast_to_its_type_is_a_definition() {
         ["export const createStore: CreateStore = (createState) =>", "const create: Create = <T>(s: T) =>"]
     );
     assert_eq!(signatures[2], "export const DEFAULTS = { a: 1 } as const");
+    // Cast twice (swr's middleware and the hook made of it).
+    let swr = "const mutation = (<Data>() => (key: Key) => key) as unknown as Middleware
+               const useSWRMutation = withMiddleware(useSWR, mutation) as unknown as SWRMutationHook
+";
+    let tags = extract(Lang::TypeScript, swr).unwrap();
+    let shown: Vec<(&str, Kind, &str)> =
+        tags.defs.iter().map(|d| (d.name.as_str(), d.kind, d.signature.as_str())).collect();
+    assert_eq!(shown[0], ("mutation", Kind::Function, "const mutation: Middleware = <Data>() =>"));
+    assert_eq!(shown[1].0, "useSWRMutation");
+    assert_eq!(shown[1].1, Kind::Constant);
 }
 
 #[test]
