@@ -775,7 +775,11 @@ fn js_leading_comment(text: &str) -> Option<String> {
             // A line exclaimed at the file's maintainers (immer's `// types only!` over its
             // imports, `// Should be no imports here!`) says what to keep, not what it is.
             let note = lines.len() == 1 && lines[0].ends_with('!');
-            if (declares(rest) || label || note) && !says_generated(&lines.join(" ")) {
+            // So does a to-do or a maintainer's note (swr's `// TODO: fix SWRConfig re-use …`,
+            // `// We have to several type castings here because …`).
+            let first_word = lines.first().and_then(|l| l.split([' ', ':', '(']).next()).unwrap_or("");
+            let aside = ["TODO", "FIXME", "XXX", "HACK", "NOTE", "We", "I"].contains(&first_word);
+            if (declares(rest) || label || note || aside) && !says_generated(&lines.join(" ")) {
                 return None;
             }
             lines
