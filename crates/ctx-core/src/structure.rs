@@ -270,10 +270,34 @@ pub fn detect(root: &Path, paths: &[String], tree_depth: usize, detector: &Detec
     }
     // A uv project runs its tools in the environment uv keeps: `uv run pytest`.
     if paths.iter().any(|p| p == "uv.lock") {
+        let lock = read("uv.lock").unwrap_or_default();
+        let locked = |package: &str| lock.contains(&format!("\nname = \"{package}\"\n"));
+        let hooks = read(".pre-commit-config.yaml").unwrap_or_default();
+        // A checker configured in pyproject.toml that uv does not install but pre-commit
+        // runs (pluggy's ruff and mypy, in pre-commit's own environments and on the files it
+        // gives them) is pre-commit's to run: `uv run mypy .` fails there.
+        let by_pre_commit = |c: &Command| {
+            let tool = c.command.split_whitespace().next().unwrap_or("");
+            c.source == "pyproject.toml"
+                && matches!(tool, "ruff" | "mypy" | "pyright")
+                && !locked(tool)
+                && hooks.contains(&format!("id: {tool}"))
+        };
+        let checks = commands.iter().any(|c| by_pre_commit(c) && c.purpose != "format");
+        commands.retain(|c| !by_pre_commit(c));
         let python =
             |c: &&mut Command| matches!(c.source.as_str(), "pyproject.toml" | "tox.ini" | "tox.toml");
         for command in commands.iter_mut().filter(python) {
             command.command = format!("uv run {}", command.command);
+        }
+        for command in commands.iter_mut().filter(|c| c.source == ".pre-commit-config.yaml") {
+            if locked("pre-commit") {
+                command.command = format!("uv run {}", command.command);
+            }
+            // It runs the checks the project's own commands would have.
+            if checks {
+                command.purpose = "lint".into();
+            }
         }
     }
     // A tool's default as the workflows run it (`cargo clippy --workspace --all-targets -- -D warnings`).

@@ -490,3 +490,29 @@ fn a_noxfile_s_sessions_lint_and_check_in_place_of_a_tool_s_default() {
         ])
     );
 }
+
+#[test]
+fn checkers_uv_does_not_install_but_pre_commit_runs_are_pre_commit_s() {
+    // pluggy: ruff and mypy configured in pyproject.toml, run by pre-commit (mypy on `src/`
+    // and `testing/` only), installed by neither of uv's groups; pre-commit is.
+    let (_dir, root) = project(&[
+        (
+            "pyproject.toml",
+            "[tool.ruff]\nline-length = 88\n[tool.mypy]\nstrict = true\n[tool.pytest.ini_options]\n",
+        ),
+        ("uv.lock", "version = 1\n\n[[package]]\nname = \"pre-commit\"\n\n[[package]]\nname = \"pytest\"\n"),
+        (
+            ".pre-commit-config.yaml",
+            "repos:\n- repo: x\n  hooks:\n  - id: ruff\n  - id: ruff-format\n- repo: y\n  hooks:\n  - id: mypy\n    files: ^(src/|testing/)\n",
+        ),
+    ]);
+    let commands = commands_of(&root, &["pyproject.toml", "uv.lock", ".pre-commit-config.yaml"]);
+    assert_eq!(
+        commands,
+        pairs(&[
+            ("test", "uv run pytest"),
+            ("test one", "uv run pytest -k NAME"),
+            ("lint", "uv run pre-commit run --all-files"),
+        ])
+    );
+}
