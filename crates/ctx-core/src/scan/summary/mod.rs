@@ -354,6 +354,7 @@ fn prose_paragraph<'a>(lines: impl Iterator<Item = &'a str>) -> Option<String> {
             || doctest
             || is_code_line(line)
             || (line.contains("{{") && line.contains("}}"))
+            || (line.contains("{%") && line.contains("%}"))
             || is_link_definition(line)
             || (line.starts_with('<') && html.is_none() && !is_inline_prose(line))
             || line.starts_with("[!")
@@ -535,7 +536,8 @@ fn is_code_line(line: &str) -> bool {
 
 /// A Markdown or reST list item: `- x`, `* x`, `+ x`, `1. x`, `2) x`.
 fn is_list_item(line: &str) -> bool {
-    if line.starts_with("- ") || line.starts_with("* ") || line.starts_with("+ ") {
+    // reST's auto-numbered `#.` too (pluggy's RELEASING.rst), which is no Markdown heading.
+    if line.starts_with("- ") || line.starts_with("* ") || line.starts_with("+ ") || line.starts_with("#. ") {
         return true;
     }
     let digits = line.chars().take_while(char::is_ascii_digit).count();

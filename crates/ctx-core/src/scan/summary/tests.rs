@@ -115,6 +115,9 @@ fn rust_inner_docs_and_js_comments() {
     );
     // immer's notes to its maintainers, over its imports or not.
     assert_eq!(sum("mapset.ts", "// types only!\nimport {ImmerState} from \"../internal\"\n"), None);
+    // A template's logic says nothing (pluggy's towncrier template).
+    let jinja = "{% for section in sections %}\n{% set underline = \"-\" %}\n{% if section %}\n{{section}}\n{% endif %}\n";
+    assert_eq!(sum("_template.rst", jinja), None);
     // swr's to-do and its note on why the code casts.
     assert_eq!(
         sum("config.ts", "// TODO: fix SWRConfig re-use issue with bundler\n\nimport { x } from 'y'\n"),
@@ -469,6 +472,13 @@ fn markup_never_reaches_a_summary() {
             "# Rand\n\n[![Crate](https://x.invalid/v.svg)](https://x.invalid)\n\n\
              Rand is a set of crates supporting (pseudo-)random generators:\n\n-   Built over a trait\n",
             "Rand is a set of crates supporting (pseudo-)random generators:",
+        ),
+        // reST's auto-numbered list is a list, not a heading (pluggy's RELEASING.rst).
+        (
+            "RELEASING.rst",
+            "Release Procedure\n-----------------\n\n#. Depending on the magnitude of the changes, consider testing\n   \
+             some of the large downstream users.\n\n#. Open a PR.\n",
+            "Release Procedure",
         ),
         // A sentence before an address is kept (pydantic's color.py).
         (
