@@ -134,7 +134,18 @@ fn bitflags(source: &str, inside: std::ops::Range<usize>, edits: &mut Edits) -> 
     let mut found = false;
     while at < end {
         let rest = &source[at..end];
-        let Some(struct_at) = find_word(rest, "struct") else { break };
+        // Not a doc comment's word ("/// This struct: …").
+        let in_comment =
+            |word: usize| rest[..word].rsplit('\n').next().is_some_and(|line| line.contains("//"));
+        let alone = |word: usize| {
+            let is_name = |c: char| c.is_alphanumeric() || c == '_';
+            !rest[..word].ends_with(is_name) && !rest[word + "struct".len()..].starts_with(is_name)
+        };
+        let Some(struct_at) =
+            rest.match_indices("struct").map(|(word, _)| word).find(|&word| alone(word) && !in_comment(word))
+        else {
+            break;
+        };
         let header = at + struct_at;
         let Some(open) = source[header..end].find('{').map(|o| header + o) else { return false };
         let Some(colon) = source[header..open].find(':').map(|c| header + c) else { return false };
@@ -231,7 +242,7 @@ mod tests {
 
     #[test]
     fn a_bitflags_type_is_a_struct_with_its_flags() {
-        let source = "use bitflags::bitflags;\n\nbitflags! {\n    /// Key modifiers.\n    \
+        let source = "use bitflags::bitflags;\n\nbitflags! {\n    /// This struct: key modifiers.\n    \
                       #[derive(Debug, Clone, Copy)]\n    pub struct KeyModifiers: u8 {\n        \
                       const SHIFT = 0b0000_0001;\n        #[cfg(unix)]\n        const ALT = 1 << 2;\n        \
                       const BOTH = Self::SHIFT.bits()\n            | Self::ALT.bits();\n    }\n\n    \
