@@ -768,11 +768,8 @@ fn module_declarations(root: Node, bytes: &[u8]) -> (Vec<String>, Vec<String>) {
         let Some(name) = item.child_by_field_name("name").and_then(|n| n.utf8_text(bytes).ok()) else {
             continue;
         };
-        let mut cursor = item.walk();
-        let is_pub = item.children(&mut cursor).any(|c| {
-            c.kind() == "visibility_modifier" && c.utf8_text(bytes).is_ok_and(|v| v.trim() == "pub")
-        });
-        if is_pub { &mut public } else { &mut private }.push(name.to_string());
+        let list = if imports::is_plain_pub(item, bytes) { &mut public } else { &mut private };
+        list.push(name.to_string());
     }
     private.sort();
     public.sort();

@@ -1,3 +1,6 @@
+//! How the reference graph resolves uses and ranks what the overview lifts.
+//! Declared `#[cfg(test)] mod tests;` in `graph/mod.rs`: compiled for tests only.
+
 use super::*;
 use crate::index::python_file as indexed;
 

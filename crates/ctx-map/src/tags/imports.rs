@@ -94,10 +94,7 @@ pub(super) fn renamed_to(name: Node, bytes: &[u8]) -> Option<String> {
 /// inside an inline module it keeps private or hidden (rand's `#[doc(hidden)]
 /// pub mod hidden_export { pub use super::float::IntoFloat; }`).
 pub(super) fn in_pub_use(node: Node, bytes: &[u8]) -> bool {
-    let is_pub = |n: Node| {
-        let visibility = n.named_child(0).filter(|c| c.kind() == "visibility_modifier");
-        visibility.and_then(|v| v.utf8_text(bytes).ok()) == Some("pub")
-    };
+    let is_pub = |n: Node| is_plain_pub(n, bytes);
     let mut at = Some(node);
     while let Some(n) = at {
         if n.kind() == "use_declaration" {
@@ -109,6 +106,13 @@ pub(super) fn in_pub_use(node: Node, bytes: &[u8]) -> bool {
         at = n.parent();
     }
     false
+}
+
+/// Whether Rust item `item` is declared plainly `pub` (not `pub(crate)`, not private).
+pub(super) fn is_plain_pub(item: Node, bytes: &[u8]) -> bool {
+    (0..item.child_count())
+        .filter_map(|i| item.child(i))
+        .any(|c| c.kind() == "visibility_modifier" && c.utf8_text(bytes).is_ok_and(|v| v.trim() == "pub"))
 }
 
 /// Whether an attribute right above `item` is `#[doc(hidden)]`.
@@ -131,10 +135,7 @@ pub(super) fn rust_glob_reexports(root: Node, bytes: &[u8]) -> Vec<String> {
     let mut paths = Vec::new();
     let mut cursor = root.walk();
     for item in root.named_children(&mut cursor).filter(|n| n.kind() == "use_declaration") {
-        let mut cursor = item.walk();
-        let public = item.children(&mut cursor).any(|c| {
-            c.kind() == "visibility_modifier" && c.utf8_text(bytes).is_ok_and(|v| v.trim() == "pub")
-        });
+        let public = is_plain_pub(item, bytes);
         if let Some(argument) = item.child_by_field_name("argument").filter(|_| public) {
             globs(argument, "", bytes, &mut paths);
         }
