@@ -7,6 +7,7 @@
 
 use rustc_hash::FxHashMap as HashMap;
 
+use super::crates::Crates;
 use crate::index::IndexedFile;
 use crate::tags::DefaultExport;
 
@@ -23,6 +24,8 @@ pub(crate) struct Modules<'a> {
     /// Each Python module's dotted name and every tail of it at a dot
     /// (`src.uvicorn.server`, `uvicorn.server`, `server`): the files it may be.
     python: HashMap<String, Vec<u32>>,
+    /// The Rust library crates of a workspace.
+    crates: Crates,
 }
 
 impl<'a> Modules<'a> {
@@ -37,7 +40,7 @@ impl<'a> Modules<'a> {
             }
         }
         let by_path = files.iter().enumerate().map(|(i, f)| (f.path.as_str(), i as u32)).collect();
-        Modules { files, by_path, python }
+        Modules { files, by_path, python, crates: Crates::of(files) }
     }
 
     /// The file that defines `name` as file `from` imports it, following
@@ -186,7 +189,9 @@ impl<'a> Modules<'a> {
             }
             Some("self") => own,
             Some("super") => own.rsplit_once('/').map_or(String::new(), |(up, _)| up.to_string()),
-            _ => return None,
+            // Another crate of the workspace (`use regex_automata::meta::Regex`).
+            Some(other) => self.crates.root_folder(other)?.to_string(),
+            None => return None,
         };
         segments.remove(0);
         while segments.first() == Some(&"super") {
@@ -339,5 +344,27 @@ mod tests {
         assert_eq!(definer(&files, "axum/src/lib.rs", "Router"), Some("axum/src/routing/mod.rs"));
         assert_eq!(definer(&files, "axum/src/routing/mod.rs", "Route"), Some("axum/src/routing/route.rs"));
         assert_eq!(definer(&files, "axum/src/routing/route.rs", "Router"), Some("axum/src/routing/mod.rs"));
+    }
+
+    #[test]
+    fn rust_uses_of_another_crate_of_the_workspace() {
+        let files = vec![
+            file("src/lib.rs", Lang::Rust, "mod regex;\npub use crate::regex::Regex;\n"),
+            file("src/regex.rs", Lang::Rust, "pub struct Regex;\n"),
+            file("regex-automata/src/lib.rs", Lang::Rust, "pub mod meta;\n"),
+            file("regex-automata/src/meta/mod.rs", Lang::Rust, "pub struct Regex;\n"),
+            file("regex-automata/tests/meta.rs", Lang::Rust, "use regex_automata::meta::Regex;\n"),
+            file("regex-syntax/src/lib.rs", Lang::Rust, "pub struct Regex;\n"),
+            file("tests/api.rs", Lang::Rust, "use regex::Regex;\n"),
+            file("regex-cli/main.rs", Lang::Rust, "use {regex::Regex, regex_syntax::Regex as R};\n"),
+        ];
+        let meta = Some("regex-automata/src/meta/mod.rs");
+        assert_eq!(definer(&files, "regex-automata/tests/meta.rs", "Regex"), meta);
+        // The root crate, named as the others are.
+        assert_eq!(definer(&files, "tests/api.rs", "Regex"), Some("src/regex.rs"));
+        assert_eq!(definer(&files, "regex-cli/main.rs", "Regex"), Some("src/regex.rs"));
+        // Without such a family, the root crate's name is unknown.
+        let lone = [&files[..2], &files[6..7], &[file("tokio-util/src/lib.rs", Lang::Rust, "")]].concat();
+        assert_eq!(definer(&lone, "tests/api.rs", "Regex"), None);
     }
 }

@@ -21,6 +21,7 @@
 //! every run and for any number of threads.
 
 mod base;
+mod crates;
 pub(crate) mod imports;
 mod kept;
 mod surface;

@@ -6,6 +6,7 @@ use ctxkeep_core::paths::PathRole;
 use rustc_hash::FxHashMap as HashMap;
 
 use super::base::{self, Base, NONE};
+use super::crates::Crates;
 use super::language_family;
 use crate::exports::JsModule;
 use crate::index::IndexedFile;
@@ -61,6 +62,11 @@ pub(super) fn defines_surface(file: &IndexedFile) -> bool {
 /// of a module an entry file re-exports whole or a Rust library declares
 /// `pub` from its root, are lifted alike when another
 /// file uses them; returns what those that no file uses take.
+/// The share of its lift the API of a workspace's crate takes when the facade
+/// does not pass it on: a quarter, so that only what its users use far more
+/// than the facade's comes before it.
+const BESIDE_THE_FACADE: f64 = 0.25;
+
 pub(super) fn lift_public_surface(files: &[IndexedFile], base: &Base, slot_rank: &mut [f64]) -> OwnLift {
     // Per file, once: there are far more edges than files.
     let surface: Vec<bool> = files.iter().map(is_surface).collect();
@@ -212,21 +218,28 @@ pub(super) fn lift_public_surface(files: &[IndexedFile], base: &Base, slot_rank:
     }
     let members =
         public_members(files, base, &auxiliary, (&public, &module_public), (&users, &outside_users));
+    // A workspace's crates its facade does not pass on come after the facade's API.
+    let beside = Crates::of(files).beside_the_facade(files);
+    let mut slot_beside = vec![false; slot_rank.len()];
+    for edge in &base.edges {
+        slot_beside[edge.slot as usize] = beside[edge.to as usize];
+    }
     for (slot, rank) in slot_rank.iter_mut().enumerate() {
-        if public[slot] {
-            *rank += best * f64::from(1 + users[slot]);
+        let lift = if public[slot] {
+            f64::from(1 + users[slot])
         } else if module_public[slot] {
             // What a public module defines is counted by its users outside the code (the
             // tests, examples, docs): a workspace's lower crate (regex-automata, every
             // module `pub`) would otherwise bury the main crate's `Regex` under its `Config`s,
             // which its own code uses everywhere.
-            *rank += best * f64::from(1 + outside_users[slot]);
-        } else if let Some(&lift) = members.get(&(slot as u32)) {
-            *rank += best * lift;
-        }
+            f64::from(1 + outside_users[slot])
+        } else {
+            members.get(&(slot as u32)).copied().unwrap_or(0.0)
+        };
+        *rank += best * lift * if slot_beside[slot] { BESIDE_THE_FACADE } else { 1.0 };
     }
     let own = |(i, file): (usize, &IndexedFile)| {
-        whole[i] || defines_surface(file) || (public_module[i] && !auxiliary[i])
+        !beside[i] && (whole[i] || defines_surface(file) || (public_module[i] && !auxiliary[i]))
     };
     OwnLift { lift: best * 1.5, files: files.iter().enumerate().map(own).collect() }
 }
@@ -557,6 +570,33 @@ mod tests {
         // Declared by a binary's root, the same module is no surface.
         files[0] = rust("src/main.rs", "pub mod event;\nmod waker;\nmod source;\nmod parse;\nmod sys;\n");
         assert!(score_of(&files, 1, "read") < score_of(&files, 2, "Waker"));
+    }
+
+    #[test]
+    fn a_workspace_s_facade_leads_the_crates_it_does_not_pass_on() {
+        // regex's shape: the root crate is the one the others are named after; its
+        // `Regex` is used by its tests, regex-automata's `meta::Regex` by as many of its own.
+        let lower_test = "use regex_automata::meta::{Config, Regex};\nfn t(r: Regex, c: Config) {}\n";
+        let mut files = vec![
+            rust("src/lib.rs", "mod regex;\npub use crate::regex::Regex;\n"),
+            rust("src/regex.rs", "pub struct Regex;\n"),
+            rust("regex-automata/src/lib.rs", "pub mod meta;\n"),
+            rust("regex-automata/src/meta.rs", "pub struct Regex;\npub struct Config;\n"),
+            rust("regex-automata/tests/a.rs", lower_test),
+            rust("regex-automata/tests/b.rs", lower_test),
+            rust("regex-automata/tests/c.rs", lower_test),
+            rust("regex-syntax/src/lib.rs", "pub struct Hir;\n"),
+            rust("tests/a.rs", "use regex::Regex;\nfn t(r: Regex) {}\n"),
+            rust("tests/b.rs", "use regex::Regex;\nfn t(r: Regex) {}\n"),
+            rust("tests/c.rs", "use regex::Regex;\nfn t(r: Regex) {}\n"),
+        ];
+        let (facade, lower) = (score(&files, 1, "Regex", 0), score(&files, 3, "Regex", 0));
+        assert!(facade > lower * 2.0, "facade {facade}, lower {lower}");
+        assert!(facade > score(&files, 3, "Config", 0) * 2.0, "facade {facade}");
+        // Passed on by the facade, the lower crate's API is the facade's.
+        files[0] =
+            rust("src/lib.rs", "mod regex;\npub use crate::regex::Regex;\npub use regex_automata::meta;\n");
+        assert!(score(&files, 3, "Regex", 0) > lower * 2.0);
     }
 
     #[test]
