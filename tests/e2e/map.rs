@@ -133,6 +133,25 @@ fn rank_puts_the_file_a_task_names_first() {
 }
 
 #[test]
+fn rank_lists_twenty_files_unless_asked_for_more() {
+    let tree: String = (0..25).map(|i| format!("//- src/part_{i}.rs\npub fn part_{i}() {{}}\n")).collect();
+    let repo = Repo::with_files(&tree);
+    let cache = tempfile::tempdir().unwrap();
+    let out = ctx(&repo, &cache, &["rank", "--query", "part_7 is slow"]);
+    let listed = stdout(&out);
+    assert_eq!(listed.lines().count(), 20, "{listed}");
+    assert_eq!(listed.lines().next(), Some("src/part_7.rs"));
+    let note = String::from_utf8_lossy(&out.stderr);
+    assert!(note.contains("5 more files rank lower"), "{note}");
+    assert_eq!(stdout(&ctx(&repo, &cache, &["rank", "--query", "part_7", "--all"])).lines().count(), 25);
+    let json: serde_json::Value =
+        serde_json::from_str(&stdout(&ctx(&repo, &cache, &["--json", "rank", "--query", "part_7"]))).unwrap();
+    assert_eq!(json.as_array().unwrap().len(), 20);
+    // Quiet, nothing but the list.
+    assert!(ctx(&repo, &cache, &["-q", "rank", "--query", "part_7"]).stderr.is_empty());
+}
+
+#[test]
 fn rank_says_which_file_the_task_gives_by_path_and_which_defines_what_it_writes_as_code() {
     let repo = Repo::with_files(TREE);
     let cache = tempfile::tempdir().unwrap();

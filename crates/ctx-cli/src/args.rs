@@ -292,9 +292,12 @@ pub struct RankArgs {
     /// Read the task from this file (`-` for standard input).
     #[arg(long, value_name = "FILE")]
     pub query_file: Option<PathBuf>,
-    /// Only the first N files (1 to 1000).
+    /// Only the first N files (1 to 1000; default 20, a whole list reads as noise).
     #[arg(short = 'k', long = "top", value_name = "N")]
     pub top: Option<usize>,
+    /// Every source file, however many.
+    #[arg(long, conflicts_with = "top")]
+    pub all: bool,
     /// Rank by words alone (BM25), without the reference graph: the baseline.
     #[arg(long, hide = true)]
     pub lexical_only: bool,

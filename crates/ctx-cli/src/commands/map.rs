@@ -65,6 +65,9 @@ pub fn map(env: &Env, args: &MapArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// How many files `ctx rank` lists unless asked for more.
+const DEFAULT_TOP: usize = 20;
+
 pub fn rank(env: &Env, args: &RankArgs) -> anyhow::Result<()> {
     let mut ws = env.workspace_or_cache()?;
     let query = read_query(args.query.as_deref(), args.query_file.as_deref())?.unwrap_or_default();
@@ -75,16 +78,23 @@ pub fn rank(env: &Env, args: &RankArgs) -> anyhow::Result<()> {
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
-    let (ranked, index) = ranked?;
+    let (mut ranked, index) = ranked?;
     if env.verbose {
         env.note(&format!("rank: {}", index_line(&index)));
     }
+    // Without `-k`, ranked whole and cut here, so that the note can say what the cut left out.
+    let default_top = (args.top.is_none() && !args.all).then_some(DEFAULT_TOP);
+    let left_out = default_top.map_or(0, |top| ranked.len().saturating_sub(top));
+    ranked.truncate(ranked.len() - left_out);
     if env.json {
         return output::json(&ranked);
     }
     let mut out = std::io::stdout().lock();
     for file in &ranked {
         writeln!(out, "{}", display_name(&file.path))?;
+    }
+    if left_out > 0 {
+        env.note(&format!("{left_out} more files rank lower (-k N or --all to list them)"));
     }
     Ok(())
 }
