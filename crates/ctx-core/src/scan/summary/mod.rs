@@ -285,8 +285,15 @@ fn prose_paragraph<'a>(lines: impl Iterator<Item = &'a str>) -> Option<String> {
     // either; a README's next section (`## About`, after a list of links) may.
     let mut passed_over = false;
     let mut leads_into_code = false;
+    // Brackets a skipped badge or link row left open: its next lines are the row's.
+    let mut open = 0;
     let mut i = 0;
     while i < lines.len() {
+        if open > 0 {
+            open = if lines[i].is_empty() { 0 } else { open + open_brackets(lines[i]) };
+            i += 1;
+            continue;
+        }
         // A Markdown quote is read for its text; a doctest's prompt is code.
         let doctest = lines[i].starts_with(">>>");
         let line = lines[i].strip_prefix('>').map_or(lines[i], str::trim);
@@ -357,12 +364,15 @@ fn prose_paragraph<'a>(lines: impl Iterator<Item = &'a str>) -> Option<String> {
             || (line.contains("{%") && line.contains("%}"))
             || is_link_definition(line)
             || (line.starts_with('<') && html.is_none() && !is_inline_prose(line))
-            || line.starts_with("[!")
-            || line.starts_with("![")
             || line.starts_with('|')
-            || is_underline(line)
+            || is_underline(line);
+        let badges = line.starts_with("[!")
+            || line.starts_with("![")
             || (paragraph.is_empty() && is_link_row(line));
-        if line.is_empty() || skip {
+        if badges {
+            open = open_brackets(line);
+        }
+        if line.is_empty() || skip || badges {
             // A one-word label on a line of its own before more text (a changelog's
             // `Unreleased`) says what comes next, not what the file is.
             let label = paragraph.len() == 1
@@ -449,15 +459,35 @@ fn is_admonition(line: &str) -> bool {
 }
 
 /// A line of links and nothing else but separators: a README's navigation
-/// (`[Website](https://…) | [Chat](https://…)`), no description.
+/// (`[Website](https://…) | [Chat](https://…)`, `[Docs] · [Changelog]  \`, a
+/// row of badges, `<br>` between them), no description.
 fn is_link_row(line: &str) -> bool {
     static LINK: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    // A link or image with no brackets inside: a badge's image goes first, then its link.
     let link = LINK.get_or_init(|| {
-        regex::Regex::new(r"!?\[[^\]]*\](?:\([^)]*\)|\[[^\]]*\])")
+        regex::Regex::new(r"!?\[[^\[\]]*\](?:\([^)]*\)|\[[^\[\]]*\])?")
             .unwrap_or_else(|_| unreachable!("the pattern is a constant"))
     });
-    link.is_match(line)
-        && link.replace_all(line, "").chars().all(|c| c.is_whitespace() || "|·•-–—,/".contains(c))
+    if !link.is_match(line) {
+        return false;
+    }
+    let mut rest = line.replace("<br>", " ").replace("<br/>", " ").replace("<br />", " ");
+    for _ in 0..3 {
+        rest = link.replace_all(&rest, "").into_owned();
+    }
+    rest.chars().all(|c| c.is_whitespace() || "|·•-–—,/\\".contains(c))
+}
+
+/// How many more `[` than `]` `line` opens: a badge row broken inside a link
+/// (`[![Deps.rs⏎Badge]][Deps.rs]`) goes on while some are open.
+fn open_brackets(line: &str) -> i32 {
+    line.chars()
+        .map(|c| match c {
+            '[' => 1,
+            ']' => -1,
+            _ => 0,
+        })
+        .sum()
 }
 
 /// A Markdown link reference definition: `[label]: https://…`.

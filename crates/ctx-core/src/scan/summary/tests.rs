@@ -427,6 +427,18 @@ fn markup_never_reaches_a_summary() {
             "![Shop][splash]\n\n[splash]: https://x.invalid/s.svg\n\n[Website](https://x.invalid) |\n[Chat](https://x.invalid/c)\n\n## Overview\n\n`shop` is a framework for carts.\n",
             "shop is a framework for carts.",
         ),
+        // Shortcut reference links in a row, a hard break ending it (ratatui's README).
+        (
+            "README.md",
+            "<div align=\"center\">\n\n[![Crate Badge]][Crate] [![Docs Badge]][Docs]  \\\n[Website] · [Docs] · [Changelog]  \\\n[Report a bug] · [Request a Feature]\n\n</div>\n\n[Shop][Website] is a crate for carts.\n",
+            "Shop is a crate for carts.",
+        ),
+        // A badge row broken inside a badge, `<br>` between its rows (ratatui's `lib.rs`).
+        (
+            "lib.rs",
+            "//! [![Crate Badge]][Crate] [![Deps.rs\n//! Badge]][Deps.rs]<br> [![License Badge]](./LICENSE) [![Sponsors\n//! Badge]][GitHub Sponsors]<br> [![Forum Badge]][Forum]\n//! [![Chat Badge]][Chat]<br>\n//!\n//! [Website] · [API Docs]<br>\n//! [Contributing] · [Report a bug]\n//!\n//! Shop is a crate for carts.\n",
+            "Shop is a crate for carts.",
+        ),
         // Dunder names in code spans keep their underscores.
         (
             "handlers.py",
