@@ -17,6 +17,7 @@ mod entry_points;
 mod just;
 mod nox;
 mod one_test;
+mod tox;
 
 /// Facts about the project. Stable JSON.
 #[derive(Debug, Clone, Default, Serialize)]
@@ -369,7 +370,7 @@ pub fn detect(root: &Path, paths: &[String], tree_depth: usize, detector: &Detec
     let names: BTreeSet<&str> = paths.iter().filter_map(|p| script(p)).map(|(name, _)| name).collect();
     // A noxfile's sessions are the project's own scripts too (urllib3's `nox -s lint`).
     let noxfile = paths.iter().find(|p| p.as_str() == "noxfile.py");
-    let nox_sessions: Vec<Command> = noxfile
+    let sessions: Vec<Command> = noxfile
         .and_then(|path| Some((path, read(path)?)))
         .map(|(path, text)| {
             let sessions = nox::sessions(&text);
@@ -392,6 +393,28 @@ pub fn detect(root: &Path, paths: &[String], tree_depth: usize, detector: &Detec
     if noxfile.is_some() {
         note(22, "nox", "noxfile.py");
     }
+    // So are tox's environments that check, lint or format (structlog's `tox -e typing-mypy`
+    // runs `mypy src`); `tox` alone runs the tests.
+    let toxfile = paths.iter().find(|p| matches!(p.as_str(), "tox.ini" | "tox.toml"));
+    let mut tox_environments: Vec<Command> = Vec::new();
+    if let Some((path, text)) = toxfile.and_then(|path| Some((path, read(path)?))) {
+        note(22, "tox", path);
+        for name in tox::environments(&text).iter().filter(|name| !tox::is_per_version(name)) {
+            let factors = || name.split('-');
+            let purpose =
+                factors().find_map(purpose_of).filter(|p| matches!(p.as_str(), "check" | "lint" | "format"));
+            let purpose = purpose.or_else(|| factors().find_map(nox::purpose_of_checker).map(String::from));
+            let Some(purpose) = purpose.filter(|p| tox_environments.iter().all(|c| &c.purpose != p)) else {
+                continue;
+            };
+            tox_environments.push(Command {
+                purpose,
+                command: format!("tox -e {name}"),
+                source: path.clone(),
+            });
+        }
+    }
+    let sessions = [sessions, tox_environments].concat();
     let mut scripts: Vec<Command> = paths
         .iter()
         .filter_map(|path| {
@@ -402,14 +425,14 @@ pub fn detect(root: &Path, paths: &[String], tree_depth: usize, detector: &Detec
             Some(Command { purpose, command: format!("{runner}{path}"), source: path.clone() })
         })
         .collect();
-    if !nox_sessions.is_empty() {
+    if !sessions.is_empty() {
         // What a tool's default would lint or check with, the project's sessions do,
         // in the dependency groups they install; a quick `pytest` stays beside `nox -s test`.
         commands.retain(|c| {
-            let covered = nox_sessions.iter().any(|n| n.purpose == c.purpose);
+            let covered = sessions.iter().any(|n| n.purpose == c.purpose);
             !(INFERRED_FROM.contains(&c.source.as_str()) && covered && c.purpose != "test")
         });
-        commands.extend(nox_sessions);
+        commands.extend(sessions);
     }
     if !scripts.is_empty() {
         // A lint script runs the checkers too (`scripts/lint.sh` runs `mypy typer`).

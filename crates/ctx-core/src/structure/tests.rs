@@ -492,6 +492,31 @@ fn a_noxfile_s_sessions_lint_and_check_in_place_of_a_tool_s_default() {
 }
 
 #[test]
+fn tox_s_environments_check_in_place_of_a_tool_s_default() {
+    // structlog: `mypy .` fails on its docs and demo script; `tox -e typing-mypy` runs
+    // `mypy src`. Its per-version and docs environments are no one command.
+    let (_dir, root) = project(&[
+        ("pyproject.toml", "[tool.pytest.ini_options]\nx = 1\n[tool.mypy]\nstrict = true\n[tool.ruff]\n"),
+        (
+            "tox.ini",
+            "[tox]\nenv_list =\n    pre-commit,\n    3.1{0-5}-{tests,mypy}\n    typing-{mypy,pyright},\n    \
+             docs-{build,doctests}\n\n[testenv:typing-{pyright,mypy}]\ncommands =\n    mypy: mypy src\n",
+        ),
+    ]);
+    assert_eq!(
+        commands_of(&root, &["pyproject.toml", "tox.ini"]),
+        pairs(&[
+            ("test", "pytest"),
+            ("test", "tox"),
+            ("test one", "pytest -k NAME"),
+            ("check", "tox -e typing-mypy"),
+            ("lint", "ruff check"),
+            ("format", "ruff format")
+        ])
+    );
+}
+
+#[test]
 fn checkers_uv_does_not_install_but_pre_commit_runs_are_pre_commit_s() {
     // pluggy: ruff and mypy configured in pyproject.toml, run by pre-commit (mypy on `src/`
     // and `testing/` only), installed by neither of uv's groups; pre-commit is.

@@ -366,9 +366,8 @@ fn prose_paragraph<'a>(lines: impl Iterator<Item = &'a str>) -> Option<String> {
             || (line.starts_with('<') && html.is_none() && !is_inline_prose(line))
             || line.starts_with('|')
             || is_underline(line);
-        let badges = line.starts_with("[!")
-            || line.starts_with("![")
-            || (paragraph.is_empty() && is_link_row(line));
+        let badges =
+            line.starts_with("[!") || line.starts_with("![") || (paragraph.is_empty() && is_link_row(line));
         if badges {
             open = open_brackets(line);
         }
