@@ -715,10 +715,12 @@ fn nest_headings(markdown: &str, top: usize) -> String {
 
 /// The first sentence of `text`: up to a `.`, `!` or `?` followed by a
 /// space and a capital letter, unless what ends there is an abbreviation
-/// (`e.g.`, `Dr.`) or an initial.
+/// (`e.g.`, `Dr.`) or an initial, or a sentence of one word, which says
+/// little alone ("Simple. Powerful. Fast. Pick three.").
 pub(crate) fn first_sentence(text: &str) -> &str {
     const ABBREVIATIONS: [&str; 8] = ["e.g", "i.e", "etc", "vs", "cf", "Mr", "Dr", "Inc"];
     let bytes = text.as_bytes();
+    let mut sentence_start = 0;
     for (at, c) in text.char_indices() {
         if !matches!(c, '.' | '!' | '?') || bytes.get(at + 1) != Some(&b' ') {
             continue;
@@ -728,7 +730,10 @@ pub(crate) fn first_sentence(text: &str) -> &str {
         let abbreviation =
             ABBREVIATIONS.iter().any(|a| word.eq_ignore_ascii_case(a)) || word.chars().count() == 1;
         if next_is_capital && !abbreviation {
-            return &text[..=at];
+            if text[sentence_start..at].split_whitespace().nth(1).is_some() {
+                return &text[..=at];
+            }
+            sentence_start = at + 1;
         }
     }
     text
@@ -765,7 +770,11 @@ mod tests {
             first_sentence("Written by J. Smith in v1.2 for you"),
             "Written by J. Smith in v1.2 for you"
         );
-        assert_eq!(first_sentence("What? Yes. And"), "What?");
+        assert_eq!(first_sentence("What? Yes. And so on. More"), "What? Yes. And so on.");
+        assert_eq!(
+            first_sentence("Simple. Powerful. Fast. Pick three."),
+            "Simple. Powerful. Fast. Pick three."
+        );
         assert_eq!(first_sentence("Ends with a dot."), "Ends with a dot.");
     }
 }

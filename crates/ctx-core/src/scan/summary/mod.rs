@@ -225,6 +225,7 @@ fn prose_paragraph<'a>(lines: impl Iterator<Item = &'a str>) -> Option<String> {
     let mut kept: Vec<&str> = Vec::with_capacity(raw.len());
     let mut directive: Option<usize> = None;
     let mut in_block = false;
+    let mut in_colon_fence = false;
     let mut in_element: Option<&str> = None;
     for line in &raw {
         let explicit = line.trim_start();
@@ -238,6 +239,15 @@ fn prose_paragraph<'a>(lines: impl Iterator<Item = &'a str>) -> Option<String> {
         }
         if in_block {
             in_block = explicit.trim_end() != "///";
+            continue;
+        }
+        // MyST's directives fenced by colons (`:::{warning}` … `:::`): an aside, as an admonition is.
+        if in_colon_fence {
+            in_colon_fence = !is_colon_fence_end(explicit);
+            continue;
+        }
+        if explicit.starts_with(":::") && !is_colon_fence_end(explicit) {
+            in_colon_fence = true;
             continue;
         }
         if let Some(at) = directive {
@@ -449,6 +459,12 @@ fn html_element(line: &str) -> Option<(bool, &str)> {
     let inner = line[line.find('>')? + 1..].strip_suffix(&format!("</{tag}>"))?.trim();
     let only_markup = inner.is_empty() || (inner.starts_with('<') && inner.ends_with('>'));
     (!only_markup).then_some((heading, inner))
+}
+
+/// A line of colons alone: the end of a MyST directive fenced so.
+fn is_colon_fence_end(line: &str) -> bool {
+    let line = line.trim_end();
+    line.len() >= 3 && line.chars().all(|c| c == ':')
 }
 
 /// A line that opens or closes an admonition block: MkDocs' `!!! note`,

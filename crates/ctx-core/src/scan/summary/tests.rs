@@ -407,6 +407,12 @@ fn markup_never_reaches_a_summary() {
             "Shop's CLI wraps Click.",
         ),
         ("tips.md", "!!! tip\n    Not this.\n\nShop runs anywhere.\n", "Shop runs anywhere."),
+        // MyST's directives fenced by colons (structlog's docs).
+        (
+            "twisted.md",
+            "# Twisted\n\n:::{warning}\nSince `sys.exc_clear` has been dropped, there is no way.\n:::\n\n::::{note}\nNested.\n::::\n\nShop logs through Twisted.\n",
+            "Shop logs through Twisted.",
+        ),
         // rustdoc paths in brackets keep their text.
         (
             "lib.rs",
