@@ -477,7 +477,7 @@ impl<'a> Graph<'a> {
                 if own_lift.of(i) {
                     let module = JsModule::of(file);
                     for (d, def) in defs.iter().enumerate() {
-                        if is_own_public(file, def, module.as_ref()) {
+                        if own_lift.shows(i, file, def, module.as_ref()) {
                             scores[d] += own_lift.lift;
                             surface[i][d] = true;
                         }

@@ -92,6 +92,11 @@ pub(super) fn lift_public_surface(files: &[IndexedFile], base: &Base, slot_rank:
     // A Rust library's public modules' public items are its API, named from its root
     // (crossterm's `pub mod event;` and `event::read`).
     let mut public_module = crate::map::visibility::in_public_module(files);
+    // And a Python package's public modules its entry imports whole (structlog's `from
+    // structlog import processors, stdlib`: `processors.TimeStamper` is its API).
+    for at in imported_modules(files, &surface) {
+        public_module[at] = true;
+    }
     if !surface.contains(&true)
         && !passes_on.contains(&true)
         && exported_macros.is_empty()
@@ -199,7 +204,7 @@ pub(super) fn lift_public_surface(files: &[IndexedFile], base: &Base, slot_rank:
         if own_public || (public_module[i] && !auxiliary[i]) {
             let module = JsModule::of(file);
             for (def, &slot) in defs.iter().zip(slots) {
-                if slot != NONE && is_own_public(file, def, module.as_ref()) {
+                if slot != NONE && shows(file, def, module.as_ref(), own_public) {
                     let lifted = if own_public { &mut public } else { &mut module_public };
                     lifted[slot as usize] = true;
                 }
@@ -238,10 +243,39 @@ pub(super) fn lift_public_surface(files: &[IndexedFile], base: &Base, slot_rank:
         };
         *rank += best * lift * if slot_beside[slot] { BESIDE_THE_FACADE } else { 1.0 };
     }
-    let own = |(i, file): (usize, &IndexedFile)| {
-        !beside[i] && (whole[i] || defines_surface(file) || (public_module[i] && !auxiliary[i]))
+    let own = |(i, file): (usize, &IndexedFile)| match () {
+        _ if beside[i] => Own::Not,
+        _ if whole[i] || defines_surface(file) => Own::AtTheFront,
+        _ if public_module[i] && !auxiliary[i] => Own::ByModule,
+        _ => Own::Not,
     };
     OwnLift { lift: best * 1.5, files: files.iter().enumerate().map(own).collect() }
+}
+
+/// Whether `def`, one of `file`'s own public definitions ([`is_own_public`]), is
+/// the package's: all of them in a file at its front door, and but for a
+/// Python module's constants in a module it shows whole: those are its values,
+/// not its API (typer's `colors.RED` and eighteen more).
+fn shows(file: &IndexedFile, def: &crate::tags::Def, module: Option<&JsModule>, at_the_front: bool) -> bool {
+    let value = !at_the_front && file.lang == "python" && def.kind == Kind::Constant;
+    !value && is_own_public(file, def, module)
+}
+
+/// The public modules (no `_private` ones) a Python package's entry files
+/// import whole: `from structlog import stdlib`, `from . import json`.
+fn imported_modules(files: &[IndexedFile], surface: &[bool]) -> Vec<usize> {
+    let by_path: HashMap<&str, usize> = files.iter().enumerate().map(|(i, f)| (f.path.as_str(), i)).collect();
+    let entries = files.iter().zip(surface).filter(|(f, is)| **is && f.lang == "python").map(|(f, _)| f);
+    let mut found = Vec::new();
+    for entry in entries {
+        let folder = entry.path.rsplit_once('/').map_or(String::new(), |(folder, _)| format!("{folder}/"));
+        let imports = entry.tags.refs.iter().filter(|r| r.from.is_some() && r.bare > 0);
+        for name in imports.map(|r| &r.name).filter(|name| !name.starts_with('_')) {
+            let modules = [format!("{folder}{name}.py"), format!("{folder}{name}/__init__.py")];
+            found.extend(modules.iter().filter_map(|m| by_path.get(m.as_str()).copied()));
+        }
+    }
+    found
 }
 
 /// What the public definitions no file uses take in the overview, and of which files.
@@ -249,13 +283,39 @@ pub(super) struct OwnLift {
     /// Half-way between the best definition left unlifted and the least lifted one (0
     /// without a surface).
     pub lift: f64,
-    /// Per file, whether its own public definitions are the package's (none: no file's).
-    pub files: Vec<bool>,
+    /// Per file, how its own public definitions are the package's (none: no file's).
+    pub files: Vec<Own>,
+}
+
+/// How a file's own public definitions are its package's.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) enum Own {
+    Not,
+    /// An entry file's, or a module's its entry passes on whole.
+    AtTheFront,
+    /// A public module's (Rust's `pub mod`, a module a Python package imports whole).
+    ByModule,
 }
 
 impl OwnLift {
-    pub(super) fn of(&self, file: usize) -> bool {
-        self.lift > 0.0 && self.files.get(file) == Some(&true)
+    /// Whether any of `files[at]`'s own public definitions are the package's.
+    pub(super) fn of(&self, at: usize) -> bool {
+        self.lift > 0.0 && matches!(self.files.get(at), Some(Own::AtTheFront | Own::ByModule))
+    }
+
+    /// Whether `def`, of `files[at]`, is among the package's public definitions.
+    pub(super) fn shows(
+        &self,
+        at: usize,
+        file: &IndexedFile,
+        def: &crate::tags::Def,
+        module: Option<&JsModule>,
+    ) -> bool {
+        match self.files.get(at).filter(|_| self.lift > 0.0) {
+            Some(Own::AtTheFront) => shows(file, def, module, true),
+            Some(Own::ByModule) => shows(file, def, module, false),
+            Some(Own::Not) | None => false,
+        }
     }
 }
 
@@ -597,6 +657,38 @@ mod tests {
         files[0] =
             rust("src/lib.rs", "mod regex;\npub use crate::regex::Regex;\npub use regex_automata::meta;\n");
         assert!(score(&files, 3, "Regex", 0) > lower * 2.0);
+    }
+
+    #[test]
+    fn the_public_modules_a_python_package_imports_whole_are_its_surface() {
+        // structlog's shape: `__init__.py` imports `processors` and `colors` whole, and
+        // names from its private `_config`, whose helpers its own code uses all over.
+        let internal = "from structlog._config import _helper_with_a_long_name\n_helper_with_a_long_name()\n";
+        let mut files = vec![
+            python_file(
+                "src/structlog/__init__.py",
+                "from structlog import colors, processors\nfrom structlog._config import configure\n",
+            ),
+            python_file(
+                "src/structlog/_config.py",
+                "def configure():\n    pass\ndef _helper_with_a_long_name():\n    pass\n",
+            ),
+            python_file("src/structlog/processors.py", "class TimeStamper:\n    pass\n"),
+            python_file("src/structlog/colors.py", "RED = 'red'\n"),
+            python_file("src/structlog/_base.py", internal),
+            python_file("src/structlog/stdlib.py", internal),
+            python_file(
+                "tests/test_processors.py",
+                "from structlog.processors import TimeStamper\nTimeStamper()\n",
+            ),
+        ];
+        let stamper = score(&files, 2, "TimeStamper", 0);
+        assert!(stamper > score(&files, 1, "_helper_with_a_long_name", 0) * 2.0, "stamper {stamper}");
+        // A module's constants are its values.
+        assert!(score(&files, 3, "RED", 0) < score(&files, 1, "_helper_with_a_long_name", 0));
+        // Not imported whole, the module is the package's business.
+        files[0] = python_file("src/structlog/__init__.py", "from structlog._config import configure\n");
+        assert!(score(&files, 2, "TimeStamper", 0) < stamper / 2.0);
     }
 
     #[test]
