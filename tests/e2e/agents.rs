@@ -200,6 +200,25 @@ fn check_exits_1_when_anything_is_missing_or_old_and_writes_nothing_not_even_a_d
 }
 
 #[test]
+fn a_claude_md_that_imports_agents_md_is_not_told_the_guide_twice() {
+    // yarl's CLAUDE.md: `@AGENTS.md` among its imports.
+    let repo = Repo::with_files(
+        "//- CLAUDE.md\n@~/.claude/context.md\n@AGENTS.md\n//- AGENTS.md\n# Notes\n//- src/lib.py\ndef f():\n    pass\n",
+    );
+    repo.ok(&["init", "--no-build"]);
+    let claude_md = String::from_utf8(bytes(&repo, "CLAUDE.md")).unwrap();
+    let agents_md = String::from_utf8(bytes(&repo, "AGENTS.md")).unwrap();
+    assert!(agents_md.contains("ctx rank --query"), "{agents_md}");
+    assert!(!claude_md.contains("ctx rank --query"), "the guide comes from AGENTS.md:\n{claude_md}");
+    assert!(claude_md.contains("\n@.ctx/map.md\n@.ctx/constitution.md\n"), "{claude_md}");
+    assert_eq!(repo.run(&["update", "--check"]).status.code(), Some(0));
+    // Without the import, the whole guide again.
+    repo.write("CLAUDE.md", "@~/.claude/context.md\n");
+    repo.ok(&["update"]);
+    assert!(String::from_utf8(bytes(&repo, "CLAUDE.md")).unwrap().contains("ctx rank --query"));
+}
+
+#[test]
 fn agents_md_says_how_to_build_and_test_and_a_changed_script_makes_it_stale() {
     let repo = Repo::with_files(
         r#"

@@ -224,19 +224,30 @@ fn plan_sections(
         seen.push((target.clone(), file.clone()));
         let claude = file.rsplit('/').next() == Some("CLAUDE.md");
         let template = if claude { CLAUDE_TEMPLATE } else { AGENTS_TEMPLATE };
+        let existing = match target.exists() {
+            true => Some(read_within(root, &target).map_err(|err| Error::io(&target, err))?),
+            false => None,
+        };
+        // A CLAUDE.md that imports the AGENTS.md beside it (`@AGENTS.md`) has its guide
+        // from there: its own section only adds what Claude Code imports besides.
+        let sibling = |name: &str| match file.rsplit_once('/') {
+            Some((folder, _)) => format!("{folder}/{name}"),
+            None => name.to_string(),
+        };
+        let imports_agents = claude
+            && files.contains(&sibling("AGENTS.md"))
+            && existing.as_deref().is_some_and(|bytes| imports(bytes, "AGENTS.md"));
         // CLAUDE.md imports `.ctx/map.md`, which has them: `imports_map` leaves them out.
-        let data =
-            serde_json::json!({ "file": file, "files": files, "project": project, "imports_map": claude });
+        let data = serde_json::json!({
+            "file": file, "files": files, "project": project, "imports_map": claude,
+            "imports_agents": imports_agents,
+        });
         let body = detector.redacted(&templates.render(template, &data)?);
         section::check_body(&body).map_err(|(line, message)| Error::Template {
             template: format!("{template} (as rendered for {file})"),
             line: Some(line),
             message: message.to_string(),
         })?;
-        let existing = match target.exists() {
-            true => Some(read_within(root, &target).map_err(|err| Error::io(&target, err))?),
-            false => None,
-        };
         let wanted = Section { version: SECTION_VERSION, body: &body };
         let edit = match section::splice(existing.as_deref(), wanted, options.repair && !options.check) {
             Ok(edit) => edit,
@@ -274,6 +285,16 @@ fn plan_sections(
         return Err(Error::ManagedSectionBroken { files: broken });
     }
     Ok(planned)
+}
+
+/// Whether `bytes`, outside ctx's section, import `name` as Claude Code does (a line
+/// `@AGENTS.md` or `@./AGENTS.md`).
+fn imports(bytes: &[u8], name: &str) -> bool {
+    let rest = section::outside_section(bytes).unwrap_or_else(|| bytes.to_vec());
+    String::from_utf8_lossy(&rest).lines().any(|line| {
+        let import = line.trim().strip_prefix('@').map(|path| path.strip_prefix("./").unwrap_or(path));
+        import == Some(name)
+    })
 }
 
 /// Each prompt's state and, when `update` writes it, its text.
