@@ -28,6 +28,9 @@ const MODIFIERS: &[&str] = &[
     "virtual",
     "local",
     "extern",
+    // Cython's `cdef class _Quoter:`, `cpdef str quote(…)`.
+    "cdef",
+    "cpdef",
 ];
 
 /// Defining keywords and the kind of what they define.
@@ -66,6 +69,7 @@ pub fn supports(lang: &str) -> bool {
             | "scala"
             | "shell"
             | "lua"
+            | "cython"
     )
 }
 
@@ -157,5 +161,10 @@ mod tests {
         let shell = "_http_complete() {\n    local cur\n}\nbuild-docs ()\n{\n}\nfunction greet {\n}\nmain()\nx=$(f())\n";
         let names: Vec<String> = extract(shell).defs.into_iter().map(|d| d.name).collect();
         assert_eq!(names, ["_http_complete", "build-docs", "greet", "main"]);
+        // Cython: Python's `def` and `class`, and their C kin.
+        let cython = "cdef class _Quoter:\n    def __init__(self, *, bint safe=False):\n        pass\n\
+                      cpdef str quote(str val):\n    pass\ndef _unquote(val):\n    pass\n";
+        let names: Vec<String> = extract(cython).defs.into_iter().map(|d| d.name).collect();
+        assert_eq!(names, ["_Quoter", "__init__", "_unquote"]);
     }
 }

@@ -191,6 +191,7 @@ pub fn language(name: &str) -> Option<&'static str> {
     Some(match ext {
         "rs" => "rust",
         "py" | "pyi" | "pyw" => "python",
+        "pyx" | "pxd" | "pxi" => "cython",
         "ts" | "mts" | "cts" => "typescript",
         "tsx" => "tsx",
         "js" | "mjs" | "cjs" | "jsx" => "javascript",

@@ -53,7 +53,7 @@ use crate::{fsutil, time};
 const RACY_WINDOW_NS: i64 = 1_000_000_000;
 
 /// Bumped when classification or summary rules change, so stored rows get re-inspected.
-const SCAN_RULES_VERSION: u32 = 33;
+const SCAN_RULES_VERSION: u32 = 34;
 
 /// What a scan did. Stable JSON (fields are only ever added).
 #[derive(Debug, Clone, Default, Serialize)]
@@ -694,7 +694,7 @@ fn apply(
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
     )?;
     let mut update = tx.prepare_cached(
-        "UPDATE files SET size = ?2, mtime_ns = ?3, hash = ?4, kind = ?5, secret = ?6, summary = ?7
+        "UPDATE files SET size = ?2, mtime_ns = ?3, hash = ?4, kind = ?5, secret = ?6, summary = ?7, lang = ?8
          WHERE path = ?1",
     )?;
     let mut touch = tx.prepare_cached("UPDATE files SET size = ?2, mtime_ns = ?3 WHERE path = ?1")?;
@@ -751,7 +751,9 @@ fn apply(
                     hash,
                     inspection.kind.as_str(),
                     secret,
-                    summary
+                    summary,
+                    // A language the rules learned since (`.pyx`) is the file's now.
+                    language(name)
                 ])?;
                 report.files_changed += 1;
                 if report.changed_files.changed.len() < SAMPLE {
@@ -844,6 +846,25 @@ mod tests {
         std::fs::remove_dir_all(root.join("src/db")).unwrap();
         let report = scan(&mut store, root, &config, Detector::builtin(), Reporting::Reported).unwrap();
         assert_eq!((report.files_removed, report.folders_removed), (2, 2), "{report:?}");
+    }
+
+    #[test]
+    fn a_language_the_rules_learned_since_the_last_scan_is_the_file_s() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        write(root, "yarl/_quoting_c.pyx", "cdef class _Quoter:\n    pass\n");
+        let mut store = open_store(root);
+        let config = ScanConfig::default();
+        scan(&mut store, root, &config, Detector::builtin(), Reporting::Reported).unwrap();
+        let lang = |store: &Store| -> Option<String> {
+            store.conn.query_row("SELECT lang FROM files", [], |row| row.get(0)).unwrap()
+        };
+        assert_eq!(lang(&store).as_deref(), Some("cython"));
+        // As an older version of the rules, which knew no Cython, left it.
+        store.conn.execute("UPDATE files SET lang = NULL", []).unwrap();
+        store.conn.execute("UPDATE kv SET value = 'v0' WHERE key = 'scan.rules'", []).unwrap();
+        scan(&mut store, root, &config, Detector::builtin(), Reporting::Reported).unwrap();
+        assert_eq!(lang(&store).as_deref(), Some("cython"));
     }
 
     #[test]

@@ -45,7 +45,10 @@ pub(crate) fn summarize(name: &str, lang: Option<&str>, bytes: &[u8]) -> Option<
     let lower = name.to_ascii_lowercase();
     let known = matches!(lower.as_str(), "cargo.toml" | "pyproject.toml" | "package.json")
         || is_readme(name)
-        || matches!(lang, Some("markdown" | "rst" | "python" | "rust" | "typescript" | "tsx" | "javascript"));
+        || matches!(
+            lang,
+            Some("markdown" | "rst" | "python" | "cython" | "rust" | "typescript" | "tsx" | "javascript")
+        );
     // A changelog opens with its latest entry (express's `History.md`: "Fixed the
     // behavior of res.send()…", `v1.20.0`): that says nothing of the file, whose name says it all.
     let stem = lower.split('.').next().unwrap_or(&lower);
@@ -78,7 +81,8 @@ pub(crate) fn summarize(name: &str, lang: Option<&str>, bytes: &[u8]) -> Option<
         }
         ("package.json", _) => json_description(text),
         (_, Some("markdown" | "rst")) => markdown_paragraph(text),
-        (_, Some("python")) => python_docstring(text)
+        // Cython opens as Python does: a module docstring.
+        (_, Some("python" | "cython")) => python_docstring(text)
             .or_else(|| generated_notice(text))
             .or_else(|| python_class_docstring(name, text)),
         (_, Some("rust")) => rust_inner_docs(text).or_else(|| rust_type_docs(name, text)),
