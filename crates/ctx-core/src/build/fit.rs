@@ -535,7 +535,7 @@ fn kept_items<T: Clone, K: Ord>(items: &[T], n: usize, worth: impl Fn(&T) -> K) 
 /// many other files use it): the `first` files with any that the most files
 /// use keep their first, then `more` are handed out one per file in turns, so
 /// every file keeps its best ones before any file keeps its fourth.
-fn definition_shares(files: &[(usize, u32)], first: usize, more: usize) -> Vec<usize> {
+pub(super) fn definition_shares(files: &[(usize, u32)], first: usize, more: usize) -> Vec<usize> {
     let counts: Vec<usize> = files.iter().map(|f| f.0).collect();
     let mut shares = vec![0; counts.len()];
     let mut with_any: Vec<usize> = (0..files.len()).filter(|&j| files[j].0 > 0).collect();

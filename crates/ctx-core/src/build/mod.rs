@@ -45,7 +45,7 @@ use render::Templates;
 
 /// Bumped when what a context file holds changes shape, or how a tier is cut
 /// to its cap (which the deep doc hashed below does not show): rebuilds everything.
-const FORMAT_VERSION: u32 = 10;
+const FORMAT_VERSION: u32 = 11;
 
 /// The folder that holds the context files, inside `.ctx/`.
 pub const CONTEXT_DIR: &str = "context";

@@ -22,6 +22,11 @@ use crate::structure::Command;
 struct Shown {
     /// Definitions per file, most important first.
     definitions: usize,
+    /// Definitions in all, where the folder's files have room for more than
+    /// `definitions` each (a folder of six files shows its 2,800-line
+    /// `command.js` by more than six methods), and at most per file then.
+    folder_definitions: usize,
+    most_definitions: usize,
     /// Decisions per window: the focus folder's newest, and each ancestor scope's.
     current_decisions: usize,
     ancestor_decisions: usize,
@@ -39,6 +44,12 @@ fn shown(tier: Tier) -> Shown {
         Tier::Full => (8, 12, 5),
         Tier::Deep => (usize::MAX, usize::MAX, usize::MAX),
     };
+    let (folder_definitions, most_definitions) = match tier {
+        Tier::Minimal => (0, 1),
+        Tier::Standard => (60, 12),
+        Tier::Full => (120, 20),
+        Tier::Deep => (usize::MAX, usize::MAX),
+    };
     let whole_summaries = matches!(tier, Tier::Full | Tier::Deep);
     let code_below = match tier {
         Tier::Minimal => 3,
@@ -46,7 +57,15 @@ fn shown(tier: Tier) -> Shown {
         Tier::Full => 6,
         Tier::Deep => super::code_below::MAX_CODE_BELOW,
     };
-    Shown { definitions, current_decisions, ancestor_decisions, whole_summaries, code_below }
+    Shown {
+        definitions,
+        folder_definitions,
+        most_definitions,
+        current_decisions,
+        ancestor_decisions,
+        whole_summaries,
+        code_below,
+    }
 }
 /// Tags whose decisions are shown from anywhere on the scope chain.
 const ALWAYS_SHOWN_TAGS: [&str; 2] = ["architectural", "breaking"];
@@ -527,7 +546,15 @@ pub(crate) fn assemble(tree: &Tree, i: usize, tier: Tier) -> ContextDoc {
         if !written.is_empty() {
             file.definitions.retain(|d| !written.contains_key(&line(d)));
         }
-        file.definitions.truncate(shown.definitions);
+    }
+    // Each file its tier's first few, and the room left in the folder's share to the
+    // files with more, a definition at a time: the larger tier's lists hold the smaller's.
+    let with_any = files.iter().filter(|f| !f.definitions.is_empty()).count();
+    let total = (shown.definitions.saturating_mul(with_any)).max(shown.folder_definitions);
+    let counts: Vec<(usize, u32)> = files.iter().map(|f| (f.definitions.len(), f.referenced_by)).collect();
+    let shares = super::fit::definition_shares(&counts, with_any, total.saturating_sub(with_any));
+    for (file, share) in files.iter_mut().zip(shares) {
+        file.definitions.truncate(share.min(shown.most_definitions));
     }
     // The code first (`fastify.js` before `CONTRIBUTING.md` and `.editorconfig`):
     // what an agent opens a folder's context for.
