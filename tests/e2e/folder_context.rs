@@ -508,7 +508,8 @@ fn a_line_written_alike_in_several_files_of_a_folder_is_left_out() {
             &format!("test/{name}.test.js"),
             &format!(
                 "const os = require('node:os')\nconst hostname = os.hostname()\n\nfunction check_{name} (t) {{\n  \
-                 return hostname\n}}\nclass Probe_{name} {{\n  start () {{}}\n}}\nmodule.exports = {{ check_{name}, Probe_{name} }}\n"
+                 return hostname\n}}\nclass Probe_{name} {{\n  start () {{}}\n}}\nclass Logger extends Base {{}}\n\
+                 module.exports = {{ check_{name}, Probe_{name}, Logger }}\n"
             ),
         );
     }
@@ -520,6 +521,9 @@ fn a_line_written_alike_in_several_files_of_a_folder_is_left_out() {
         // A method written alike in three classes is each class's own.
         assert!(text.contains(&format!("`start ()` in `Probe_{name}`")), "{name} in:\n{text}");
     }
+    // And a class written alike in three modules is three classes (structlog's `class
+    // BoundLogger(BoundLoggerBase):`).
+    assert_eq!(text.matches("class Logger extends Base").count(), 3, "{text}");
     // Koa's shape: a line three files repeat, early in two files' lists (exported) and last
     // in the third's (kept to itself, after what other files use): only the deep tier held
     // all three, and dropped it there alone. A larger tier shows all a smaller one does.

@@ -529,12 +529,17 @@ pub(crate) fn assemble(tree: &Tree, i: usize, tier: Tier) -> ContextDoc {
     // what any of them is (pino's tests' `const hostname = os.hostname()` seven times,
     // tracing's examples' thirty-one `fn main()`): it goes from all of them.
     let mut files = files;
-    // (A method is written in its class: `pub fn new() -> Self` of three types is no boilerplate.)
+    // (A method is written in its class: `pub fn new() -> Self` of three types is no boilerplate.
+    // Nor is a type: structlog's `class BoundLogger(BoundLoggerBase):` in three modules is
+    // three loggers.)
     let line = |d: &OutlineDef| (d.signature.clone(), d.parent.clone());
+    let is_type =
+        |d: &&OutlineDef| matches!(d.kind.as_str(), "class" | "struct" | "enum" | "trait" | "interface");
     let mut written: HashMap<(String, Option<String>), usize> = HashMap::default();
     for file in &files {
         let mut seen = rustc_hash::FxHashSet::default();
-        for key in file.definitions.iter().map(line).filter(|key| seen.insert(key.clone())) {
+        let candidates = file.definitions.iter().filter(|d| !is_type(d)).map(line);
+        for key in candidates.filter(|key| seen.insert(key.clone())) {
             *written.entry(key).or_default() += 1;
         }
     }
