@@ -635,6 +635,29 @@ fn a_method_every_class_of_the_file_defines_says_the_task_once() {
 }
 
 #[test]
+fn a_constant_written_alike_in_several_examples_is_no_definition_of_any() {
+    // commander's examples: `const program = new Command();` in each took half a task map.
+    let mut files: Vec<(String, String)> = (0..4)
+        .map(|i| {
+            let text = format!("const program = new Command();\nprogram.option('--port_{i}');\n");
+            (format!("examples/options_{i}.js"), text)
+        })
+        .collect();
+    files.push(("examples/own.js".into(), "const program = new Command();\nconst port = 8080;\n".into()));
+    files.push(("lib/command.js".into(), "export class Command {\n  option(flags) {}\n}\n".into()));
+    let files: Vec<(&str, &str)> = files.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
+    let dir = tree(&files);
+    let cache = tempfile::tempdir().unwrap();
+    let mut ws = open(dir.path(), cache.path());
+    let query = "parse the port option of a program";
+    let map = run(&mut ws, &MapOptions { tokens: 400, query: Some(query.into()), ..MapOptions::default() });
+    let shown = shown(&map);
+    assert!(!shown.iter().any(|s| s.ends_with(": program")), "{}", map.text);
+    // What a file defines of its own stays.
+    assert!(shown.contains(&"examples/own.js: port".to_string()), "{}", map.text);
+}
+
+#[test]
 fn of_the_names_that_say_the_task_the_one_saying_its_rarest_words_leads() {
     // `config` is said in every file, `search` in two: for a task about the
     // search config, `Search` is the definition, not the most used `Config`.

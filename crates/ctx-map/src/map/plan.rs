@@ -68,6 +68,8 @@ pub(super) fn plan_overview(
     let private_module = super::visibility::in_private_module(files);
     let passed_on = super::visibility::passed_on(files);
     let (private_module, passed_on) = (&private_module, &passed_on);
+    let boilerplate = boilerplate(files);
+    let boilerplate = &boilerplate;
     let mut order: Vec<(usize, usize, f64)> = files
         .iter()
         .enumerate()
@@ -116,7 +118,7 @@ pub(super) fn plan_overview(
                     repeats[d] *= OVERRIDE;
                 }
             }
-            shown_defs(file, weight < 1.0, focus)
+            shown_defs(file, weight < 1.0, focus, boilerplate)
                 .map(move |d| (f, d, score[d] * weight * aside(d) * repeats[d]))
         })
         .collect();
@@ -259,6 +261,7 @@ pub(super) fn plan_task(
     }
     let mut by_key: Vec<usize> = (0..n).collect();
     by_key.sort_by(|&a, &b| key[b].total_cmp(&key[a]).then(a.cmp(&b)));
+    let boilerplate = boilerplate(files);
 
     let (mut order, mut rest) = (Vec::new(), Vec::new());
     // A file's entries score at most its key, and keys only fall from here:
@@ -278,7 +281,7 @@ pub(super) fn plan_task(
         // A method other classes of the file define too says the task's words once,
         // where it scores best (marshmallow's six `_bind_to_schema` took a map's room).
         let repeats = overrides(file, score);
-        let mut defs: Vec<(Told, usize)> = shown_defs(file, weight[f] < 1.0, focus)
+        let mut defs: Vec<(Told, usize)> = shown_defs(file, weight[f] < 1.0, focus, &boilerplate)
             .map(|d| {
                 let def = &file.tags.defs[d];
                 let named = names_outright(focus, &def.name);
@@ -516,6 +519,7 @@ fn shown_defs<'a>(
     file: &'a IndexedFile,
     demoted: bool,
     focus: &'a Focus,
+    boilerplate: &'a HashSet<&str>,
 ) -> impl Iterator<Item = usize> + 'a {
     let defs = &file.tags.defs;
     let mut seen: HashSet<(Option<u32>, &str, bool)> = HashSet::default();
@@ -552,6 +556,7 @@ fn shown_defs<'a>(
             matches!(p.kind, Kind::Interface | Kind::Type) && p.signature.contains(def.signature.trim())
         });
         let aside = (demoted && test_function)
+            || (def.parent.is_none() && boilerplate.contains(def.signature.as_str()))
             || test
             || associated
             || metadata
@@ -561,6 +566,25 @@ fn shown_defs<'a>(
         def.kind.defines_name() && !data && !rebinding && (names_outright(focus, &def.name) || !aside)
     })
 }
+
+/// The top-level constants written alike in several tests or examples
+/// (commander's 28 examples' `const program = new Command();`, its tests'
+/// `const execFileAsync = util.promisify(childProcess.execFile);`): each
+/// file's boilerplate, which says nothing of any of them.
+fn boilerplate(files: &[IndexedFile]) -> HashSet<&str> {
+    let mut written: HashMap<&str, usize> = HashMap::default();
+    for file in files.iter().filter(|f| PathRole::of(&f.path).is_auxiliary()) {
+        let constants = file.tags.defs.iter().filter(|d| d.parent.is_none() && d.kind == Kind::Constant);
+        let mut seen: HashSet<&str> = HashSet::default();
+        for signature in constants.map(|d| d.signature.as_str()).filter(|s| seen.insert(s)) {
+            *written.entry(signature).or_default() += 1;
+        }
+    }
+    written.into_iter().filter(|&(_, n)| n >= BOILERPLATE_FILES).map(|(signature, _)| signature).collect()
+}
+
+/// In how many tests or examples a constant written alike is their boilerplate.
+const BOILERPLATE_FILES: usize = 3;
 
 /// Whether the task names `name` as an identifier: a word of it written as
 /// code is (`verify_app`, `Command`, `hideDefault`), a plain word is not (a
