@@ -80,6 +80,13 @@ pub(crate) fn is_declaration_file(path: &str) -> bool {
     [".d.ts", ".d.mts", ".d.cts"].iter().any(|ext| path.ends_with(ext))
 }
 
+/// Whether a task's words say it is about type declarations ("fix(types):
+/// export CJS types"): then they rank and show with the code they declare.
+pub(crate) fn about_types<'w>(mut words: impl Iterator<Item = &'w str>) -> bool {
+    const WORDS: [&str; 6] = ["types", "typings", "typescript", "declaration", "declarations", "dts"];
+    words.any(|word| WORDS.iter().any(|w| word.eq_ignore_ascii_case(w)))
+}
+
 /// The `.d.ts` a CommonJS or ES module declaration file twins (`index.d.cts`
 /// → `index.d.ts`): packages ship both with the same declarations, and the
 /// twin, if the `.d.ts` is there, says nothing the other does not.

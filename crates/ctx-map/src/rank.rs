@@ -93,6 +93,9 @@ const LATEST_WEIGHT: f64 = 0.3;
 const TEST_FACTOR: f64 = 0.9;
 const TEST_TASK_FACTOR: f64 = 1.2;
 const VENDORED_FACTOR: f64 = 0.5;
+/// Type declarations (`index.d.ts`) repeat what the code defines, in many words:
+/// after it, unless the task is about them.
+const DECLARATION_FACTOR: f64 = 0.8;
 
 /// What to rank with.
 #[derive(Debug, Clone, Copy)]
@@ -263,6 +266,7 @@ fn rank_with(
     let about_tests = query.lines().next().is_some_and(|first| {
         first.split(|c: char| !c.is_alphanumeric()).any(|w| w.to_lowercase().starts_with("test"))
     });
+    let about_types = crate::exports::about_types(query.split(|c: char| !c.is_alphanumeric()));
     let mut ranked: Vec<RankedFile> = files
         .iter()
         .enumerate()
@@ -282,6 +286,7 @@ fn rank_with(
                 PathRole::Test | PathRole::Fixture if about_tests => TEST_TASK_FACTOR,
                 PathRole::Test | PathRole::Fixture => TEST_FACTOR,
                 PathRole::Vendored => VENDORED_FACTOR,
+                _ if !about_types && crate::exports::is_declaration_file(&file.path) => DECLARATION_FACTOR,
                 _ => 1.0,
             };
             RankedFile {
@@ -665,6 +670,19 @@ mod tests {
         let top = |task: &str| rank(&files, &tables, task, None, RankOptions::default())[0].path.clone();
         assert_eq!(top("parse_value drops the sign"), "src/parser.rs");
         assert_eq!(top("test(parser): parse_value drops the sign"), "tests/parser.rs");
+    }
+
+    #[test]
+    fn type_declarations_come_after_the_code_unless_the_task_is_about_types() {
+        // commander's `typings/index.d.ts` repeats `lib/command.js` in more words.
+        let files = files(&["lib/command.js", "typings/index.d.ts"]);
+        let tables = vec![
+            FileTerms::of("suggest a subcommand", []),
+            FileTerms::of("suggest a subcommand when the subcommand is mistyped", []),
+        ];
+        let top = |task: &str| rank(&files, &tables, task, None, RankOptions::default())[0].path.clone();
+        assert_eq!(top("suggest the subcommand"), "lib/command.js");
+        assert_eq!(top("fix(types): suggest the subcommand"), "typings/index.d.ts");
     }
 
     #[test]

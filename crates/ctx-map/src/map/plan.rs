@@ -473,9 +473,7 @@ fn demotion(files: &[IndexedFile], focus: &Focus, factor: f64) -> Vec<f64> {
         .filter_map(|&i| files.get(i))
         .map(|f| (PathRole::of(&f.path), top(&f.path)))
         .collect();
-    let about_types = ["types", "typings", "typescript", "declaration", "declarations", "dts"]
-        .iter()
-        .any(|word| focus.names.iter().any(|name| name.eq_ignore_ascii_case(word)));
+    let about_types = crate::exports::about_types(focus.names.iter().map(String::as_str));
     files
         .iter()
         .map(|f| {
