@@ -324,6 +324,29 @@ pub fn detect(root: &Path, paths: &[String], tree_depth: usize, detector: &Detec
             command.source = ci_lines[i].1.clone();
         }
     }
+    // A workspace's own task runner, as CI runs it (ratatui's `cargo xtask clippy`, `cargo
+    // xtask format --check`, on the toolchain and options the project set): the tool's
+    // default does not do what CI checks. Its tests stay beside `cargo test`, a quick run.
+    let mut xtasks: Vec<Command> = Vec::new();
+    for (line, path) in &ci_lines {
+        let Some(task) = line.strip_prefix("cargo xtask ") else { continue };
+        let purpose = match task.split_whitespace().next() {
+            Some("format" | "fmt") => "format",
+            Some("clippy" | "lint") => "lint",
+            Some("check") => "check",
+            _ => continue,
+        };
+        // A formatter formats; CI only checks that it has nothing to do.
+        let words = line.split_whitespace().filter(|w| purpose != "format" || *w != "--check");
+        let command = words.collect::<Vec<_>>().join(" ");
+        if xtasks.iter().all(|x| x.purpose != purpose) {
+            xtasks.push(Command { purpose: purpose.into(), command, source: (*path).clone() });
+        }
+    }
+    let covered =
+        |c: &Command| c.command.starts_with("cargo ") && xtasks.iter().any(|x| x.purpose == c.purpose);
+    commands.retain(|c| !covered(c));
+    commands.extend(xtasks);
     // Entry points, shallowest first: at most a handful.
     // An example's or a test's `main.py` is no entry point of the project.
     let mut entries: Vec<&String> = paths

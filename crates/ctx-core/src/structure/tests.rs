@@ -492,6 +492,27 @@ fn a_noxfile_s_sessions_lint_and_check_in_place_of_a_tool_s_default() {
 }
 
 #[test]
+fn a_workspace_s_xtask_as_ci_runs_it_stands_for_cargo_s_default() {
+    // ratatui: rustfmt options only nightly knows, clippy with the project's own flags.
+    let workflow = "jobs:\n  fmt:\n    steps:\n      - run: cargo xtask format --check\n  \
+                    clippy:\n    steps:\n      - run: cargo xtask clippy\n  \
+                    test:\n    steps:\n      - run: cargo xtask test-libs\n";
+    let (_dir, root) = project(&[
+        ("Cargo.toml", "[workspace]\nmembers = [\"ratatui\"]\n"),
+        ("rustfmt.toml", "wrap_comments = true\n"),
+        (".github/workflows/ci.yml", workflow),
+    ]);
+    let commands = commands_of(&root, &["Cargo.toml", "rustfmt.toml", ".github/workflows/ci.yml"]);
+    let of = |purpose: &str| -> Vec<&str> {
+        commands.iter().filter(|(p, _)| p == purpose).map(|(_, c)| c.as_str()).collect()
+    };
+    assert_eq!(of("lint"), ["cargo xtask clippy"], "{commands:?}");
+    assert_eq!(of("format"), ["cargo xtask format"], "{commands:?}");
+    // Tests stay cargo's: `test-libs` is one way of them.
+    assert_eq!(of("test"), ["cargo test --workspace"], "{commands:?}");
+}
+
+#[test]
 fn tox_s_environments_check_in_place_of_a_tool_s_default() {
     // structlog: `mypy .` fails on its docs and demo script; `tox -e typing-mypy` runs
     // `mypy src`. Its per-version and docs environments are no one command.
