@@ -658,6 +658,18 @@ fn a_constant_written_alike_in_several_examples_is_no_definition_of_any() {
 }
 
 #[test]
+fn a_decorated_definition_s_number_is_its_head_s_line() {
+    // yarl's `465│ @classmethod` named the line of `def build`, one below the decorator.
+    let dir =
+        tree(&[("pkg/url.py", "class URL:\n    @classmethod\n    def build(cls, host):\n        pass\n")]);
+    let cache = tempfile::tempdir().unwrap();
+    let mut ws = open(dir.path(), cache.path());
+    let map =
+        run(&mut ws, &MapOptions { tokens: 300, query: Some("URL.build".into()), ..MapOptions::default() });
+    assert!(map.text.contains("\n│     @classmethod\n3│     def build(cls, host):"), "{}", map.text);
+}
+
+#[test]
 fn of_the_names_that_say_the_task_the_one_saying_its_rarest_words_leads() {
     // `config` is said in every file, `search` in two: for a task about the
     // search config, `Search` is the definition, not the most used `Config`.

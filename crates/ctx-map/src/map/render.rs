@@ -289,9 +289,16 @@ fn write_block(out: &mut String, plan: &Plan, file: &IndexedFile, f: usize, defs
         let signature = plan.signature(file, f, i);
         let last = signature.lines().count().saturating_sub(1);
         let note = def.deprecation_note(&file.lang);
+        // The number is the definition's line: in Python and Rust, that of its head, after
+        // the decorators and attributes kept above it (`@classmethod` is a line before `465`).
+        let above = |line: &str| line.starts_with('@') || line.starts_with("#[");
+        let head = match file.lang.as_str() {
+            "python" | "rust" => signature.lines().position(|l| !above(l)).unwrap_or(0),
+            _ => 0,
+        };
         for (k, line) in signature.lines().enumerate() {
             let note = if k == last { note } else { "" };
-            if k == 0 {
+            if k == head {
                 let _ = writeln!(out, "{}│ {indent}{line}{note}", def.line);
             } else {
                 let _ = writeln!(out, "│ {indent}{line}{note}");
