@@ -260,6 +260,12 @@ pub fn detect(root: &Path, paths: &[String], tree_depth: usize, detector: &Detec
             if !rest.iter().all(u8::is_ascii_whitespace) {
                 key_files.insert((FOR_AGENTS, 0, path.clone()));
             }
+        } else if name.eq_ignore_ascii_case("CONTRIBUTING.md")
+            && (top || path.starts_with(".github/") || path.starts_with("docs/"))
+        {
+            // What the project asks of every change (a changelog entry, full coverage, which
+            // branch): an agent's change is one.
+            key_files.insert((FOR_AGENTS, 1, path.clone()));
         }
     }
     // A package two levels down (`packages/core/package.json`, a binding's

@@ -148,6 +148,7 @@ fn stack_commands_key_files_and_tree() {
     )
     .unwrap();
     let paths: Vec<String> = [
+        ".github/CONTRIBUTING.md",
         "AGENTS.md",
         "CLAUDE.md",
         "Cargo.toml",
@@ -198,6 +199,8 @@ fn stack_commands_key_files_and_tree() {
         [
             "README.md",
             "AGENTS.md",
+            // What the project asks of a change.
+            ".github/CONTRIBUTING.md",
             "Cargo.toml",
             "Makefile",
             "pyproject.toml",
@@ -207,6 +210,7 @@ fn stack_commands_key_files_and_tree() {
     );
     let tree: Vec<(String, usize)> = s.tree.iter().map(|t| (t.path.clone(), t.files)).collect();
     let expected = [
+        (".github", 1),
         ("bindings", 1),
         ("bindings/go", 1),
         ("src", 2),
