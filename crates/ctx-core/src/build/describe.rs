@@ -23,7 +23,13 @@ impl Tree {
             && folder.files.is_empty()
         {
             let (text, _) = self.describe(only);
-            return (format!("Holds `{}/`: {text}", paths::name(&self.folders[only].path)), "summary".into());
+            let name = paths::name(&self.folders[only].path);
+            // A chain of them is one path (`tox-dev/workflow/reusable-tox/hooks/`), said once.
+            let text = match text.strip_prefix("Holds `") {
+                Some(rest) => format!("Holds `{name}/{rest}"),
+                None => format!("Holds `{name}/`: {text}"),
+            };
+            return (text, "summary".into());
         }
         (self.holdings_summary(i), "summary".into())
     }
