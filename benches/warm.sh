@@ -30,7 +30,7 @@ for corpus in python-stdlib rust-crates ts-src; do
       case $what in
         plain) times+=("$(ms "$CTX" --root "$dir" map --tokens 4096)") ;;
         query) times+=("$(ms "$CTX" --root "$dir" map --tokens 4096 --query "$TASK $i")") ;;
-        rank) times+=("$(ms "$CTX" --root "$dir" rank --query "$TASK $i")") ;;
+        rank) times+=("$(ms "$CTX" --root "$dir" -q rank --query "$TASK $i")") ;;
       esac
     done
     mapfile -t sorted < <(printf '%s\n' "${times[@]}" | sort -n)
