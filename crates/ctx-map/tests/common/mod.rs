@@ -8,6 +8,8 @@ use std::path::Path;
 use ctxkeep_core::Workspace;
 use ctxkeep_map::map::{MapOptions, RepoMap, map};
 
+pub mod client;
+
 /// Write `files` (path, text) under a new temp folder.
 pub fn tree(files: &[(&str, &str)]) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
