@@ -133,75 +133,59 @@ impl PathRole {
     /// for. The most telling folder wins (a fixture under `tests/` is a
     /// fixture); a file named as a test is a test anywhere.
     pub fn of(path: &str) -> PathRole {
-        const FOLDERS: &[(PathRole, &[&str])] = &[
-            (
-                PathRole::Vendored,
-                &["vendor", "vendored", "_vendor", "third_party", "third-party", "node_modules", "dist"],
-            ),
-            (
-                PathRole::Fixture,
-                &[
-                    "fixtures",
-                    "fixture",
-                    "__fixtures__",
-                    "testdata",
-                    "test_data",
-                    "test-data",
-                    "snapshots",
-                    "__snapshots__",
-                    "golden",
-                    "__mocks__",
-                ],
-            ),
-            (PathRole::Test, &["tests", "test", "__tests__", "spec", "specs", "e2e", "integration-tests"]),
-            (
-                PathRole::Example,
-                &["examples", "example", "demo", "demos", "samples", "sample", "playground", "docs_src"],
-            ),
-            (PathRole::Bench, &["benches", "bench", "benchmarks", "benchmark"]),
-            (PathRole::Docs, &["docs", "doc", "documentation"]),
-        ];
-        // Ranking asks this of every file several times: no allocation.
-        let named = |names: &[&str], part: &str| names.iter().any(|n| n.eq_ignore_ascii_case(part));
-        let mut parts: Vec<&str> = path.split('/').filter(|p| !p.is_empty() && *p != ".").collect();
-        let file = parts.pop().unwrap_or_default();
-        // A folder of a kind of tests is tests too (`runtime-tests`, `integration_tests`).
-        let tests_of_a_kind = |part: &str| {
-            let tail = part.len().checked_sub(6).filter(|&at| at > 0).and_then(|at| part.get(at..));
-            tail.is_some_and(|t| t.eq_ignore_ascii_case("-tests") || t.eq_ignore_ascii_case("_tests"))
-        };
-        // `testing/` is the tests at the root (pytest's), but inside the code it is
-        // what the code gives its users' tests (`numpy/testing`, hono's `src/helper/testing`).
-        let root_testing = |i: usize, p: &str| i == 0 && p.eq_ignore_ascii_case("testing");
-        // What a test folder keeps in `data/` or `resources/` is what its tests read
-        // (black's `tests/data/cases/*.py`: formatter input, no code of the project's).
-        let test_folder = |p: &str| FOLDERS.iter().any(|(r, names)| *r == PathRole::Test && named(names, p));
-        let data_of_tests = parts.iter().enumerate().any(|(i, p)| {
-            ["data", "resources"].iter().any(|d| p.eq_ignore_ascii_case(d))
-                && parts[..i].iter().any(|above| test_folder(above))
-        });
-
-        for (role, names) in FOLDERS {
-            let of_kind =
-                |i: usize, p: &str| *role == PathRole::Test && (tests_of_a_kind(p) || root_testing(i, p));
-            let fixture = *role == PathRole::Fixture && data_of_tests;
-            if fixture || parts.iter().enumerate().any(|(i, p)| named(names, p) || of_kind(i, p)) {
-                return *role;
-            }
+        // Ranking asks this of every file several times: one pass, no allocation
+        // but the file name's lowercase copy when it has capitals.
+        let mut parts = path.split('/').filter(|p| !p.is_empty() && *p != ".");
+        let file = parts.next_back().unwrap_or_default();
+        // The most telling role any folder names: the first in `FOLDER_ROLES`.
+        let mut best: Option<PathRole> = None;
+        let mut under_tests = false;
+        for (i, part) in parts.enumerate() {
+            let named = folder_named(part);
+            // What a test folder keeps in `data/` or `resources/` is what its tests read
+            // (black's `tests/data/cases/*.py`: formatter input, no code of the project's).
+            let data =
+                under_tests && (part.eq_ignore_ascii_case("data") || part.eq_ignore_ascii_case("resources"));
+            under_tests |= named == Some(PathRole::Test);
+            let role = match named {
+                Some(role) => Some(role),
+                None if data => Some(PathRole::Fixture),
+                // A folder of a kind of tests is tests too (`runtime-tests`, `integration_tests`);
+                // `testing/` is the tests at the root (pytest's), but inside the code it is what
+                // the code gives its users' tests (`numpy/testing`, hono's `src/helper/testing`).
+                None if tests_of_a_kind(part) || (i == 0 && part.eq_ignore_ascii_case("testing")) => {
+                    Some(PathRole::Test)
+                }
+                None => None,
+            };
+            best = match (best, role) {
+                (Some(a), Some(b)) => Some(a.min_telling(b)),
+                (a, b) => a.or(b),
+            };
         }
-        if is_test_file(file) {
+        if let Some(role) = best {
+            return role;
+        }
+        let lower = if file.bytes().any(|b| b.is_ascii_uppercase()) {
+            Cow::Owned(file.to_ascii_lowercase())
+        } else {
+            Cow::Borrowed(file)
+        };
+        if is_test_file(&lower) {
             return PathRole::Test;
         }
         // Minified or bundled code is a build's output wherever it is kept.
-        let lower = file.to_ascii_lowercase();
         if [".min.", ".bundle.", "-bundle."].iter().any(|mark| lower.contains(mark)) {
             return PathRole::Vendored;
         }
         // A folder's own name says what it is (`tests`, `examples`).
-        match FOLDERS.iter().find(|(_, names)| named(names, file)) {
-            Some((role, _)) => *role,
-            None => PathRole::Source,
-        }
+        folder_named(file).unwrap_or(PathRole::Source)
+    }
+
+    /// Of two roles folders name, the more telling: a fixture under `tests/` is a fixture.
+    fn min_telling(self, other: PathRole) -> PathRole {
+        let rank = |role: PathRole| FOLDER_ROLES.iter().position(|(r, _)| *r == role);
+        if rank(other) < rank(self) { other } else { self }
     }
 
     /// Whether this is what surrounds the code rather than the code.
@@ -220,11 +204,58 @@ pub fn same_name(a: &str, b: &str) -> bool {
     plain(a).eq(plain(b))
 }
 
+/// The folder names that say what a folder holds, the most telling role first.
+const FOLDER_ROLES: &[(PathRole, &[&str])] = &[
+    (
+        PathRole::Vendored,
+        &["vendor", "vendored", "_vendor", "third_party", "third-party", "node_modules", "dist"],
+    ),
+    (
+        PathRole::Fixture,
+        &[
+            "fixtures",
+            "fixture",
+            "__fixtures__",
+            "testdata",
+            "test_data",
+            "test-data",
+            "snapshots",
+            "__snapshots__",
+            "golden",
+            "__mocks__",
+        ],
+    ),
+    (PathRole::Test, &["tests", "test", "__tests__", "spec", "specs", "e2e", "integration-tests"]),
+    (
+        PathRole::Example,
+        &["examples", "example", "demo", "demos", "samples", "sample", "playground", "docs_src"],
+    ),
+    (PathRole::Bench, &["benches", "bench", "benchmarks", "benchmark"]),
+    (PathRole::Docs, &["docs", "doc", "documentation"]),
+];
+
+/// The role a folder named `name` (any case) has by its name alone.
+fn folder_named(name: &str) -> Option<PathRole> {
+    // No name of the table is longer: lowercase on the stack.
+    let mut buf = [0u8; 24];
+    let lower = buf.get_mut(..name.len())?;
+    lower.copy_from_slice(name.as_bytes());
+    lower.make_ascii_lowercase();
+    let lower = std::str::from_utf8(lower).ok()?;
+    FOLDER_ROLES.iter().find(|(_, names)| names.contains(&lower)).map(|(role, _)| *role)
+}
+
+/// `runtime-tests`, `integration_tests`: a folder of a kind of tests.
+fn tests_of_a_kind(part: &str) -> bool {
+    let tail = part.len().checked_sub(6).filter(|&at| at > 0).and_then(|at| part.get(at..));
+    tail.is_some_and(|t| t.eq_ignore_ascii_case("-tests") || t.eq_ignore_ascii_case("_tests"))
+}
+
 /// `test_x.py`, `x_test.py`, `x_test.go`, `x.test.ts`, `x.spec.js`, `conftest.py`, `tests.rs`,
 /// and type tests (`index.test-d.ts`, as tsd and vitest name them).
-fn is_test_file(name: &str) -> bool {
-    let lower = name.to_ascii_lowercase();
-    let stem = lower.split('.').next().unwrap_or(&lower);
+/// `lower` is the file's name in lowercase.
+fn is_test_file(lower: &str) -> bool {
+    let stem = lower.split('.').next().unwrap_or(lower);
     stem.starts_with("test_")
         || stem.ends_with("_test")
         || stem.ends_with("_tests")

@@ -86,15 +86,15 @@ pub fn map(ws: &mut Workspace, options: &MapOptions, progress: Option<Progress>)
         }
     };
     let focus = focus(ws, &indexed.files, &options.focus, query)?;
-    // One graph for rank's ranking and the map's: both weigh the query's names.
-    let graph = Graph::cached(ws, &indexed.files, &focus.names);
     let paths: Vec<String> = ws.source_files()?.into_iter().map(|f| f.path).collect();
     let plan = if query.is_some() || !focus.files.is_empty() {
+        // One graph for rank's ranking and the map's: both weigh the query's names.
+        let graph = Graph::cached(ws, &indexed.files, &focus.names);
         plan_task(&graph, &indexed, &focus, query, options.tokens, ws.root())
     } else {
-        let ranking = graph.rank(&focus);
         // The whole repository ranked with no focus: what the folder context files show.
-        crate::outline::save(ws, &graph, &ranking)?;
+        let (digest, ranking) = crate::outline::overview_ranking(ws, &indexed.files);
+        crate::outline::save(ws, &indexed.files, &digest, &ranking)?;
         let entries = structure::declared_entry_points(ws.root(), &paths);
         plan_overview(&indexed.files, ranking, &focus, &entries, options.tokens)
     };

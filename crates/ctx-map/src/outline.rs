@@ -52,25 +52,33 @@ pub fn build(ws: &mut Workspace, options: &BuildOptions) -> Result<BuildReport> 
     index::keep_for_hooks(ws, &files);
     let inputs = Inputs::of(ws, &files)?;
     if !inputs.stored(ws) {
-        // An edit inside a body leaves the graph, so the ranking, as it was.
-        let digest = graph::digest(&files);
-        let ranking = Ranking::kept(ws, &digest, &files).unwrap_or_else(|| {
-            let ranking =
-                Graph::cached_with_digest(ws, &files, &Default::default(), digest).rank(&Focus::default());
-            ranking.keep(ws, &digest);
-            ranking
-        });
+        let (digest, ranking) = overview_ranking(ws, &files);
         inputs.save(ws, &files, &digest, &ranking)?;
     }
     Ok(ws.build(options)?)
 }
 
-/// Store the outlines of `graph`'s files, `ranking` being its ranking with
-/// no focus, unless the files' contents are those they were last made from.
-/// Outlines are derived data: a store that cannot be written keeps the ones it has.
-pub fn save(ws: &mut Workspace, graph: &Graph, ranking: &Ranking) -> Result<()> {
-    let inputs = Inputs::of(ws, graph.files())?;
-    if inputs.stored(ws) { Ok(()) } else { inputs.save(ws, graph.files(), &graph.digest(), ranking) }
+/// The ranking of `files` with no focus, and their graph's digest: kept in
+/// the store unless the graph changed (an edit inside a body leaves it, so
+/// the ranking, as it was), else ranked and kept.
+pub fn overview_ranking(ws: &mut Workspace, files: &[IndexedFile]) -> ([u8; 32], Ranking) {
+    let digest = graph::digest(files);
+    let ranking = Ranking::kept(ws, &digest, files).unwrap_or_else(|| {
+        let ranking =
+            Graph::cached_with_digest(ws, files, &Default::default(), digest).rank(&Focus::default());
+        ranking.keep(ws, &digest);
+        ranking
+    });
+    (digest, ranking)
+}
+
+/// Store the outlines of `files`, whose graph's digest is `digest` and
+/// `ranking` their ranking with no focus, unless the files' contents are
+/// those they were last made from. Outlines are derived data: a store that
+/// cannot be written keeps the ones it has.
+pub fn save(ws: &mut Workspace, files: &[IndexedFile], digest: &[u8; 32], ranking: &Ranking) -> Result<()> {
+    let inputs = Inputs::of(ws, files)?;
+    if inputs.stored(ws) { Ok(()) } else { inputs.save(ws, files, digest, ranking) }
 }
 
 /// What outlines follow from: every file's path and content (its tags, and
