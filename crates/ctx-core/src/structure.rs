@@ -7,7 +7,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::paths::PathRole;
 use crate::secrets::Detector;
@@ -20,7 +20,7 @@ mod one_test;
 mod tox;
 
 /// Facts about the project. Stable JSON.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Structure {
     /// Technologies, each with where it was seen (`Rust (Cargo.toml)`), in a fixed order.
@@ -34,7 +34,7 @@ pub struct Structure {
     pub tree: Vec<TreeEntry>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Command {
     /// `build`, `test`, `test one` (one test: `cargo test NAME`), `check`, `lint`, `format`, `run`, `watch`, `bench`.
@@ -44,7 +44,7 @@ pub struct Command {
     pub source: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct TreeEntry {
     pub path: String,

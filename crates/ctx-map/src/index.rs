@@ -50,7 +50,7 @@ impl IndexedFile {
 }
 
 /// What indexing did. Stable JSON.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct IndexStats {
     /// Source files in the map (a language with a grammar or a line scan).
@@ -170,6 +170,12 @@ pub fn index_for_task(
 /// caller its answer.
 pub fn keep_for_hooks(ws: &mut Workspace, files: &[IndexedFile]) {
     let _ = crate::inverted::task_counts(ws, files, Vec::new());
+    keep_history_for_hooks(ws);
+}
+
+/// [`keep_for_hooks`]' history alone, for a caller that knows the contents
+/// are those whose words were last kept.
+pub fn keep_history_for_hooks(ws: &mut Workspace) {
     History::cached(ws, crate::history::MAX_COMMITS);
 }
 

@@ -4,7 +4,7 @@
 
 use ctxkeep_core::{FileRole, FileUpdate, UpdateOptions, UpdateReport, UpdateStatus, Workspace};
 use rustc_hash::FxHashSet as HashSet;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
 use crate::graph::{self, Focus, Graph};
@@ -35,7 +35,7 @@ impl Default for MapOptions {
 }
 
 /// A rendered map. Stable JSON.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct RepoMap {
     pub text: String,
@@ -51,7 +51,7 @@ pub struct RepoMap {
     pub index: IndexStats,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct MapFile {
     pub path: String,
@@ -59,7 +59,7 @@ pub struct MapFile {
     pub definitions: Vec<MapDef>,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct MapDef {
     pub name: String,
@@ -67,7 +67,7 @@ pub struct MapDef {
     pub line: u32,
     pub signature: String,
     /// Marked deprecated in its language (`@deprecated`, `#[deprecated]`, ...).
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub deprecated: bool,
     pub score: f64,
 }
@@ -75,7 +75,48 @@ pub struct MapDef {
 /// Index `ws` and render its map.
 pub fn map(ws: &mut Workspace, options: &MapOptions, progress: Option<Progress>) -> Result<RepoMap> {
     ctxkeep_core::limits::positive("--tokens", options.tokens)?;
-    let query = options.query.as_deref().filter(|q| !q.trim().is_empty());
+    match options.query.as_deref().filter(|q| !q.trim().is_empty()) {
+        None if options.focus.is_empty() => overview(ws, options.tokens, progress),
+        query => task_map(ws, options, query, progress),
+    }
+}
+
+/// The map with no task: what the store keeps for these inputs
+/// ([`kept`]), else ranked with no focus and kept.
+fn overview(ws: &mut Workspace, tokens: usize, progress: Option<Progress>) -> Result<RepoMap> {
+    let started = std::time::Instant::now();
+    ws.scan_files()?;
+    let scan_ms = started.elapsed().as_millis() as u64;
+    let sources = ws.source_files()?;
+    let paths: Vec<String> = sources.iter().map(|f| f.path.clone()).collect();
+    let structure = structure::detect(ws.root(), &paths, TREE_DEPTH, ws.detector());
+    let entries = structure::declared_entry_points(ws.root(), &paths);
+    let tok = ws.config().build.tokenizer.get();
+    let inputs = kept::Inputs::of(&sources, &structure, &entries, tokens, tok.name());
+    if let Some(map) = kept::map(ws, &inputs, scan_ms) {
+        // The contents are those it was made from, but HEAD may have moved.
+        index::keep_history_for_hooks(ws);
+        return Ok(map);
+    }
+    let (files, stats) = index::index_scanned(ws, progress)?;
+    index::keep_for_hooks(ws, &files);
+    // The whole repository ranked with no focus: what the folder context files show.
+    let (digest, ranking) = crate::outline::overview_ranking(ws, &files);
+    crate::outline::save(ws, &files, &digest, &ranking)?;
+    let plan = plan_overview(&files, ranking, &Focus::default(), &entries, tokens);
+    let map = render(&files, &plan, structure, tokens, tok, IndexStats { scan_ms, ..stats });
+    kept::keep(ws, &inputs, &map);
+    index::drop_in_background((files, plan));
+    Ok(map)
+}
+
+/// The map for a task (`query`) or for files being worked on (`options.focus`).
+fn task_map(
+    ws: &mut Workspace,
+    options: &MapOptions,
+    query: Option<&str>,
+    progress: Option<Progress>,
+) -> Result<RepoMap> {
     // Ranking for a query reads what `ctx rank` reads: the counts of its terms and the history.
     let indexed = match query {
         Some(query) => index::index_for_task(ws, progress, query, true)?,
@@ -86,18 +127,10 @@ pub fn map(ws: &mut Workspace, options: &MapOptions, progress: Option<Progress>)
         }
     };
     let focus = focus(ws, &indexed.files, &options.focus, query)?;
+    // One graph for rank's ranking and the map's: both weigh the query's names.
+    let graph = Graph::cached(ws, &indexed.files, &focus.names);
+    let plan = plan_task(&graph, &indexed, &focus, query, options.tokens, ws.root());
     let paths: Vec<String> = ws.source_files()?.into_iter().map(|f| f.path).collect();
-    let plan = if query.is_some() || !focus.files.is_empty() {
-        // One graph for rank's ranking and the map's: both weigh the query's names.
-        let graph = Graph::cached(ws, &indexed.files, &focus.names);
-        plan_task(&graph, &indexed, &focus, query, options.tokens, ws.root())
-    } else {
-        // The whole repository ranked with no focus: what the folder context files show.
-        let (digest, ranking) = crate::outline::overview_ranking(ws, &indexed.files);
-        crate::outline::save(ws, &indexed.files, &digest, &ranking)?;
-        let entries = structure::declared_entry_points(ws.root(), &paths);
-        plan_overview(&indexed.files, ranking, &focus, &entries, options.tokens)
-    };
     let structure = structure::detect(ws.root(), &paths, TREE_DEPTH, ws.detector());
     let tok = ws.config().build.tokenizer.get();
     let map = render(&indexed.files, &plan, structure, options.tokens, tok, indexed.stats.clone());
@@ -175,6 +208,7 @@ pub fn focus(
     Ok(out)
 }
 
+mod kept;
 mod plan;
 mod render;
 pub(crate) mod visibility;

@@ -101,6 +101,46 @@ fn broken_and_unsupported_files_still_show_and_a_second_run_parses_nothing() {
     assert_eq!((third.index.parsed, third.index.cached), (1, 6));
 }
 
+/// A map's JSON but for its index figures (how it was come by).
+fn made(map: &RepoMap) -> serde_json::Value {
+    let mut json = serde_json::to_value(map).unwrap();
+    json.as_object_mut().unwrap().remove("index");
+    json
+}
+
+#[test]
+fn the_kept_overview_is_the_one_made_afresh_and_follows_the_tree() {
+    let dir = tree(SHOP);
+    let cache = tempfile::tempdir().unwrap();
+    let mut ws = open(dir.path(), cache.path());
+    let options = MapOptions { tokens: 8000, ..MapOptions::default() };
+    let first = run(&mut ws, &options);
+    // Read back: the same map, scores and all, as one made in a store that keeps none.
+    let kept = run(&mut ws, &options);
+    let fresh_cache = tempfile::tempdir().unwrap();
+    let fresh = run(&mut open(dir.path(), fresh_cache.path()), &options);
+    assert_eq!(made(&kept), made(&first));
+    assert_eq!(made(&kept), made(&fresh));
+    assert_eq!(
+        (kept.index.parsed, kept.index.cached, kept.index.syntax_errors),
+        (0, 7, 1),
+        "{:?}",
+        kept.index
+    );
+    // An edit shows at once, and so does a new command in the project's files.
+    std::fs::write(dir.path().join("shop/admin.py"), "def render_sales_report():\n    return []\n").unwrap();
+    let edited = run(&mut ws, &options);
+    assert!(edited.text.contains("def render_sales_report():"), "{}", edited.text);
+    assert!(!edited.text.contains("def render_dashboard():"), "{}", edited.text);
+    std::fs::write(dir.path().join("Makefile"), "lint:\n\truff check .\n").unwrap();
+    let with_lint = run(&mut ws, &options);
+    assert!(with_lint.text.contains("make lint") && !edited.text.contains("make lint"), "{}", with_lint.text);
+    assert_eq!(made(&run(&mut ws, &options)), made(&with_lint));
+    // Another budget is another map.
+    let small = run(&mut ws, &MapOptions { tokens: 120, ..MapOptions::default() });
+    assert!(small.tokens <= 120 && small.text != with_lint.text, "{}", small.text);
+}
+
 /// This repository's own sources: a real corpus every checkout has.
 fn this_repo() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().parent().unwrap()
