@@ -128,7 +128,13 @@ fn unmarked_signature(source: &str, node: Node, kind: Kind, overloads: usize) ->
         let head = head.trim_end().trim_end_matches('=').trim_end();
         let end = function.child_by_field_name("body").map_or(function.end_byte(), |b| b.start_byte());
         let function = shown_text(source, outer, function.start_byte(), end);
-        let text = format!("{head}: {} = {}", &source[ty.byte_range()], function.trim_end());
+        // Unless it says its type itself (got's `const got: Got = ((url) => …) as Got`).
+        let typed = if node.child_by_field_name("type").is_some() {
+            String::new()
+        } else {
+            format!(": {}", &source[ty.byte_range()])
+        };
+        let text = format!("{head}{typed} = {}", function.trim_end());
         return (join_lines(&text), Vec::new());
     }
     let callable = matches!(kind, Kind::Function | Kind::Method);

@@ -415,6 +415,7 @@ fn a_module_s_default_export_and_the_modules_names_are_required_from() {
 fn a_function_or_constant_cast_to_its_type_is_a_definition() {
     let ts = "export const createStore = ((createState) =>\n  createState ? impl(createState) : impl) as CreateStore\n\
               const create = (<T>(s: T) => s) satisfies Create\n\
+              const got: Got = ((url: string): GotReturn => request(url)) as Got\n\
               export const DEFAULTS = { a: 1 } as const\nconst names = ['a'] as const\n\
               function f() { const local = (() => 1) as F }\n";
     let tags = extract(Lang::TypeScript, ts).unwrap();
@@ -424,6 +425,7 @@ fn a_function_or_constant_cast_to_its_type_is_a_definition() {
         [
             ("createStore", Kind::Function),
             ("create", Kind::Function),
+            ("got", Kind::Function),
             ("DEFAULTS", Kind::Constant),
             ("names", Kind::Constant),
             ("f", Kind::Function),
@@ -433,10 +435,15 @@ fn a_function_or_constant_cast_to_its_type_is_a_definition() {
     // As the typed constants they are, without their bodies.
     let signatures: Vec<&str> = tags.defs.iter().map(|d| d.signature.as_str()).collect();
     assert_eq!(
-        signatures[..2],
-        ["export const createStore: CreateStore = (createState) =>", "const create: Create = <T>(s: T) =>"]
+        signatures[..3],
+        [
+            "export const createStore: CreateStore = (createState) =>",
+            "const create: Create = <T>(s: T) =>",
+            // Its type said once where the constant says it.
+            "const got: Got = (url: string): GotReturn =>"
+        ]
     );
-    assert_eq!(signatures[2], "export const DEFAULTS = { a: 1 } as const");
+    assert_eq!(signatures[3], "export const DEFAULTS = { a: 1 } as const");
     // Cast twice (swr's middleware and the hook made of it).
     let swr = "const mutation = (<Data>() => (key: Key) => key) as unknown as Middleware
                const useSWRMutation = withMiddleware(useSWR, mutation) as unknown as SWRMutationHook
