@@ -99,13 +99,19 @@ pub(super) fn python_class_docstring(file: &str, text: &str) -> Option<String> {
 pub(super) fn rust_type_docs(file: &str, text: &str) -> Option<String> {
     let mut types = Vec::new();
     let mut docs: Vec<&str> = Vec::new();
+    // Open brackets of an attribute written over several lines.
+    let mut attribute = 0usize;
     for line in text.lines() {
         if let Some(doc) = line.strip_prefix("///") {
             docs.push(doc);
             continue;
         }
-        if line.starts_with("#[") {
-            continue; // attributes between the docs and the item
+        // Attributes between the docs and the item, and between its docs (mio's
+        // `#[cfg_attr(…, doc = "```")]` around an example), whole.
+        if attribute > 0 || line.starts_with("#[") {
+            let opened = line.matches('[').count() + attribute;
+            attribute = opened.saturating_sub(line.matches(']').count());
+            continue;
         }
         if let Some(keyword) = ["pub struct ", "pub enum ", "pub trait ", "pub unsafe trait "]
             .into_iter()

@@ -394,6 +394,14 @@ fn markup_never_reaches_a_summary() {
             "use std::sync::Arc;\n\n/// A pool of [`Conn`]s.\n#[derive(Debug)]\npub struct Pool {\n    inner: Arc<()>,\n}\n",
             "A pool of Conns.",
         ),
+        // Its docs, not the example that attributes written over lines split off (mio's `SourceFd`).
+        (
+            "sourcefd.rs",
+            "use std::io;\n\n/// Adapter for [`RawFd`] providing an [`event::Source`] implementation.\n///\n/// # Examples\n///\n\
+             #[cfg_attr(\n    feature = \"os-poll\",\n    doc = \"```\"\n)]\n/// use mio::{Interest, Poll, Token};\n/// ```\n\
+             #[derive(Debug)]\npub struct SourceFd<'a>(pub &'a RawFd);\n",
+            "Adapter for RawFd providing an event::Source implementation.",
+        ),
         // No leading comment: the exported class's JSDoc.
         (
             "client.ts",
