@@ -40,13 +40,8 @@ fn the_overview_shows_the_packages_public_surface_first() {
     let cache = tempfile::tempdir().unwrap();
     let mut ws = open(dir.path(), cache.path());
     let map = run(&mut ws, &MapOptions { tokens: 8192, ..MapOptions::default() });
-    let mut by_score: Vec<(f64, String)> = map
-        .files
-        .iter()
-        .flat_map(|f| f.definitions.iter().map(|d| (d.score, format!("{}: {}", f.path, d.name))))
-        .collect();
-    by_score.sort_by(|a, b| b.0.total_cmp(&a.0));
-    let order: Vec<&str> = by_score.iter().map(|(_, name)| name.as_str()).collect();
+    let order = in_order(&map);
+    let order: Vec<&str> = order.iter().map(String::as_str).collect();
     // What `__init__.py` re-exports leads; the internals, however often called, follow.
     // The function it imports, not the method of the same name; no private name.
     let mut first: Vec<&str> = order[..3].to_vec();
@@ -67,6 +62,48 @@ fn the_overview_shows_the_packages_public_surface_first() {
         },
     );
     assert_eq!(shown(&asked)[0], "src/webkit/internal.py: resolve_blueprint_chain", "{}", asked.text);
+}
+
+/// Its definitions in the overview's order, best first: `path: name`.
+fn in_order(map: &RepoMap) -> Vec<String> {
+    let mut by_score: Vec<(f64, String)> = map
+        .files
+        .iter()
+        .flat_map(|f| f.definitions.iter().map(|d| (d.score, format!("{}: {}", f.path, d.name))))
+        .collect();
+    by_score.sort_by(|a, b| b.0.total_cmp(&a.0));
+    by_score.into_iter().map(|(_, name)| name).collect()
+}
+
+#[test]
+fn a_package_whose_entry_imports_nothing_shows_what_its_users_import_from_its_modules() {
+    // starlette's `__init__.py` holds only its version: users write `from starlette.routing
+    // import Route`, and its code calls its private helpers far more than anything else.
+    let helpers =
+        "def get_route_path(scope):\n    return scope\n\ndef is_async_callable(obj):\n    return obj\n";
+    let routing = "from shop._utils import get_route_path, is_async_callable\n\n\
+                   class BaseRoute:\n    def matches(self, scope):\n        return get_route_path(scope)\n\n\
+                   class Route(BaseRoute):\n    def handle(self, scope):\n        return is_async_callable(get_route_path(scope))\n\n\
+                   class Router:\n    def app(self, scope):\n        return is_async_callable(get_route_path(scope))\n";
+    let app = "from shop._utils import get_route_path\nfrom shop.routing import Router\n\n\
+               class Shop:\n    def __init__(self):\n        self.router = Router()\n\n\
+               def build_middleware_stack(scope):\n    return get_route_path(scope)\n";
+    let test = "from shop.applications import Shop\nfrom shop.routing import Route\n\n\
+                def test_route():\n    Shop()\n    Route()\n\ndef test_mount():\n    Route()\n";
+    let dir = tree(&[
+        ("shop/__init__.py", "__version__ = \"0.47.3\"\n"),
+        ("shop/_utils.py", helpers),
+        ("shop/routing.py", routing),
+        ("shop/applications.py", app),
+        ("tests/test_routing.py", test),
+    ]);
+    let cache = tempfile::tempdir().unwrap();
+    let map = run(&mut open(dir.path(), cache.path()), &MapOptions { tokens: 8192, ..MapOptions::default() });
+    let order = in_order(&map);
+    let at = |name: &str| order.iter().position(|n| n.ends_with(name)).unwrap_or(usize::MAX);
+    let first: Vec<&str> = order[..2].iter().map(String::as_str).collect();
+    assert_eq!(first, ["shop/routing.py: Route", "shop/applications.py: Shop"], "{order:?}\n{}", map.text);
+    assert!(at("get_route_path") > at("Router") && at("is_async_callable") > at("Router"), "{order:?}");
 }
 
 #[test]

@@ -3,7 +3,7 @@
 //! its modules pass on.
 
 use ctxkeep_core::paths::PathRole;
-use rustc_hash::FxHashMap as HashMap;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use super::base::{self, Base, NONE};
 use super::crates::Crates;
@@ -93,8 +93,9 @@ pub(super) fn lift_public_surface(files: &[IndexedFile], base: &Base, slot_rank:
     // (crossterm's `pub mod event;` and `event::read`).
     let mut public_module = crate::map::visibility::in_public_module(files);
     // And a Python package's public modules its entry imports whole (structlog's `from
-    // structlog import processors, stdlib`: `processors.TimeStamper` is its API).
-    for at in imported_modules(files, &surface) {
+    // structlog import processors, stdlib`: `processors.TimeStamper` is its API), or all
+    // of them if it imports none (starlette's: `from starlette.routing import Route`).
+    for at in imported_modules(files, &surface).into_iter().chain(bare_packages_modules(files, &surface)) {
         public_module[at] = true;
     }
     if !surface.contains(&true)
@@ -273,6 +274,41 @@ fn imported_modules(files: &[IndexedFile], surface: &[bool]) -> Vec<usize> {
         for name in imports.map(|r| &r.name).filter(|name| !name.starts_with('_')) {
             let modules = [format!("{folder}{name}.py"), format!("{folder}{name}/__init__.py")];
             found.extend(modules.iter().filter_map(|m| by_path.get(m.as_str()).copied()));
+        }
+    }
+    found
+}
+
+/// The public modules (none with a `_private` part) of the Python packages
+/// whose entry file imports nothing (starlette's `__init__.py` holds only its
+/// `__version__`): their users import from the modules themselves, so each
+/// is as public as one the entry imported. Of top-level packages only: a
+/// subpackage's bare `__init__.py` says nothing of what its package exports.
+fn bare_packages_modules(files: &[IndexedFile], surface: &[bool]) -> Vec<usize> {
+    let folder = |path: &str| path.rsplit_once('/').map(|(folder, _)| folder.to_string());
+    let inits: HashSet<String> =
+        files.iter().filter(|f| f.path.ends_with("__init__.py")).filter_map(|f| folder(&f.path)).collect();
+    let top_level = |package: &str| folder(package).is_none_or(|parent| !inits.contains(&parent));
+    let bare: Vec<String> = files
+        .iter()
+        .zip(surface)
+        .filter(|(f, is)| **is && f.lang == "python" && f.path.ends_with("__init__.py"))
+        .filter(|(f, _)| f.tags.refs.iter().all(|r| r.from.is_none()))
+        .filter_map(|(f, _)| folder(&f.path))
+        .filter(|package| top_level(package))
+        .collect();
+    let mut found = Vec::new();
+    for package in &bare {
+        for (i, file) in files.iter().enumerate().filter(|(_, f)| f.lang == "python") {
+            let Some(inside) = file.path.strip_prefix(package.as_str()).and_then(|p| p.strip_prefix('/'))
+            else {
+                continue;
+            };
+            if !inside.split('/').any(|part| part.starts_with('_'))
+                && !PathRole::of(&file.path).is_auxiliary()
+            {
+                found.push(i);
+            }
         }
     }
     found
