@@ -118,6 +118,45 @@ impl History {
     pub fn is_specific(&self, i: usize) -> bool {
         self.commits.get(i).is_some_and(|c| c.files.len() <= MAX_FILES_PER_COMMIT)
     }
+
+    /// Whether commit `i` says where the work on a task goes on: it is
+    /// specific, and no release (whose files are only where the version is
+    /// written: starlette's `__init__.py`, changed by every `Version 0.47.3`)
+    /// unless the task is `releasing` itself.
+    pub fn is_work(&self, i: usize, releasing: bool) -> bool {
+        self.is_specific(i) && (releasing || self.commits.get(i).is_some_and(|c| !is_release(&c.message)))
+    }
+}
+
+/// Whether a commit message says only that it releases a version: `Version
+/// 0.47.3 (#2985)`, `Release v2.1.0`, `chore(release): 1.4.0`, `Bump version
+/// to 3.0.0`, `v1.2.3`. Its subject names a version and, but for words of
+/// releasing, nothing else.
+pub fn is_release(message: &str) -> bool {
+    const WORDS: &[&str] = &[
+        "version",
+        "release",
+        "released",
+        "releasing",
+        "bump",
+        "bumped",
+        "prepare",
+        "to",
+        "for",
+        "chore",
+        "new",
+    ];
+    let subject = message.lines().next().unwrap_or_default().to_lowercase();
+    let words: Vec<&str> = subject
+        .split(|c: char| c.is_whitespace() || matches!(c, '(' | ')' | ':' | '[' | ']'))
+        .filter(|w| !w.is_empty() && !w.starts_with('#'))
+        .collect();
+    let is_version = |word: &str| {
+        let number = word.trim_start_matches('v');
+        number.split('.').count() >= 2
+            && number.split(['.', '-', '+']).next().is_some_and(|major| major.parse::<u32>().is_ok())
+    };
+    words.iter().any(|w| is_version(w)) && words.iter().all(|w| is_version(w) || WORDS.contains(w))
 }
 
 /// The version of [`log`]'s format, part of the stored log's stamp: a log
@@ -206,6 +245,36 @@ mod tests {
         let by_file = history.commits_by_file();
         assert_eq!(by_file["src/pool.rs"], [0]);
         assert!(history.is_specific(0) && !history.is_specific(9));
+    }
+
+    #[test]
+    fn a_release_commit_says_nothing_of_its_files() {
+        for release in [
+            "Version 0.47.3 (#2985)",
+            "Release v2.1.0",
+            "chore(release): 1.4.0",
+            "Bump version to 3.0.0-rc.1\n\nSigned-off-by: a",
+            "v1.2.3",
+            "1.2.3",
+            "Prepare release 0.9.0",
+        ] {
+            assert!(is_release(release), "{release}");
+        }
+        for work in [
+            "Fix parsing of version 1.2 headers",
+            "Release the lock before 1.5s timeout",
+            "Bump minimum Python version",
+            "Update to Python 3.12",
+            "version: read it from pyproject",
+        ] {
+            assert!(!is_release(work), "{work}");
+        }
+        let history = History::parse(
+            "\x1ea@x\x1fVersion 0.47.3 (#2985)\x1fpkg/__init__.py\n\x1ea@x\x1fFix a\x1fpkg/a.py\n",
+        );
+        assert!(history.is_specific(0) && !history.is_work(0, false) && history.is_work(1, false));
+        // But where the work on a release goes on.
+        assert!(history.is_work(0, true));
     }
 
     #[test]

@@ -257,10 +257,15 @@ fn rank_with(
     let defines = defines_named(files, query);
     let history = history.filter(|_| options.history);
     let zeros = || vec![0.0; files.len()];
+    // A release's files are where a task that releases goes (`Bump version to 6.0.0`).
+    let releasing = crate::history::is_release(query);
     let (recency, similar, authored, latest) = match history {
-        Some(h) => {
-            (recency(files, h), similar_commits(files, h, &query_terms), authored(files, h), latest(files, h))
-        }
+        Some(h) => (
+            recency(files, h, releasing),
+            similar_commits(files, h, &query_terms),
+            authored(files, h, releasing),
+            latest(files, h, releasing),
+        ),
         None => (zeros(), zeros(), zeros(), zeros()),
     };
     let about_tests = query.lines().next().is_some_and(|first| {
@@ -382,7 +387,7 @@ fn normalized(raw: Vec<f64>) -> Vec<f64> {
 
 /// Per file, how much and how lately it changed, from 0 to 1: each commit
 /// that changed it counts half as much as one [`RECENCY_HALF_LIFE`] commits newer.
-fn recency(files: &[IndexedFile], history: &History) -> Vec<f64> {
+fn recency(files: &[IndexedFile], history: &History, releasing: bool) -> Vec<f64> {
     let by_file = history.commits_by_file();
     let raw: Vec<f64> = files
         .iter()
@@ -390,7 +395,7 @@ fn recency(files: &[IndexedFile], history: &History) -> Vec<f64> {
             let commits = by_file.get(f.path.as_str()).map(Vec::as_slice).unwrap_or_default();
             commits
                 .iter()
-                .filter(|&&c| history.is_specific(c))
+                .filter(|&&c| history.is_work(c, releasing))
                 .map(|&c| 0.5f64.powf(c as f64 / RECENCY_HALF_LIFE))
                 .sum()
         })
@@ -402,12 +407,12 @@ fn recency(files: &[IndexedFile], history: &History) -> Vec<f64> {
 /// it: each of their commits counts half as much as the one
 /// [`AUTHORED_HALF_LIFE`] of theirs newer. All zeros when nobody is known
 /// or they made none of the commits read.
-fn authored(files: &[IndexedFile], history: &History) -> Vec<f64> {
+fn authored(files: &[IndexedFile], history: &History, releasing: bool) -> Vec<f64> {
     let Some(me) = history.me.as_deref() else { return vec![0.0; files.len()] };
     let mut weight: HashMap<&str, f64> = HashMap::default();
     let mine = history.commits.iter().enumerate().filter(|(_, c)| c.author == me);
     for (k, (i, commit)) in mine.enumerate() {
-        if history.is_specific(i) {
+        if history.is_work(i, releasing) {
             let w = 0.5f64.powf(k as f64 / AUTHORED_HALF_LIFE);
             for path in &commit.files {
                 *weight.entry(path.as_str()).or_default() += w;
@@ -417,10 +422,10 @@ fn authored(files: &[IndexedFile], history: &History) -> Vec<f64> {
     normalized(files.iter().map(|f| weight.get(f.path.as_str()).copied().unwrap_or(0.0)).collect())
 }
 
-/// Per file, 1 if the newest commit changed it (and was no sweep), else 0.
-fn latest(files: &[IndexedFile], history: &History) -> Vec<f64> {
+/// Per file, 1 if the newest commit changed it (and was no sweep or release), else 0.
+fn latest(files: &[IndexedFile], history: &History, releasing: bool) -> Vec<f64> {
     let changed: HashSet<&str> = match history.commits.first() {
-        Some(commit) if history.is_specific(0) => commit.files.iter().map(String::as_str).collect(),
+        Some(commit) if history.is_work(0, releasing) => commit.files.iter().map(String::as_str).collect(),
         _ => HashSet::default(),
     };
     files.iter().map(|f| if changed.contains(f.path.as_str()) { 1.0 } else { 0.0 }).collect()
@@ -722,5 +727,29 @@ mod tests {
         // A sweep says nothing of each file it touched.
         history.commits.insert(0, authored_commit("ann@example.org", "Reformat", &sweep));
         assert!(by_path(&history).values().all(|r| r.latest == 0.0));
+    }
+
+    #[test]
+    fn a_release_says_where_releases_go_not_where_work_goes() {
+        let files = files(&["src/version.rs", "src/pager.rs"]);
+        let tables = vec![FileTerms::of("fn run() {}", []); 2];
+        let history = History {
+            commits: vec![
+                authored_commit("bob@example.org", "Version 0.47.3 (#2985)", &["src/version.rs"]),
+                authored_commit("bob@example.org", "Wrap long lines", &["src/pager.rs"]),
+                authored_commit("bob@example.org", "Release v0.47.2", &["src/version.rs"]),
+            ],
+            me: Some("bob@example.org".into()),
+        };
+        let ranked = |task: &str| -> HashMap<String, RankedFile> {
+            let ranked = rank(&files, &tables, task, Some(&history), RankOptions::default());
+            ranked.into_iter().map(|r| (r.path.clone(), r)).collect()
+        };
+        let work = ranked("make paging faster");
+        let version = &work["src/version.rs"];
+        assert_eq!((version.latest, version.recency, version.authored), (0.0, 0.0, 0.0), "{version:?}");
+        assert!(work["src/pager.rs"].score > version.score);
+        let release = ranked("Bump version to 0.48.0");
+        assert_eq!((release["src/version.rs"].latest, release["src/version.rs"].recency), (1.0, 1.0));
     }
 }
