@@ -375,3 +375,32 @@ fn a_rust_crate_s_own_business_follows_its_api() {
     // A type it passes on brings its methods; one it keeps does not.
     assert!(score(&map, "src/util.rs", "method") > score(&map, "src/util.rs", "other"), "{}", map.text);
 }
+
+#[test]
+fn what_a_javascript_module_keeps_to_itself_follows_what_it_exports() {
+    // got's `const wrapQuickLruIfNeeded` (not exported) and the `set` of the object it
+    // returns: every file calls some `.set(…)`, none can call the helper.
+    let options = "const wrapCache = (value) => {\n  return {\n    get(key) {\n      return value.get(key)\n    },\n    \
+                   set(key, cached) {\n      return value.set(key, cached)\n    },\n  }\n}\n\n\
+                   export function mergeOptions(a, b) {\n  return wrapCache(Object.assign(a, b))\n}\n";
+    let merge = "import { mergeOptions } from './options.js'\n\nexport const merged = mergeOptions({}, {})\n";
+    let mut files: Vec<(String, String)> = (0..24)
+        .map(|i| {
+            (
+                format!("src/user{i}.js"),
+                format!("export function run{i}(store) {{\n{}}}\n", "  store.set(1)\n".repeat(6)),
+            )
+        })
+        .collect();
+    files.extend([("src/options.js".into(), options.into()), ("src/merge.js".into(), merge.into())]);
+    let files: Vec<(&str, &str)> = files.iter().map(|(p, s)| (p.as_str(), s.as_str())).collect();
+    let dir = tree(&files);
+    let cache = tempfile::tempdir().unwrap();
+    let map = run(&mut open(dir.path(), cache.path()), &MapOptions { tokens: 8192, ..MapOptions::default() });
+    let merge = score(&map, "src/options.js", "mergeOptions");
+    assert!(merge > 0.0, "{}", map.text);
+    for hidden in ["set", "wrapCache"] {
+        let hidden_score = score(&map, "src/options.js", hidden);
+        assert!(hidden_score < merge, "{hidden}: {hidden_score} {merge}\n{}", map.text);
+    }
+}

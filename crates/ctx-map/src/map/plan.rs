@@ -76,6 +76,7 @@ pub(super) fn plan_overview(
         .flat_map(|(f, file)| {
             let (score, weight) = (&ranking.def_rank[f], weight[f]);
             let (defs, rust) = (&file.tags.defs, file.lang == "rust");
+            let js = crate::exports::JsModule::of(file);
             let aside = move |d: usize| {
                 let def = &defs[d];
                 // A Rust item without `pub` (or `pub(crate)`) is its crate's own business,
@@ -98,10 +99,17 @@ pub(super) fn plan_overview(
                 let doc_hidden = || {
                     rust && std::iter::successors(Some(def), |d| d.parent(defs)).any(|d| d.is_doc_hidden())
                 };
+                // And what a JavaScript module keeps to itself, with its members (got's
+                // `const wrapQuickLruIfNeeded` and the `get`/`set` of the object it returns).
+                let unexported = || {
+                    let top = std::iter::successors(Some(def), |d| d.parent(defs)).last().unwrap_or(def);
+                    js.as_ref().is_some_and(|module| module.hides(top))
+                };
                 // An alias (`Str = String`) is read where what it names is.
                 let second_name = || def.alias_of(defs).is_some();
                 let hidden = crate::tags::private_by_name(&def.name)
                     || crate_private()
+                    || unexported()
                     || module_private()
                     || doc_hidden()
                     || second_name();
