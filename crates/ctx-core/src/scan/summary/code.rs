@@ -127,6 +127,13 @@ pub(super) fn rust_type_docs(file: &str, text: &str) -> Option<String> {
 
 /// The `/** */` docs of the file's main exported class or interface (see [`main_type_docs`]).
 pub(super) fn js_type_docs(file: &str, text: &str) -> Option<String> {
+    // Exported functions besides the class: got's `response.ts` is its body parsing,
+    // not its `ParseError`.
+    let functions = text.lines().any(|line| {
+        ["export function ", "export async function ", "export const ", "export default function"]
+            .iter()
+            .any(|k| line.starts_with(k))
+    });
     let mut types = Vec::new();
     let mut block: Option<Vec<&str>> = None;
     let mut docs: Vec<&str> = Vec::new();
@@ -163,7 +170,7 @@ pub(super) fn js_type_docs(file: &str, text: &str) -> Option<String> {
         }
         docs.clear();
     }
-    main_type_docs(file, types, false)
+    main_type_docs(file, types, functions)
 }
 
 /// The first paragraph of a Rust file's inner doc comments (`//!` or `/*! */`),

@@ -516,6 +516,11 @@ fn markup_never_reaches_a_summary() {
     for (name, text, want) in cases {
         assert_eq!(sum(name, text).as_deref(), Some(*want), "{name}: {text:?}");
     }
+    // A class's docs do not describe a file that exports functions besides: got's
+    // `response.ts`, its body parsing, is not its `ParseError`.
+    let response = "import {RequestError} from './errors.js';\n\n/**\nAn error to be thrown when parsing the body fails.\n*/\nexport class ParseError extends Error {}\n\n\
+                    export const parseBody = (response: Response): unknown => JSON.parse(response.body);\n";
+    assert_eq!(sum("response.ts", response), None);
     // DefinitelyTyped's header of where and by whom says nothing of what (pino.d.ts).
     let credits = "// Project: https://github.com/pinojs/pino.git, http://getpino.io\n// Definitions by: Peter Snider \
                    <https://github.com/psnider>\n//                 BendingBender <https://github.com/BendingBender>\n\
