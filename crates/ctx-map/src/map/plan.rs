@@ -66,7 +66,7 @@ pub(super) fn plan_overview(
     // A `pub` item of a module the crate keeps to itself is no more public than the
     // module, unless the crate passes it on (`pub use util::basic_auth;`).
     let private_module = super::visibility::in_private_module(files);
-    let passed_on = super::visibility::passed_on(files);
+    let passed_on = super::visibility::passed_on(files, &private_module);
     let (private_module, passed_on) = (&private_module, &passed_on);
     let boilerplate = boilerplate(files);
     let boilerplate = &boilerplate;
@@ -91,9 +91,16 @@ pub(super) fn plan_overview(
                 // but what the crate passes on, and its members (`pub use async_impl::Response`
                 // and `Response::text`).
                 let module_private = || {
-                    rust && (private_module[f] || super::visibility::in_private_inline_module(def, defs))
-                        && !std::iter::successors(Some(def), |d| d.parent(defs))
-                            .any(|d| passed_on.contains(d.name.split('<').next().unwrap_or(&d.name).trim()))
+                    if !(rust
+                        && (private_module[f] || super::visibility::in_private_inline_module(def, defs)))
+                    {
+                        return false;
+                    }
+                    // A generic's name without its parameters (`Response<T>`).
+                    !std::iter::successors(Some(def), |d| d.parent(defs)).any(|d| {
+                        let name = d.name.split('<').next().unwrap_or(&d.name).trim();
+                        passed_on.passes_on(name, &file.path)
+                    })
                 };
                 // `#[doc(hidden)]` keeps an item and all it holds out of the crate's docs.
                 let doc_hidden = || {

@@ -16,10 +16,30 @@ use crate::tags::{Def, Kind};
 /// it. A module whose declaration is not found (a crate root, a `#[path]`
 /// module) counts as public.
 pub(super) fn in_private_module(files: &[IndexedFile]) -> Vec<bool> {
-    up_the_modules(files, |parent, module| {
+    let mut private = up_the_modules(files, |parent, module| {
         let private = parent.tags.private_modules.binary_search_by(|m| m.as_str().cmp(module)).is_ok();
         private.then_some(true)
-    })
+    });
+    // A `#[path]` module (mio's `#[path = "selector/epoll.rs"] mod selector;`) is as
+    // private as the nearest module whose folder holds it.
+    let by_path: HashMap<&str, usize> = files.iter().enumerate().map(|(i, f)| (f.path.as_str(), i)).collect();
+    for (i, file) in files.iter().enumerate() {
+        if file.lang != "rust" || private[i] || module_name(&file.path).is_none() {
+            continue;
+        }
+        if declaration(&by_path, &file.path).is_none() {
+            let folders = std::iter::successors(file.path.rsplit_once('/').map(|(f, _)| f), |f| {
+                f.rsplit_once('/').map(|(up, _)| up)
+            });
+            let enclosing = folders.skip(1).find_map(|folder| {
+                [format!("{folder}.rs"), format!("{folder}/mod.rs")]
+                    .iter()
+                    .find_map(|m| by_path.get(m.as_str()).copied())
+            });
+            private[i] = enclosing.is_some_and(|m| private[m]);
+        }
+    }
+    private
 }
 
 /// Per file of `files`, whether it is a Rust module its library makes public:
@@ -40,10 +60,94 @@ pub(crate) fn in_public_module(files: &[IndexedFile]) -> Vec<bool> {
     })
 }
 
-/// Names some Rust file passes on with `pub use`: public wherever they are defined.
-pub(super) fn passed_on(files: &[IndexedFile]) -> HashSet<&str> {
-    let rust = files.iter().filter(|f| f.lang == "rust");
-    rust.flat_map(|f| f.tags.refs.iter().filter(|r| r.exported > 0).map(|r| r.name.as_str())).collect()
+/// What Rust files outside private modules pass on with `pub use`: per name,
+/// where from (the module path as written, and the folder of the module
+/// that writes it; no path for a bare `pub use x;`).
+pub(super) struct PassedOn<'f> {
+    by_name: HashMap<&'f str, Vec<(Option<&'f str>, &'f str)>>,
+    paths: HashSet<&'f str>,
+}
+
+/// `private`: per file, whether it is in a private module ([`in_private_module`]):
+/// what such a file passes on stays in the crate (mio's `sys/windows/mod.rs`).
+pub(super) fn passed_on<'f>(files: &'f [IndexedFile], private: &[bool]) -> PassedOn<'f> {
+    let mut by_name: HashMap<&str, Vec<(Option<&str>, &str)>> = HashMap::default();
+    for (i, file) in files.iter().enumerate().filter(|(i, f)| f.lang == "rust" && !private[*i]) {
+        for r in file.tags.refs.iter().filter(|r| r.exported > 0) {
+            by_name.entry(r.name.as_str()).or_default().push((r.from.as_deref(), files[i].path.as_str()));
+        }
+    }
+    PassedOn { by_name, paths: files.iter().map(|f| f.path.as_str()).collect() }
+}
+
+impl PassedOn<'_> {
+    /// Whether `name`, defined at `path`, is passed on under that name from
+    /// where it is: mio's `pub use event::Events;` in `src/lib.rs` passes on
+    /// `src/event/…`'s `Events`, not each backend's in `src/sys/`. A path to
+    /// another crate (a workspace's `pub use other::Thing`) passes on any.
+    pub(super) fn passes_on(&self, name: &str, path: &str) -> bool {
+        let Some(froms) = self.by_name.get(name) else { return false };
+        froms.iter().any(|&(from, passer)| match from {
+            None => true,
+            Some(_) if passer == path => true,
+            Some(from) => match self.module_folder(from, passer) {
+                Some(folder) => path
+                    .strip_prefix(folder.as_str())
+                    .is_some_and(|rest| rest == ".rs" || rest.starts_with('/')),
+                None => true,
+            },
+        })
+    }
+
+    /// The folder of the module `from` names, written in the file `passer`;
+    /// `None` when its first module is none of the crate's files (another crate).
+    fn module_folder(&self, from: &str, passer: &str) -> Option<String> {
+        let (folder, file) = passer.rsplit_once('/').unwrap_or(("", passer));
+        let mut at = match file {
+            "lib.rs" | "main.rs" | "mod.rs" => folder.to_string(),
+            other => format!("{folder}/{}", other.trim_end_matches(".rs")),
+        };
+        let mut first = true;
+        for segment in from.split("::").filter(|s| !s.is_empty()) {
+            match segment {
+                "self" => {}
+                "super" => at = at.rsplit_once('/').map_or(String::new(), |(up, _)| up.to_string()),
+                "crate" => at = self.crate_root(&at),
+                module => {
+                    at = format!("{at}/{module}");
+                    if first
+                        && !self
+                            .paths
+                            .iter()
+                            .any(|p| p.starts_with(&at) && p[at.len()..].starts_with(['.', '/']))
+                    {
+                        return None;
+                    }
+                }
+            }
+            first &= matches!(segment, "self" | "super" | "crate");
+        }
+        Some(at)
+    }
+
+    /// The folder of the crate root above the module folder `at`.
+    fn crate_root(&self, at: &str) -> String {
+        let mut folder = at;
+        loop {
+            let root =
+                ["lib.rs", "main.rs"].iter().any(|r| self.paths.contains(format!("{folder}/{r}").as_str()));
+            match folder.rsplit_once('/') {
+                _ if root => return folder.to_string(),
+                Some((up, _)) => folder = up,
+                None => return at.to_string(),
+            }
+        }
+    }
+
+    #[cfg(test)]
+    fn contains(&self, name: &str) -> bool {
+        self.by_name.contains_key(name)
+    }
 }
 
 /// Whether `def` sits in an inline module its file keeps private (`pub(crate) mod
@@ -132,9 +236,49 @@ mod tests {
             IndexedFile::parsed("src/dns/resolve/inner.rs", Lang::Rust, "pub struct Inner;\n"),
         ];
         assert_eq!(in_private_module(&files), [false, true, false, true, false, false]);
+        // A `#[path]` module in a private one's folder (mio's `sys/unix/selector/epoll.rs`,
+        // `#[path = "selector/epoll.rs"] mod selector;` in the private `sys/unix/mod.rs`).
+        let mio = [
+            IndexedFile::parsed("src/lib.rs", Lang::Rust, "mod sys;\npub mod event;\n"),
+            IndexedFile::parsed("src/sys/mod.rs", Lang::Rust, "mod unix;\n"),
+            IndexedFile::parsed(
+                "src/sys/unix/mod.rs",
+                Lang::Rust,
+                "#[path = \"selector/epoll.rs\"]\nmod selector;\n",
+            ),
+            IndexedFile::parsed("src/sys/unix/selector/epoll.rs", Lang::Rust, "pub struct Events;\n"),
+            IndexedFile::parsed("src/event/events/inner/x.rs", Lang::Rust, "pub struct X;\n"),
+        ];
+        assert_eq!(in_private_module(&mio), [false, true, true, true, false]);
+        // What the root passes on is the one where it says, and what a private module
+        // passes on stays inside (mio's `sys/windows/mod.rs`: `pub use event::Events;`).
+        let mio = [
+            IndexedFile::parsed(
+                "src/lib.rs",
+                Lang::Rust,
+                "mod sys;\npub mod event;\npub use event::Events;\npub use crate::sys::SourceFd;\npub use http::Method;\n",
+            ),
+            IndexedFile::parsed("src/event/events.rs", Lang::Rust, "pub struct Events;\n"),
+            IndexedFile::parsed("src/sys/mod.rs", Lang::Rust, "mod windows;\nmod unix;\n"),
+            IndexedFile::parsed("src/sys/windows/mod.rs", Lang::Rust, "mod event;\npub use event::Events;\n"),
+            IndexedFile::parsed("src/sys/windows/event.rs", Lang::Rust, "pub struct Events;\n"),
+            IndexedFile::parsed("src/sys/unix/sourcefd.rs", Lang::Rust, "pub struct SourceFd;\n"),
+            IndexedFile::parsed("crates/http/src/method.rs", Lang::Rust, "pub struct Method;\n"),
+        ];
+        let passed = passed_on(&mio, &in_private_module(&mio));
+        let passes: Vec<bool> = [
+            ("Events", "src/event/events.rs"),
+            ("Events", "src/sys/windows/event.rs"),
+            ("SourceFd", "src/sys/unix/sourcefd.rs"),
+            ("Method", "crates/http/src/method.rs"),
+        ]
+        .iter()
+        .map(|(name, path)| passed.passes_on(name, path))
+        .collect();
+        assert_eq!(passes, [true, false, true, true]);
         // Declared `pub` up to the library's root: its API (not `inner.rs`, which no module declares).
         assert_eq!(in_public_module(&files), [false, false, true, false, true, false]);
-        assert!(passed_on(&files).contains("basic_auth"));
+        assert!(passed_on(&files, &in_private_module(&files)).contains("basic_auth"));
         // A binary's modules are no one's API, `pub` or not.
         let binary = [
             IndexedFile::parsed("src/main.rs", Lang::Rust, "pub mod cli;\n"),
