@@ -379,6 +379,7 @@ fn prose_paragraph<'a>(lines: impl Iterator<Item = &'a str>) -> Option<String> {
         let skip = title.is_some()
             || is_field(line)
             || is_metadata(line)
+            || is_bold_label(line)
             || doctest
             || is_code_line(line)
             || (line.contains("{{") && line.contains("}}"))
@@ -542,6 +543,16 @@ fn is_field(line: &str) -> bool {
     })
 }
 
+/// A label bold from end to end (got's docs' `**Type: `object`**`,
+/// `**Caution:**`): a field or a callout, not what the page is about (a
+/// bold tagline, `**Orders for Rust**`, is).
+fn is_bold_label(line: &str) -> bool {
+    ["**", "__"].iter().any(|mark| {
+        let inner = line.strip_prefix(mark).and_then(|l| l.strip_suffix(mark));
+        inner.is_some_and(|inner| !inner.contains(mark) && inner.contains(':'))
+    })
+}
+
 /// A line of who and which rather than what: `Original definitions by: …`
 /// and `Project: …` (DefinitelyTyped's header), `Author: …`, `Version: …`.
 fn is_metadata(line: &str) -> bool {
@@ -559,6 +570,7 @@ fn is_metadata(line: &str) -> bool {
         "version",
         "created by",
         "written by",
+        "source code",
     ];
     // A credit on a line of its own goes with them: `BendingBender <https://github.com/…>`.
     let credit = line.ends_with('>')

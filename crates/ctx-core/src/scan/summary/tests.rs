@@ -506,6 +506,19 @@ fn markup_never_reaches_a_summary() {
              some of the large downstream users.\n\n#. Open a PR.\n",
             "Release Procedure",
         ),
+        // A bold line is a callout or a field's label; "Source code:" is where, not what (got's docs).
+        (
+            "5-https.md",
+            "[> Back to homepage](../readme.md#documentation)\n\n## Advanced HTTPS API\n\n### `https`\n\n\
+             **Type: `object`**\n\nThis option represents the options used to make HTTPS requests.\n",
+            "This option represents the options used to make HTTPS requests.",
+        ),
+        (
+            "1-promise.md",
+            "## Promise API\n\nSource code: [`source/as-promise/index.ts`](../source/as-promise/index.ts)\n\n\
+             The main Got function returns a Promise.\n",
+            "The main Got function returns a Promise.",
+        ),
         // A sentence before an address is kept (pydantic's color.py).
         (
             "color.py",
