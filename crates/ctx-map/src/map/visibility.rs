@@ -13,8 +13,9 @@ use crate::tags::{Def, Kind};
 
 /// Per file of `files`, whether it is a Rust module declared private
 /// (`mod util;`, `pub(crate) mod gai;`) in its parent module or in one above
-/// it. A module whose declaration is not found (a crate root, a `#[path]`
-/// module) counts as public.
+/// it. A module whose declaration is not found counts as public if it is a
+/// crate root, and as private as the module whose folder holds it if it is
+/// a `#[path]` module.
 pub(super) fn in_private_module(files: &[IndexedFile]) -> Vec<bool> {
     let mut private = up_the_modules(files, |parent, module| {
         let private = parent.tags.private_modules.binary_search_by(|m| m.as_str().cmp(module)).is_ok();
@@ -61,8 +62,8 @@ pub(crate) fn in_public_module(files: &[IndexedFile]) -> Vec<bool> {
 }
 
 /// What Rust files outside private modules pass on with `pub use`: per name,
-/// where from (the module path as written, and the folder of the module
-/// that writes it; no path for a bare `pub use x;`).
+/// where from (the module path as written, no path for a bare `pub use x;`)
+/// and the file that writes it.
 pub(super) struct PassedOn<'f> {
     by_name: HashMap<&'f str, Vec<(Option<&'f str>, &'f str)>>,
     paths: HashSet<&'f str>,
@@ -103,9 +104,12 @@ impl PassedOn<'_> {
     /// `None` when its first module is none of the crate's files (another crate).
     fn module_folder(&self, from: &str, passer: &str) -> Option<String> {
         let (folder, file) = passer.rsplit_once('/').unwrap_or(("", passer));
+        let join = |folder: &str, name: &str| {
+            if folder.is_empty() { name.to_string() } else { format!("{folder}/{name}") }
+        };
         let mut at = match file {
             "lib.rs" | "main.rs" | "mod.rs" => folder.to_string(),
-            other => format!("{folder}/{}", other.trim_end_matches(".rs")),
+            other => join(folder, other.trim_end_matches(".rs")),
         };
         let mut first = true;
         for segment in from.split("::").filter(|s| !s.is_empty()) {
@@ -114,7 +118,7 @@ impl PassedOn<'_> {
                 "super" => at = at.rsplit_once('/').map_or(String::new(), |(up, _)| up.to_string()),
                 "crate" => at = self.crate_root(&at),
                 module => {
-                    at = format!("{at}/{module}");
+                    at = join(&at, module);
                     if first
                         && !self
                             .paths
