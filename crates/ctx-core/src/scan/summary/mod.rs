@@ -42,6 +42,41 @@ pub(crate) fn says_generated(summary: &str) -> bool {
             .any(|notice| lower.match_indices(notice).any(|(at, _)| of_the_file(at)))
 }
 
+/// Which common licence `text` is, by the words of its terms; `None` for any other.
+fn licence_name(text: &str) -> Option<&'static str> {
+    let text = text.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase();
+    let has = |words: &str| text.contains(words);
+    let name = if has("apache license") && has("version 2.0") {
+        "Apache License 2.0"
+    } else if has("gnu lesser general public license") {
+        "GNU LGPL"
+    } else if has("gnu affero general public license") {
+        "GNU AGPL"
+    } else if has("gnu general public license") {
+        if has("version 3") { "GNU GPL v3" } else { "GNU GPL v2" }
+    } else if has("mozilla public license") {
+        "Mozilla Public License 2.0"
+    } else if has("permission is hereby granted, free of charge") {
+        "MIT License"
+    } else if has("redistribution and use in source and binary forms") {
+        // The third clause: no use of the names of its holders to promote what is derived.
+        if has("neither the name") || has("names of its contributors") {
+            "BSD 3-Clause License"
+        } else {
+            "BSD 2-Clause License"
+        }
+    } else if has("permission to use, copy, modify, and/or distribute")
+        || has("permission to use, copy, modify, and distribute")
+    {
+        "ISC License"
+    } else if has("free and unencumbered software released into the public domain") {
+        "The Unlicense"
+    } else {
+        return None;
+    };
+    Some(name)
+}
+
 /// Whether the file `name` is a README (`README.md`, `readme.rst`, `README`).
 pub(crate) fn is_readme(name: &str) -> bool {
     name.get(..6).is_some_and(|start| start.eq_ignore_ascii_case("readme"))
@@ -50,6 +85,15 @@ pub(crate) fn is_readme(name: &str) -> bool {
 /// The summary of the text file `name` (language `lang`) with content `bytes`.
 pub(crate) fn summarize(name: &str, lang: Option<&str>, bytes: &[u8]) -> Option<String> {
     let lower = name.to_ascii_lowercase();
+    let stem = lower.split('.').next().unwrap_or(&lower);
+    // A licence's first line is its copyright holder (starlette's "Copyright © 2018,
+    // Encode OSS Ltd."): which licence it is says what an agent needs to know.
+    let licence = matches!(stem, "license" | "licence" | "copying")
+        || ["license-", "licence-"].iter().any(|p| stem.starts_with(p)); // LICENSE-APACHE, LICENSE-MIT
+    if licence && matches!(lang, None | Some("markdown" | "rst" | "text")) {
+        let head = &bytes[..bytes.len().min(MAX_HEAD_BYTES)];
+        return licence_name(&String::from_utf8_lossy(head)).map(str::to_string);
+    }
     let known = matches!(lower.as_str(), "cargo.toml" | "pyproject.toml" | "package.json")
         || is_readme(name)
         || matches!(
@@ -58,7 +102,6 @@ pub(crate) fn summarize(name: &str, lang: Option<&str>, bytes: &[u8]) -> Option<
         );
     // A changelog opens with its latest entry (express's `History.md`: "Fixed the
     // behavior of res.send()…", `v1.20.0`): that says nothing of the file, whose name says it all.
-    let stem = lower.split('.').next().unwrap_or(&lower);
     if !known || matches!(stem, "changelog" | "changes" | "history" | "news" | "releases" | "release-notes") {
         return None;
     }

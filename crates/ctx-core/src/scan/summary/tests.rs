@@ -529,6 +529,20 @@ fn markup_never_reaches_a_summary() {
     for (name, text, want) in cases {
         assert_eq!(sum(name, text).as_deref(), Some(*want), "{name}: {text:?}");
     }
+    // A licence is named, not summarized by its copyright line (starlette's LICENSE.md).
+    let bsd = "Copyright © 2018, [Encode OSS Ltd](https://www.encode.io/).\nAll rights reserved.\n\n\
+               Redistribution and use in source and binary forms, with or without\nmodification, are permitted \
+               provided that the following conditions are met:\n\n* Neither the name of the copyright holder nor \
+               the names of its\n  contributors may be used to endorse or promote products\n";
+    assert_eq!(sum("LICENSE.md", bsd).as_deref(), Some("BSD 3-Clause License"));
+    let mit = "MIT License\n\nCopyright (c) Sindre Sorhus\n\nPermission is hereby granted, free of charge, \
+               to any person obtaining a copy\n";
+    assert_eq!(sum("license", mit).as_deref(), Some("MIT License"));
+    assert_eq!(
+        sum("LICENSE-APACHE", "Apache License\nVersion 2.0, January 2004\n").as_deref(),
+        Some("Apache License 2.0")
+    );
+    assert_eq!(sum("LICENSE.txt", "Copyright 2020 Someone. Terms of our own.\n"), None);
     // A class's docs do not describe a file that exports functions besides: got's
     // `response.ts`, its body parsing, is not its `ParseError`.
     let response = "import {RequestError} from './errors.js';\n\n/**\nAn error to be thrown when parsing the body fails.\n*/\nexport class ParseError extends Error {}\n\n\
