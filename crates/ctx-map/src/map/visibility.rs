@@ -62,95 +62,100 @@ pub(crate) fn in_public_module(files: &[IndexedFile]) -> Vec<bool> {
 }
 
 /// What Rust files outside private modules pass on with `pub use`: per name,
-/// where from (the module path as written, no path for a bare `pub use x;`)
-/// and the file that writes it.
+/// where from, resolved once (a crate has far more items than `pub use`s).
 pub(super) struct PassedOn<'f> {
-    by_name: HashMap<&'f str, Vec<(Option<&'f str>, &'f str)>>,
-    paths: HashSet<&'f str>,
+    by_name: HashMap<&'f str, Vec<Origin<'f>>>,
+}
+
+/// Where a `pub use` takes a name from.
+enum Origin<'f> {
+    /// Anywhere: a bare `pub use x;`, or another crate (a workspace's `pub use other::Thing`).
+    Anywhere,
+    /// The module in `folder` (`src/event` of `pub use event::Events;` in `src/lib.rs`),
+    /// or an inline module of `file`, the one that says it.
+    Module { folder: String, file: &'f str },
 }
 
 /// `private`: per file, whether it is in a private module ([`in_private_module`]):
 /// what such a file passes on stays in the crate (mio's `sys/windows/mod.rs`).
 pub(super) fn passed_on<'f>(files: &'f [IndexedFile], private: &[bool]) -> PassedOn<'f> {
-    let mut by_name: HashMap<&str, Vec<(Option<&str>, &str)>> = HashMap::default();
+    let paths: HashSet<&str> = files.iter().map(|f| f.path.as_str()).collect();
+    let mut by_name: HashMap<&str, Vec<Origin>> = HashMap::default();
     for (i, file) in files.iter().enumerate().filter(|(i, f)| f.lang == "rust" && !private[*i]) {
         for r in file.tags.refs.iter().filter(|r| r.exported > 0) {
-            by_name.entry(r.name.as_str()).or_default().push((r.from.as_deref(), files[i].path.as_str()));
+            let from = match r.from.as_deref().and_then(|from| module_folder(&paths, from, &file.path)) {
+                Some(folder) => Origin::Module { folder, file: files[i].path.as_str() },
+                None => Origin::Anywhere,
+            };
+            by_name.entry(r.name.as_str()).or_default().push(from);
         }
     }
-    PassedOn { by_name, paths: files.iter().map(|f| f.path.as_str()).collect() }
+    PassedOn { by_name }
 }
 
 impl PassedOn<'_> {
     /// Whether `name`, defined at `path`, is passed on under that name from
     /// where it is: mio's `pub use event::Events;` in `src/lib.rs` passes on
-    /// `src/event/…`'s `Events`, not each backend's in `src/sys/`. A path to
-    /// another crate (a workspace's `pub use other::Thing`) passes on any.
+    /// `src/event/…`'s `Events`, not each backend's in `src/sys/`.
     pub(super) fn passes_on(&self, name: &str, path: &str) -> bool {
         let Some(froms) = self.by_name.get(name) else { return false };
-        froms.iter().any(|&(from, passer)| match from {
-            None => true,
-            Some(_) if passer == path => true,
-            Some(from) => match self.module_folder(from, passer) {
-                Some(folder) => path
-                    .strip_prefix(folder.as_str())
-                    .is_some_and(|rest| rest == ".rs" || rest.starts_with('/')),
-                None => true,
-            },
+        froms.iter().any(|from| match from {
+            Origin::Anywhere => true,
+            Origin::Module { folder, file } => {
+                *file == path
+                    || path
+                        .strip_prefix(folder.as_str())
+                        .is_some_and(|rest| rest == ".rs" || rest.starts_with('/'))
+            }
         })
-    }
-
-    /// The folder of the module `from` names, written in the file `passer`;
-    /// `None` when its first module is none of the crate's files (another crate).
-    fn module_folder(&self, from: &str, passer: &str) -> Option<String> {
-        let (folder, file) = passer.rsplit_once('/').unwrap_or(("", passer));
-        let join = |folder: &str, name: &str| {
-            if folder.is_empty() { name.to_string() } else { format!("{folder}/{name}") }
-        };
-        let mut at = match file {
-            "lib.rs" | "main.rs" | "mod.rs" => folder.to_string(),
-            other => join(folder, other.trim_end_matches(".rs")),
-        };
-        let mut first = true;
-        for segment in from.split("::").filter(|s| !s.is_empty()) {
-            match segment {
-                "self" => {}
-                "super" => at = at.rsplit_once('/').map_or(String::new(), |(up, _)| up.to_string()),
-                "crate" => at = self.crate_root(&at),
-                module => {
-                    at = join(&at, module);
-                    if first
-                        && !self
-                            .paths
-                            .iter()
-                            .any(|p| p.starts_with(&at) && p[at.len()..].starts_with(['.', '/']))
-                    {
-                        return None;
-                    }
-                }
-            }
-            first &= matches!(segment, "self" | "super" | "crate");
-        }
-        Some(at)
-    }
-
-    /// The folder of the crate root above the module folder `at`.
-    fn crate_root(&self, at: &str) -> String {
-        let mut folder = at;
-        loop {
-            let root =
-                ["lib.rs", "main.rs"].iter().any(|r| self.paths.contains(format!("{folder}/{r}").as_str()));
-            match folder.rsplit_once('/') {
-                _ if root => return folder.to_string(),
-                Some((up, _)) => folder = up,
-                None => return at.to_string(),
-            }
-        }
     }
 
     #[cfg(test)]
     fn contains(&self, name: &str) -> bool {
         self.by_name.contains_key(name)
+    }
+}
+
+/// The folder of the module `from` names, written in the file `passer`;
+/// `None` when its first module is none of the crate's files (another crate).
+fn module_folder(paths: &HashSet<&str>, from: &str, passer: &str) -> Option<String> {
+    let (folder, file) = passer.rsplit_once('/').unwrap_or(("", passer));
+    let join = |folder: &str, name: &str| {
+        if folder.is_empty() { name.to_string() } else { format!("{folder}/{name}") }
+    };
+    let mut at = match file {
+        "lib.rs" | "main.rs" | "mod.rs" => folder.to_string(),
+        other => join(folder, other.trim_end_matches(".rs")),
+    };
+    let mut first = true;
+    for segment in from.split("::").filter(|s| !s.is_empty()) {
+        match segment {
+            "self" => {}
+            "super" => at = at.rsplit_once('/').map_or(String::new(), |(up, _)| up.to_string()),
+            "crate" => at = crate_root(paths, &at),
+            module => {
+                at = join(&at, module);
+                if first && !paths.iter().any(|p| p.starts_with(&at) && p[at.len()..].starts_with(['.', '/']))
+                {
+                    return None;
+                }
+            }
+        }
+        first &= matches!(segment, "self" | "super" | "crate");
+    }
+    Some(at)
+}
+
+/// The folder of the crate root above the module folder `at`.
+fn crate_root(paths: &HashSet<&str>, at: &str) -> String {
+    let mut folder = at;
+    loop {
+        let root = ["lib.rs", "main.rs"].iter().any(|r| paths.contains(format!("{folder}/{r}").as_str()));
+        match folder.rsplit_once('/') {
+            _ if root => return folder.to_string(),
+            Some((up, _)) => folder = up,
+            None => return at.to_string(),
+        }
     }
 }
 
