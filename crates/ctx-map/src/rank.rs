@@ -241,13 +241,13 @@ fn rank_with(
             names: graph::query_names(query),
             ..Focus::default()
         };
-        let ranking = match graph {
-            Some(graph) => graph.rank(&focus),
-            None => graph::rank(files, &focus),
+        let file_rank = match graph {
+            Some(graph) => graph.file_rank(&focus),
+            None => Graph::new(files, &focus.names).file_rank(&focus),
         };
-        let max_rank = ranking.file_rank.iter().copied().fold(0.0, f64::max);
+        let max_rank = file_rank.iter().copied().fold(0.0, f64::max);
         if max_rank > 0.0 {
-            structural = ranking.file_rank.iter().map(|r| r / max_rank).collect();
+            structural = file_rank.iter().map(|r| r / max_rank).collect();
         }
     }
 

@@ -30,6 +30,7 @@ use ctxkeep_core::Workspace;
 use ctxkeep_core::paths::PathRole;
 use petgraph::Directed;
 use petgraph::csr::Csr;
+use rayon::prelude::*;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use self::base::{Base, NONE};
@@ -338,8 +339,19 @@ impl<'a> Graph<'a> {
         definers
     }
 
-    /// Rank the files toward `focus` (its names were the graph's to weigh).
+    /// Rank the files toward `focus` (its names were the graph's to weigh), and their definitions.
     pub fn rank(&self, focus: &Focus) -> Ranking {
+        let (rank, overview) = self.page_rank(focus);
+        self.rank_definitions(rank, overview)
+    }
+
+    /// Rank the files toward `focus`, not their definitions (what `ctx rank` reads).
+    pub fn file_rank(&self, focus: &Focus) -> Vec<f64> {
+        self.page_rank(focus).0
+    }
+
+    /// Each file's PageRank toward `focus`, and whether that is the overview's (nothing to focus on).
+    fn page_rank(&self, focus: &Focus) -> (Vec<f64>, bool) {
         let (files, n) = (self.files, self.files.len());
         // Personalization: focus files, named files, definers of mentioned names; else uniform.
         let mut personal = vec![0.0; n];
@@ -405,7 +417,13 @@ impl<'a> Graph<'a> {
                 break;
             }
         }
+        (rank, overview)
+    }
 
+    /// Each definition's score from its files' `rank`: what flows to its name
+    /// (and, in the overview, what the public surface lifts).
+    fn rank_definitions(&self, rank: Vec<f64>, overview: bool) -> Ranking {
+        let files = self.files;
         // Definitions: each file's rank flows along its edges to the names it references.
         let mut slot_rank = vec![0.0; self.base.slot_names.len()];
         for edge in &self.base.edges {
@@ -421,9 +439,9 @@ impl<'a> Graph<'a> {
         }
         let unlifted = unlifted.as_ref().unwrap_or(&slot_rank);
         let lifted = |slot: u32| slot != NONE && slot_rank[slot as usize] > unlifted[slot as usize];
-        let mut surface: Vec<Vec<bool>> = Vec::new();
-        let def_rank = files
-            .iter()
+        // Each file's (scores, of the surface), the files in parallel.
+        let (def_rank, surface): (Vec<Vec<f64>>, Vec<Vec<bool>>) = files
+            .par_iter()
             .enumerate()
             .map(|(i, file)| {
                 let defs = &file.tags.defs;
@@ -463,6 +481,7 @@ impl<'a> Graph<'a> {
                         _ => slot_rank[slot as usize] + by_type(d) + sliver,
                     })
                     .collect();
+                let mut surface = Vec::new();
                 if overview {
                     // What the lift reached, but a trait impl's items (their score is the unlifted one).
                     let trait_item =
@@ -470,7 +489,7 @@ impl<'a> Graph<'a> {
                     let private = |d: usize| defs.get(d).is_some_and(|def| private_member(file, def, defs));
                     let of_surface = (0..defs.len())
                         .map(|d| !trait_item(d) && !private(d) && (lifted(slots[d]) || lifted(owned[d])));
-                    surface.push(of_surface.collect());
+                    surface = of_surface.collect();
                 }
                 // An entry file's own public definitions (rich's `print` and `inspect`
                 // in `rich/__init__.py`) are the package's too: after what it imports.
@@ -479,7 +498,7 @@ impl<'a> Graph<'a> {
                     for (d, def) in defs.iter().enumerate() {
                         if own_lift.shows(i, file, def, module.as_ref()) {
                             scores[d] += own_lift.lift;
-                            surface[i][d] = true;
+                            surface[d] = true;
                         }
                     }
                 }
@@ -494,9 +513,10 @@ impl<'a> Graph<'a> {
                         scores[d] = score.max(class_score * CONSTRUCTOR);
                     }
                 }
-                scores
+                (scores, surface)
             })
-            .collect();
+            .unzip();
+        let surface = if overview { surface } else { Vec::new() };
         Ranking { file_rank: rank, def_rank, surface }
     }
 

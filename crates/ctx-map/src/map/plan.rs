@@ -2,6 +2,7 @@
 //! given room, for the whole repository (the overview) or for one task.
 
 use ctxkeep_core::paths::PathRole;
+use rayon::prelude::*;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use crate::graph::{self, Focus, Graph, Ranking};
@@ -53,6 +54,8 @@ const LEAD_FILES: usize = 10;
 /// How many of a task map's first files have their functions' code read
 /// ([`says_in_code`]): five found the changed definitions as ten did, at half the reading.
 const CODE_FILES: usize = 5;
+/// How many files of a task map are read at once, in parallel (see [`plan_task`]).
+const BATCH: usize = 32;
 
 /// The map without a task: definitions by how much of the repository refers to them.
 pub(super) fn plan_overview(
@@ -278,23 +281,17 @@ pub(super) fn plan_task(
     by_key.sort_by(|&a, &b| key[b].total_cmp(&key[a]).then(a.cmp(&b)));
     let boilerplate = boilerplate(files);
 
-    let (mut order, mut rest) = (Vec::new(), Vec::new());
-    // A file's entries score at most its key, and keys only fall from here:
-    // once `limit` entries score above a file's key, none of its or a later
-    // file's can make the cut `sort_best_first` makes, and the rest is skipped.
-    let (mut cut, mut next_check) = (f64::NEG_INFINITY, limit.max(1));
-    for (position, &f) in by_key.iter().enumerate() {
-        if position >= LEAD_FILES && cut > key[f] {
-            break;
-        }
+    // A file's definitions, best first, as many as can score above `cut` (its `k`th
+    // entry scores key / (k + 1)): ((named by the task, not deprecated, saying its
+    // words by name, in its code, public, not a constant), definition): named first,
+    // then what is not deprecated, then those saying its words, then public names,
+    // then the file's code before its constants (40 `STYLE_* = "dim"` its functions
+    // all use took a focus map), then by score; a total order. A method other
+    // classes of the file define too says the task's words once, where it scores
+    // best (marshmallow's six `_bind_to_schema` took a map's room).
+    let ranked_defs = |position: usize, f: usize, cut: f64| -> Vec<usize> {
         let file = &files[f];
         let score = &ranking.def_rank[f];
-        // ((named by the task, not deprecated, saying its words by name, in its code, public,
-        // not a constant), definition): named first, then what is not deprecated, then those
-        // saying its words, then public names, then the file's code before its constants (40
-        // `STYLE_* = "dim"` its functions all use took a focus map), then by score; a total order.
-        // A method other classes of the file define too says the task's words once,
-        // where it scores best (marshmallow's six `_bind_to_schema` took a map's room).
         let repeats = overrides(file, score);
         let mut defs: Vec<(Told, usize)> = shown_defs(file, weight[f] < 1.0, focus, &boilerplate)
             .map(|d| {
@@ -326,8 +323,7 @@ pub(super) fn plan_task(
                 .then((score[b] * repeats[b]).total_cmp(&(score[a] * repeats[a])))
                 .then(a.cmp(&b))
         };
-        // Its `k`th entry scores key / (k + 1): those under the cut cannot make
-        // it either, so only the best of the others need their places.
+        // Those under the cut cannot make it: only the best of the others need their places.
         let lead = usize::from(position < LEAD_FILES);
         let keep = (lead..defs.len()).find(|&k| key[f] / ((k + 1) as f64) < cut).unwrap_or(defs.len());
         if keep < defs.len() {
@@ -337,16 +333,43 @@ pub(super) fn plan_task(
             defs.truncate(keep);
         }
         defs.sort_unstable_by(by_rank);
-        let defs: Vec<usize> = defs.into_iter().map(|(_, d)| d).collect();
-        if position < LEAD_FILES {
-            order.push((f, defs.first().copied().unwrap_or(PATH_ONLY), key[f]));
-        }
-        for (k, d) in defs.into_iter().enumerate().skip(usize::from(position < LEAD_FILES)) {
-            rest.push((f, d, key[f] / (k + 1) as f64));
-        }
-        if rest.len() >= next_check {
-            cut = nth_best_score(&rest, limit);
-            next_check = rest.len() * 2;
+        defs.into_iter().map(|(_, d)| d).collect()
+    };
+
+    let (mut order, mut rest) = (Vec::new(), Vec::new());
+    // A file's entries score at most its key, and keys only fall from here:
+    // once `limit` entries score above a file's key, none of its or a later
+    // file's can make the cut `sort_best_first` makes, and the rest is skipped.
+    // Files are read a batch at a time, in parallel, under the cut the batch
+    // starts with: a lower cut only keeps entries that `sort_best_first` drops,
+    // so the plan is the one reading file by file gives.
+    let (mut cut, mut next_check) = (f64::NEG_INFINITY, limit.max(1));
+    'files: for (batch, files_of_batch) in by_key.chunks(BATCH).enumerate() {
+        let start = batch * BATCH;
+        let batch_cut = cut;
+        let ranked: Vec<Vec<usize>> = files_of_batch
+            .par_iter()
+            .enumerate()
+            .map(|(j, &f)| match start + j >= LEAD_FILES && batch_cut > key[f] {
+                true => Vec::new(),
+                false => ranked_defs(start + j, f, batch_cut),
+            })
+            .collect();
+        for ((j, &f), defs) in files_of_batch.iter().enumerate().zip(ranked) {
+            let position = start + j;
+            if position >= LEAD_FILES && cut > key[f] {
+                break 'files;
+            }
+            if position < LEAD_FILES {
+                order.push((f, defs.first().copied().unwrap_or(PATH_ONLY), key[f]));
+            }
+            for (k, d) in defs.into_iter().enumerate().skip(usize::from(position < LEAD_FILES)) {
+                rest.push((f, d, key[f] / (k + 1) as f64));
+            }
+            if rest.len() >= next_check {
+                cut = nth_best_score(&rest, limit);
+                next_check = rest.len() * 2;
+            }
         }
     }
     sort_best_first(&mut rest, limit);
@@ -604,7 +627,8 @@ const BOILERPLATE_FILES: usize = 3;
 /// task to "hide the default value in the help output" names no `fn
 /// default`, `type Output` or `#[test] fn setting`).
 fn names_outright(focus: &Focus, name: &str) -> bool {
-    focus.code.contains(name)
+    // Most tasks write no code: no name is hashed for them.
+    !focus.code.is_empty() && focus.code.contains(name)
 }
 
 /// The `n`th best score of `entries` (of at least `n` > 0).
