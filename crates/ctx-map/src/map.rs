@@ -129,9 +129,13 @@ fn task_map(
     let focus = focus(ws, &indexed.files, &options.focus, query)?;
     // One graph for rank's ranking and the map's: both weigh the query's names.
     let graph = Graph::cached(ws, &indexed.files, &focus.names);
-    let plan = plan_task(&graph, &indexed, &focus, query, options.tokens, ws.root());
     let paths: Vec<String> = ws.source_files()?.into_iter().map(|f| f.path).collect();
-    let structure = structure::detect(ws.root(), &paths, TREE_DEPTH, ws.detector());
+    // The structure reads a few files while the plan's PageRank holds one core.
+    let (root, detector) = (ws.root(), ws.detector());
+    let (plan, structure) = rayon::join(
+        || plan_task(&graph, &indexed, &focus, query, options.tokens, root),
+        || structure::detect(root, &paths, TREE_DEPTH, detector),
+    );
     let tok = ws.config().build.tokenizer.get();
     let map = render(&indexed.files, &plan, structure, options.tokens, tok, indexed.stats.clone());
     index::drop_in_background((indexed, plan));
