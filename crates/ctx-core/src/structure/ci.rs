@@ -102,6 +102,9 @@ fn shell_words(line: &str) -> Vec<&str> {
     words
 }
 
+/// rustc's and clippy's options that set a lint's level, each followed by the lint.
+const LINT_LEVELS: &[&str] = &["--allow", "-A", "--warn", "-W", "--deny", "-D", "--forbid"];
+
 /// How loud a run is, which CI logs want and an agent does not.
 const VERBOSITY: &[&str] = &["--verbose", "-v", "-vv", "--color=always"];
 
@@ -151,15 +154,21 @@ pub(super) fn as_ci_runs(purpose: &str, ours: &str, lines: &[String]) -> Option<
     if runs.iter().any(|theirs| theirs.iter().map(String::as_str).eq(words.iter().copied())) {
         return None;
     }
-    // Every word of theirs is ours, a stricter one, or the features a `--features` turns on.
+    // Every word of theirs is ours, a stricter one, the features a `--features` turns
+    // on, or, past a `--`, a lint's level (mio's `cargo clippy --all-targets
+    // --all-features -- --allow clippy::needless-lifetimes -D warnings`): what
+    // the project decided its lints are, which a run that passes CI keeps.
     let stricter = |theirs: &[String]| {
+        let passed_on = theirs.iter().position(|t| t == "--").unwrap_or(theirs.len());
         theirs.iter().enumerate().all(|(i, t)| {
-            let features = i > 0 && matches!(theirs[i - 1].as_str(), "--features" | "-F");
+            let after = |flags: &[&str]| i > 0 && flags.contains(&theirs[i - 1].as_str());
+            let lint_level = i > passed_on && (LINT_LEVELS.contains(&t.as_str()) || after(LINT_LEVELS));
             words.contains(&t.as_str())
                 || STRICTER.contains(&t.as_str())
                 || matches!(t.as_str(), "--features" | "-F")
                 || t.starts_with("--features=")
-                || features
+                || after(&["--features", "-F"])
+                || lint_level
         })
     };
     runs.into_iter()
@@ -246,6 +255,14 @@ jobs:
         let strict = run_lines("steps:\n  - run: cargo clippy --all-targets -- -D warnings\n");
         let run = as_ci_runs("lint", "cargo clippy", &strict).map(|(_, run)| run);
         assert_eq!(run.as_deref(), Some("cargo clippy --all-targets -- -D warnings"));
+        // mio's: the lints the project allows are part of the run that passes.
+        let allowing = "cargo clippy --all-targets --all-features -- --allow clippy::mixed-attributes-style \
+                        --allow clippy::needless-lifetimes -D warnings";
+        let run = as_ci_runs("lint", "cargo clippy", &[allowing.to_string()]).map(|(_, run)| run);
+        assert_eq!(run.as_deref(), Some(allowing));
+        // Before the `--`, `-A` is no lint's level: not the same run.
+        let other = ["cargo clippy -A something".to_string()];
+        assert_eq!(as_ci_runs("lint", "cargo clippy", &other), None);
         // What the tests need to pass (crossterm's share one terminal).
         let serial = run_lines("steps:\n  - run: cargo test --locked --all-targets -- --test-threads 1\n");
         let run = as_ci_runs("test", "cargo test", &serial).map(|(_, run)| run);
