@@ -641,6 +641,13 @@ fn node_facts(
         _ if lockfile("yarn.lock") => "yarn",
         _ => "npm run",
     };
+    // How it runs a tool the package installs (`pnpm exec vitest`).
+    let exec = match runner {
+        "bun run" => "bunx",
+        "pnpm" => "pnpm exec",
+        "yarn" => "yarn",
+        _ => "npx",
+    };
     if let Some(scripts) = json.get("scripts").and_then(|s| s.as_object()) {
         // A `format` that only checks (`prettier --check`) changes nothing: it checks,
         // and its variant that writes (`format:fix`) is the one that formats.
@@ -648,7 +655,23 @@ fn node_facts(
             let script = scripts.get(name).and_then(|s| s.as_str()).unwrap_or_default();
             script.contains("--check") && !script.contains("--write")
         };
-        for name in scripts.keys() {
+        // A script named for what it does (`test`) before another that does it too
+        // (ofetch's `"dev": "vitest"`): a task's map shows one command a purpose.
+        let mut names: Vec<&String> = scripts.keys().collect();
+        names.sort_by_key(|name| purpose_of(name).is_none_or(|p| p != **name));
+        // A step before the tests that only checks (`pnpm lint && vitest run`) is no part of running one.
+        let only_checks = |step: &str| {
+            let words: Vec<&str> = step.split_whitespace().collect();
+            let script = match words.as_slice() {
+                ["npm" | "pnpm" | "yarn" | "bun", "run", name] | ["pnpm" | "yarn", name] => Some(*name),
+                _ => None,
+            };
+            let checking = |p: String| matches!(p.as_str(), "lint" | "format" | "check");
+            script.is_some_and(|name| purpose_of(name).is_some_and(checking))
+                || words.first().is_some_and(|tool| LINTERS.contains(tool))
+                || (words.first() == Some(&"tsc") && words.contains(&"--noEmit"))
+        };
+        for name in names {
             // `test` runs what `test:node`, `test:karma:server`, … do: it alone says how to
             // test; `bench` what pino's nine `bench-child`, `bench-object`, … do.
             let variant = name.split_once([':', '-']).is_some_and(|(first, _)| {
@@ -669,7 +692,7 @@ fn node_facts(
                 let run = format!("{runner} {name}");
                 if purpose == "test"
                     && !commands.iter().any(|c| c.purpose == one_test::PURPOSE)
-                    && let Some(one) = one_test::from_script(&run, script, paths)
+                    && let Some(one) = one_test::from_script(&run, exec, script, paths, only_checks)
                 {
                     commands.push(Command {
                         purpose: one_test::PURPOSE.into(),
@@ -682,6 +705,9 @@ fn node_facts(
         }
     }
 }
+
+/// Tools that only check the code (or format it), as a package.json script runs them.
+const LINTERS: &[&str] = &["eslint", "prettier", "biome", "oxlint", "xo", "standard"];
 
 /// What a script that runs a test runner is for (`"dev": "vitest"` tests), if it
 /// does: `watch` when told to watch the files, where it never exits (`jest

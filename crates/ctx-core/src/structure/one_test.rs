@@ -52,10 +52,22 @@ pub(super) fn from_commands(commands: &[Command], paths: &[String]) -> Option<Co
 
 /// `script` (a package.json script) run by `run` (`npm run test`, `pnpm test`)
 /// narrowed to one test, if it runs Vitest or Jest, which take a file and
-/// `-t NAME`; npm passes them to the script after `--`.
-pub(super) fn from_script(run: &str, script: &str, paths: &[String]) -> Option<String> {
-    let runner = script.split_whitespace().next()?;
-    if !matches!(runner, "vitest" | "jest") || script.contains("&&") || script.contains(';') {
+/// `-t NAME`; npm passes them to the script after `--`. A script that checks
+/// first (`pnpm lint && vitest run --coverage`: `only_checks` says which steps
+/// do) runs its runner through `exec` (`pnpm exec vitest run FILE -t NAME`):
+/// one test needs neither the lint nor the whole suite's coverage.
+pub(super) fn from_script(
+    run: &str,
+    exec: &str,
+    script: &str,
+    paths: &[String],
+    only_checks: impl Fn(&str) -> bool,
+) -> Option<String> {
+    let steps: Vec<&str> = script.split("&&").map(str::trim).collect();
+    let (tests, checks) = steps.split_last()?;
+    let runner = tests.split_whitespace().next()?;
+    if !matches!(runner, "vitest" | "jest") || script.contains(';') || !checks.iter().all(|s| only_checks(s))
+    {
         return None;
     }
     let file = first_test(paths, |name| {
@@ -64,6 +76,10 @@ pub(super) fn from_script(run: &str, script: &str, paths: &[String]) -> Option<S
                 .iter()
                 .any(|ext| name.ends_with(ext))
     })?;
+    if !checks.is_empty() {
+        let words: Vec<&str> = tests.split_whitespace().filter(|w| !w.starts_with("--coverage")).collect();
+        return Some(format!("{exec} {} {file} -t {NAME}", words.join(" ")));
+    }
     let separator = if run.starts_with("npm ") { " --" } else { "" };
     Some(format!("{run}{separator} {file} -t {NAME}"))
 }

@@ -305,7 +305,7 @@ fn node_scripts_run_with_the_project_s_package_manager_and_say_what_they_do() {
     assert_eq!(commands(&plain, Some("pnpm-lock.yaml"))[0], "test: pnpm test");
     assert_eq!(commands(&plain, Some("yarn.lock"))[0], "test: yarn test");
     assert_eq!(commands(&plain, None)[0], "test: npm run test");
-    // Build and test first, benchmarks last; a script that runs the tests tests,
+    // Build and test first (the script named `test` first), benchmarks last; a script that runs the tests tests,
     // and one told to watch them, or to serve Vitest's UI, says so (it never exits); a framework the
     // package only tests with is not its stack.
     let scripts = r#""scripts": {"bench:node": "node bench.mjs", "build": "unbuild", "dev": "vitest",
@@ -315,8 +315,8 @@ fn node_scripts_run_with_the_project_s_package_manager_and_say_what_they_do() {
         commands(&format!("{{{scripts}}}"), None),
         [
             "build: npm run build",
-            "test: npm run dev",
             "test: npm run test",
+            "test: npm run dev",
             "watch: npm run serve",
             "watch: npm run start",
             "bench: npm run bench:node"
@@ -452,6 +452,21 @@ fn one_test_is_the_test_command_narrowed_as_its_runner_narrows() {
     // Runners whose narrowing is not known, scripts that do more, arguments already passed on: none.
     assert_eq!(one(&[("package.json", r#"{"scripts": {"test": "mocha"}}"#)], &js), None);
     assert_eq!(one(&[("package.json", r#"{"scripts": {"test": "tsc && vitest run"}}"#)], &js), None);
+    // ofetch's: a lint first and the suite's coverage are no part of one test; its
+    // `"dev": "vitest"` tests too, after the script named `test`.
+    let checked = r#"{"scripts": {"dev": "vitest", "lint": "eslint . && prettier -c src",
+        "test": "pnpm lint && vitest run --coverage"}, "packageManager": "pnpm@10"}"#;
+    assert_eq!(
+        one(&[("package.json", checked)], &js).as_deref(),
+        Some("pnpm exec vitest run test/a.test.ts -t NAME")
+    );
+    let (_dir, root) = project(&[("package.json", checked)]);
+    let runs: Vec<String> = commands_of(&root, &["package.json"])
+        .into_iter()
+        .filter(|(p, _)| p == "test")
+        .map(|(_, c)| c)
+        .collect();
+    assert_eq!(runs, ["pnpm test", "pnpm dev"]);
     assert_eq!(one(&[("Makefile", "test:\n\tpytest\n")], &tests), None);
 }
 
