@@ -425,11 +425,20 @@ pub fn detect(root: &Path, paths: &[String], tree_depth: usize, detector: &Detec
     // So are tox's environments that check, lint or format (structlog's `tox -e typing-mypy`
     // runs `mypy src`); `tox` alone runs the tests.
     let toxfile = paths.iter().find(|p| matches!(p.as_str(), "tox.ini" | "tox.toml"));
-    let mut tox_environments: Vec<Command> = Vec::new();
+    let (mut tox_environments, mut tox_test): (Vec<Command>, bool) = (Vec::new(), false);
     if let Some((path, text)) = toxfile.and_then(|path| Some((path, read(path)?))) {
         note(22, "tox", path);
         for name in tox::environments(&text).iter().filter(|name| !tox::is_per_version(name)) {
             let factors = || name.split('-');
+            // An environment of the tests alone (loguru's `tests`; `tox` runs its docs and build too).
+            if factors().find_map(purpose_of).as_deref() == Some("test") && !tox_test {
+                tox_test = true;
+                let bare = commands.iter_mut().find(|c| c.purpose == "test" && c.command == "tox");
+                if let Some(bare) = bare {
+                    bare.command = format!("tox -e {name}");
+                }
+                continue;
+            }
             let purpose =
                 factors().find_map(purpose_of).filter(|p| matches!(p.as_str(), "check" | "lint" | "format"));
             let purpose = purpose.or_else(|| factors().find_map(nox::purpose_of_checker).map(String::from));
@@ -563,9 +572,18 @@ fn python_tools(
         note(10, "pytest", path);
         push_all(commands, path, &[("test", "pytest")]);
     }
+    // A project that configures Black formats with it, whatever else Ruff does (loguru
+    // lints with Ruff and formats with Black).
+    if has("black") {
+        note(26, "Black", path);
+        push_all(commands, path, &[("format", "black .")]);
+    }
     if has("ruff") {
         note(11, "Ruff", path);
-        push_all(commands, path, &[("lint", "ruff check"), ("format", "ruff format")]);
+        push_all(commands, path, &[("lint", "ruff check")]);
+        if !has("black") {
+            push_all(commands, path, &[("format", "ruff format")]);
+        }
     }
     if has("mypy") {
         // Files named in its configuration are what the project checks; `mypy .` would
@@ -573,7 +591,10 @@ fn python_tools(
         let configured = tool.and_then(|t| t.get("mypy")).and_then(|m| m.get("files")).is_some();
         push_all(commands, path, &[("check", if configured { "mypy" } else { "mypy ." })]);
     }
-    if has("pyright") {
+    // Configured to check nothing (loguru's `typeCheckingMode = "off"`), it is no check of the project's.
+    let pyright = tool.and_then(|t| t.get("pyright"));
+    let mode = pyright.and_then(|p| p.get("typeCheckingMode")).and_then(|m| m.as_str());
+    if pyright.is_some() && mode != Some("off") {
         push_all(commands, path, &[("check", "pyright")]);
     }
     if has("tox") {

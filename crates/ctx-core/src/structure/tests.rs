@@ -557,6 +557,35 @@ fn tox_s_environments_check_in_place_of_a_tool_s_default() {
 }
 
 #[test]
+fn a_tox_environment_of_the_tests_alone_runs_them_and_black_formats_where_configured() {
+    // loguru's: `tox` runs lint, docs and build too; pyright is configured to check nothing;
+    // Ruff lints, Black formats.
+    let (_dir, root) = project(&[
+        (
+            "pyproject.toml",
+            "[tool.black]\nline-length = 100\n[tool.ruff]\nline-length = 100\n\
+             [tool.pyright]\ntypeCheckingMode = \"off\"\n[tool.pytest.ini_options]\n",
+        ),
+        ("tox.ini", "[tox]\nenvlist = lint, tests, docs, build\n\n[testenv:tests]\ncommands =\n    pytest\n"),
+    ]);
+    assert_eq!(
+        commands_of(&root, &["pyproject.toml", "tox.ini"]),
+        pairs(&[
+            ("test", "pytest"),
+            ("test", "tox -e tests"),
+            ("test one", "pytest -k NAME"),
+            ("lint", "tox -e lint"),
+            ("format", "black .")
+        ])
+    );
+    let stack = detect(&root, &["pyproject.toml".into(), "tox.ini".into()], 0, Detector::builtin()).stack;
+    assert!(
+        stack.iter().any(|s| s.starts_with("Ruff")) && stack.iter().any(|s| s.starts_with("Black")),
+        "{stack:?}"
+    );
+}
+
+#[test]
 fn checkers_uv_does_not_install_but_pre_commit_runs_are_pre_commit_s() {
     // pluggy: ruff and mypy configured in pyproject.toml, run by pre-commit (mypy on `src/`
     // and `testing/` only), installed by neither of uv's groups; pre-commit is.
