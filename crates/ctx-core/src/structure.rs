@@ -318,18 +318,35 @@ pub fn detect(root: &Path, paths: &[String], tree_depth: usize, detector: &Detec
     if !workflows.is_empty() {
         note(30, "GitHub Actions", ".github/workflows");
     }
-    let ci_lines: Vec<(String, &String)> = workflows
+    let workflow_texts: Vec<(String, &String)> =
+        workflows.iter().filter_map(|path| Some((read(path)?, *path))).collect();
+    let ci_lines: Vec<(String, &String)> = workflow_texts
         .iter()
-        .filter_map(|path| Some((read(path)?, *path)))
-        .flat_map(|(text, path)| ci::run_lines(&text).into_iter().map(move |line| (line, path)))
+        .flat_map(|(text, path)| ci::run_lines(text).into_iter().map(move |line| (line, *path)))
         .collect();
     let runs: Vec<String> = ci_lines.iter().map(|(line, _)| line.clone()).collect();
+    let nightly: Vec<String> =
+        workflow_texts.iter().flat_map(|(text, _)| ci::nightly_run_lines(text)).collect();
+    let mut per_package: Vec<Command> = Vec::new();
     for command in commands.iter_mut().filter(|c| INFERRED_FROM.contains(&c.source.as_str())) {
         if let Some((i, theirs)) = ci::as_ci_runs(&command.purpose, &command.command, &runs) {
             command.command = theirs;
             command.source = ci_lines[i].1.clone();
+        } else if command.purpose == "test" && per_package.is_empty() {
+            // A workspace whose CI tests its packages one by one, some on nightly only: as CI does on stable.
+            let packages = ci::per_package_runs(&command.command, &runs, &nightly);
+            let mut each = packages.into_iter().map(|(i, run)| Command {
+                purpose: "test".into(),
+                command: run,
+                source: ci_lines[i].1.clone(),
+            });
+            if let Some(first) = each.next() {
+                *command = first;
+                per_package.extend(each);
+            }
         }
     }
+    commands.extend(per_package);
     // A workspace's own task runner, as CI runs it (ratatui's `cargo xtask clippy`, `cargo
     // xtask format --check`, on the toolchain and options the project set): the tool's
     // default does not do what CI checks. Its tests stay beside `cargo test`, a quick run.

@@ -10,18 +10,30 @@
 /// (chrono's `${{ env.ALL_NON_EXCLUSIVE_FEATURES }}`); none that holds another
 /// workflow expression (`${{ matrix.target }}`), which means nothing outside CI.
 pub(super) fn run_lines(workflow: &str) -> Vec<String> {
+    steps(workflow).into_iter().filter(|(nightly, _)| !nightly).map(|(_, line)| line).collect()
+}
+
+/// The commands of `workflow`'s steps that run on a nightly toolchain only
+/// (rayon's `if: matrix.rust == 'nightly'`), which a stable one may fail.
+pub(super) fn nightly_run_lines(workflow: &str) -> Vec<String> {
+    steps(workflow).into_iter().filter(|(nightly, _)| *nightly).map(|(_, line)| line).collect()
+}
+
+/// [`run_lines`], each with whether its step runs on a nightly toolchain only.
+fn steps(workflow: &str) -> Vec<(bool, String)> {
     let indent = |line: &str| line.len() - line.trim_start().len();
     let env = workflow_env(workflow);
+    let nightly = nightly_steps(workflow);
     let mut out = Vec::new();
-    let mut lines = workflow.lines().peekable();
-    while let Some(line) = lines.next() {
+    let mut lines = workflow.lines().enumerate().map(|(i, line)| (nightly[i], line)).peekable();
+    while let Some((on_nightly, line)) = lines.next() {
         let step = line.trim_start().trim_start_matches("- ");
         let Some(value) = step.strip_prefix("run:") else { continue };
         let value = value.trim();
         let mut shell: Vec<String> = Vec::new();
         if value.starts_with('|') || value.starts_with('>') {
             let key = indent(line);
-            while let Some(next) = lines.next_if(|l| l.trim().is_empty() || indent(l) > key) {
+            while let Some((_, next)) = lines.next_if(|(_, l)| l.trim().is_empty() || indent(l) > key) {
                 shell.push(next.trim().to_string());
             }
             // A folded block (`>-`) is one line.
@@ -53,12 +65,34 @@ pub(super) fn run_lines(workflow: &str) -> Vec<String> {
                     .split("&&")
                     .map(str::trim)
                     .filter(|c| !c.is_empty() && !c.starts_with('#') && !c.contains("${{"))
-                    .map(str::to_string),
+                    .map(|c| (on_nightly, c.to_string())),
             );
             joined.clear();
         }
     }
     out
+}
+
+/// Per line of `workflow`, whether it is in a step that runs on a nightly
+/// toolchain only (rayon's `if: matrix.rust == 'nightly'` on the demo's
+/// tests, which use `#![feature]`).
+fn nightly_steps(workflow: &str) -> Vec<bool> {
+    let lines: Vec<&str> = workflow.lines().collect();
+    let indent = |line: &str| line.len() - line.trim_start().len();
+    let mut nightly = vec![false; lines.len()];
+    for (start, line) in lines.iter().enumerate().filter(|(_, l)| l.trim_start().starts_with("- ")) {
+        let end = (start + 1..lines.len())
+            .find(|&i| !lines[i].trim().is_empty() && indent(lines[i]) <= indent(line))
+            .unwrap_or(lines.len());
+        let condition = |l: &&str| {
+            let key = l.trim_start().trim_start_matches("- ");
+            key.starts_with("if:") && key.contains("nightly")
+        };
+        if lines[start..end].iter().any(condition) {
+            nightly[start..end].iter_mut().for_each(|n| *n = true);
+        }
+    }
+    nightly
 }
 
 /// The variables a workflow's top-level `env:` block sets, with their values
@@ -184,6 +218,41 @@ pub(super) fn as_ci_runs(purpose: &str, ours: &str, lines: &[String]) -> Option<
         .min_by_key(|(_, run)| run.len())
 }
 
+/// `ours` (a manifest's default that CI never runs, `cargo test --workspace`)
+/// as CI runs it package by package instead (rayon's `cargo test --package
+/// rayon` and `--package rayon-core`), when CI tests some package on a
+/// nightly toolchain only (rayon's demo, which a stable one fails to build):
+/// each of `lines` that runs the same program and subcommand on named
+/// packages, with nothing else but [`STRICTER`] words; with which of `lines`
+/// it is. None when CI runs `ours` as is, or the whole of it on stable.
+pub(super) fn per_package_runs(ours: &str, lines: &[String], nightly: &[String]) -> Vec<(usize, String)> {
+    let words: Vec<&str> = ours.split_whitespace().collect();
+    let head = &words[..words.len().min(2)];
+    if !nightly.iter().any(|line| shell_words(line).starts_with(head)) {
+        return Vec::new();
+    }
+    let runs: Vec<Vec<&str>> = lines
+        .iter()
+        .map(|line| shell_words(line).into_iter().filter(|w| !VERBOSITY.contains(w)).collect())
+        .collect();
+    if runs.iter().any(|theirs| *theirs == words) {
+        return Vec::new();
+    }
+    let mut found: Vec<(usize, String)> = Vec::new();
+    for (i, theirs) in runs.iter().enumerate() {
+        let package = |at: usize| at > 0 && matches!(theirs[at - 1], "--package" | "-p");
+        let allowed = theirs.iter().enumerate().skip(head.len()).all(|(at, w)| {
+            matches!(*w, "--package" | "-p") || package(at) || STRICTER.contains(w) || words.contains(w)
+        });
+        let named = theirs.iter().any(|w| matches!(*w, "--package" | "-p"));
+        let run = theirs.join(" ");
+        if theirs.starts_with(head) && named && allowed && found.iter().all(|(_, r)| *r != run) {
+            found.push((i, run));
+        }
+    }
+    found
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -263,6 +332,25 @@ jobs:
         // Before the `--`, `-A` is no lint's level: not the same run.
         let other = ["cargo clippy -A something".to_string()];
         assert_eq!(as_ci_runs("lint", "cargo clippy", &other), None);
+        // rayon's: its packages one by one, the demo's (nightly only) aside.
+        let rayon = "jobs:\n  test:\n    steps:\n      - run: cargo test --verbose --package rayon\n\
+                     \x20     - run: cargo test --verbose --package rayon-core\n\
+                     \x20     - run: cargo test --verbose --target i686-unknown-linux-gnu --package rayon\n\
+                     \x20     - run: cargo test --verbose --package rayon-demo\n\
+                     \x20       if: matrix.rust == 'nightly'\n      - run: cargo fmt --all --check\n";
+        let (lines, nightly) = (run_lines(rayon), nightly_run_lines(rayon));
+        assert_eq!(lines.len(), 4, "{lines:?}");
+        assert_eq!(nightly, ["cargo test --verbose --package rayon-demo"]);
+        let per_package = |lines: &[String], nightly: &[String]| -> Vec<String> {
+            per_package_runs("cargo test --workspace", lines, nightly).into_iter().map(|(_, r)| r).collect()
+        };
+        assert_eq!(
+            per_package(&lines, &nightly),
+            ["cargo test --package rayon", "cargo test --package rayon-core"]
+        );
+        // What CI runs whole, or tests all on stable, stays the workspace's.
+        assert!(per_package(&["cargo test --workspace".into()], &nightly).is_empty());
+        assert!(per_package(&lines, &[]).is_empty());
         // What the tests need to pass (crossterm's share one terminal).
         let serial = run_lines("steps:\n  - run: cargo test --locked --all-targets -- --test-threads 1\n");
         let run = as_ci_runs("test", "cargo test", &serial).map(|(_, run)| run);
