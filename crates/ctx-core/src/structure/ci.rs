@@ -235,7 +235,7 @@ pub(super) fn per_package_runs(ours: &str, lines: &[String], nightly: &[String])
         .iter()
         .map(|line| shell_words(line).into_iter().filter(|w| !VERBOSITY.contains(w)).collect())
         .collect();
-    if runs.iter().any(|theirs| *theirs == words) {
+    if runs.contains(&words) {
         return Vec::new();
     }
     let mut found: Vec<(usize, String)> = Vec::new();
