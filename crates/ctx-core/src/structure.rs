@@ -372,10 +372,16 @@ pub fn detect(root: &Path, paths: &[String], tree_depth: usize, detector: &Detec
     commands.extend(xtasks);
     // Entry points, shallowest first: at most a handful.
     // An example's or a test's `main.py` is no entry point of the project.
+    // Nor is a crate the workspace leaves out (rayon's `exclude = ["ci"]`: crates that
+    // only prove two copies of its core cannot link).
+    let excluded = entry_points::workspace_excluded(&read);
     let mut entries: Vec<&String> = paths
         .iter()
         .filter(|p| ENTRY_POINTS.contains(&p.rsplit('/').next().unwrap_or(p)) && p.matches('/').count() <= 3)
         .filter(|p| !PathRole::of(p).is_auxiliary())
+        .filter(|p| {
+            !excluded.iter().any(|dir| p.strip_prefix(dir.as_str()).is_some_and(|r| r.starts_with('/')))
+        })
         .collect();
     // Shallowest first; then the larger package (a workspace's crates past the first
     // eight were cut by name: tracing's 84-file `tracing-subscriber` for `tracing-flame`);

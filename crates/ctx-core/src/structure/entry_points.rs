@@ -9,6 +9,21 @@ pub(super) fn is_primary_readme(name: &str) -> bool {
     stem == "readme"
 }
 
+/// The folders the root Cargo.toml's `[workspace]` excludes (`exclude =
+/// ["ci"]`), without a leading `./` or `/` or a trailing `/*` or `/`.
+pub(super) fn workspace_excluded(read: &dyn Fn(&str) -> Option<String>) -> Vec<String> {
+    let Some(doc) = read("Cargo.toml").and_then(|t| t.parse::<toml::Table>().ok()) else { return Vec::new() };
+    let excluded = doc.get("workspace").and_then(|w| w.get("exclude")).and_then(|e| e.as_array());
+    let folder = |dir: &str| {
+        dir.trim_start_matches("./")
+            .trim_start_matches('/')
+            .trim_end_matches("/*")
+            .trim_end_matches('/')
+            .to_string()
+    };
+    excluded.into_iter().flatten().filter_map(|e| e.as_str()).map(folder).filter(|d| !d.is_empty()).collect()
+}
+
 /// The entry points the root's manifests declare, that exist: package.json's
 /// `main`, `module`, `source`, `types`, `bin` and `exports["."]`; pyproject.toml's
 /// `[project.scripts]` and `[tool.poetry.scripts]`, and setup.cfg's

@@ -471,6 +471,26 @@ fn one_test_is_the_test_command_narrowed_as_its_runner_narrows() {
 }
 
 #[test]
+fn a_crate_the_workspace_excludes_has_no_key_file() {
+    // rayon's `ci/` crates only prove that two copies of its core cannot link.
+    let (_dir, root) = project(&[(
+        "Cargo.toml",
+        "[package]\nname = \"rayon\"\n[workspace]\nmembers = [\"rayon-core\"]\nexclude = [\"ci\"]\n",
+    )]);
+    let paths = [
+        "Cargo.toml",
+        "src/lib.rs",
+        "rayon-core/src/lib.rs",
+        "ci/alt-core/src/lib.rs",
+        "ci/highlander/src/main.rs",
+    ];
+    let paths: Vec<String> = paths.map(String::from).to_vec();
+    let key_files = detect(&root, &paths, 2, Detector::builtin()).key_files;
+    assert!(key_files.contains(&"rayon-core/src/lib.rs".to_string()), "{key_files:?}");
+    assert!(!key_files.iter().any(|k| k.starts_with("ci/")), "{key_files:?}");
+}
+
+#[test]
 fn of_more_entry_points_than_fit_the_largest_packages_stay() {
     // tracing's eleven crates: the cut by name dropped its largest, `tracing-subscriber`.
     let (_dir, root) = project(&[("Cargo.toml", "[workspace]\nmembers = [\"*\"]\n")]);
