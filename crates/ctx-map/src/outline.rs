@@ -91,7 +91,7 @@ struct Inputs {
 
 /// How outlines are made: a change of what they pick or how they order it must
 /// change it, or a store keeps the outlines of the old way until a file changes.
-const VERSION: u32 = 32;
+const VERSION: u32 = 33;
 
 /// Where the digest of the inputs of the stored outlines is kept ([`Workspace::derived`]).
 const INPUTS_KEY: &str = "outline-inputs";
@@ -355,7 +355,12 @@ fn outlines(
                 |name: &str| users.get(name).map_or(0, |u| u.iter().filter(|&&u| u != i).count());
             let passed_on = reexport_lines(file, used_elsewhere);
             if is_entry_file(&file.path) {
-                defs.splice(0..0, passed_on);
+                // Its own that more files use than any name it passes on lead, with
+                // their members (rayon's `iter/mod.rs` defines `ParallelIterator`
+                // beside the `pub use`s of fifty adaptors).
+                let most_passed_on = passed_on.first().map_or(0, |line| line.users);
+                let lead = defs.iter().take_while(|d| d.parent.is_some() || d.users > most_passed_on).count();
+                defs.splice(lead..lead, passed_on);
             } else {
                 defs.extend(passed_on);
             }

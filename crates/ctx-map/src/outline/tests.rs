@@ -463,3 +463,26 @@ fn a_module_written_twice_under_exclusive_cfgs_lists_its_items_once() {
     let outline = &outline_all(&files)[0];
     assert_eq!(names(outline), ["sync", "atomic", "AtomicMut"]);
 }
+
+#[test]
+fn an_entry_file_s_own_items_more_files_use_lead_what_it_passes_on() {
+    // rayon's `iter/mod.rs`: `ParallelIterator`, which every adaptor implements, beside
+    // the `pub use`s of the adaptors; an entry file of re-exports alone leads with them.
+    let rust = |path: &str, source: &str| IndexedFile::parsed(path, Lang::Rust, source);
+    let mut files = vec![rust(
+        "src/iter/mod.rs",
+        "mod map;\nmod once;\npub use self::once::{once, Once};\npub use self::map::Map;\n\
+         pub trait ParallelIterator: Sized {\n    fn drive(self);\n}\n",
+    )];
+    files.push(rust("src/iter/once.rs", "pub struct Once;\npub fn once() -> Once { Once }\n"));
+    let adaptor = "pub struct A;\nimpl super::ParallelIterator for A {\n    fn drive(self) {}\n}\n";
+    for name in ["map", "filter", "chain", "zip"] {
+        files.push(rust(&format!("src/iter/{name}.rs"), adaptor));
+    }
+    files.push(rust("src/lib.rs", "pub mod iter;\nfn f() { iter::once(); }\n"));
+    let outlines = outline_all(&files);
+    let of = |path: &str| outlines.iter().find(|o| o.path == path).unwrap();
+    let kinds: Vec<&str> = of("src/iter/mod.rs").defs.iter().map(|d| d.kind.as_str()).collect();
+    assert_eq!(kinds.first(), Some(&"trait"), "{:?}", names(of("src/iter/mod.rs")));
+    assert!(kinds.contains(&"reexport"), "{kinds:?}");
+}
