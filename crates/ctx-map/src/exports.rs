@@ -80,10 +80,21 @@ pub(crate) fn is_declaration_file(path: &str) -> bool {
     [".d.ts", ".d.mts", ".d.cts"].iter().any(|ext| path.ends_with(ext))
 }
 
+/// Whether the file at `path` of `files` (sorted by path) declares types of
+/// code beside it: a TypeScript declaration file, or a Python stub of a module
+/// of `files` (loguru's `__init__.pyi`, which repeats `_logger.py`'s `Logger`
+/// with types). A stub of a compiled module (`_speedups.pyi` beside its `.c`)
+/// is all Python says of that code.
+pub(crate) fn declares_types_of_code(files: &[IndexedFile], path: &str) -> bool {
+    let stub_of = |module: &str| files.binary_search_by(|f| f.path.as_str().cmp(module)).is_ok();
+    is_declaration_file(path) || path.strip_suffix(".pyi").is_some_and(|stem| stub_of(&format!("{stem}.py")))
+}
+
 /// Whether a task's words say it is about type declarations ("fix(types):
 /// export CJS types"): then they rank and show with the code they declare.
 pub(crate) fn about_types<'w>(mut words: impl Iterator<Item = &'w str>) -> bool {
-    const WORDS: [&str; 6] = ["types", "typings", "typescript", "declaration", "declarations", "dts"];
+    const WORDS: [&str; 9] =
+        ["types", "typings", "typescript", "declaration", "declarations", "dts", "stub", "stubs", "pyi"];
     words.any(|word| WORDS.iter().any(|w| word.eq_ignore_ascii_case(w)))
 }
 

@@ -291,7 +291,9 @@ fn rank_with(
                 PathRole::Test | PathRole::Fixture if about_tests => TEST_TASK_FACTOR,
                 PathRole::Test | PathRole::Fixture => TEST_FACTOR,
                 PathRole::Vendored => VENDORED_FACTOR,
-                _ if !about_types && crate::exports::is_declaration_file(&file.path) => DECLARATION_FACTOR,
+                _ if !about_types && crate::exports::declares_types_of_code(files, &file.path) => {
+                    DECLARATION_FACTOR
+                }
                 _ => 1.0,
             };
             RankedFile {
@@ -688,6 +690,27 @@ mod tests {
         let top = |task: &str| rank(&files, &tables, task, None, RankOptions::default())[0].path.clone();
         assert_eq!(top("suggest the subcommand"), "lib/command.js");
         assert_eq!(top("fix(types): suggest the subcommand"), "typings/index.d.ts");
+        // loguru's `__init__.pyi` repeats, with types, what its modules define; a stub
+        // of a compiled module (no `.py` beside it) is all Python says of that code.
+        let files = super::tests::files(&[
+            "pkg/__init__.py",
+            "pkg/__init__.pyi",
+            "pkg/_core.py",
+            "pkg/_speedups.pyi",
+        ]);
+        let tables = vec![
+            FileTerms::of("logger", []),
+            FileTerms::of("bind the logger", []),
+            FileTerms::of("bind the logger", []),
+            FileTerms::of("quote bind quote", []),
+        ];
+        let order = |task: &str| -> Vec<String> {
+            rank(&files, &tables, task, None, RankOptions::default()).into_iter().map(|r| r.path).collect()
+        };
+        let at = |order: &[String], path: &str| order.iter().position(|p| p == path).unwrap();
+        let bind = order("bind the logger");
+        assert!(at(&bind, "pkg/_core.py") < at(&bind, "pkg/__init__.pyi"), "{bind:?}");
+        assert_eq!(order("quote")[0], "pkg/_speedups.pyi");
     }
 
     #[test]

@@ -148,7 +148,7 @@ pub(super) fn lift_public_surface(files: &[IndexedFile], base: &Base, slot_rank:
         }
         // Type declarations (`types/instance.d.ts`) describe the code; they come after it,
         // exported or not.
-        if crate::exports::is_declaration_file(&files[to].path) {
+        if crate::exports::declares_types_of_code(files, &files[to].path) {
             continue;
         }
         // A Python package imports its surface from its own modules: the module name

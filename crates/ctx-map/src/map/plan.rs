@@ -518,11 +518,11 @@ fn demotion(files: &[IndexedFile], focus: &Focus, factor: f64) -> Vec<f64> {
             let role = PathRole::of(&f.path);
             let pointed = named_roles.contains(&role) || pointed.contains(&(role, top(&f.path)));
             match role {
-                // Type declarations (`index.d.ts`, and again as `index.d.cts`) repeat
-                // what the code defines: after it, like a test, unless the task
-                // is about them ("fix(types): export CJS types").
+                // Type declarations (`index.d.ts`, and again as `index.d.cts`; a Python
+                // stub) repeat what the code defines: after it, like a test, unless the
+                // task is about them ("fix(types): export CJS types").
                 PathRole::Source
-                    if crate::exports::is_declaration_file(&f.path) && !pointed && !about_types =>
+                    if crate::exports::declares_types_of_code(files, &f.path) && !pointed && !about_types =>
                 {
                     factor
                 }
