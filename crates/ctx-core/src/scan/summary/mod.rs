@@ -447,6 +447,12 @@ fn prose_paragraph<'a>(lines: impl Iterator<Item = &'a str>) -> Option<String> {
                 paragraph.clear();
                 passed_over = true;
             }
+            // Thanks for reading says nothing of what follows (loguru's CONTRIBUTING.rst:
+            // "Thank you for considering improving Loguru", before its rules).
+            if is_thanks(&paragraph) {
+                paragraph.clear();
+                passed_over = true;
+            }
             if !paragraph.is_empty() {
                 let next = lines[i..].iter().map(|l| l.trim()).find(|l| !l.is_empty());
                 leads_into_code = next.is_some_and(|l| l.starts_with("```") || l.starts_with("~~~"));
@@ -480,6 +486,14 @@ fn prose_paragraph<'a>(lines: impl Iterator<Item = &'a str>) -> Option<String> {
         _ if paragraph.is_empty() => None,
         _ => Some(paragraph),
     }
+}
+
+/// Whether a paragraph only thanks its reader (`Thank you for considering
+/// improving Loguru, any contribution is much welcome!`).
+fn is_thanks(paragraph: &[&str]) -> bool {
+    let text = paragraph.join(" ").to_ascii_lowercase();
+    let thanks = ["thank you", "thanks for", "first off, thank", "first of all, thank"];
+    thanks.iter().any(|t| text.starts_with(t)) && text.matches(['.', '!']).count() <= 2
 }
 
 /// A line of text that opens with an inline tag (`<em>Typer, build great

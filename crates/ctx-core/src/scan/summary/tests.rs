@@ -221,12 +221,21 @@ fn markup_never_reaches_a_summary() {
              `post_load <marshmallow.decorators.post_load>` decorators on a `Vec<u8>`.\n",
             "Methods are registered using the pre_load and post_load decorators on a Vec<u8>.",
         ),
-        // An emoji's shortcode opening a paragraph (tracing's CONTRIBUTING.md).
+        // An emoji's shortcode opening a paragraph (tracing's CONTRIBUTING.md) that thanks
+        // the reader: the next says more.
         (
             "CONTRIBUTING.md",
             "# Contributing to Tracing\n\n:balloon: Thanks for your help improving the project! We are so happy to have\n\
              you!\n\nThere are opportunities to contribute.\n",
-            "Thanks for your help improving the project! We are so happy to have you!",
+            "There are opportunities to contribute.",
+        ),
+        // loguru's: thanks, link targets, then its policy's first sentence.
+        (
+            "CONTRIBUTING.rst",
+            "Thank you for considering improving `Loguru`, any contribution is much welcome!\n\n\
+             .. _PEP 8: https://www.python.org/dev/peps/pep-0008/\n\n\nAutomated Contributions Policy\n\
+             ------------------------------\n\nAI-generated content must be disclosed.\n",
+            "AI-generated content must be disclosed.",
         ),
         // A docs page: directives with options, a field list, then prose.
         (
