@@ -84,9 +84,10 @@ fn nightly_steps(workflow: &str) -> Vec<bool> {
         let end = (start + 1..lines.len())
             .find(|&i| !lines[i].trim().is_empty() && indent(lines[i]) <= indent(line))
             .unwrap_or(lines.len());
+        // `== 'nightly'`, not `!= 'nightly'` (a step every stable run takes).
         let condition = |l: &&str| {
             let key = l.trim_start().trim_start_matches("- ");
-            key.starts_with("if:") && key.contains("nightly")
+            key.starts_with("if:") && key.contains("nightly") && !key.contains('!')
         };
         if lines[start..end].iter().any(condition) {
             nightly[start..end].iter_mut().for_each(|n| *n = true);
@@ -341,6 +342,9 @@ jobs:
         let (lines, nightly) = (run_lines(rayon), nightly_run_lines(rayon));
         assert_eq!(lines.len(), 4, "{lines:?}");
         assert_eq!(nightly, ["cargo test --verbose --package rayon-demo"]);
+        let skipped_on_nightly = "steps:\n  - run: cargo test\n    if: matrix.rust != 'nightly'\n";
+        assert_eq!(run_lines(skipped_on_nightly), ["cargo test"]);
+        assert!(nightly_run_lines(skipped_on_nightly).is_empty());
         let per_package = |lines: &[String], nightly: &[String]| -> Vec<String> {
             per_package_runs("cargo test --workspace", lines, nightly).into_iter().map(|(_, r)| r).collect()
         };
