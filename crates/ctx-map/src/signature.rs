@@ -277,19 +277,50 @@ fn union_arms(union: Node) -> Vec<Node> {
 const MAX_MEMBERS_LINE: usize = 160;
 /// Longest member of an interface or object type shown whole, in characters.
 const MAX_MEMBER: usize = 60;
+/// Longest member shown whole among those listed by name, in characters.
+const SHORT_MEMBER: usize = 24;
+/// Most lines a data type's members go on to after its header's: those that
+/// did not fit there, by name (ofetch's `FetchOptions`, whose `timeout`,
+/// `retry` and ten more options were `… (+12)`).
+const MORE_MEMBER_LINES: usize = 2;
+
+/// One member of a data type, as [`members`] lists it.
+struct Member {
+    /// As written, on one line.
+    whole: String,
+    /// By name alone (`timeout?: …`, `pub retries: …`, `Status(…)`), for a
+    /// line of those that did not fit whole; `None` when it has no name.
+    named: Option<String>,
+    /// What calling the type looks like (a TypeScript call or construct
+    /// signature): shown whole, on a line of its own if need be.
+    call: bool,
+    /// A definition of its own (an interface's method), which the map shows
+    /// on its own line when it does not fit the header's.
+    own_def: bool,
+}
 
 /// What a data type's `body` declares, to follow its header on the
 /// header's last line (`width` characters so far): a Rust struct's fields
 /// (`{ pub x: f64, pub y: f64 }`, `(pub f64)`) or an enum's variants, a
 /// TypeScript interface's members, a Python class's annotated attributes
 /// (a dataclass, a TypedDict: `class User: name: str; email: str | None = None`).
-/// As many as fit [`MAX_MEMBERS_LINE`], then how many more; empty when the
-/// body declares none (a class of methods).
+/// As many as fit [`MAX_MEMBERS_LINE`] whole, then the others by name on up
+/// to [`MORE_MEMBER_LINES`] lines, then how many more; empty when the body
+/// declares none (a class of methods).
 fn members(source: &str, body: Node, width: usize) -> String {
-    let text = |node: Node| join_lines(source.get(node.byte_range()).unwrap_or("")).replace("\n    ", " ");
+    let text = |node: Node| {
+        squeeze_spaces(&join_lines(source.get(node.byte_range()).unwrap_or("")).replace("\n    ", " "))
+    };
+    // `node` up to the end of its name, then `: …` (`(…)` for what takes parameters).
+    let by_name = |node: Node, after: &str| {
+        let name = node.child_by_field_name("name")?;
+        let optional = source.get(name.end_byte()..).is_some_and(|rest| rest.starts_with('?'));
+        let head = join_lines(source.get(node.start_byte()..name.end_byte())?).replace("\n    ", " ");
+        Some(format!("{head}{}{after}", if optional { "?" } else { "" }))
+    };
     let mut cursor = body.walk();
     let children: Vec<Node> = body.named_children(&mut cursor).collect();
-    let (open, separator, close, items): (&str, &str, &str, Vec<String>) = match body.kind() {
+    let (open, separator, close, items): (&str, &str, &str, Vec<Member>) = match body.kind() {
         "field_declaration_list" | "enum_variant_list" => {
             // A public struct's private fields are its own business (`pub struct ProgressBar
             // { state: …, pos: … }` invites no one to use them): `…` says they are there.
@@ -314,10 +345,26 @@ fn members(source: &str, body: Node, width: usize) -> String {
                     name.is_none_or(|name| names.insert(name))
                 })
                 .collect();
-            let mut items: Vec<String> =
-                all.iter().filter(|&&c| !hides || public(c)).map(|&c| text(c)).collect();
+            let mut items: Vec<Member> = all
+                .iter()
+                .filter(|&&c| !hides || public(c))
+                .map(|&c| {
+                    let named = match c.child_by_field_name("body").map(|b| b.kind()) {
+                        _ if c.kind() == "field_declaration" => by_name(c, ": …"),
+                        Some("ordered_field_declaration_list") => by_name(c, "(…)"),
+                        Some(_) => by_name(c, " { … }"),
+                        None => Some(text(c)),
+                    };
+                    Member { whole: text(c), named, call: false, own_def: false }
+                })
+                .collect();
             if items.len() < all.len() {
-                items.push("…".to_string());
+                items.push(Member {
+                    whole: "…".into(),
+                    named: Some("…".into()),
+                    call: false,
+                    own_def: false,
+                });
             }
             (" { ", ", ", " }", items)
         }
@@ -331,7 +378,10 @@ fn members(source: &str, body: Node, width: usize) -> String {
             let items = children
                 .iter()
                 .filter(|c| matches!(c.kind(), "property_identifier" | "enum_assignment" | "string"))
-                .map(|&c| text(c))
+                .map(|&c| {
+                    let named = c.child_by_field_name("name").map_or_else(|| text(c), text);
+                    Member { whole: text(c), named: Some(named), call: false, own_def: false }
+                })
                 .collect();
             (" { ", ", ", " }", items)
         }
@@ -342,24 +392,25 @@ fn members(source: &str, body: Node, width: usize) -> String {
                     // A call signature (`(event: H3Event): Response`) is what makes a function type.
                     matches!(
                         c.kind(),
-                        "property_signature" | "method_signature" | "index_signature" | "call_signature"
+                        "property_signature"
+                            | "method_signature"
+                            | "index_signature"
+                            | "call_signature"
+                            | "construct_signature"
                     )
                 })
                 .map(|&c| {
                     let item = text(c).trim_end_matches([';', ',']).to_string();
+                    let call = matches!(c.kind(), "call_signature" | "construct_signature");
+                    let own_def = c.kind() == "method_signature";
+                    let named = by_name(c, ": …").filter(|_| c.kind() == "property_signature");
                     // A property whose type runs long (`origin?: | string | string[] | ((…) =>
                     // …)`) says its name: the others still fit beside it.
-                    match c
-                        .child_by_field_name("name")
-                        .filter(|_| c.kind() == "property_signature" && item.chars().count() > MAX_MEMBER)
-                    {
-                        Some(name) => {
-                            let optional =
-                                source.get(name.end_byte()..).is_some_and(|rest| rest.starts_with('?'));
-                            format!("{}{}: …", text(name), if optional { "?" } else { "" })
-                        }
-                        None => item,
-                    }
+                    let whole = match &named {
+                        Some(short) if item.chars().count() > MAX_MEMBER => short.clone(),
+                        _ => item,
+                    };
+                    Member { whole, named, call, own_def }
                 })
                 .collect();
             (" { ", "; ", " }", items)
@@ -374,40 +425,118 @@ fn members(source: &str, body: Node, width: usize) -> String {
                 .filter(|a| a.kind() == "assignment" && a.child_by_field_name("type").is_some())
                 // `_form: FormData | None` is the class's own business.
                 .filter(|a| a.child_by_field_name("left").is_none_or(|name| !text(name).starts_with('_')))
-                .map(text)
+                .map(|a| {
+                    let named = a.child_by_field_name("left").map(|name| format!("{}: …", text(name)));
+                    Member { whole: text(a), named, call: false, own_def: false }
+                })
                 .collect();
             // The header ends with its `:`.
             (" ", "; ", "", items)
         }
         _ => return String::new(),
     };
-    if items.is_empty() {
-        return String::new();
+    lay_out_members(&items, width, (open, separator, close))
+}
+
+/// `text` with each run of spaces outside quotes one space: members aligned
+/// in columns (ratatui's `BOLD              = 0b0000_0000_0001`) read apart.
+fn squeeze_spaces(text: &str) -> String {
+    let (mut out, mut quote, mut previous) = (String::with_capacity(text.len()), None, '\0');
+    for c in text.chars() {
+        match quote {
+            Some(q) if c == q && previous != '\\' => quote = None,
+            // Not `'`: Rust's lifetimes (`&'a str`) open nothing.
+            None if matches!(c, '"' | '`') => quote = Some(c),
+            None if c == ' ' && previous == ' ' => continue,
+            _ => {}
+        }
+        out.push(c);
+        previous = c;
     }
+    out
+}
+
+/// `items` after a header whose last line is `width` characters wide: whole
+/// on that line as far as [`MAX_MEMBERS_LINE`] goes, the rest on at most
+/// [`MORE_MEMBER_LINES`] lines of [`WRAP`], by name (a call signature whole,
+/// on a line of its own; a method not at all, the map shows it), then `…
+/// (+N)` for any still left; empty when there are none, or when not even the
+/// first fits anywhere (`… (+4)` alone would only say something was left out).
+fn lay_out_members(items: &[Member], width: usize, (open, separator, close): (&str, &str, &str)) -> String {
+    // Room kept for the `… (+N)` that says what was left out.
+    const MARK: usize = 12;
+    const INDENT: &str = "    ";
     let room = MAX_MEMBERS_LINE.saturating_sub(width + open.len() + close.len());
-    let mut shown = String::new();
-    let mut count = 0;
-    for item in &items {
-        let extra = if count == 0 { 0 } else { separator.len() } + item.chars().count();
-        // Room kept for the `, … (+N)` that says what was left out.
-        if shown.chars().count() + extra + if count + 1 < items.len() { 12 } else { 0 } > room {
+    let mut first = String::new();
+    let mut placed = 0;
+    for (k, item) in items.iter().enumerate() {
+        let more = if k + 1 < items.len() { MARK } else { 0 };
+        let taken = first.chars().count() + if first.is_empty() { 0 } else { separator.len() };
+        if taken + item.whole.chars().count() + more > room {
             break;
         }
-        if count > 0 {
-            shown.push_str(separator);
+        if !first.is_empty() {
+            first.push_str(separator);
         }
-        shown.push_str(item);
-        count += 1;
+        first.push_str(&item.whole);
+        placed += 1;
     }
-    if count == 0 {
-        // Not even one fits: `… (+4)` alone would only say something was left out.
+    // The others on lines of their own, one level in.
+    let (mut more_lines, mut left) = (Vec::<String>::new(), 0);
+    for (k, item) in items.iter().enumerate().skip(placed) {
+        let piece = match item {
+            Member { own_def: true, .. } => continue,
+            Member { call: true, whole, .. } => cut(whole, MAX_MEMBERS_LINE - INDENT.len()),
+            // Short as it is (`native: Fetch`, `timeout?: number`), it says more than its name.
+            Member { whole, named: Some(_), .. } if whole.chars().count() <= SHORT_MEMBER => whole.clone(),
+            Member { named: Some(named), .. } => named.clone(),
+            Member { named: None, .. } => {
+                left = items[k..].iter().filter(|m| !m.own_def).count();
+                break;
+            }
+        };
+        let last_line = more_lines.len() == MORE_MEMBER_LINES;
+        let more = if last_line && k + 1 < items.len() { MARK } else { 0 };
+        let fits = more_lines.last().is_some_and(|line| {
+            !item.call
+                && INDENT.len() + line.chars().count() + separator.len() + piece.chars().count() + more
+                    <= WRAP
+        });
+        if fits {
+            let line = more_lines.last_mut().expect("a line to add to");
+            line.push_str(separator);
+            line.push_str(&piece);
+        } else if !last_line {
+            more_lines.push(piece);
+        } else {
+            left = items[k..].iter().filter(|m| !m.own_def).count();
+            break;
+        }
+    }
+    if first.is_empty() && more_lines.is_empty() {
         return String::new();
     }
-    if count < items.len() {
-        shown.push_str(separator);
-        shown.push_str(&format!("… (+{})", items.len() - count));
+    if left > 0 {
+        let line = more_lines.last_mut().unwrap_or(&mut first);
+        if !line.is_empty() {
+            line.push_str(separator);
+        }
+        line.push_str(&format!("… (+{left})"));
     }
-    format!("{open}{shown}{close}")
+    let mut out = match first.as_str() {
+        "" => open.trim_end().to_string(),
+        line => format!("{open}{line}"),
+    };
+    for (k, line) in more_lines.iter().enumerate() {
+        if k > 0 || !first.is_empty() {
+            out.push_str(separator.trim_end());
+        }
+        out.push('\n');
+        out.push_str(INDENT);
+        out.push_str(line);
+    }
+    out.push_str(close);
+    out
 }
 
 /// Whether a Python `class` is one of data: decorated as one (`@dataclass`,

@@ -21,7 +21,7 @@ pub use default_export::DefaultExport;
 use imports::{import_source, in_pub_use, node_is_import, renamed_import, renamed_to};
 
 /// Bumped when what extraction yields changes: cached tags are re-parsed.
-pub const TAGS_VERSION: u32 = 75;
+pub const TAGS_VERSION: u32 = 77;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]

@@ -147,14 +147,17 @@ fn this_repo() -> &'static Path {
 }
 
 #[test]
-fn budgets_are_filled_to_within_five_percent() {
+fn budgets_are_filled_to_within_five_percent_or_ten_below_512() {
     let cache = tempfile::tempdir().unwrap();
     let mut ws = open(this_repo(), cache.path());
     for budget in [256, 512, 1024, 2048, 4096, 8192] {
         let map = run(&mut ws, &MapOptions { tokens: budget, ..MapOptions::default() });
         let exact = ctxkeep_core::tokens::Tokenizer::count(&ctxkeep_core::tokens::O200k, &map.text);
         assert_eq!(map.tokens, exact);
-        assert!(exact <= budget && exact * 100 >= budget * 95, "{budget}: {exact} tokens");
+        // A map of 256 tokens holds a handful of blocks of ten or twenty tokens each: what
+        // no block fits is a larger share of it.
+        let filled = if budget < 512 { 90 } else { 95 };
+        assert!(exact <= budget && exact * 100 >= budget * filled, "{budget}: {exact} tokens");
     }
 }
 

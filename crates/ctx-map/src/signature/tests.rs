@@ -222,10 +222,10 @@ fn data_types_show_their_members_on_one_line_and_say_how_many_did_not_fit() {
     assert_eq!(sig(Lang::Python, behaviour), "class Environment:");
     let plain = "class Options:\n    debug: bool = False\n";
     assert_eq!(sig(Lang::Python, plain), "class Options: debug: bool = False");
-    // When not one member fits, none is shown, nor a count of what did not.
+    // When the first member does not fit whole, the members go on a line of their own, by name.
     let table: String = (0..30).map(|i| format!("\"k{i}\": {i}, ")).collect();
     let wide = format!("class Table(NamedTuple):\n    binops: dict[str, int] = {{{table}}}\n    size: int\n");
-    assert_eq!(sig(Lang::Python, &wide), "class Table(NamedTuple):");
+    assert_eq!(sig(Lang::Python, &wide), "class Table(NamedTuple):\n    binops: …; size: int");
     assert_eq!(sig(Lang::Python, "class Runner:\n    limit = 3\n    def run(self): pass\n"), "class Runner:");
     let rust = "pub struct Pair<T> {\n    /// The left.\n    #[serde(default)]\n    pub left: T,\n    right: T,\n}\n";
     // Docs and attributes out; a public struct's private field is only `…`.
@@ -238,12 +238,54 @@ fn data_types_show_their_members_on_one_line_and_say_how_many_did_not_fit() {
         sig(Lang::Rust, "enum E {\n    A,\n    B { x: u8 },\n    C(String),\n}\n"),
         "enum E { A, B { x: u8 }, C(String) }"
     );
+    // Members aligned in columns read one space apart; a string keeps its spaces.
+    assert_eq!(
+        sig(Lang::Rust, "enum Mode {\n    Read      = 1,\n    ReadWrite = 3,\n}\n"),
+        "enum Mode { Read = 1, ReadWrite = 3 }"
+    );
+    assert_eq!(
+        sig(Lang::TypeScript, "interface Pad {\n  fill:   \"a  b\";\n}\n"),
+        "interface Pad { fill: \"a  b\" }"
+    );
     let many: String = (0..40).map(|i| format!("    pub field_number_{i}: u32,\n")).collect();
     let long = sig(Lang::Rust, &format!("pub struct Wide {{\n{many}}}\n"));
     assert!(long.starts_with("pub struct Wide { pub field_number_0: u32, "), "{long}");
-    assert!(long.ends_with(" … (+35) }") && long.chars().count() <= MAX_MEMBERS_LINE, "{long}");
+    // Those that did not fit the header's line go on lines of their own, then a count of the rest.
+    let shown = long.matches("pub field_number_").count();
+    assert!(long.ends_with(&format!(" … (+{}) }}", 40 - shown)), "{long}");
+    assert!(long.lines().count() == 1 + MORE_MEMBER_LINES, "{long}");
+    assert!(long.lines().next().unwrap().chars().count() <= MAX_MEMBERS_LINE, "{long}");
+    assert!(long.lines().skip(1).all(|l| l.starts_with("    ") && l.chars().count() <= WRAP), "{long}");
     let ts = "interface Repo {\n  find(id: string): Item;\n  size: number\n}\n";
     assert_eq!(sig(Lang::TypeScript, ts), "interface Repo { find(id: string): Item; size: number }");
+}
+
+#[test]
+fn an_interface_too_wide_for_one_line_names_the_rest_and_shows_how_it_is_called() {
+    // ofetch's `$Fetch` read `export interface $Fetch`, its call signature gone, and
+    // `FetchOptions` stopped at `… (+12)` before `timeout`, `retry` and the other options.
+    let medium = "number | ((context: FetchContext) => number)";
+    let ts = format!(
+        "export interface $Fetch {{\n  <T = any, R extends ResponseType = \"json\">(\n    request: FetchRequest,\n    \
+         options?: FetchOptions<R>\n  ): Promise<MappedResponseType<R, T>>;\n  raw<T>(request: FetchRequest): Promise<T>;\n  \
+         native: Fetch;\n}}\n\nexport interface FetchOptions {{\n  baseURL?: string;\n  retryDelay?: {medium};\n  \
+         backoff?: {medium};\n  jitter?: {medium};\n  timeout?: number;\n  retry?: number | false;\n}}\n"
+    );
+    let defs = extract(Lang::TypeScript, &ts).unwrap().defs;
+    let signature = |name: &str| defs.iter().find(|d| d.name == name).unwrap().signature.clone();
+    // The call signature whole on a line of its own; the method is a definition of its own.
+    assert_eq!(
+        signature("$Fetch"),
+        "export interface $Fetch {\n    <T = any, R extends ResponseType = \"json\">(request: FetchRequest, \
+         options?: FetchOptions<R>): Promise<MappedResponseType<R, T>>;\n    native: Fetch }"
+    );
+    assert!(defs.iter().any(|d| d.name == "raw"), "{defs:?}");
+    // Whole while they fit, then by name (a short one whole), not `… (+4)`.
+    assert_eq!(
+        signature("FetchOptions"),
+        "export interface FetchOptions { baseURL?: string; retryDelay?: number | ((context: FetchContext) => number);\n    \
+         backoff?: …; jitter?: …; timeout?: number; retry?: number | false }"
+    );
 }
 
 #[test]
