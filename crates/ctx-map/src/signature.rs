@@ -89,21 +89,32 @@ fn items_left(rest: &str) -> Vec<String> {
 /// a `const f = …`) to its body, the whole parameter list and return type,
 /// comments out, joined onto as few lines as fit [`WRAP`] (never broken inside
 /// a line of the source); the decorators of [`KEPT_DECORATORS`] on lines
-/// before it (but `@overload` when `overloads` says how many more there are),
+/// before it (but `@overload` when `overloads` says it is one of a set, and
+/// how many other overloads the set has),
 /// and a Rust test attribute ([`test_attribute`]).
 /// A definition without a body (a constant, a type alias) shows its first
 /// line, cut to [`MAX_SIGNATURE_LINE`] characters.
 ///
 /// Also the items of a parameter list cut after [`MAX_SIGNATURE`] characters
 /// leaves out (`… (+N)`), one line each, for a task that names one of them.
-pub(crate) fn signature(source: &str, node: Node, kind: Kind, overloads: usize) -> (String, Vec<String>) {
+pub(crate) fn signature(
+    source: &str,
+    node: Node,
+    kind: Kind,
+    overloads: Option<usize>,
+) -> (String, Vec<String>) {
     let (text, left_out) = unmarked_signature(source, node, kind, overloads);
     // Rust's `#[macro_export]` and `#[doc(hidden)]` say who sees it, on its line.
     (format!("{}{text}", visibility_attributes(node, source.as_bytes())), left_out)
 }
 
 /// [`signature`] without the attributes that say who sees it.
-fn unmarked_signature(source: &str, node: Node, kind: Kind, overloads: usize) -> (String, Vec<String>) {
+fn unmarked_signature(
+    source: &str,
+    node: Node,
+    kind: Kind,
+    overloads: Option<usize>,
+) -> (String, Vec<String>) {
     let bytes = source.as_bytes();
     let body = body_of(node);
     // `const x = …` is a declarator inside a declaration (inside an export): show all of it.
@@ -243,8 +254,8 @@ fn unmarked_signature(source: &str, node: Node, kind: Kind, overloads: usize) ->
     if let Some(body) = body.filter(|_| !callable) {
         header.push_str(&members(source, body, header.lines().last().map_or(0, |l| l.chars().count())));
     }
-    if overloads > 0 {
-        header.push_str(&format!(" (+{})", ctxkeep_core::wording::count(overloads, "overload")));
+    if let Some(more) = overloads.filter(|&n| n > 0) {
+        header.push_str(&format!(" (+{})", ctxkeep_core::wording::count(more, "overload")));
     }
     let mut out: Vec<String> =
         test_attribute(node, bytes).into_iter().map(|attribute| cut(attribute, MAX_SIGNATURE_LINE)).collect();
@@ -252,7 +263,7 @@ fn unmarked_signature(source: &str, node: Node, kind: Kind, overloads: usize) ->
         decorators(node, bytes)
             .into_iter()
             .filter(|d| KEPT_DECORATORS.contains(&decorator_name(d)))
-            .filter(|d| overloads == 0 || decorator_name(d) != "overload")
+            .filter(|d| overloads.is_none() || decorator_name(d) != "overload")
             .map(|d| cut(d, MAX_SIGNATURE_LINE)),
     );
     out.push(header);

@@ -21,7 +21,7 @@ pub use default_export::DefaultExport;
 use imports::{import_source, in_pub_use, node_is_import, renamed_import, renamed_to};
 
 /// Bumped when what extraction yields changes: cached tags are re-parsed.
-pub const TAGS_VERSION: u32 = 77;
+pub const TAGS_VERSION: u32 = 78;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -419,9 +419,10 @@ pub fn extract(lang: Lang, source: &str) -> Result<FileTags, String> {
         name: String,
         name_range: (usize, usize),
         kind: Kind,
-        /// The first declaration of its overload set (else the node itself), and how many follow it.
+        /// The first declaration of its overload set (else the node itself), and
+        /// how many other overloads the set declares (`None`: it is no set).
         first: Node<'t>,
-        overloads: usize,
+        overloads: Option<usize>,
         /// For a property descriptor's accessor named for its property, how its
         /// signature reads (`get server`, `get [kRouteContext]`).
         accessor: Option<String>,
@@ -540,7 +541,7 @@ pub fn extract(lang: Lang, source: &str) -> Result<FileTags, String> {
                     name_range: range,
                     kind,
                     first: node,
-                    overloads: 0,
+                    overloads: None,
                     accessor: property.map(|(keyword, (_, written))| format!("{keyword} {written}")),
                 })
             }
@@ -583,7 +584,10 @@ pub fn extract(lang: Lang, source: &str) -> Result<FileTags, String> {
             && is_overload(last.node, bytes)
         {
             def.first = last.first;
-            def.overloads = last.overloads + 1;
+            // Declarations before this one (`last` is an overload: its count is of those before it).
+            // The first is shown; the set's implementation (a body after its overloads) is none.
+            let before = last.overloads.unwrap_or(0) + 1;
+            def.overloads = Some(if is_overload(def.node, bytes) { before } else { before - 1 });
             merged.pop();
         }
         merged.push(def);

@@ -275,6 +275,13 @@ export class Client {
   }
 }
 
+// Overloads with no implementation after them: each is one.
+export interface Getter {
+  get(key: string): string;
+  get(key: string, fallback: string): string;
+  get(key: string, fallback: number): string | number;
+}
+
 export const createRouter = <TRoutes extends Routes>(
   routes: TRoutes,
   options?: RouterOptions,
