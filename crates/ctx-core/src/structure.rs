@@ -370,6 +370,19 @@ pub fn detect(root: &Path, paths: &[String], tree_depth: usize, detector: &Detec
         |c: &Command| c.command.starts_with("cargo ") && xtasks.iter().any(|x| x.purpose == c.purpose);
     commands.retain(|c| !covered(c));
     commands.extend(xtasks);
+    // rustfmt as CI checks with it (indicatif's `cargo fmt --all -- --check`, no
+    // rustfmt.toml): what a change must pass, run as the formatter it is.
+    if commands.iter().all(|c| c.purpose != "format") {
+        let fmt = ci_lines.iter().find_map(|(line, path)| {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            (words.starts_with(&["cargo", "fmt"]) && words.contains(&"--check")).then(|| {
+                let words: Vec<&str> = words.into_iter().filter(|w| *w != "--check").collect();
+                let words = words.strip_suffix(&["--"]).unwrap_or(&words);
+                Command { purpose: "format".into(), command: words.join(" "), source: (*path).clone() }
+            })
+        });
+        commands.extend(fmt);
+    }
     // Entry points, shallowest first: at most a handful.
     // An example's or a test's `main.py` is no entry point of the project.
     // Nor is a crate the workspace leaves out (rayon's `exclude = ["ci"]`: crates that
@@ -695,9 +708,25 @@ fn node_facts(
     if let Some(scripts) = json.get("scripts").and_then(|s| s.as_object()) {
         // A `format` that only checks (`prettier --check`) changes nothing: it checks,
         // and its variant that writes (`format:fix`) is the one that formats.
+        let script_of = |name: &str| scripts.get(name).and_then(|s| s.as_str()).unwrap_or_default();
         let checks_only = |name: &str| {
-            let script = scripts.get(name).and_then(|s| s.as_str()).unwrap_or_default();
-            script.contains("--check") && !script.contains("--write")
+            let script = script_of(name);
+            (script.contains("--check") || script.contains("--list-different")) && !script.contains("--write")
+        };
+        // A script that runs its own variants (jotai's `"test": "pnpm run \"/^test:.*/\""` over
+        // `test:format`, `test:types`, `test:lint`, `test:spec`) is all of the checks, and
+        // each variant of another purpose is that purpose's command: `pnpm test:lint` lints.
+        let runs_its_variants = |first: &str| script_of(first).contains(&format!("{first}:"));
+        let of_its_own = |name: &str| {
+            let (first, rest) = name.split_once(':')?;
+            let purpose = variant_purpose(rest)?;
+            // The tests among all the checks are their own too (`test:spec`); a fixer's
+            // variants (`fix:lint`) only where they format.
+            let own = match purpose_of(first) {
+                Some(parent) => parent != purpose || parent == "test",
+                None => purpose == "format",
+            };
+            (own && runs_its_variants(first)).then_some(purpose)
         };
         // A script named for what it does (`test`) before another that does it too
         // (ofetch's `"dev": "vitest"`): a task's map shows one command a purpose.
@@ -718,15 +747,28 @@ fn node_facts(
         for name in names {
             // `test` runs what `test:node`, `test:karma:server`, … do: it alone says how to
             // test; `bench` what pino's nine `bench-child`, `bench-object`, … do.
+            let own = of_its_own(name);
             let variant = name.split_once([':', '-']).is_some_and(|(first, _)| {
                 let writes = first == "format" && checks_only(first) && !checks_only(name);
-                scripts.contains_key(first) && !writes
+                scripts.contains_key(first) && !writes && own.is_none()
             });
             if variant {
                 continue;
             }
-            let script = scripts.get(name).and_then(|s| s.as_str()).unwrap_or_default();
-            let purpose = purpose_of(name).map(|p| match (p.as_str(), test_runner_purpose(script)) {
+            let script = script_of(name);
+            let purpose = match own {
+                Some(own) => Some(own),
+                // Its variants of other purposes are listed each: it is them all, the checks.
+                None if purpose_of(name).as_deref() == Some("test")
+                    && scripts.keys().any(|n| {
+                        n.starts_with(&format!("{name}:")) && of_its_own(n).is_some_and(|p| p != "test")
+                    }) =>
+                {
+                    Some("check".to_string())
+                }
+                None => purpose_of(name),
+            };
+            let purpose = purpose.map(|p| match (p.as_str(), test_runner_purpose(script)) {
                 ("format", _) if checks_only(name) => "check".into(),
                 // `"dev": "vitest"` runs the tests; `"dev": "jest --watch"` never returns.
                 ("run" | "test", Some(runner)) => runner.into(),
@@ -747,6 +789,16 @@ fn node_facts(
                 commands.push(Command { purpose, command: run, source: path.to_string() });
             }
         }
+    }
+}
+
+/// What a script's variant is for, by the part of its name after its parent's
+/// (`spec` of `test:spec` tests, `types` of `test:types` checks).
+fn variant_purpose(rest: &str) -> Option<String> {
+    match rest {
+        "spec" | "unit" => Some("test".into()),
+        "types" | "type" | "tsc" => Some("check".into()),
+        _ => purpose_of(rest),
     }
 }
 

@@ -7,8 +7,10 @@
 /// The shell commands the `run:` steps of a GitHub Actions workflow run, in
 /// order: a block scalar (`run: |`) split into lines, a line continued with
 /// `\` joined, `&&` chains split, the workflow's own `env:` values put in
-/// (chrono's `${{ env.ALL_NON_EXCLUSIVE_FEATURES }}`); none that holds another
-/// workflow expression (`${{ matrix.target }}`), which means nothing outside CI.
+/// (chrono's `${{ env.ALL_NON_EXCLUSIVE_FEATURES }}`) and the first value of
+/// a matrix's (indicatif's `cargo test ${{ matrix.features }}` over
+/// `features: [--all-features]`: most of its runs); none that holds another
+/// workflow expression (`${{ github.ref }}`), which means nothing outside CI.
 pub(super) fn run_lines(workflow: &str) -> Vec<String> {
     steps(workflow).into_iter().filter(|(nightly, _)| !nightly).map(|(_, line)| line).collect()
 }
@@ -22,7 +24,9 @@ pub(super) fn nightly_run_lines(workflow: &str) -> Vec<String> {
 /// [`run_lines`], each with whether its step runs on a nightly toolchain only.
 fn steps(workflow: &str) -> Vec<(bool, String)> {
     let indent = |line: &str| line.len() - line.trim_start().len();
-    let env = workflow_env(workflow);
+    let mut env: Vec<(String, String)> =
+        workflow_env(workflow).into_iter().map(|(name, value)| (format!("env.{name}"), value)).collect();
+    env.extend(workflow_matrix(workflow).into_iter().map(|(name, value)| (format!("matrix.{name}"), value)));
     let nightly = nightly_steps(workflow);
     let mut out = Vec::new();
     let mut lines = workflow.lines().enumerate().map(|(i, line)| (nightly[i], line)).peekable();
@@ -56,16 +60,16 @@ fn steps(workflow: &str) -> Vec<(bool, String)> {
                 continue;
             }
             for (name, value) in &env {
-                for written in [format!("${{{{ env.{name} }}}}"), format!("${{{{env.{name}}}}}")] {
+                for written in [format!("${{{{ {name} }}}}"), format!("${{{{{name}}}}}")] {
                     joined = joined.replace(&written, value);
                 }
             }
             out.extend(
                 joined
                     .split("&&")
-                    .map(str::trim)
+                    .map(|c| c.split_whitespace().collect::<Vec<_>>().join(" "))
                     .filter(|c| !c.is_empty() && !c.starts_with('#') && !c.contains("${{"))
-                    .map(|c| (on_nightly, c.to_string())),
+                    .map(|c| (on_nightly, c)),
             );
             joined.clear();
         }
@@ -110,6 +114,41 @@ fn workflow_env(workflow: &str) -> Vec<(String, String)> {
         }
     }
     env
+}
+
+/// Each variable of the workflow's job matrices (`features: [--all-features]`,
+/// or a list under `features:`) with its first value, the one the matrix is
+/// about (its `include:`s add the odd runs); the first job's where two set one.
+fn workflow_matrix(workflow: &str) -> Vec<(String, String)> {
+    let indent = |line: &str| line.len() - line.trim_start().len();
+    let unquoted = |value: &str| value.trim().trim_matches(|c| c == '"' || c == '\'').to_string();
+    let lines: Vec<&str> =
+        workflow.lines().filter(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#')).collect();
+    let mut out: Vec<(String, String)> = Vec::new();
+    for (at, line) in lines.iter().enumerate().filter(|(_, l)| l.trim() == "matrix:") {
+        let block: Vec<&str> =
+            lines[at + 1..].iter().copied().take_while(|l| indent(l) > indent(line)).collect();
+        let Some(key_indent) = block.first().map(|l| indent(l)) else { continue };
+        for (k, key_line) in block.iter().enumerate().filter(|(_, l)| indent(l) == key_indent) {
+            let Some((name, value)) = key_line.trim().split_once(':') else { continue };
+            if matches!(name, "include" | "exclude") || out.iter().any(|(known, _)| known == name) {
+                continue;
+            }
+            let first = match value.trim() {
+                // `[--all-features, ""]`: a flow list's first item.
+                list if list.starts_with('[') => {
+                    list.trim_start_matches('[').trim_end_matches(']').split(',').next().map(unquoted)
+                }
+                "" => block.get(k + 1).and_then(|l| l.trim().strip_prefix("- ")).map(unquoted),
+                _ => None,
+            };
+            // A value that is a mapping (`- { os: ubuntu-latest }`) is no word of a command.
+            if let Some(first) = first.filter(|f| !f.contains([':', '{'])) {
+                out.push((name.to_string(), first));
+            }
+        }
+    }
+    out
 }
 
 /// The words of a shell command, a quoted one whole and as written (`--features
@@ -299,6 +338,17 @@ jobs:
                 "npm run lint",
             ]
         );
+    }
+
+    #[test]
+    fn a_matrix_variable_is_its_first_value() {
+        // indicatif's: `cargo test` alone skips the tests behind `#![cfg(feature = "in_memory")]`.
+        let workflow = "jobs:\n  test:\n    strategy:\n      matrix:\n        os: [ubuntu-latest, macos-latest]\n        \
+                        features: [--all-features]\n        include:\n          - os: ubuntu-latest\n            \
+                        features: \"\"\n    steps:\n      - run: cargo test ${{ matrix.features }}\n      \
+                        - run: cross build --target ${{ matrix.target }}\n  msrv:\n    strategy:\n      matrix:\n        \
+                        rust:\n          - \"1.85\"\n          - stable\n    steps:\n      - run: cargo +${{matrix.rust}} check\n";
+        assert_eq!(run_lines(workflow), ["cargo test --all-features", "cargo +1.85 check"]);
     }
 
     #[test]

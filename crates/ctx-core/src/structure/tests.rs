@@ -123,6 +123,29 @@ fn a_default_is_listed_as_the_workflows_run_it() {
 }
 
 #[test]
+fn ci_s_matrix_and_format_check_say_how_to_test_and_format() {
+    // indicatif's: tests behind a feature CI turns on, rustfmt with no rustfmt.toml.
+    let workflow = "jobs:\n  test:\n    strategy:\n      matrix:\n        features: [--all-features]\n    steps:\n      \
+                    - run: cargo test ${{ matrix.features }}\n  lint:\n    steps:\n      - run: cargo fmt --all -- --check\n";
+    let files = [("Cargo.toml", "[package]\nname = \"bar\"\n"), (".github/workflows/rust.yml", workflow)];
+    let (_dir, root) = project(&files);
+    let commands = commands_of(&root, &files.map(|(path, _)| path));
+    assert!(commands.contains(&("test".into(), "cargo test --all-features".into())), "{commands:?}");
+    assert!(commands.contains(&("format".into(), "cargo fmt --all".into())), "{commands:?}");
+    // A formatter the project configures is its own command, as written.
+    let files = [
+        ("Cargo.toml", "[package]\nname = \"bar\"\n"),
+        ("rustfmt.toml", ""),
+        (".github/workflows/rust.yml", workflow),
+    ];
+    let (_dir, root) = project(&files);
+    let commands = commands_of(&root, &files.map(|(path, _)| path));
+    let formats: Vec<&(String, String)> =
+        commands.iter().filter(|(purpose, _)| purpose == "format").collect();
+    assert_eq!(formats, [&("format".to_string(), "cargo fmt".to_string())]);
+}
+
+#[test]
 fn stack_commands_key_files_and_tree() {
     let dir = tempfile::tempdir().unwrap();
     let root = &std::fs::canonicalize(dir.path()).unwrap();
@@ -322,6 +345,29 @@ fn node_scripts_run_with_the_project_s_package_manager_and_say_what_they_do() {
             "bench: npm run bench:node"
         ]
     );
+    // jotai's: `test` runs its variants, each of a purpose of its own; `build` runs its
+    // variants too, all builds; a fixer's variant that lints is none of the checks.
+    let scripts = r#""scripts": {"build": "pnpm run \"/^build:.*/\"", "build:base": "rollup -c",
+        "fix": "pnpm run fix:lint && pnpm run fix:format", "fix:format": "prettier . --write",
+        "fix:lint": "eslint . --fix", "test": "pnpm run \"/^test:.*/\"", "test:format": "prettier . --list-different",
+        "test:types": "tsc --noEmit", "test:lint": "eslint .", "test:spec": "vitest run"}"#;
+    let found = commands(&format!("{{{scripts}}}"), Some("pnpm-lock.yaml"));
+    let found: Vec<&str> = found.iter().map(String::as_str).filter(|c| !c.starts_with("test one")).collect();
+    assert_eq!(
+        found,
+        [
+            "build: pnpm build",
+            "test: pnpm test:spec",
+            "check: pnpm test",
+            "check: pnpm test:format",
+            "check: pnpm test:types",
+            "lint: pnpm test:lint",
+            "format: pnpm fix:format"
+        ]
+    );
+    // A `test` that does not run its variants is the tests, and they stay its variants.
+    let scripts = r#""scripts": {"test": "vitest run", "test:lint": "eslint ."}"#;
+    assert_eq!(commands(&format!("{{{scripts}}}"), None), ["test: npm run test"]);
 }
 
 #[test]
