@@ -91,7 +91,7 @@ struct Inputs {
 
 /// How outlines are made: a change of what they pick or how they order it must
 /// change it, or a store keeps the outlines of the old way until a file changes.
-const VERSION: u32 = 34;
+const VERSION: u32 = 35;
 
 /// Where the digest of the inputs of the stored outlines is kept ([`Workspace::derived`]).
 const INPUTS_KEY: &str = "outline-inputs";
@@ -346,24 +346,28 @@ fn outlines(
             });
             picked.truncate(MAX_DEFS);
             classes_before_their_members(&mut picked, defs);
-            let mut defs: Vec<OutlineDef> =
-                picked.into_iter().map(|c| outline_def(file, &defs[c.d], c.users)).collect();
             // What the file passes on of other modules: an entry file's are what a reader
             // meets the package through (`from .schema import Schema` in `__init__.py`),
             // before its own; another's follow its own.
             let used_elsewhere =
                 |name: &str| users.get(name).map_or(0, |u| u.iter().filter(|&&u| u != i).count());
             let passed_on = reexport_lines(file, used_elsewhere);
-            if is_entry_file(&file.path) {
-                // Its own that more files use than any name it passes on lead, with
-                // their members (rayon's `iter/mod.rs` defines `ParallelIterator`
-                // beside the `pub use`s of fifty adaptors).
-                let most_passed_on = passed_on.first().map_or(0, |line| line.users);
-                let lead = defs.iter().take_while(|d| d.parent.is_some() || d.users > most_passed_on).count();
-                defs.splice(lead..lead, passed_on);
-            } else {
-                defs.extend(passed_on);
-            }
+            // But an entry file's own public classes and functions lead, with their
+            // members (tenacity's `__init__.py` defines `Retrying`, `retry` and
+            // `RetryError` beside nine lines of imports; rayon's `iter/mod.rs`,
+            // `ParallelIterator` beside the `pub use`s of fifty adaptors), and so does
+            // whatever of its own more files use than any name it passes on.
+            let most_passed_on = passed_on.first().map_or(0, |line| line.users);
+            let lead = match is_entry_file(&file.path) {
+                true => picked
+                    .iter()
+                    .take_while(|c| !c.top || (c.public && c.code) || c.users > most_passed_on as usize)
+                    .count(),
+                false => picked.len(),
+            };
+            let mut defs: Vec<OutlineDef> =
+                picked.into_iter().map(|c| outline_def(file, &defs[c.d], c.users)).collect();
+            defs.splice(lead..lead, passed_on);
             defs.truncate(MAX_DEFS);
             Some(Outline {
                 path: file.path.clone(),

@@ -485,4 +485,37 @@ fn an_entry_file_s_own_items_more_files_use_lead_what_it_passes_on() {
     let kinds: Vec<&str> = of("src/iter/mod.rs").defs.iter().map(|d| d.kind.as_str()).collect();
     assert_eq!(kinds.first(), Some(&"trait"), "{:?}", names(of("src/iter/mod.rs")));
     assert!(kinds.contains(&"reexport"), "{kinds:?}");
+    // tenacity's `__init__.py`: its own `Retrying`, `retry` and `RetryError`, which no
+    // other file uses, before the lines that pass on what its modules define.
+    let python = |path: &str, source: &str| IndexedFile::parsed(path, Lang::Python, source);
+    let mut files = vec![python(
+        "tenacity/__init__.py",
+        "from .stop import stop_after_attempt, stop_never\nfrom .wait import wait_fixed\n\n\
+         class RetryError(Exception):\n    pass\n\nclass Retrying:\n    def __call__(self, fn):\n        return fn()\n\n\
+         def retry(*args):\n    return Retrying()\n\ndef _first_set(a, b):\n    return a or b\n",
+    )];
+    files.push(python(
+        "tenacity/stop.py",
+        "def stop_after_attempt(n):\n    pass\n\ndef stop_never():\n    pass\n",
+    ));
+    files.push(python("tenacity/wait.py", "def wait_fixed(n):\n    pass\n"));
+    for test in ["a", "b"] {
+        let source =
+            "from tenacity import stop_after_attempt, wait_fixed\nstop_after_attempt(3)\nwait_fixed(1)\n";
+        files.push(python(&format!("tests/test_{test}.py"), source));
+    }
+    let outlines = outline_all(&files);
+    let init: Vec<(&str, &str)> = outlines
+        .iter()
+        .find(|o| o.path == "tenacity/__init__.py")
+        .unwrap()
+        .defs
+        .iter()
+        .map(|d| (d.kind.as_str(), d.name.as_str()))
+        .collect();
+    let first_reexport = init.iter().position(|(kind, _)| *kind == "reexport").expect("its imports");
+    for own in ["RetryError", "Retrying", "retry"] {
+        let at = init.iter().position(|(_, name)| *name == own).unwrap_or(usize::MAX);
+        assert!(at < first_reexport, "{own}: {init:?}");
+    }
 }
