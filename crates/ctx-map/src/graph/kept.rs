@@ -11,7 +11,7 @@ use crate::index::IndexedFile;
 /// Where it is kept ([`Workspace::derived_bytes`]).
 const KEY: &str = "overview-ranking";
 /// The encoding's version; a change of how the overview is ranked must change it.
-const VERSION: u32 = 10;
+const VERSION: u32 = 11;
 const MAGIC: &[u8; 4] = b"CTXR";
 
 impl Ranking {

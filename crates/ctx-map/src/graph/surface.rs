@@ -216,14 +216,16 @@ pub(super) fn lift_public_surface(files: &[IndexedFile], base: &Base, slot_rank:
     // package calls internally, by long names, before what its users call (`url_for`).
     let mut users = vec![0u32; slot_rank.len()];
     let mut outside_users = vec![0u32; slot_rank.len()];
+    let mut outside_weight = vec![0.0; slot_rank.len()];
     for edge in &base.edges {
         users[edge.slot as usize] += 1;
         if auxiliary.get(edge.from as usize) == Some(&true) {
             outside_users[edge.slot as usize] += 1;
+            outside_weight[edge.slot as usize] += edge.weight;
         }
     }
-    let members =
-        public_members(files, base, &auxiliary, (&public, &module_public), (&users, &outside_users));
+    let outside = Outside { users: &outside_users, weight: &outside_weight };
+    let members = public_members(files, base, &auxiliary, (&public, &module_public), &users, outside);
     // A workspace's crates its facade does not pass on come after the facade's API.
     let beside = Crates::of(files).beside_the_facade(files);
     let mut slot_beside = vec![false; slot_rank.len()];
@@ -425,12 +427,23 @@ const MORE_MEMBERS: f64 = 0.02;
 ///
 /// Of types of one name (reqwest's `Client` in `async_impl`, `blocking` and
 /// `wasm`), only the most used one's members: the others repeat them.
+/// Per name slot, the uses of it outside the code (the tests, examples, docs).
+#[derive(Clone, Copy)]
+struct Outside<'a> {
+    /// How many such files use it.
+    users: &'a [u32],
+    /// The weight of their uses, which grows with how often they use it and
+    /// is small for a name the standard library also answers (`dt.isoweekday()`).
+    weight: &'a [f64],
+}
+
 fn public_members(
     files: &[IndexedFile],
     base: &Base,
     auxiliary: &[bool],
     (public, module_public): (&[bool], &[bool]),
-    (users, outside_users): (&[u32], &[u32]),
+    users: &[u32],
+    outside: Outside,
 ) -> HashMap<u32, f64> {
     // Per public type name, (passed on, users, slot) of the most used type so named, what
     // the package passes on from its root first (regex's `Regex`, not regex-automata's).
@@ -452,8 +465,8 @@ fn public_members(
     if types.is_empty() {
         return HashMap::default();
     }
-    // (type name, users, slot, its type's users) of each public member of a public type.
-    let mut candidates: Vec<(u32, u32, u32, u32)> = Vec::new();
+    // (type name, users, slot, its type's users, weight of its uses) of each public member of a public type.
+    let mut candidates: Vec<(u32, u32, u32, u32, f64)> = Vec::new();
     let mut first = 0;
     for (file, &aux) in files.iter().zip(auxiliary) {
         let defs = &file.tags.defs;
@@ -480,25 +493,30 @@ fn public_members(
             let of_most_used = slots[parent] == NONE || slots[parent] == type_slot;
             // Uses of its name (`.text()`), or of it on its type (`Workspace::open(…)`).
             let (named, owned) = (slots[d], owned_slots[d]);
-            let outside = |slot: u32| if slot == NONE { 0 } else { outside_users[slot as usize] };
-            let users = outside(named).max(outside(owned));
+            let by = |slot: u32| if slot == NONE { 0 } else { outside.users[slot as usize] };
+            let users = by(named).max(by(owned));
             let slot = if named != NONE { named } else { owned };
+            let weight = outside.weight.get(slot as usize).copied().unwrap_or(0.0);
             if of_most_used
                 && users > 0
                 && defs[parent].kind.holds_methods()
                 && is_public_member(file, def, defs)
             {
-                candidates.push((type_name, users, slot, type_users));
+                candidates.push((type_name, users, slot, type_users, weight));
             }
         }
     }
     // Per type, its most used members: rich's `Console` has forty that its tests call,
-    // and they would crowd out the rest of the package.
-    candidates.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)).then(a.2.cmp(&b.2)));
+    // and they would crowd out the rest of the package. Most used by the weight of their
+    // uses, not by how many files make them: arrow's tests call `Arrow.humanize` hundreds
+    // of times in one file, `isoweekday()` a few times in two, on datetimes mostly.
+    candidates.sort_unstable_by(|a, b| {
+        a.0.cmp(&b.0).then(b.4.total_cmp(&a.4)).then(b.1.cmp(&a.1)).then(a.2.cmp(&b.2))
+    });
     let mut members: HashMap<u32, f64> = HashMap::default();
     for of_type in candidates.chunk_by(|a, b| a.0 == b.0) {
         let most_users = f64::from(of_type[0].1);
-        for (nth, &(_, users, slot, type_users)) in of_type.iter().enumerate() {
+        for (nth, &(_, users, slot, type_users, _)) in of_type.iter().enumerate() {
             // No more than a public name as many files use would take.
             let lift = MEMBER
                 * (f64::from(1 + type_users) * f64::from(users) / most_users).min(f64::from(1 + users));
@@ -844,5 +862,31 @@ mod tests {
         assert!(score("method_1") > score("method_0") * 10.0, "the seventh is not lifted fully");
         let seventh = score("method_0");
         assert!(seventh > helper * super::MORE_MEMBERS, "but a little: {seventh} against {helper}");
+    }
+
+    #[test]
+    fn a_member_one_test_file_calls_all_over_is_among_the_most_used() {
+        // arrow's shape: `test_arrow.py` calls `Arrow.humanize` hundreds of times; each of
+        // six other methods is called once, in two test files.
+        let methods: String = ["humanize", "a_0", "a_1", "a_2", "a_3", "a_4", "a_5"]
+            .iter()
+            .map(|m| format!("    def {m}(self):\n        pass\n"))
+            .collect();
+        let mut files = vec![
+            python_file("pkg/__init__.py", "from .arrow import Arrow\n"),
+            python_file("pkg/arrow.py", &format!("class Arrow:\n{methods}")),
+        ];
+        let calls: String = (0..40).map(|_| "    a.humanize()\n").collect();
+        files.push(python_file(
+            "tests/test_arrow.py",
+            &format!("from pkg import Arrow\ndef test():\n{calls}"),
+        ));
+        for test in ["x", "y"] {
+            let calls: String = (0..6).map(|i| format!("    a.a_{i}()\n")).collect();
+            let source = format!("from pkg import Arrow\ndef test():\n    a = Arrow()\n{calls}");
+            files.push(python_file(&format!("tests/test_{test}.py"), &source));
+        }
+        let score = |name: &str| score(&files, 1, name, 0);
+        assert!(score("humanize") > score("a_5"), "{} against {}", score("humanize"), score("a_5"));
     }
 }
