@@ -448,8 +448,10 @@ fn prose_paragraph<'a>(lines: impl Iterator<Item = &'a str>) -> Option<String> {
                 passed_over = true;
             }
             // Thanks for reading says nothing of what follows (loguru's CONTRIBUTING.rst:
-            // "Thank you for considering improving Loguru", before its rules).
-            if is_thanks(&paragraph) {
+            // "Thank you for considering improving Loguru", before its rules), nor does a
+            // pointer to the documentation elsewhere (tenacity's "Please refer to the
+            // tenacity documentation for a better experience.").
+            if is_thanks(&paragraph) || is_pointer(&paragraph) {
                 paragraph.clear();
                 passed_over = true;
             }
@@ -494,6 +496,33 @@ fn is_thanks(paragraph: &[&str]) -> bool {
     let text = paragraph.join(" ").to_ascii_lowercase();
     let thanks = ["thank you", "thanks for", "first off, thank", "first of all, thank"];
     thanks.iter().any(|t| text.starts_with(t)) && text.matches(['.', '!']).count() <= 2
+}
+
+/// Whether a paragraph only sends its reader elsewhere: a short one that
+/// opens with "Please refer to", "Visit", "For more information"…
+/// (jotai's README: "visit [jotai.org](https://jotai.org) or `npm i jotai`").
+fn is_pointer(paragraph: &[&str]) -> bool {
+    const OPENINGS: &[&str] = &[
+        "please refer to",
+        "please see ",
+        "please visit",
+        "please read ",
+        "refer to ",
+        "visit ",
+        "see the documentation",
+        "see the docs",
+        "for more information",
+        "for more details",
+        "for the full documentation",
+        "read the docs",
+        "read the documentation",
+        "check out the documentation",
+        "check out the docs",
+    ];
+    let text = paragraph.join(" ").to_ascii_lowercase();
+    let text = text.trim_start_matches(['*', '_', ' ']);
+    // Short: a link's address holds dots, so words are counted, not sentences.
+    OPENINGS.iter().any(|o| text.starts_with(o)) && text.split_whitespace().count() <= 25
 }
 
 /// A line of text that opens with an inline tag (`<em>Typer, build great

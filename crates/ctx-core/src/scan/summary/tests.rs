@@ -237,6 +237,20 @@ fn markup_never_reaches_a_summary() {
              ------------------------------\n\nAI-generated content must be disclosed.\n",
             "AI-generated content must be disclosed.",
         ),
+        // tenacity's and jotai's: a pointer to the documentation elsewhere, then what it is.
+        (
+            "README.rst",
+            "Tenacity\n========\n.. image:: https://img.shields.io/pypi/v/tenacity.svg\n    :target: https://pypi.org/project/tenacity\n\n\
+             **Please refer to the** `tenacity documentation <https://tenacity.readthedocs.io/en/latest/>`_ **for a better experience.**\n\n\
+             Tenacity is a general-purpose retrying library.\n",
+            "Tenacity is a general-purpose retrying library.",
+        ),
+        (
+            "README.md",
+            "<br>\n\nvisit [jotai.org](https://jotai.org) or `npm i jotai`\n\n\
+             Jotai scales from a simple useState replacement to an enterprise TypeScript application.\n",
+            "Jotai scales from a simple useState replacement to an enterprise TypeScript application.",
+        ),
         // A docs page: directives with options, a field list, then prose.
         (
             "index.rst",
