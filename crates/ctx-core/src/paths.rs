@@ -107,7 +107,7 @@ pub fn is_within(key: &str, folder: &str) -> bool {
 
 /// Bumped when [`PathRole::of`] answers differently for some path: what is
 /// cached from roles (the graph, the outlines) is made again.
-pub const ROLE_RULES_VERSION: u32 = 3;
+pub const ROLE_RULES_VERSION: u32 = 4;
 
 /// What a file is for, read from its path alone: the code itself, or what
 /// surrounds it. Maps, folder context and rankings show the code first and
@@ -231,7 +231,8 @@ const FOLDER_ROLES: &[(PathRole, &[&str])] = &[
         &["examples", "example", "demo", "demos", "samples", "sample", "playground", "docs_src"],
     ),
     (PathRole::Bench, &["benches", "bench", "benchmarks", "benchmark"]),
-    (PathRole::Docs, &["docs", "doc", "documentation"]),
+    // `website/`: a project's site, its docs and their own code (jotai's Gatsby pages).
+    (PathRole::Docs, &["docs", "doc", "documentation", "website"]),
 ];
 
 /// The role a folder named `name` (any case) has by its name alone.
@@ -327,6 +328,7 @@ mod tests {
             ("docs_src/first_steps/tutorial001.py", PathRole::Example),
             ("benches/map.rs", PathRole::Bench),
             ("docs/conf.py", PathRole::Docs),
+            ("website/src/pages/index.js", PathRole::Docs),
             ("src/_vendor/six.py", PathRole::Vendored),
             ("dist/esm/axios.js", PathRole::Vendored),
             ("lib/axios.min.js", PathRole::Vendored),
