@@ -520,8 +520,13 @@ pub fn detect(root: &Path, paths: &[String], tree_depth: usize, detector: &Detec
         commands = scripts;
     }
     // How to run one test, where the test command's runner says how.
+    // pytest-cov in pytest's options (arrow's `addopts = … --cov-fail-under=99`) fails a
+    // run of one test, which covers a sliver: `--no-cov` for it.
+    let covers = ["pytest.ini", "pyproject.toml", "tox.ini", "setup.cfg"]
+        .iter()
+        .any(|config| read(config).is_some_and(|text| one_test::adds_coverage(&text)));
     if !commands.iter().any(|c| c.purpose == one_test::PURPOSE)
-        && let Some(one) = one_test::from_commands(&commands, paths)
+        && let Some(one) = one_test::from_commands(&commands, paths, covers)
     {
         commands.push(one);
     }

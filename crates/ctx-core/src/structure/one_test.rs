@@ -14,11 +14,17 @@ pub(super) const PURPOSE: &str = "test one";
 /// What narrows a run to one test (the placeholder the command shows).
 const NAME: &str = "NAME";
 
-/// The first `test` command of `commands` narrowed to one test, if its runner
-/// is one whose way of narrowing is known; `paths` give it a real test file
-/// to show.
-pub(super) fn from_commands(commands: &[Command], paths: &[String]) -> Option<Command> {
-    let test = commands.iter().find(|c| c.purpose == "test")?;
+/// The first `test` command of `commands` whose runner's way of narrowing
+/// is known, narrowed to one test; `paths` give it a real test file
+/// to show. `covers`: pytest's options measure coverage ([`adds_coverage`]),
+/// which one test's run does without.
+pub(super) fn from_commands(commands: &[Command], paths: &[String], covers: bool) -> Option<Command> {
+    // The first that can be: arrow's `make test` cannot, its `pytest` can.
+    commands.iter().filter(|c| c.purpose == "test").find_map(|test| narrowed(test, paths, covers))
+}
+
+/// `test` narrowed to one test, as [`from_commands`] says.
+fn narrowed(test: &Command, paths: &[String], covers: bool) -> Option<Command> {
     let command = &test.command;
     let cargo = command.starts_with("cargo test") || command.starts_with("cargo nextest run");
     // Arguments after `--` go to the test binary, or to a script: a name appended
@@ -36,9 +42,10 @@ pub(super) fn from_commands(commands: &[Command], paths: &[String]) -> Option<Co
         // `uv run pytest -x` → `uv run pytest tests/test_x.py::NAME`: its own arguments
         // may name the folder to collect from, so only the runner and what runs it stay.
         let runner = words[..=at].join(" ");
+        let no_cov = if covers { " --no-cov" } else { "" };
         match first_test(paths, |name| name.starts_with("test_") && name.ends_with(".py")) {
-            Some(file) => format!("{runner} {file}::{NAME}"),
-            None => format!("{runner} -k {NAME}"),
+            Some(file) => format!("{runner} {file}::{NAME}{no_cov}"),
+            None => format!("{runner} -k {NAME}{no_cov}"),
         }
     } else if cargo {
         format!("{command} {NAME}")
@@ -48,6 +55,27 @@ pub(super) fn from_commands(commands: &[Command], paths: &[String]) -> Option<Co
         return None;
     };
     Some(Command { purpose: PURPOSE.into(), command: narrowed, source: test.source.clone() })
+}
+
+/// Whether a pytest configuration's `addopts` (of `pytest.ini`, `tox.ini`,
+/// `setup.cfg` or `pyproject.toml`) turn pytest-cov on: `--cov`, on its line
+/// or the lines that continue it.
+pub(super) fn adds_coverage(config: &str) -> bool {
+    let mut lines = config.lines();
+    while let Some(line) = lines.next() {
+        let Some(value) = line.trim_start().strip_prefix("addopts") else { continue };
+        if !value.trim_start().starts_with('=') {
+            continue;
+        }
+        // Continued on indented lines (INI), or a TOML array or string over lines.
+        let more = lines
+            .clone()
+            .take_while(|l| l.starts_with([' ', '\t']) || l.trim_start().starts_with(['"', '\'', ']']));
+        if std::iter::once(value).chain(more).any(|l| l.contains("--cov")) {
+            return true;
+        }
+    }
+    false
 }
 
 /// `script` (a package.json script) run by `run` (`npm run test`, `pnpm test`)

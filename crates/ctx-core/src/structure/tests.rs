@@ -514,6 +514,23 @@ fn one_test_is_the_test_command_narrowed_as_its_runner_narrows() {
         .collect();
     assert_eq!(runs, ["pnpm test", "pnpm dev"]);
     assert_eq!(one(&[("Makefile", "test:\n\tpytest\n")], &tests), None);
+    // arrow's: `make test` cannot be narrowed, its `pytest` can; pytest-cov in pytest's
+    // options (`--cov-fail-under=99`) fails a run of one test without `--no-cov`.
+    let tox =
+        "[tox]\nenvlist = py311\n\n[pytest]\naddopts = -v --cov-branch --cov=arrow --cov-fail-under=99\n";
+    let arrow = [("Makefile", "test:\n\tpytest\n"), ("pyproject.toml", "[tool.pytest]\n"), ("tox.ini", tox)];
+    assert_eq!(one(&arrow, &tests).as_deref(), Some("pytest tests/test_core.py::NAME --no-cov"));
+    let continued = "[tool.pytest.ini_options]\naddopts = [\n    \"-ra\",\n    \"--cov=shop\",\n]\n";
+    assert_eq!(
+        one(&[("pyproject.toml", continued)], &tests).as_deref(),
+        Some("pytest tests/test_core.py::NAME --no-cov")
+    );
+    let elsewhere =
+        "[tool.pytest.ini_options]\naddopts = \"-ra\"\n\n[tool.coverage.run]\nsource = [\"--cov\"]\n";
+    assert_eq!(
+        one(&[("pyproject.toml", elsewhere)], &tests).as_deref(),
+        Some("pytest tests/test_core.py::NAME")
+    );
 }
 
 #[test]
