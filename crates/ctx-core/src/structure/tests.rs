@@ -146,6 +146,27 @@ fn ci_s_matrix_and_format_check_say_how_to_test_and_format() {
 }
 
 #[test]
+fn a_virtualenv_the_makefile_s_recipes_activate_is_set_up_first() {
+    // arrow's: `make test` activates `venv/`, which only the default goal makes.
+    let arrow = "auto: build311\n\nbuild311: PYTHON_VER = python3.11\n\nbuild310 build311: clean\n\
+                 \t$(PYTHON_VER) -m venv venv\n\t. venv/bin/activate; \\\n\tpip install -e .\n\n\
+                 test:\n\t. venv/bin/activate; \\\n\tpytest\n\nclean:\n\trm -rf venv\n";
+    let (_dir, root) = project(&[("Makefile", arrow)]);
+    let commands = commands_of(&root, &["Makefile"]);
+    assert_eq!(commands[..2], pairs(&[("setup", "make"), ("test", "make test")]), "{commands:?}");
+    // Not made by the default goal: the target that makes it.
+    let other = "all: test\n\nvenv:\n\tvirtualenv .venv\n\ntest:\n\tsource .venv/bin/activate && pytest\n";
+    let (_dir, root) = project(&[("Makefile", other)]);
+    assert_eq!(commands_of(&root, &["Makefile"])[0], ("setup".to_string(), "make venv".to_string()));
+    // Kept in the repository, or never activated: nothing to set up.
+    let (_dir, root) = project(&[("Makefile", other)]);
+    assert!(commands_of(&root, &["Makefile", ".venv/bin/activate"]).iter().all(|(p, _)| p != "setup"));
+    let unused = "venv:\n\tpython -m venv env\n\ntest:\n\tpytest\n";
+    let (_dir, root) = project(&[("Makefile", unused)]);
+    assert!(commands_of(&root, &["Makefile"]).iter().all(|(p, _)| p != "setup"));
+}
+
+#[test]
 fn stack_commands_key_files_and_tree() {
     let dir = tempfile::tempdir().unwrap();
     let root = &std::fs::canonicalize(dir.path()).unwrap();
