@@ -91,7 +91,7 @@ struct Inputs {
 
 /// How outlines are made: a change of what they pick or how they order it must
 /// change it, or a store keeps the outlines of the old way until a file changes.
-const VERSION: u32 = 35;
+const VERSION: u32 = 36;
 
 /// Where the digest of the inputs of the stored outlines is kept ([`Workspace::derived`]).
 const INPUTS_KEY: &str = "outline-inputs";
@@ -284,7 +284,18 @@ fn outlines(
                 let visible = exports.visible_elsewhere(defs, def);
                 let users = if visible { users_of(i, def, &exports).collect() } else { Vec::new() };
                 referenced_by.extend(&users);
-                let users = users.len();
+                // A public class's constructor, which takes what it is made with (tenacity's
+                // `BaseRetrying.__init__(sleep, stop, wait, retry, …)`), is used wherever
+                // the class is, though nothing names it.
+                let made_with = |parent: &Def| {
+                    def.is_constructor()
+                        && !def.signature.replace(' ', "").contains("(self)")
+                        && exports.visible_elsewhere(defs, parent)
+                };
+                let users = match def.parent(defs).filter(|&parent| made_with(parent)) {
+                    Some(parent) => users.len().max(users_of(i, parent, &exports).count()),
+                    None => users.len(),
+                };
                 // One entry per overload set, and per trait method however many
                 // types of the file implement it (`fn fmt` once), apart from a
                 // top-level namesake (serde_json's `fn from_str` beside `impl FromStr`'s).

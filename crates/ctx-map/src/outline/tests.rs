@@ -519,3 +519,22 @@ fn an_entry_file_s_own_items_more_files_use_lead_what_it_passes_on() {
         assert!(at < first_reexport, "{own}: {init:?}");
     }
 }
+
+#[test]
+fn a_public_class_s_constructor_is_used_wherever_the_class_is() {
+    // tenacity's `BaseRetrying.__init__(sleep, stop, wait, …)`: nothing names it, and it
+    // says what the class is made with; a method one file calls comes after it.
+    let python = |path: &str, source: &str| IndexedFile::parsed(path, Lang::Python, source);
+    let mut files = vec![python(
+        "pkg/client.py",
+        "class Client:\n    def __init__(self, base_url, timeout=5):\n        self.base_url = base_url\n\n    \
+         def close(self):\n        pass\n\n    def reset(self):\n        pass\n",
+    )];
+    for user in ["a", "b", "c"] {
+        files.push(python(&format!("pkg/{user}.py"), "from .client import Client\nClient('x')\n"));
+    }
+    files.push(python("pkg/d.py", "from .client import Client\ndef f(c):\n    c.close()\n"));
+    let outlines = outline_all(&files);
+    let client = outlines.iter().find(|o| o.path == "pkg/client.py").unwrap();
+    assert_eq!(names(client)[..3], ["Client", "__init__", "close"], "{:?}", names(client));
+}
