@@ -288,8 +288,10 @@ fn outlines(
                 // `BaseRetrying.__init__(sleep, stop, wait, retry, …)`), is used wherever
                 // the class is, though nothing names it.
                 let made_with = |parent: &Def| {
+                    let bare = def.signature.replace(' ', "");
                     def.is_constructor()
-                        && !def.signature.replace(' ', "").contains("(self)")
+                        && !bare.contains("(self)")
+                        && !bare.contains("()")
                         && exports.visible_elsewhere(defs, parent)
                 };
                 let users = match def.parent(defs).filter(|&parent| made_with(parent)) {
