@@ -500,7 +500,24 @@ pub fn detect(root: &Path, paths: &[String], tree_depth: usize, detector: &Detec
             });
         }
     }
-    let sessions = [sessions, tox_environments].concat();
+    // And poethepoet's tasks (tenacity's CI runs `uv run poe lint`, `poe mypy`, `poe check`).
+    let poe_tasks: Vec<Command> = read("pyproject.toml")
+        .and_then(|text| text.parse::<toml::Table>().ok())
+        .and_then(|doc| {
+            let tasks = doc.get("tool")?.get("poe")?.get("tasks")?.as_table()?;
+            let run = if paths.iter().any(|p| p == "uv.lock") { "uv run poe" } else { "poe" };
+            let tasks = tasks.keys().filter_map(|name| {
+                let purpose = purpose_of(name).or_else(|| nox::purpose_of_checker(name).map(String::from))?;
+                let source = "pyproject.toml".to_string();
+                Some(Command { purpose, command: format!("{run} {name}"), source })
+            });
+            Some(tasks.collect())
+        })
+        .unwrap_or_default();
+    if !poe_tasks.is_empty() {
+        note(22, "poethepoet", "pyproject.toml");
+    }
+    let sessions = [sessions, tox_environments, poe_tasks].concat();
     let mut scripts: Vec<Command> = paths
         .iter()
         .filter_map(|path| {

@@ -167,6 +167,26 @@ fn a_virtualenv_the_makefile_s_recipes_activate_is_set_up_first() {
 }
 
 #[test]
+fn poethepoet_s_tasks_lint_check_and_format_in_place_of_a_tool_s_default() {
+    // tenacity's: CI runs `uv run poe lint`, whose sequence also checks the formatting.
+    let pyproject = "[project]\nname = \"tenacity\"\n\n[tool.poe.tasks]\ntest = \"pytest\"\ndocs = \"sphinx-build doc b\"\n\
+                     mypy = \"mypy\"\n\n[tool.poe.tasks.lint]\nsequence = [{ cmd = \"ruff check .\" }, { cmd = \"ruff format --check .\" }]\n\n\
+                     [tool.poe.tasks.fmt]\nsequence = [{ cmd = \"ruff format .\" }]\n\n[tool.pytest.ini_options]\n\n[tool.ruff]\n\n[tool.mypy]\n";
+    let files = [("pyproject.toml", pyproject), ("uv.lock", "")];
+    let (_dir, root) = project(&files);
+    let commands = commands_of(&root, &files.map(|(path, _)| path));
+    let expected = pairs(&[
+        ("test", "uv run pytest"),
+        ("test", "uv run poe test"),
+        ("check", "uv run poe mypy"),
+        ("lint", "uv run poe lint"),
+        ("format", "uv run poe fmt"),
+    ]);
+    let found: Vec<(String, String)> = commands.into_iter().filter(|(p, _)| p != "test one").collect();
+    assert_eq!(found, expected);
+}
+
+#[test]
 fn stack_commands_key_files_and_tree() {
     let dir = tempfile::tempdir().unwrap();
     let root = &std::fs::canonicalize(dir.path()).unwrap();
