@@ -508,13 +508,12 @@ fn lay_out_members(items: &[Member], width: usize, (open, separator, close): (&s
         };
         let last_line = more_lines.len() == MORE_MEMBER_LINES;
         let more = if last_line && k + 1 < items.len() { MARK } else { 0 };
-        let fits = more_lines.last().is_some_and(|line| {
+        let fits = |line: &String| {
             !item.call
                 && INDENT.len() + line.chars().count() + separator.len() + piece.chars().count() + more
                     <= WRAP
-        });
-        if fits {
-            let line = more_lines.last_mut().expect("a line to add to");
+        };
+        if let Some(line) = more_lines.last_mut().filter(|line| fits(line)) {
             line.push_str(separator);
             line.push_str(&piece);
         } else if !last_line {
