@@ -424,6 +424,41 @@ pub fn render_page(title: &str) -> String { title.to_string() }
 }
 
 #[test]
+fn user_prompt_puts_the_code_before_the_docs_site_examples_and_tests_that_say_its_words() {
+    // jotai's shape: a Gatsby site and an example that say a user's words more
+    // often than the code that keeps the value, and a test named for it.
+    let repo = Repo::with_files(
+        r#"
+//- src/utils/storage.ts
+export function atomWithStorage(key: string, initialValue: unknown, storage: Storage) {
+  const saved = storage.getItem(key)
+  return saved === null ? initialValue : JSON.parse(saved)
+}
+//- src/store.ts
+export function createStore() { return new Map() }
+//- website/src/pages/saving.js
+export default function SavingPage() { return 'Reloading the page keeps the saved value: the saved value is read back from storage after a reload of the page' }
+//- examples/persist/index.js
+export const reloadPage = () => { const saved = localStorage.getItem('saved'); return saved || 'the saved value after reloading the page' }
+//- tests/storage.test.ts
+test('the saved value is read back after reloading the page', () => {})
+"#,
+    );
+    repo.ok(&["init", "--no-agents"]);
+    let text = prompt_context(&repo, "after reloading the page the value I saved in storage is gone");
+    let files: Vec<&str> = text.lines().filter_map(|l| l.strip_prefix("- ")?.split(':').next()).collect();
+    assert_eq!(files.first(), Some(&"src/utils/storage.ts"), "{text}");
+    let place = |path: &str| files.iter().position(|f| *f == path).unwrap_or(usize::MAX);
+    for other in ["website/src/pages/saving.js", "examples/persist/index.js", "tests/storage.test.ts"] {
+        assert!(place(other) > place("src/utils/storage.ts"), "{other}: {text}");
+    }
+    // Unless the prompt points there.
+    let text = prompt_context(&repo, "the example that reloads the page loses the saved value");
+    let first = text.lines().find(|l| l.starts_with("- ")).unwrap_or_default();
+    assert!(first.starts_with("- examples/persist/index.js"), "{text}");
+}
+
+#[test]
 fn user_prompt_finds_a_module_its_tests_are_named_for_and_a_method_only_one_file_calls() {
     // express's and fastify's shapes: `lib/validation.js` and the tests named for
     // it; a builtin method (`trimRight`) that one file calls and none defines.

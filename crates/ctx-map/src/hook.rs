@@ -28,7 +28,7 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use serde::Serialize;
 
 use crate::index::IndexedFile;
-use crate::rank::{self, RankOptions, RankedFile};
+use crate::rank::{self, RankOptions};
 use crate::tags::Kind;
 use crate::terms::{TaskTerms, task_terms};
 
@@ -430,12 +430,28 @@ fn file_lines(ws: &mut Workspace, prompt: &str, words: &[String]) -> crate::Resu
     let ranked = rank::rank_counted(&files, &counts, prompt, history.as_ref(), options);
     let code = crate::graph::code_names(prompt);
     let by_path: HashMap<&str, usize> = files.iter().enumerate().map(|(i, f)| (f.path.as_str(), i)).collect();
+    // Examples, docs, fixtures and the like well after the code, tests a little
+    // less (where its regression test goes), as the task map weighs them, unless
+    // the prompt points there: a user's report is about what the code does.
+    let focus = crate::map::focus(ws, &files, &[], Some(prompt))?;
+    let mut weight = crate::map::demotion(&files, &focus, crate::map::TASK_AUXILIARY);
+    for (w, file) in weight.iter_mut().zip(files.iter()) {
+        if *w < 1.0 && PathRole::of(&file.path) == PathRole::Test {
+            *w = TEST_WEIGHT;
+        }
+    }
+    let mut ranked: Vec<(f64, f64, usize)> = (ranked.iter())
+        .filter_map(|r| {
+            let &i = by_path.get(r.path.as_str())?;
+            Some((r.score * weight[i], r.score_besides_outright() * weight[i], i))
+        })
+        .collect();
+    ranked.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.2.cmp(&b.2)));
     // The bar is set by the best file besides what the prompt names outright: a
     // file it gives by path, or that defines what it writes as code, comes first
     // without pushing out the others its words point to.
-    let best = ranked.iter().map(RankedFile::score_besides_outright).fold(0.0, f64::max);
-    let ranked: Vec<(f64, usize)> =
-        ranked.iter().filter_map(|r| by_path.get(r.path.as_str()).map(|&i| (r.score, i))).collect();
+    let best = ranked.iter().map(|r| r.1).fold(0.0, f64::max);
+    let ranked: Vec<(f64, usize)> = ranked.into_iter().map(|(score, _, i)| (score, i)).collect();
     Ok(ranked
         .iter()
         // Nothing that scores nothing, even when only a named file scores at all.
@@ -454,6 +470,12 @@ fn outline_names(ws: &Workspace, path: &str) -> Vec<String> {
         .map(|o| o.defs.into_iter().filter(|d| d.parent.is_none()).map(|d| d.name).collect())
         .unwrap_or_default()
 }
+
+/// A test's weight against the code's in the prompt hook's files, unless the
+/// prompt points at tests (`benches/hook_plain.py`: at 0.4, as the task map
+/// weighs them, commits that changed only a test lost their hit; at 1.0 tests
+/// pushed the code out of users' reports).
+const TEST_WEIGHT: f64 = 0.6;
 
 /// Most files that may use an identifier the prompt writes for it to say
 /// which code the prompt is about.

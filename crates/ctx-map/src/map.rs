@@ -218,5 +218,6 @@ mod render;
 pub(crate) mod visibility;
 
 pub use plan::Plan;
+pub(crate) use plan::{TASK_AUXILIARY, demotion};
 use plan::{plan_overview, plan_task};
 pub use render::render;

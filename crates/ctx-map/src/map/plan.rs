@@ -44,7 +44,7 @@ pub(super) const PATH_ONLY: usize = usize::MAX;
 /// benches, docs, vendored code) when the task does not point there: in the
 /// overview, and in a task map (where rank has already weighed the task's words).
 const AUXILIARY: f64 = 0.1;
-const TASK_AUXILIARY: f64 = 0.4;
+pub(crate) const TASK_AUXILIARY: f64 = 0.4;
 /// Share of the graph (the task's neighbours) in a task map's file order, next to rank's score.
 const NEIGHBOURS: f64 = 0.1;
 /// How many of rank's best files seed the graph of a task map.
@@ -498,7 +498,7 @@ const CODE: f64 = 1.0;
 /// task points there: a focus or named file of the same role under the same
 /// top folder, or a word of the query that names the role (`tests`, `example`;
 /// `types` for type declarations).
-fn demotion(files: &[IndexedFile], focus: &Focus, factor: f64) -> Vec<f64> {
+pub(crate) fn demotion(files: &[IndexedFile], focus: &Focus, factor: f64) -> Vec<f64> {
     let top = |path: &str| path.split('/').next().unwrap_or(path).to_string();
     let named_roles: HashSet<PathRole> =
         // Only a role of its own: every other word names the code (`Option`),
