@@ -164,6 +164,23 @@ failing fails failed failure failures pass passing green red all everything loca
 dependency dependencies deps lockfile lock now then first it them that this these \
 those up any some remaining";
 
+/// Words of programming in general, and of a question about it ("what's the
+/// difference between a list and a tuple in Python?", "explain what a
+/// decorator is"): a prompt of only these (with chatter and workflow words)
+/// asks what any programmer might, not about this code, and injects nothing;
+/// any other word ("the route decorator drops my methods") and they count.
+const GENERAL: &str = "\
+difference differences between versus vs explain explanation mean means meaning simple \
+simply terms concept concepts example examples tutorial learn understand Python Rust \
+JavaScript TypeScript javascript typescript Java Golang Ruby language languages programming syntax keyword \
+keywords list lists tuple tuples dict dicts dictionary dictionaries array arrays string \
+strings integer integers float boolean object objects class classes instance instances \
+inheritance interface interfaces trait traits struct structs enum enums generic generics \
+closure closures lambda lambdas decorator decorators iterator iterators generator \
+generators loop loops recursion pointer pointers variable variables scope async await \
+promise promises thread threads process processes mutex memory stack heap best practice \
+practices idiomatic";
+
 /// A prompt's words must be this unlikely to meet in one file's path and
 /// names by chance: the expected number of files holding them all, were
 /// words spread independently (see [`relevant`]).
@@ -365,7 +382,7 @@ fn prompt_terms(prompt: &str) -> Vec<String> {
     }
     // As rank's terms (stemmed), to compare with the prompt's.
     let chatter: HashSet<String> = rank::terms(&CHATTER.join(" ")).into_iter().collect();
-    let workflow: HashSet<String> = rank::terms(WORKFLOW).into_iter().collect();
+    let general: HashSet<String> = rank::terms(&format!("{WORKFLOW} {GENERAL}")).into_iter().collect();
     // What the prompt names as a place is never chatter: a conventional commit's scope
     // (`feat(method): …`, http's `method.rs`) and a file it writes (`method.rs`, `src/code/`).
     let scope = prompt.split_once(':').map(|(head, _)| head).and_then(|head| {
@@ -384,7 +401,7 @@ fn prompt_terms(prompt: &str) -> Vec<String> {
         .into_iter()
         .filter(|t| (named.contains(t) || !chatter.contains(t)) && seen.insert(t.clone()))
         .collect();
-    if words.iter().all(|w| workflow.contains(w) && !named.contains(w)) { Vec::new() } else { words }
+    if words.iter().all(|w| general.contains(w) && !named.contains(w)) { Vec::new() } else { words }
 }
 
 /// Most new contents a prompt's hook parses, and reads for their words, when

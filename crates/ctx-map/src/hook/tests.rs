@@ -255,6 +255,10 @@ fn chatter_and_slash_commands_have_no_words() {
         "run clippy and fix the warnings",
         "update the dependencies",
         "run the tests and fix any failures",
+        // What any programmer might ask, about no code of this repository's.
+        "what's the difference between a list and a tuple in python?",
+        "can you explain what a Python decorator is, in simple terms?",
+        "explain how async and await work in JavaScript",
     ] {
         assert!(prompt_terms(prompt).is_empty(), "{prompt}");
     }
@@ -267,6 +271,8 @@ fn chatter_and_slash_commands_have_no_words() {
     assert_eq!(prompt_terms("add ordering to method.rs"), ["order", "method", "rs"]);
     // Workflow words count beside a word of the code.
     assert_eq!(prompt_terms("run the tests of the decoder"), ["run", "test", "decoder"]);
+    // And general words beside a word of the code.
+    assert_eq!(prompt_terms("the route decorator drops my methods"), ["rout", "decorator", "drop"]);
 }
 
 #[test]
