@@ -280,10 +280,22 @@ fn write_block(out: &mut String, plan: &Plan, file: &IndexedFile, f: usize, defs
     lines.dedup();
     let none = if defs.is_empty() { nothing_shown(file) } else { String::new() };
     let _ = writeln!(out, "{}:{none}", display_name(&file.path));
-    for i in lines {
+    let mut at = 0;
+    while at < lines.len() {
+        let i = lines[at];
         let def = &tags.defs[i];
         let depth = std::iter::successors(def.parent, |&p| tags.defs[p as usize].parent).count();
         let indent = "    ".repeat(depth);
+        let run = constant_run(&tags.defs, &lines[at..]);
+        at += run.max(1);
+        if run > 1 {
+            // The first whole (its type, a value's shape), the others by name.
+            let names: Vec<&str> =
+                lines[at - run + 1..at].iter().map(|&k| tags.defs[k].name.as_str()).collect();
+            let _ = writeln!(out, "{}│ {indent}{}", def.line, plan.signature(file, f, i));
+            let _ = writeln!(out, "│ {indent}{}", names.join(", "));
+            continue;
+        }
         // Lines start with their number (or `│`), never a space: the token
         // counter memoizes line by line where no token spans a line start.
         let signature = plan.signature(file, f, i);
@@ -307,6 +319,35 @@ fn write_block(out: &mut String, plan: &Plan, file: &IndexedFile, f: usize, defs
     }
     out.push('\n');
 }
+
+/// How many of `lines` (definitions shown in line order) from the first are
+/// constants of one family, set one after another in one scope (arrow's
+/// `FORMAT_ATOM`, `FORMAT_COOKIE`, … `FORMAT_W3C`), each on a line of its own:
+/// at least [`CONSTANT_RUN`] of them share a prefix up to a `_`, and the map
+/// names all but the first on one line. 0 when they are not such a run.
+fn constant_run(defs: &[crate::tags::Def], lines: &[usize]) -> usize {
+    let Some(&first) = lines.first() else { return 0 };
+    fn family(d: &crate::tags::Def) -> Option<&str> {
+        let name = d.name.as_str();
+        let prefix = name.get(..name.find('_')? + 1)?;
+        (d.kind == Kind::Constant && prefix.len() > 2 && !d.signature.contains('\n')).then_some(prefix)
+    }
+    let Some(prefix) = family(&defs[first]) else { return 0 };
+    let (parent, mut next_line) = (defs[first].parent, defs[first].line);
+    let run = lines
+        .iter()
+        .take_while(|&&k| {
+            let d = &defs[k];
+            let follows = d.line <= next_line + 1;
+            next_line = d.line;
+            follows && d.parent == parent && family(d) == Some(prefix)
+        })
+        .count();
+    if run >= CONSTANT_RUN { run } else { 0 }
+}
+
+/// Fewest constants of one family the map names on one line.
+const CONSTANT_RUN: usize = 4;
 
 /// What a file shown without definitions says after its path: a test file whose
 /// tests are set aside that it holds them, a fixture that it is test data, a
@@ -451,6 +492,36 @@ mod tests {
         // A tree within the limit is left whole.
         let mut small = vec![entry("a", 1), entry("a/b", 1)];
         assert!(trim_tree(&mut small, 12).is_empty() && small.len() == 2);
+    }
+
+    #[test]
+    fn a_family_of_constants_is_named_on_one_line_after_its_first() {
+        // arrow's formatter.py: eleven `FORMAT_*` lines took a map's room.
+        let source = "FORMAT_ATOM: str = \"YYYY-MM-DD\"\nFORMAT_COOKIE: str = \"dddd\"\nFORMAT_RFC822: str = \"ddd\"\n\
+                      FORMAT_RSS: str = \"ddd, DD\"\n\nclass DateTimeFormatter:\n    pass\n\n\
+                      MAX_WIDTH = 10\nMAX_HEIGHT = 20\nMIN_WIDTH = 1\nMIN_HEIGHT = 2\nMAX_DEPTH = 3\n";
+        let file = indexed("arrow/formatter.py", source);
+        let plan = Plan {
+            order: Vec::new(),
+            file_rank: vec![1.0],
+            heading: "",
+            task: false,
+            widened: Default::default(),
+        };
+        let all: Vec<usize> = (0..file.tags.defs.len()).collect();
+        let mut block = String::new();
+        write_block(&mut block, &plan, &file, 0, &all);
+        assert_eq!(
+            block,
+            "arrow/formatter.py:\n1│ FORMAT_ATOM: str = \"YYYY-MM-DD\"\n│ FORMAT_COOKIE, FORMAT_RFC822, FORMAT_RSS\n\
+             6│ class DateTimeFormatter:\n9│ MAX_WIDTH = 10\n10│ MAX_HEIGHT = 20\n11│ MIN_WIDTH = 1\n\
+             12│ MIN_HEIGHT = 2\n13│ MAX_DEPTH = 3\n\n"
+        );
+        // Three of a family are each on their line.
+        let some = [0, 1, 2];
+        let mut block = String::new();
+        write_block(&mut block, &plan, &file, 0, &some);
+        assert_eq!(block.lines().filter(|l| l.contains("│ FORMAT_")).count(), 3, "{block}");
     }
 
     #[test]
