@@ -16,7 +16,8 @@ code: how often a file to edit was shown (hit), first (@1), nothing was shown
 over the others: how often the hook injected anything (it should not).
 Commit messages are a developer's words (benches/hook_eval.py replays them);
 these are a user's. benches/hook_prompts/ holds the cases: tuning.jsonl
-(arrow, tenacity, structlog, jotai, starlette, indicatif) and held-out.jsonl
+(arrow, tenacity, structlog, jotai, starlette, indicatif, loguru, tqdm, koa,
+got, rand, crossterm) and held-out.jsonl
 (gunicorn, valtio, dialoguer: never tuned on), written by reading each
 repository's code, before any ctx output was seen.
 """

@@ -154,7 +154,8 @@ const CHATTER: &[&str] = &[
 /// install"). A prompt of only these (and chatter) injects nothing; any
 /// other word ("run the tests for the parser") and they count as words.
 const WORKFLOW: &str = "\
-run rerun rerunning running commit push pull fetch rebase merge squash amend stash \
+run rerun rerunning running commit commits push pull fetch rebase merge squash amend stash \
+undo redo revert reset last previous change changes history one two three before after into \
 stage staged unstaged checkout branch main master origin upstream remote pr install \
 reinstall uninstall upgrade update bump version release publish deploy build rebuild \
 compile format formatter fmt rustfmt prettier lint linter linting clippy eslint ruff \

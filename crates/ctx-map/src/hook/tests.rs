@@ -259,8 +259,10 @@ fn chatter_and_slash_commands_have_no_words() {
         "what's the difference between a list and a tuple in python?",
         "can you explain what a Python decorator is, in simple terms?",
         "explain how async and await work in JavaScript",
+        "how do I undo my last git commit but keep the changes?",
+        "how do I squash my last three commits into one before pushing?",
     ] {
-        assert!(prompt_terms(prompt).is_empty(), "{prompt}");
+        assert!(prompt_terms(prompt).is_empty(), "{prompt}: {:?}", prompt_terms(prompt));
     }
     assert_eq!(prompt_terms("yes, fix the json decoder"), ["json", "decoder"]);
     // A place the prompt names is no chatter: a commit's scope, a file it writes.
