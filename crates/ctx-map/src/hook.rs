@@ -458,28 +458,36 @@ fn file_lines(ws: &mut Workspace, prompt: &str, words: &[String]) -> crate::Resu
             *w = TEST_WEIGHT;
         }
     }
-    let mut ranked: Vec<(f64, f64, usize)> = (ranked.iter())
+    let ranked: Vec<(f64, f64, usize)> = (ranked.iter())
         .filter_map(|r| {
             let &i = by_path.get(r.path.as_str())?;
             Some((r.score * weight[i], r.score_besides_outright() * weight[i], i))
         })
         .collect();
+    Ok(shown(ranked, config.min_score, config.files)
+        .into_iter()
+        .map(|i| file_line(ws.root(), &files[i], words, &code, || outline_names(ws, &files[i].path)))
+        .collect())
+}
+
+/// Of `ranked`'s (score, score besides what the prompt names outright, file),
+/// the files the hook shows, best first: the first [`FEWEST_FILES`] down to
+/// [`FEWEST_FILES_BAR`] of the best, the others down to `min_score` of it, at
+/// most `most`; none that scores nothing, even when only a named file scores.
+/// The bar is set by the best file besides what the prompt names outright: a
+/// file it gives by path, or that defines what it writes as code, comes first
+/// without pushing out the others its words point to.
+fn shown(mut ranked: Vec<(f64, f64, usize)>, min_score: f64, most: usize) -> Vec<usize> {
     ranked.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.2.cmp(&b.2)));
-    // The bar is set by the best file besides what the prompt names outright: a
-    // file it gives by path, or that defines what it writes as code, comes first
-    // without pushing out the others its words point to.
     let best = ranked.iter().map(|r| r.1).fold(0.0, f64::max);
-    Ok((ranked.iter().enumerate())
-        // Nothing that scores nothing, even when only a named file scores at all.
+    (ranked.iter().enumerate())
         .filter(|&(k, &(score, _, _))| {
-            let bar = if k < FEWEST_FILES { FEWEST_FILES_BAR } else { config.min_score };
+            let bar = if k < FEWEST_FILES { FEWEST_FILES_BAR } else { min_score };
             score > 0.0 && score >= bar * best
         })
-        .take(config.files)
-        .map(|(_, &(_, _, i))| {
-            file_line(ws.root(), &files[i], words, &code, || outline_names(ws, &files[i].path))
-        })
-        .collect())
+        .take(most)
+        .map(|(_, &(_, _, i))| i)
+        .collect()
 }
 
 /// The names the folder context shows first for the file at `path` (its

@@ -290,3 +290,22 @@ fn a_trait_impl_s_method_is_named_as_the_trait_s_on_the_type() {
         "- src/buf/vec_deque.rs: <VecDeque<u8> as Buf>::chunk (l. 2), <std::io::Error as fmt::Display>::fmt (l. 7)\n"
     );
 }
+
+#[test]
+fn the_first_files_show_down_to_a_quarter_of_the_best_the_others_to_min_score() {
+    // (score, score besides what the prompt names outright, file)
+    let ranked = vec![(0.3, 0.3, 7), (1.0, 1.0, 3), (0.2, 0.2, 9), (0.6, 0.6, 5), (0.0, 0.0, 1)];
+    // The third best (0.3) makes it though under half the best.
+    assert_eq!(shown(ranked.clone(), 0.5, 5), [3, 5, 7]);
+    assert_eq!(shown(ranked, 0.5, 2), [3, 5]);
+    // Not under a quarter.
+    assert_eq!(shown(vec![(1.0, 1.0, 0), (0.6, 0.6, 1), (0.2, 0.2, 2)], 0.5, 5), [0, 1]);
+    // Past the first three, only what clears min_score.
+    let many = vec![(1.0, 1.0, 0), (0.9, 0.9, 1), (0.8, 0.8, 2), (0.3, 0.3, 3), (0.55, 0.55, 4)];
+    assert_eq!(shown(many, 0.5, 5), [0, 1, 2, 4]);
+    // A file the prompt names outright leads without raising the bar for the others.
+    let named = vec![(5.0, 1.0, 0), (0.3, 0.3, 1), (0.1, 0.1, 2)];
+    assert_eq!(shown(named, 0.5, 5), [0, 1]);
+    // Nothing that scores nothing.
+    assert!(shown(vec![(0.0, 0.0, 0)], 0.5, 5).is_empty());
+}
