@@ -51,6 +51,10 @@ pub struct OutlineDef {
     /// a name many files define, a Rust item without `pub`).
     #[serde(default)]
     pub users: u32,
+    /// The other constants of its family set after it, by name (arrow's
+    /// `FORMAT_COOKIE`, … beside `FORMAT_ATOM`): shown with it, not each on a line.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub also: Vec<String>,
 }
 
 /// The key of `kv` holding the digest of the outlines stored.
@@ -390,6 +394,7 @@ mod tests {
             line: 1,
             parent: None,
             users: 2,
+            also: Vec::new(),
         };
         let outline = |path: &str, rank: f64, defs: Vec<OutlineDef>| Outline {
             path: path.into(),

@@ -27,7 +27,7 @@ use crate::exports::{self, JsModule, is_declaration};
 use crate::graph::{self, Focus, Graph, Ranking};
 use crate::index::{self, IndexedFile};
 use crate::lang::Lang;
-use crate::tags::{Def, Kind};
+use crate::tags::{Def, Kind, constant_run};
 
 /// Most definitions stored per file (the deep tier's share).
 pub const MAX_DEFS: usize = 24;
@@ -91,7 +91,7 @@ struct Inputs {
 
 /// How outlines are made: a change of what they pick or how they order it must
 /// change it, or a store keeps the outlines of the old way until a file changes.
-const VERSION: u32 = 36;
+const VERSION: u32 = 37;
 
 /// Where the digest of the inputs of the stored outlines is kept ([`Workspace::derived`]).
 const INPUTS_KEY: &str = "outline-inputs";
@@ -357,6 +357,7 @@ fn outlines(
                     .then(b.score.total_cmp(&a.score))
                     .then(a.d.cmp(&b.d))
             });
+            let families = constant_families(&mut picked, defs);
             picked.truncate(MAX_DEFS);
             classes_before_their_members(&mut picked, defs);
             // What the file passes on of other modules: an entry file's are what a reader
@@ -378,8 +379,12 @@ fn outlines(
                     .count(),
                 false => picked.len(),
             };
-            let mut defs: Vec<OutlineDef> =
-                picked.into_iter().map(|c| outline_def(file, &defs[c.d], c.users)).collect();
+            let mut defs: Vec<OutlineDef> = (picked.into_iter())
+                .map(|c| OutlineDef {
+                    also: families.get(&c.d).cloned().unwrap_or_default(),
+                    ..outline_def(file, &defs[c.d], c.users)
+                })
+                .collect();
             defs.splice(lead..lead, passed_on);
             defs.truncate(MAX_DEFS);
             Some(Outline {
@@ -392,6 +397,43 @@ fn outlines(
         })
         .collect()
 }
+
+/// Folds each family of constants set one after another ([`constant_run`])
+/// into the best of its members `picked` (sorted best first): the others
+/// leave `picked`, and the best's entry names them all but itself, in their
+/// order. Returns, per definition keeping a family, the others' names.
+fn constant_families(picked: &mut Vec<Candidate>, defs: &[Def]) -> HashMap<usize, Vec<String>> {
+    let mut families: HashMap<usize, Vec<String>> = HashMap::default();
+    let mut folded: HashSet<usize> = HashSet::default();
+    for c in picked.iter() {
+        if folded.contains(&c.d) {
+            continue;
+        }
+        let Some(family) = defs[c.d].constant_family() else { continue };
+        // The run around it: back to the family's first, then as far as it goes.
+        let same = |k: usize| defs[k].parent == defs[c.d].parent && defs[k].constant_family() == Some(family);
+        let start = (0..c.d).rev().take_while(|&k| same(k)).last().unwrap_or(c.d);
+        let ids: Vec<usize> = (start..defs.len()).collect();
+        let run = constant_run(defs, &ids);
+        if run == 0 {
+            continue;
+        }
+        let members = start..start + run;
+        folded.extend(members.clone());
+        let mut others: Vec<String> = members.filter(|&k| k != c.d).map(|k| defs[k].name.clone()).collect();
+        if others.len() > FAMILY_NAMES {
+            let more = others.len() - FAMILY_NAMES;
+            others.truncate(FAMILY_NAMES);
+            others.push(format!("… (+{more})"));
+        }
+        families.insert(c.d, others);
+    }
+    picked.retain(|c| families.contains_key(&c.d) || !folded.contains(&c.d));
+    families
+}
+
+/// Most names of a family's other constants an outline entry gives, then `… (+N)`.
+const FAMILY_NAMES: usize = 12;
 
 /// A package's or module's entry file: `__init__.py`, `lib.rs`, `mod.rs`, `index.ts`.
 fn is_entry_file(path: &str) -> bool {
@@ -423,6 +465,7 @@ fn reexport_lines(file: &IndexedFile, users: impl Fn(&str) -> usize) -> Vec<Outl
                 line: 0,
                 parent: None,
                 users: most as u32,
+                also: Vec::new(),
             };
             (most, def)
         })
@@ -502,6 +545,7 @@ fn outline_def(file: &IndexedFile, def: &Def, users: usize) -> OutlineDef {
         line: def.line,
         parent: def.parent(defs).map(parent_label),
         users: users as u32,
+        also: Vec::new(),
     }
 }
 

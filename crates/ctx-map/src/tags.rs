@@ -167,6 +167,15 @@ impl Def {
         signature.strip_prefix("static ").unwrap_or(signature).starts_with("set ")
     }
 
+    /// The family a one-line constant belongs to by its name: the prefix up to
+    /// its first `_`, of three letters or more (`FORMAT_` of arrow's
+    /// `FORMAT_ATOM`, `FORMAT_COOKIE`, … `FORMAT_W3C`). A run of them is shown
+    /// as its first and the others' names ([`constant_run`]).
+    pub fn constant_family(&self) -> Option<&str> {
+        let prefix = self.name.get(..self.name.find('_')? + 1)?;
+        (self.kind == Kind::Constant && prefix.len() > 3 && !self.signature.contains('\n')).then_some(prefix)
+    }
+
     /// Whether it is a class's constructor (Python's `__init__`, JavaScript's
     /// and TypeScript's `constructor`), which a use of the class runs.
     pub fn is_constructor(&self) -> bool {
@@ -897,3 +906,25 @@ mod default_export;
 mod imports;
 #[cfg(test)]
 mod tests;
+
+/// Fewest constants of one family that a map or an outline names together.
+pub const CONSTANT_RUN: usize = 4;
+
+/// How many of `ids` (indices of `defs`, ascending) from the first are constants
+/// of its family ([`Def::constant_family`]) set one after another in one scope:
+/// each the next definition of the file after the one before. 0 unless at least
+/// [`CONSTANT_RUN`].
+pub fn constant_run(defs: &[Def], ids: &[usize]) -> usize {
+    let Some(&first) = ids.first() else { return 0 };
+    let Some(family) = defs[first].constant_family() else { return 0 };
+    let mut before = first;
+    let run = 1 + ids[1..]
+        .iter()
+        .take_while(|&&k| {
+            let (def, next) = (&defs[k], k == before + 1);
+            before = k;
+            next && def.parent == defs[first].parent && def.constant_family() == Some(family)
+        })
+        .count();
+    if run >= CONSTANT_RUN { run } else { 0 }
+}

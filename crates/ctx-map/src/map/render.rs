@@ -286,7 +286,7 @@ fn write_block(out: &mut String, plan: &Plan, file: &IndexedFile, f: usize, defs
         let def = &tags.defs[i];
         let depth = std::iter::successors(def.parent, |&p| tags.defs[p as usize].parent).count();
         let indent = "    ".repeat(depth);
-        let run = constant_run(&tags.defs, &lines[at..]);
+        let run = crate::tags::constant_run(&tags.defs, &lines[at..]);
         at += run.max(1);
         if run > 1 {
             // The first whole (its type, a value's shape), the others by name.
@@ -319,35 +319,6 @@ fn write_block(out: &mut String, plan: &Plan, file: &IndexedFile, f: usize, defs
     }
     out.push('\n');
 }
-
-/// How many of `lines` (definitions shown in line order) from the first are
-/// constants of one family, set one after another in one scope (arrow's
-/// `FORMAT_ATOM`, `FORMAT_COOKIE`, … `FORMAT_W3C`), each on a line of its own:
-/// at least [`CONSTANT_RUN`] of them share a prefix up to a `_`, and the map
-/// names all but the first on one line. 0 when they are not such a run.
-fn constant_run(defs: &[crate::tags::Def], lines: &[usize]) -> usize {
-    let Some(&first) = lines.first() else { return 0 };
-    fn family(d: &crate::tags::Def) -> Option<&str> {
-        let name = d.name.as_str();
-        let prefix = name.get(..name.find('_')? + 1)?;
-        (d.kind == Kind::Constant && prefix.len() > 2 && !d.signature.contains('\n')).then_some(prefix)
-    }
-    let Some(prefix) = family(&defs[first]) else { return 0 };
-    let (parent, mut next_line) = (defs[first].parent, defs[first].line);
-    let run = lines
-        .iter()
-        .take_while(|&&k| {
-            let d = &defs[k];
-            let follows = d.line <= next_line + 1;
-            next_line = d.line;
-            follows && d.parent == parent && family(d) == Some(prefix)
-        })
-        .count();
-    if run >= CONSTANT_RUN { run } else { 0 }
-}
-
-/// Fewest constants of one family the map names on one line.
-const CONSTANT_RUN: usize = 4;
 
 /// What a file shown without definitions says after its path: a test file whose
 /// tests are set aside that it holds them, a fixture that it is test data, a

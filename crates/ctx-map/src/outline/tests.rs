@@ -538,3 +538,27 @@ fn a_public_class_s_constructor_is_used_wherever_the_class_is() {
     let client = outlines.iter().find(|o| o.path == "pkg/client.py").unwrap();
     assert_eq!(names(client)[..3], ["Client", "__init__", "close"], "{:?}", names(client));
 }
+
+#[test]
+fn a_family_of_constants_is_one_entry_naming_the_others() {
+    // arrow's formatter.py: eleven `FORMAT_*` took the outline's room from `DateTimeFormatter`.
+    let mut source: String = (0..14).map(|i| format!("FORMAT_R{i}: str = \"ddd {i}\"\n")).collect();
+    source.push_str("\nclass DateTimeFormatter:\n    def format(self, dt):\n        return FORMAT_R3\n");
+    let users = "from formatter import FORMAT_R2, FORMAT_R5, DateTimeFormatter\n";
+    let files = [
+        IndexedFile::parsed("pkg/formatter.py", Lang::Python, &source),
+        IndexedFile::parsed("pkg/user.py", Lang::Python, users),
+    ];
+    let outline = &outline_all(&files)[0];
+    let family: Vec<&OutlineDef> = outline.defs.iter().filter(|d| d.name.starts_with("FORMAT_")).collect();
+    assert_eq!(family.len(), 1, "{:?}", names(outline));
+    // Every member but the one shown whole, in their order, then how many more.
+    assert_eq!(family[0].also.len(), FAMILY_NAMES + 1);
+    assert_eq!(family[0].also.last().map(String::as_str), Some("… (+1)"));
+    assert!(names(outline).contains(&"DateTimeFormatter"), "{:?}", names(outline));
+    // Three of a family stay three entries.
+    let few = "LEVEL_A = 1\nLEVEL_B = 2\nLEVEL_C = 3\n";
+    let outline = &outline_all(&[IndexedFile::parsed("pkg/levels.py", Lang::Python, few)])[0];
+    assert_eq!(names(outline), ["LEVEL_A", "LEVEL_B", "LEVEL_C"]);
+    assert!(outline.defs.iter().all(|d| d.also.is_empty()));
+}
