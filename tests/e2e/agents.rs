@@ -321,3 +321,27 @@ fn a_link_out_of_the_root_is_not_written_and_a_link_between_the_files_is_kept() 
     assert!(repo.fail(&["update"]).contains("outside the workspace root"));
     assert_eq!(std::fs::read_to_string(outside.path().join("x.md")).unwrap(), "theirs\n");
 }
+
+#[test]
+fn init_warns_when_git_ignores_what_agents_find_ctx_through() {
+    let repo = Repo::with_files(TREE);
+    repo.git(&["init", "--quiet"]);
+    repo.write(".gitignore", "CLAUDE.md\n.ctx/\n");
+    let out = repo.run(&["init"]);
+    assert!(out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let warning = stderr.lines().find(|l| l.starts_with("ctx: warning: git ignores")).unwrap_or_default();
+    assert!(warning.contains("CLAUDE.md, .ctx/:"), "{stderr}");
+    assert!(!warning.contains("AGENTS.md"), "{stderr}");
+    // Nothing ignored, or no repository at all: no warning.
+    for setup in [Some(""), None] {
+        let repo = Repo::with_files(TREE);
+        if let Some(ignore) = setup {
+            repo.git(&["init", "--quiet"]);
+            repo.write(".gitignore", ignore);
+        }
+        let out = repo.run(&["init"]);
+        assert!(out.status.success());
+        assert!(!String::from_utf8_lossy(&out.stderr).contains("git ignores"), "{setup:?}");
+    }
+}

@@ -37,6 +37,21 @@ pub fn run(env: &Env, args: &InitArgs) -> anyhow::Result<()> {
     if let (Some(agents), Some(map)) = (agents.as_mut(), &map) {
         agents.push(ctxkeep_map::map::write_map(&ws, map)?);
     }
+    // What agents find ctx through is no use to another clone if git leaves it out.
+    let shared: Vec<String> = (agents.iter().flat_map(|a| &a.files))
+        .map(|file| file.path.clone())
+        .filter(|path| path.ends_with(".md") && !path.starts_with(ctxkeep_core::CTX_DIR))
+        .chain([format!("{}/boot.md", ctxkeep_core::CTX_DIR)])
+        .collect();
+    let ignored = ignored_by_git(ws.root(), &shared);
+    if !ignored.is_empty() {
+        output::warn(&format!(
+            "git ignores {}: other clones of this repository will not have {}, \
+             so their agents will not find ctx",
+            ignored.join(", "),
+            if ignored.len() == 1 { "it" } else { "them" }
+        ));
+    }
     if env.json {
         return output::json(
             &serde_json::json!({ "init": report, "agents": agents, "scan": scan, "build": build }),
@@ -77,4 +92,29 @@ pub fn run(env: &Env, args: &InitArgs) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+/// Which of `paths` (relative to `root`) git ignores there: none when `root`
+/// is in no repository or git cannot be run. `.ctx/boot.md` stands for
+/// `.ctx/`, whose own `.gitignore` leaves the local parts out.
+fn ignored_by_git(root: &std::path::Path, paths: &[String]) -> Vec<String> {
+    let output = std::process::Command::new("git")
+        .arg("-C")
+        .arg(root)
+        .args(["check-ignore", "--"])
+        .args(paths)
+        .stderr(std::process::Stdio::null())
+        .output();
+    let Ok(output) = output else { return Vec::new() };
+    // 0: some are ignored; 1: none; 128: not a repository, or another failure.
+    if output.status.code() != Some(0) {
+        return Vec::new();
+    }
+    String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .map(|path| match path.strip_suffix("/boot.md") {
+            Some(dir) if dir == ctxkeep_core::CTX_DIR => format!("{dir}/"),
+            _ => path.to_string(),
+        })
+        .collect()
 }
