@@ -173,7 +173,7 @@ those up any some remaining";
 const GENERAL: &str = "\
 difference differences between versus vs explain explanation mean means meaning simple \
 simply terms concept concepts example examples tutorial learn understand Python Rust \
-JavaScript TypeScript javascript typescript Java Golang Ruby language languages programming syntax keyword \
+JavaScript TypeScript Java Golang Ruby language languages programming syntax keyword \
 keywords list lists tuple tuples dict dicts dictionary dictionaries array arrays string \
 strings integer integers float boolean object objects class classes instance instances \
 inheritance interface interfaces trait traits struct structs enum enums generic generics \
