@@ -28,6 +28,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from hook_ask import ask, files_shown  # noqa: E402
+
 
 def run(*args, **kw):
     return subprocess.run(args, check=True, capture_output=True, text=True, **kw)
@@ -53,16 +56,8 @@ def main():
             run("git", "-C", work, "clean", "-qfdx", "-e", ".ctx")
             if not os.path.isdir(os.path.join(work, ".ctx")):
                 run(args.ctx, "--root", work, "-q", "init", env=env)
-            payload = {
-                "hook_event_name": "UserPromptSubmit",
-                "session_id": "hook-eval",
-                "cwd": work,
-                "prompt": case["message"],
-                "transcript_path": os.path.join(scratch, "none.jsonl"),
-            }
-            out = run(args.ctx, "hook", "UserPromptSubmit", input=json.dumps(payload), env=env, cwd=work).stdout
-            text = json.loads(out)["hookSpecificOutput"]["additionalContext"] if out.strip() else ""
-            files = [f for f in re.findall(r"^- ([^\s:]+)", text, re.M) if "/" in f or "." in f]
+            text = ask(args.ctx, work, case["message"], env, scratch)
+            files = files_shown(text)
             hit = next((i + 1 for i, f in enumerate(files) if f in case["changed"]), None)
             shown.append((files, hit))
             changed = {(d["path"], d["line"]) for d in case.get("changed_definitions", [])}

@@ -24,10 +24,12 @@ repository's code, before any ctx output was seen.
 import argparse
 import json
 import os
-import re
 import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from hook_ask import ask, files_shown  # noqa: E402
 
 
 def run(*args, **kw):
@@ -54,20 +56,12 @@ def main():
             run(args.ctx, "--root", work, "-q", "init", env=env)
             works[repo] = work
         work = works[repo]
-        payload = {
-            "hook_event_name": "UserPromptSubmit",
-            "session_id": "hook-plain",
-            "cwd": work,
-            "prompt": case["prompt"],
-            "transcript_path": os.path.join(scratch, "none.jsonl"),
-        }
-        out = run(args.ctx, "hook", "UserPromptSubmit", input=json.dumps(payload), env=env, cwd=work).stdout
-        text = json.loads(out)["hookSpecificOutput"]["additionalContext"] if out.strip() else ""
+        text = ask(args.ctx, work, case["prompt"], env, scratch)
         if args.keep:
             os.makedirs(args.keep, exist_ok=True)
             with open(os.path.join(args.keep, f"{k:03}.md"), "w") as f:
                 f.write(f"{repo}: {case['prompt']}\nexpected: {case['files']}\n\n{text}")
-        files = [f for f in re.findall(r"^- ([^\s:]+)", text, re.M) if "/" in f or "." in f]
+        files = files_shown(text)
         if not case["files"]:
             off.append(bool(text.strip()))
             print(f"{repo:22} {'INJECTED' if text.strip() else 'quiet':8} {case['prompt'][:60]}", file=sys.stderr)
