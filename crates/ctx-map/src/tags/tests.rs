@@ -2,6 +2,7 @@
 //! Declared `#[cfg(test)] mod tests;` in `tags.rs`: compiled for tests only.
 
 use super::*;
+use crate::lang::Lang;
 
 fn defs(lang: Lang, source: &str) -> Vec<(String, Kind, u32, Option<u32>)> {
     extract(lang, source).unwrap().defs.into_iter().map(|d| (d.name, d.kind, d.line, d.parent)).collect()
