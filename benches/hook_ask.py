@@ -7,6 +7,11 @@ import re
 import subprocess
 
 
+def run(*args, **kw):
+    """Run a command, insisting on success; its output as text."""
+    return subprocess.run(args, check=True, capture_output=True, text=True, **kw)
+
+
 def ask(ctx, work, prompt, env, scratch):
     """The text the hook injects for `prompt` in the workspace `work` ('' for none)."""
     payload = {
@@ -16,8 +21,7 @@ def ask(ctx, work, prompt, env, scratch):
         "prompt": prompt,
         "transcript_path": os.path.join(scratch, "none.jsonl"),
     }
-    out = subprocess.run([ctx, "hook", "UserPromptSubmit"], input=json.dumps(payload), env=env, cwd=work,
-                         check=True, capture_output=True, text=True).stdout
+    out = run(ctx, "hook", "UserPromptSubmit", input=json.dumps(payload), env=env, cwd=work).stdout
     return json.loads(out)["hookSpecificOutput"]["additionalContext"] if out.strip() else ""
 
 

@@ -29,11 +29,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from hook_ask import ask, files_shown  # noqa: E402
-
-
-def run(*args, **kw):
-    return subprocess.run(args, check=True, capture_output=True, text=True, **kw)
+from hook_ask import ask, files_shown, run  # noqa: E402
 
 
 def main():
