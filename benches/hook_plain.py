@@ -17,9 +17,11 @@ over the others: how often the hook injected anything (it should not).
 Commit messages are a developer's words (benches/hook_eval.py replays them);
 these are a user's. benches/hook_prompts/ holds the cases: tuning.jsonl
 (arrow, tenacity, structlog, jotai, starlette, indicatif, loguru, tqdm, koa,
-got, rand, crossterm, rich, just, axios, click, bat, fastify) and held-out.jsonl
-(gunicorn, valtio, dialoguer: never tuned on), written by reading each
-repository's code, before any ctx output was seen.
+got, rand, crossterm, rich, just, axios, click, bat, fastify), second.jsonl
+(a second tuning set: zustand, typer, mio, yarl, commander.js, swr, chrono,
+pluggy, ofetch, ratatui, hyperfine, rayon) and held-out.jsonl (gunicorn,
+valtio, dialoguer: never tuned on), written by reading each repository's
+code, before any ctx output was seen.
 """
 import argparse
 import json

@@ -182,6 +182,11 @@ generators loop loops recursion pointer pointers variable variables scope async 
 promise promises thread threads process processes mutex memory stack heap best practice \
 practices idiomatic";
 
+/// [`WORKFLOW`] and [`GENERAL`] as rank's terms (stemmed), to compare with a prompt's.
+fn general_terms() -> HashSet<String> {
+    rank::terms(&format!("{WORKFLOW} {GENERAL}")).into_iter().collect()
+}
+
 /// A prompt's words must be this unlikely to meet in one file's path and
 /// names by chance: the expected number of files holding them all, were
 /// words spread independently (see [`relevant`]).
@@ -383,7 +388,7 @@ fn prompt_terms(prompt: &str) -> Vec<String> {
     }
     // As rank's terms (stemmed), to compare with the prompt's.
     let chatter: HashSet<String> = rank::terms(&CHATTER.join(" ")).into_iter().collect();
-    let general: HashSet<String> = rank::terms(&format!("{WORKFLOW} {GENERAL}")).into_iter().collect();
+    let general = general_terms();
     // What the prompt names as a place is never chatter: a conventional commit's scope
     // (`feat(method): …`, http's `method.rs`) and a file it writes (`method.rs`, `src/code/`).
     let scope = prompt.split_once(':').map(|(head, _)| head).and_then(|head| {
@@ -430,16 +435,14 @@ fn file_lines(ws: &mut Workspace, prompt: &str, words: &[String]) -> crate::Resu
     let named = !relevant(&names, words, &identifiers, config.min_terms).is_empty()
         || writes_defined_code(&files, prompt)
         || rank::in_task_area(&files, prompt).contains(&1.0);
-    if !named && identifiers.is_empty() {
-        return Ok(Vec::new());
-    }
     // In the order `ctx rank` gives them: the words of their contents (the store's
     // postings), what they are for (tests after code), the history kept for this
     // HEAD; not the graph, which a hook has no time to build.
     let counts = crate::inverted::task_counts_reading(ws, &files, task_terms(prompt), MAX_READS)?;
     // An identifier the prompt writes that only a file or two use (`trimRight()`)
     // says which code it is about, though no file defines it.
-    if !named && !identifiers.iter().any(|id| (1..=MAX_USERS).contains(&users(&counts, files.len(), id))) {
+    let used = || identifiers.iter().any(|id| (1..=MAX_USERS).contains(&users(&counts, files.len(), id)));
+    if !named && !used() && !said_in_contents(&counts, files.len(), words) {
         return Ok(Vec::new());
     }
     // `git log` once per HEAD, then from the store.
@@ -523,6 +526,33 @@ const MAX_USERS: usize = 2;
 fn users(counts: &TaskTerms, n: usize, term: &str) -> usize {
     (0..n).filter(|&i| counts.count(i, term) != Default::default()).count()
 }
+
+/// Whether one of the `n` files holds in its text or names at least
+/// [`CONTENT_WORDS`] of the prompt's telling `words` (neither workflow nor
+/// general ones), each of them rare here (in at most [`RARE_SHARE`] of the
+/// files). A user's report says what the code does in words its names need
+/// not use ("compare one level deep" for `shallow`, "retries back off" for
+/// a hook's options), so its paths and names may share too few of them with
+/// it; a prompt about something else ("a limerick about a cat who hates
+/// Mondays") shares at most two such words with any file
+/// (`benches/hook_plain.py`: none of 90 such prompts shares three).
+fn said_in_contents(counts: &TaskTerms, n: usize, words: &[String]) -> bool {
+    let general = general_terms();
+    let rare: Vec<&String> = (words.iter())
+        .filter(|w| !general.contains(*w))
+        .filter(|w| (1..=(n as f64 * RARE_SHARE) as usize).contains(&users(counts, n, w)))
+        .collect();
+    rare.len() >= CONTENT_WORDS
+        && (0..n).any(|i| {
+            rare.iter().filter(|w| counts.count(i, w) != Default::default()).count() >= CONTENT_WORDS
+        })
+}
+
+/// How many rare words of a prompt one file's contents must hold ([`said_in_contents`]).
+const CONTENT_WORDS: usize = 3;
+
+/// The largest share of the files a word may be in and still be rare ([`said_in_contents`]).
+const RARE_SHARE: f64 = 0.25;
 
 /// `- path: Name (l. 12), Class.method (l. 40)`: the definitions the prompt's
 /// words name, or whose code says them ([`crate::said::code_says`], each word

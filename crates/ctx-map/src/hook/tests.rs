@@ -309,3 +309,34 @@ fn the_first_files_show_down_to_a_quarter_of_the_best_the_others_to_min_score() 
     // Nothing that scores nothing.
     assert!(shown(vec![(0.0, 0.0, 0)], 0.5, 5).is_empty());
 }
+
+/// Whether `prompt` has a file of `texts` (one per file) whose text holds
+/// three of its rare words ([`said_in_contents`]).
+fn said_in(texts: &[&str], prompt: &str) -> bool {
+    let tables: Vec<crate::terms::FileTerms> =
+        texts.iter().map(|text| crate::terms::FileTerms::of(text, std::iter::empty::<&str>())).collect();
+    let counts = TaskTerms::of_tables(&tables, prompt);
+    said_in_contents(&counts, texts.len(), &prompt_terms(prompt))
+}
+
+#[test]
+fn a_report_in_words_only_the_code_s_text_holds_is_about_it() {
+    // zustand's `shallow`: no name says "date", "deep" or "level"; its comments do.
+    let texts = [
+        "compare objects one level deep: a Date or a Map compares by its own keys",
+        "create a store with state and actions",
+        "persist the state to storage and read it back",
+        "subscribe to the store and read its state",
+        "devtools connection for the store",
+        "immer middleware to produce the next state",
+        "react hook to read the store",
+        "server rendering snapshot of the store state to read",
+    ];
+    let report =
+        "I pick a Date out of my store and compare it one level deep, and two different dates come out equal";
+    assert!(said_in(&texts, report));
+    // Two such words are no evidence: a prompt about something else shares as many.
+    assert!(!said_in(&texts, "write a poem about a deep lake and a level road"));
+    // Nor are words many files hold, however many.
+    assert!(!said_in(&texts, "read the state of the store"));
+}
