@@ -298,9 +298,9 @@ pub struct RankArgs {
     /// Every source file, however many.
     #[arg(long, conflicts_with = "top")]
     pub all: bool,
-    /// Rank by words alone (BM25), without the reference graph: the baseline.
+    /// Also weigh the reference graph (PageRank toward the best lexical matches): for measuring.
     #[arg(long, hide = true)]
-    pub lexical_only: bool,
+    pub graph: bool,
     /// Leave the version history (git log) out of the ranking.
     #[arg(long)]
     pub no_history: bool,

@@ -127,7 +127,7 @@ fn task_map(
         }
     };
     let focus = focus(ws, &indexed.files, &options.focus, query)?;
-    // One graph for rank's ranking and the map's: both weigh the query's names.
+    // The graph weighs the query's names: the definers of what the task names lead its PageRank.
     let graph = Graph::cached(ws, &indexed.files, &focus.names);
     let paths: Vec<String> = ws.source_files()?.into_iter().map(|f| f.path).collect();
     // The structure reads a few files while the plan's PageRank holds one core.

@@ -73,7 +73,7 @@ pub fn rank(env: &Env, args: &RankArgs) -> anyhow::Result<()> {
     let query = read_query(args.query.as_deref(), args.query_file.as_deref())?.unwrap_or_default();
     let bar = progress_bar(env);
     let progress = |done: usize, total: usize| show_progress(bar.as_ref(), done, total);
-    let options = RankOptions { lexical_only: args.lexical_only, history: !args.no_history, top: args.top };
+    let options = RankOptions { graph: args.graph, history: !args.no_history, top: args.top };
     let ranked = ctxkeep_map::rank::rank_workspace(&mut ws, &query, options, Some(&progress));
     if let Some(bar) = &bar {
         bar.finish_and_clear();

@@ -231,8 +231,9 @@ pub(super) fn plan_task(
     let n = files.len();
     let mut task = vec![0.0; n];
     if let Some(query) = query {
-        let ranked =
-            rank::rank_on(graph, &indexed.terms, query, indexed.history.as_ref(), RankOptions::default());
+        // `ctx rank`'s order, without the graph: the map's own PageRank below follows it.
+        let history = indexed.history.as_ref();
+        let ranked = rank::rank_counted(files, &indexed.terms, query, history, RankOptions::default());
         for r in ranked {
             if let Ok(i) = files.binary_search_by(|f| f.path.as_str().cmp(&r.path)) {
                 task[i] = r.score;
