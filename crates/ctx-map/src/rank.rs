@@ -126,6 +126,7 @@ pub struct RankedFile {
     pub path: String,
     pub score: f64,
     pub lexical: f64,
+    /// Its PageRank toward the best lexical matches (0 unless ranked with [`RankOptions::graph`]).
     pub graph: f64,
     /// How much and how lately the file changed (0 without a history).
     pub recency: f64,
