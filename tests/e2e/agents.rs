@@ -345,3 +345,20 @@ fn init_warns_when_git_ignores_what_agents_find_ctx_through() {
         assert!(!String::from_utf8_lossy(&out.stderr).contains("git ignores"), "{setup:?}");
     }
 }
+
+#[test]
+fn the_root_context_lists_an_agent_file_only_for_what_is_outside_ctx_s_section() {
+    let repo = Repo::with_files(TREE);
+    repo.ok(&["init"]);
+    let root = || std::fs::read_to_string(repo.path(".ctx/context/_root.standard.md")).unwrap();
+    let made = root();
+    assert!(!made.contains("AGENTS.md") && !made.contains("CLAUDE.md"), "ctx's own files listed:\n{made}");
+    // The project's own words in it make it one of the project's files again.
+    let section = String::from_utf8(bytes(&repo, "AGENTS.md")).unwrap();
+    repo.write("AGENTS.md", &format!("Run the linter before each commit.\n\n{section}"));
+    repo.ok(&["scan"]);
+    repo.ok(&["build"]);
+    let theirs = root();
+    assert!(theirs.contains("`AGENTS.md`: Run the linter before each commit."), "{theirs}");
+    assert!(!theirs.contains("CLAUDE.md"), "{theirs}");
+}

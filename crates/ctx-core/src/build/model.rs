@@ -498,9 +498,15 @@ pub(crate) fn assemble(tree: &Tree, i: usize, tier: Tier) -> ContextDoc {
             && paths::PathRole::of(&paths::join(&folder.path, name)) == paths::PathRole::Test
     };
     let detailed = matches!(tier, Tier::Full | Tier::Deep);
+    // The root's AGENTS.md or CLAUDE.md with nothing outside ctx's section (the
+    // summary is what is outside it): the agent reads it already, and ctx wrote it.
+    let only_ctx_s = |f: &FileData| {
+        folder.parent.is_none() && matches!(f.name.as_str(), "AGENTS.md" | "CLAUDE.md") && f.summary.is_none()
+    };
     let files = folder
         .files
         .iter()
+        .filter(|f| !only_ctx_s(f))
         .map(|f| FileLine {
             name: f.name.clone(),
             summary: match f.summary.as_deref() {
