@@ -107,7 +107,7 @@ pub fn is_within(key: &str, folder: &str) -> bool {
 
 /// Bumped when [`PathRole::of`] answers differently for some path: what is
 /// cached from roles (the graph, the outlines) is made again.
-pub const ROLE_RULES_VERSION: u32 = 4;
+pub const ROLE_RULES_VERSION: u32 = 5;
 
 /// What a file is for, read from its path alone: the code itself, or what
 /// surrounds it. Maps, folder context and rankings show the code first and
@@ -139,9 +139,12 @@ impl PathRole {
         let file = parts.next_back().unwrap_or_default();
         // The most telling role any folder names: the first in `FOLDER_ROLES`.
         let mut best: Option<PathRole> = None;
-        let mut under_tests = false;
+        let (mut under_tests, mut under_code) = (false, false);
         for (i, part) in parts.enumerate() {
-            let named = folder_named(part);
+            // Under the code's own folder a folder named for benchmarks is the code's:
+            // hyperfine's `src/benchmark/` runs its users' benchmarks.
+            let named = folder_named(part).filter(|&role| !(under_code && role == PathRole::Bench));
+            under_code |= part == "src" || part == "lib";
             // What a test folder keeps in `data/` or `resources/` is what its tests read
             // (black's `tests/data/cases/*.py`: formatter input, no code of the project's).
             let data =
@@ -327,6 +330,9 @@ mod tests {
             ("examples/tutorial/flaskr/blog.py", PathRole::Example),
             ("docs_src/first_steps/tutorial001.py", PathRole::Example),
             ("benches/map.rs", PathRole::Bench),
+            ("crates/x/benches/map.rs", PathRole::Bench),
+            ("src/benchmark/executor.rs", PathRole::Source),
+            ("lib/bench/index.js", PathRole::Source),
             ("docs/conf.py", PathRole::Docs),
             ("website/src/pages/index.js", PathRole::Docs),
             ("src/_vendor/six.py", PathRole::Vendored),
