@@ -566,9 +566,11 @@ fn watch_follows_other_processes_edits_and_template_overrides_and_skips_ignored_
     repo.write(".ctx/templates/footer.md.hbs", "\n-- footer override --\n");
     // Past the cycles the description's knowledge file may still bring (a busy machine
     // reports it late). The new folder `.ctx/templates` may come first; its build
-    // already reads the override.
+    // already reads the override, unless the folder was seen before the file was
+    // written (a loaded machine): then that cycle built nothing, and the file's is next.
     let cycle = watch.until("the template override", |c| {
         strings(&c["changed"]).iter().any(|p| p.starts_with(".ctx/templates"))
+            && c["build"]["built"].as_array().is_some_and(|built| !built.is_empty())
     });
     let built = cycle["build"]["built"].as_array().map_or(0, Vec::len);
     assert_eq!(built, FOLDERS.len(), "a template change rebuilds every folder: {cycle}");
