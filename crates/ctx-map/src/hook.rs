@@ -436,8 +436,7 @@ fn file_lines(ws: &mut Workspace, prompt: &str, words: &[String]) -> crate::Resu
         || writes_defined_code(&files, prompt)
         || rank::in_task_area(&files, prompt).contains(&1.0);
     // In the order `ctx rank` gives them: the words of their contents (the store's
-    // postings), what they are for (tests after code), the history kept for this
-    // HEAD; not the graph, which a hook has no time to build.
+    // postings), what they are for (tests after code), the history kept for this HEAD.
     let counts = crate::inverted::task_counts_reading(ws, &files, task_terms(prompt), MAX_READS)?;
     // An identifier the prompt writes that only a file or two use (`trimRight()`)
     // says which code it is about, though no file defines it.
@@ -447,7 +446,7 @@ fn file_lines(ws: &mut Workspace, prompt: &str, words: &[String]) -> crate::Resu
     }
     // `git log` once per HEAD, then from the store.
     let history = crate::history::History::cached(ws, crate::history::MAX_COMMITS);
-    let options = RankOptions { graph: false, history: true, top: None };
+    let options = RankOptions { top: None, ..RankOptions::default() };
     let ranked = rank::rank_counted(&files, &counts, prompt, history.as_ref(), options);
     let code = crate::graph::code_names(prompt);
     let by_path: HashMap<&str, usize> = files.iter().enumerate().map(|(i, f)| (f.path.as_str(), i)).collect();
