@@ -446,8 +446,7 @@ fn file_lines(ws: &mut Workspace, prompt: &str, words: &[String]) -> crate::Resu
     }
     // `git log` once per HEAD, then from the store.
     let history = crate::history::History::cached(ws, crate::history::MAX_COMMITS);
-    let options = RankOptions { top: None, ..RankOptions::default() };
-    let ranked = rank::rank_counted(&files, &counts, prompt, history.as_ref(), options);
+    let ranked = rank::rank_counted(&files, &counts, prompt, history.as_ref(), RankOptions::default());
     let code = crate::graph::code_names(prompt);
     let by_path: HashMap<&str, usize> = files.iter().enumerate().map(|(i, f)| (f.path.as_str(), i)).collect();
     // Examples, docs, fixtures and the like well after the code, tests a little
