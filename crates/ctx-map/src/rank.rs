@@ -104,7 +104,8 @@ pub struct RankOptions {
     /// lexical matches, 0.05 of the fused score. Default: false.
     /// On the 760 history cases of docs/benchmarks.md it moved R@5 and MRR
     /// by under 0.01 either way, and it costs the graph (a quarter of a warm
-    /// `ctx rank` on 2,000 files); a task map, which builds it anyway, ranks with it.
+    /// `ctx rank` on 2,000 files). A task map starts from the ranking without
+    /// it, then runs a PageRank of its own toward that ranking's best files.
     pub graph: bool,
     /// Use the version history when there is one. Default: true.
     pub history: bool,
