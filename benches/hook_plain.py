@@ -21,7 +21,9 @@ got, rand, crossterm, rich, just, axios, click, bat, fastify), second.jsonl
 (a second tuning set: zustand, typer, mio, yarl, commander.js, swr, chrono,
 pluggy, ofetch, ratatui, hyperfine, rayon) and held-out.jsonl (gunicorn,
 valtio, dialoguer: never tuned on), written by reading each repository's
-code, before any ctx output was seen.
+code, before any ctx output was seen; off-topic-long.jsonl, ten long
+questions about something else ("explain the CAP theorem with concrete
+examples…") asked in six repositories.
 """
 import argparse
 import json

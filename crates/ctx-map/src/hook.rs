@@ -441,7 +441,7 @@ fn file_lines(ws: &mut Workspace, prompt: &str, words: &[String]) -> crate::Resu
     // An identifier the prompt writes that only a file or two use (`trimRight()`)
     // says which code it is about, though no file defines it.
     let used = || identifiers.iter().any(|id| (1..=MAX_USERS).contains(&users(&counts, files.len(), id)));
-    if !named && !used() && !said_in_contents(&counts, files.len(), words) {
+    if !named && !used() && !said_in_contents(&counts, &names, words) {
         return Ok(Vec::new());
     }
     // `git log` once per HEAD, then from the store.
@@ -525,16 +525,21 @@ fn users(counts: &TaskTerms, n: usize, term: &str) -> usize {
     (0..n).filter(|&i| counts.count(i, term) != Default::default()).count()
 }
 
-/// Whether one of the `n` files holds in its text or names at least
-/// [`CONTENT_WORDS`] of the prompt's telling `words` (neither workflow nor
-/// general ones), each of them rare here (in at most [`RARE_SHARE`] of the
-/// files). A user's report says what the code does in words its names need
-/// not use ("compare one level deep" for `shallow`, "retries back off" for
-/// a hook's options), so its paths and names may share too few of them with
-/// it; a prompt about something else ("a limerick about a cat who hates
-/// Mondays") shares at most two such words with any file
-/// (`benches/hook_plain.py`: none of 90 such prompts shares three).
-fn said_in_contents(counts: &TaskTerms, n: usize, words: &[String]) -> bool {
+/// Whether one of the files (`names`: what each one's path and names share
+/// with the prompt) holds in its text or names at least [`CONTENT_WORDS`] of
+/// the prompt's telling `words` (neither workflow nor general ones), each of
+/// them rare here (in at most [`RARE_SHARE`] of the files), and its path or
+/// names one telling word of the prompt. A user's report says what the code
+/// does in words its names need not use ("compare one level deep" for
+/// `shallow`, whose `compareEntries` says one of them), so its paths and
+/// names may share too few of them for [`relevant`]. A short prompt about
+/// something else ("a limerick about a cat who hates Mondays") shares at
+/// most two such words with any file; a long one ("explain the CAP theorem
+/// with concrete examples of databases…") may share more with some file's
+/// text, but seldom with one whose names say one of its words too
+/// (`benches/hook_plain.py`).
+fn said_in_contents(counts: &TaskTerms, names: &[FileNames], words: &[String]) -> bool {
+    let n = names.len();
     let general = general_terms();
     let rare: Vec<&String> = (words.iter())
         .filter(|w| !general.contains(*w))
@@ -542,7 +547,8 @@ fn said_in_contents(counts: &TaskTerms, n: usize, words: &[String]) -> bool {
         .collect();
     rare.len() >= CONTENT_WORDS
         && (0..n).any(|i| {
-            rare.iter().filter(|w| counts.count(i, w) != Default::default()).count() >= CONTENT_WORDS
+            names[i].all.iter().any(|w| !general.contains(w))
+                && rare.iter().filter(|w| counts.count(i, w) != Default::default()).count() >= CONTENT_WORDS
         })
 }
 

@@ -310,33 +310,45 @@ fn the_first_files_show_down_to_a_quarter_of_the_best_the_others_to_min_score() 
     assert!(shown(vec![(0.0, 0.0, 0)], 0.5, 5).is_empty());
 }
 
-/// Whether `prompt` has a file of `texts` (one per file) whose text holds
-/// three of its rare words ([`said_in_contents`]).
-fn said_in(texts: &[&str], prompt: &str) -> bool {
+/// Whether `prompt` has a file of `texts` (one per file: the file's text and
+/// the names it defines) whose text holds three of its rare words and whose
+/// names one of its words ([`said_in_contents`]).
+fn said_in(texts: &[(&str, &[&str])], prompt: &str) -> bool {
+    let words = prompt_terms(prompt);
     let tables: Vec<crate::terms::FileTerms> =
-        texts.iter().map(|text| crate::terms::FileTerms::of(text, std::iter::empty::<&str>())).collect();
-    let counts = TaskTerms::of_tables(&tables, prompt);
-    said_in_contents(&counts, texts.len(), &prompt_terms(prompt))
+        texts.iter().map(|(text, defs)| crate::terms::FileTerms::of(text, defs.iter().copied())).collect();
+    let names: Vec<FileNames> = texts
+        .iter()
+        .enumerate()
+        .map(|(i, (_, defs))| FileNames::of(&file(&format!("src/f{i}.ts"), defs), &words))
+        .collect();
+    said_in_contents(&TaskTerms::of_tables(&tables, prompt), &names, &words)
 }
 
 #[test]
 fn a_report_in_words_only_the_code_s_text_holds_is_about_it() {
     // zustand's `shallow`: no name says "date", "deep" or "level"; its comments do.
-    let texts = [
-        "compare objects one level deep: a Date or a Map compares by its own keys",
-        "create a store with state and actions",
-        "persist the state to storage and read it back",
-        "subscribe to the store and read its state",
-        "devtools connection for the store",
-        "immer middleware to produce the next state",
-        "react hook to read the store",
-        "server rendering snapshot of the store state to read",
+    let texts: [(&str, &[&str]); 8] = [
+        (
+            "compare objects one level deep: a Date or a Map compares by its own keys",
+            &["shallow", "compareEntries"],
+        ),
+        ("create a store with state and actions", &["createStore"]),
+        ("persist the state to storage and read it back", &["persist"]),
+        ("subscribe to the store and read its state", &["subscribe"]),
+        ("devtools connection for the store", &["devtools"]),
+        ("immer middleware to produce the next state", &["immer"]),
+        ("react hook to read the store", &["useStore"]),
+        ("server rendering snapshot of the store state to read", &["getServerState"]),
     ];
     let report =
         "I pick a Date out of my store and compare it one level deep, and two different dates come out equal";
     assert!(said_in(&texts, report));
     // Two such words are no evidence: a prompt about something else shares as many.
-    assert!(!said_in(&texts, "write a poem about a deep lake and a level road"));
-    // Nor are words many files hold, however many.
+    assert!(!said_in(&texts, "write a poem about comparing a deep lake"));
+    // Nor are three when no word of the prompt names anything of the file's: a long
+    // question about something else meets a few of any file's words.
+    assert!(!said_in(&texts, "a date, a map and their keys"));
+    // Nor words many files hold, however many.
     assert!(!said_in(&texts, "read the state of the store"));
 }
