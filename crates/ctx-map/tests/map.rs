@@ -408,6 +408,33 @@ fn ranked_from_the_store(ws: &mut Workspace, query: &str) -> Vec<(String, f64, f
 }
 
 #[test]
+fn rank_weighs_the_graph_only_when_asked_and_then_as_a_fresh_one() {
+    use ctxkeep_map::rank::{RankOptions, rank, rank_workspace};
+    use ctxkeep_map::terms::FileTerms;
+    let dir = tree(SHOP);
+    let cache = tempfile::tempdir().unwrap();
+    let mut ws = open(dir.path(), cache.path());
+    let query = "the cart total is wrong";
+    let plain = RankOptions { history: false, ..RankOptions::default() };
+    let (without, _) = rank_workspace(&mut ws, query, plain, None).unwrap();
+    assert!(without.iter().all(|r| r.graph == 0.0), "{without:?}");
+    // Asked for, the stored graph's PageRank leads from the cart to what it uses.
+    let graph = RankOptions { graph: true, ..plain };
+    let (with, _) = rank_workspace(&mut ws, query, graph, None).unwrap();
+    let of = |path: &str| with.iter().find(|r| r.path == path).unwrap();
+    assert!(of("shop/models.py").graph > 0.0 && of("shop/cart.py").graph > 0.0, "{with:?}");
+    // The same as a graph built afresh from the files.
+    let (files, _) = ctxkeep_map::index::index(&mut ws, None).unwrap();
+    let tables: Vec<FileTerms> = files
+        .iter()
+        .map(|f| FileTerms::of(&std::fs::read_to_string(ws.root().join(&f.path)).unwrap(), f.defined_names()))
+        .collect();
+    let fresh = rank(&files, &tables, query, None, graph);
+    let key = |r: &ctxkeep_map::rank::RankedFile| (r.path.clone(), r.score, r.graph);
+    assert_eq!(with.iter().map(key).collect::<Vec<_>>(), fresh.iter().map(key).collect::<Vec<_>>());
+}
+
+#[test]
 fn the_stored_postings_rank_as_fresh_tables_and_follow_the_files() {
     let dir = tree(SHOP);
     let cache = tempfile::tempdir().unwrap();
