@@ -589,8 +589,8 @@ fn file_line(
     let said = |name: &str| rank::terms(name).iter().filter_map(|t| telling.get(t.as_str())).sum::<f64>();
     let code_says = match ctxkeep_core::read_within(root, &file.path) {
         Ok(bytes) => {
-            let word = |t: &str| words.iter().find(|w| *w == t).map(|w| (w.as_str(), 1.0));
-            crate::said::code_says(&String::from_utf8_lossy(&bytes), all, word)
+            let terms: Vec<(&str, f64)> = words.iter().map(|w| (w.as_str(), 1.0)).collect();
+            crate::said::code_says(&String::from_utf8_lossy(&bytes), all, &terms)
         }
         Err(_) => vec![0.0; all.len()],
     };

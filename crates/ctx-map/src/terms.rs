@@ -34,6 +34,9 @@ pub struct TermCount {
 
 const HEADER: usize = 12;
 
+/// The longest term a table keeps, in bytes (its length is one byte).
+pub(crate) const MAX_TERM_LEN: usize = u8::MAX as usize;
+
 impl FileTerms {
     /// The table of `text`'s terms and of the terms of the `names` it defines.
     pub fn of<'a>(text: &str, names: impl IntoIterator<Item = &'a str>) -> FileTerms {
@@ -57,7 +60,7 @@ impl FileTerms {
             visit_terms(name, |term| add(term, true));
         }
         let mut entries: Vec<(String, TermCount)> =
-            counts.into_iter().filter(|(term, _)| term.len() <= usize::from(u8::MAX)).collect();
+            counts.into_iter().filter(|(term, _)| term.len() <= MAX_TERM_LEN).collect();
         entries.sort_unstable_by(|a, b| a.0.cmp(&b.0));
         let heap: usize = entries.iter().map(|(term, _)| 1 + term.len() + 8).sum();
         let mut data = Vec::with_capacity(HEADER + 4 * entries.len() + heap);

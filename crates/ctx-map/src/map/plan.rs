@@ -248,18 +248,24 @@ pub(super) fn plan_task(
         Some(_) => indexed.terms.terms().iter().map(String::as_str).zip(indexed.terms.weights()).collect(),
         None => HashMap::default(),
     };
-    let says_the_task = |name: &str| -> f64 {
+    // The counts leave out terms too long to be kept (never a name's in practice).
+    let terms_counted = task_terms.keys().all(|t| t.len() <= crate::terms::MAX_TERM_LEN);
+    // How much `name` says of the task, where it can only say `terms` of it.
+    let says_of = |name: &str, terms: &[&str]| -> f64 {
         // Each term of a name is a piece of it, lowercased (a stem only drops an
         // ending): a name holding none of the task's terms is not split at all.
         let may = |t: &&str| name.as_bytes().windows(t.len()).any(|w| w.eq_ignore_ascii_case(t.as_bytes()));
-        if task_terms.is_empty() || (name.is_ascii() && !task_terms.keys().any(may)) {
+        if terms.is_empty() || (name.is_ascii() && !terms.iter().any(may)) {
             return 0.0;
         }
         let mut said = crate::terms::terms(name);
         said.sort_unstable();
         said.dedup();
-        said.iter().filter_map(|t| task_terms.get(t.as_str())).sum()
+        // (A sum of nothing is -0.0, which `total_cmp` puts below a 0.0.)
+        said.iter().filter_map(|t| task_terms.get(t.as_str())).fold(0.0, |sum, w| sum + w)
     };
+    let all_terms: Vec<&str> = task_terms.keys().copied().collect();
+    let says_the_task = |name: &str| says_of(name, &all_terms);
     let max_task = task.iter().copied().fold(0.0, f64::max);
     let mut best: Vec<usize> = (0..n).filter(|&i| task[i] > 0.0).collect();
     best.sort_by(|&a, &b| task[b].total_cmp(&task[a]).then(a.cmp(&b)));
@@ -294,6 +300,11 @@ pub(super) fn plan_task(
         let file = &files[f];
         let score = &ranking.def_rank[f];
         let repeats = overrides(file, score);
+        // The terms the names the file defines say, from the task's counts: few, or none.
+        let said_in_names: Vec<&str> = match terms_counted {
+            true => all_terms.iter().copied().filter(|t| indexed.terms.count(f, t).names > 0).collect(),
+            false => all_terms.clone(),
+        };
         let mut defs: Vec<(Told, usize)> = shown_defs(file, weight[f] < 1.0, focus, &boilerplate)
             .map(|d| {
                 let def = &file.tags.defs[d];
@@ -301,13 +312,16 @@ pub(super) fn plan_task(
                 let public = !crate::tags::private_by_name(&def.name);
                 // A constructor is its class's call: it says what the class's name does
                 // ("add a max_width option to Panel" is about `Panel.__init__`'s parameters).
-                let name = match def.is_constructor() {
-                    true => {
-                        def.parent(&file.tags.defs).map_or(def.name.as_str(), |class| class.name.as_str())
-                    }
-                    false => def.name.as_str(),
+                let said_by = match def.is_constructor() {
+                    true => def.parent(&file.tags.defs).unwrap_or(def),
+                    false => def,
                 };
-                let says = if repeats[d] < 1.0 { 0.0 } else { says_the_task(name) };
+                // A name the file defines says only the terms its names say.
+                let says = match (repeats[d] < 1.0, said_by.kind.defines_name()) {
+                    (true, _) => 0.0,
+                    (false, true) => says_of(&said_by.name, &said_in_names),
+                    (false, false) => says_the_task(&said_by.name),
+                };
                 ((named, !def.deprecated, says, 0.0, public, def.kind != Kind::Constant), d)
             })
             .collect();
@@ -482,8 +496,8 @@ fn says_in_code(
         return;
     }
     let Ok(bytes) = ctxkeep_core::read_within(root, &file.path) else { return };
-    let weight = |t: &str| task_terms.get_key_value(t).map(|(&term, &w)| (term, w));
-    let says = crate::said::code_says(&String::from_utf8_lossy(&bytes), &file.tags.defs, weight);
+    let terms: Vec<(&str, f64)> = task_terms.iter().map(|(&term, &w)| (term, w)).collect();
+    let says = crate::said::code_says(&String::from_utf8_lossy(&bytes), &file.tags.defs, &terms);
     for (told, d) in defs.iter_mut() {
         if repeats[*d] >= 1.0 {
             told.2 += CODE * says[*d];
