@@ -117,6 +117,9 @@ fn task_map(
     query: Option<&str>,
     progress: Option<Progress>,
 ) -> Result<RepoMap> {
+    // The render counts tokens: the tokenizer gets ready on the pool meanwhile.
+    let tok = ws.config().build.tokenizer.get();
+    rayon::spawn(|| tok.prepare());
     // Ranking for a query reads what `ctx rank` reads: the counts of its terms and the history.
     let indexed = match query {
         Some(query) => index::index_for_task(ws, progress, query, true)?,
@@ -136,7 +139,6 @@ fn task_map(
         || plan_task(&graph, &indexed, &focus, query, options.tokens, root),
         || structure::detect(root, &paths, TREE_DEPTH, detector),
     );
-    let tok = ws.config().build.tokenizer.get();
     let map = render(&indexed.files, &plan, structure, options.tokens, tok, indexed.stats.clone());
     index::drop_in_background((indexed, plan));
     Ok(map)

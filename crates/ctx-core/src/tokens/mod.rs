@@ -23,6 +23,11 @@ pub trait Tokenizer: Send + Sync + fmt::Debug {
     /// first `k + 1` tokens. Lets a caller try many cuts for one encoding.
     fn token_ends(&self, text: &str) -> Vec<usize>;
 
+    /// Make ready what counting needs (a compiled pattern): the first count
+    /// does it otherwise. A caller with a core to spare calls it on another
+    /// thread first, while it does something else. Default: nothing.
+    fn prepare(&self) {}
+
     /// Whether counts add up at a line start: `count(a + b)` is `count(a) +
     /// count(b)` whenever `a` ends with a newline and `b` starts with neither
     /// whitespace nor `/`. A caller that counts many texts made of the same
@@ -83,6 +88,11 @@ impl Tokenizer for O200k {
 
     fn count(&self, text: &str) -> usize {
         count_memoized(text, o200k::count)
+    }
+
+    /// Compiles the pre-tokenizing pattern (~5 ms).
+    fn prepare(&self) {
+        o200k::prepare();
     }
 
     /// True: a count is the sum of its chunks' (`count_memoized`), and such a cut is a chunk's end.

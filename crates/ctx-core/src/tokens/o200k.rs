@@ -26,6 +26,11 @@ const PATTERN: &str = concat!(
 /// `None` only if the constant pattern failed to compile, which the tests rule out.
 static PIECES: LazyLock<Option<fancy_regex::Regex>> = LazyLock::new(|| fancy_regex::Regex::new(PATTERN).ok());
 
+/// Compile [`PIECES`] now rather than at the first count.
+pub(super) fn prepare() {
+    LazyLock::force(&PIECES);
+}
+
 /// The vocabulary table, split into its parts.
 struct Vocab {
     ranks: usize,
