@@ -362,3 +362,23 @@ fn the_root_context_lists_an_agent_file_only_for_what_is_outside_ctx_s_section()
     assert!(theirs.contains("`AGENTS.md`: Run the linter before each commit."), "{theirs}");
     assert!(!theirs.contains("CLAUDE.md"), "{theirs}");
 }
+
+#[test]
+fn an_agent_file_of_the_config_is_listed_only_for_what_is_outside_ctx_s_section() {
+    let repo = Repo::with_files(TREE);
+    repo.write("docs/usage.md", "# Usage\n\nCall `sign()` before sending.\n");
+    repo.ok(&["init"]);
+    repo.write(".ctx/config.toml", "[agents]\nfiles = [\"AGENTS.md\", \"docs/AGENT-NOTES.md\"]\n");
+    repo.ok(&["update"]);
+    assert!(String::from_utf8(bytes(&repo, "docs/AGENT-NOTES.md")).unwrap().contains(BEGIN));
+    repo.ok(&["build"]);
+    let docs = || std::fs::read_to_string(repo.path(".ctx/context/docs.standard.md")).unwrap();
+    let made = docs();
+    assert!(made.contains("usage.md") && !made.contains("AGENT-NOTES.md"), "ctx's own file listed:\n{made}");
+    let section = String::from_utf8(bytes(&repo, "docs/AGENT-NOTES.md")).unwrap();
+    repo.write("docs/AGENT-NOTES.md", &format!("Sign every release by hand.\n\n{section}"));
+    repo.ok(&["scan"]);
+    repo.ok(&["build"]);
+    let theirs = docs();
+    assert!(theirs.contains("`AGENT-NOTES.md`: Sign every release by hand."), "{theirs}");
+}

@@ -407,7 +407,13 @@ impl Workspace {
         };
         let ctx_dir = self.ctx_dir();
         let detector = detector_of(&self.config.secrets, &self.detector);
-        let site = build::Site { root: &self.root, ctx_dir: &ctx_dir, config: &self.config.build, detector };
+        let site = build::Site {
+            root: &self.root,
+            ctx_dir: &ctx_dir,
+            config: &self.config.build,
+            agent_files: &self.config.agents.files,
+            detector,
+        };
         build::build(&mut self.store.conn, site, &options)
     }
 
@@ -435,7 +441,13 @@ impl Workspace {
 
     /// Where a build of this workspace reads from, `.ctx/` being `ctx_dir`.
     fn build_site<'a>(&'a self, ctx_dir: &'a Path) -> build::Site<'a> {
-        build::Site { root: &self.root, ctx_dir, config: &self.config.build, detector: self.detector() }
+        build::Site {
+            root: &self.root,
+            ctx_dir,
+            config: &self.config.build,
+            agent_files: &self.config.agents.files,
+            detector: self.detector(),
+        }
     }
 
     /// Folders whose description and content nobody has written, the most important first.

@@ -128,6 +128,8 @@ pub(crate) struct Site<'a> {
     pub root: &'a Path,
     pub ctx_dir: &'a Path,
     pub config: &'a BuildConfig,
+    /// The files ctx writes its section into (`agents.files`), repository-relative.
+    pub agent_files: &'a [String],
     pub detector: &'a Detector,
 }
 
@@ -152,6 +154,7 @@ impl Inputs {
         // No tree below: the stack and commands are the context's, not the map's.
         let found = structure::detect(site.root, &tree.readable_paths(), 0, site.detector);
         tree.project = Project { stack: found.stack, commands: found.commands };
+        tree.agent_files = site.agent_files.iter().cloned().collect();
         Ok(Inputs { tree, templates, tokenizer: site.config.tokenizer.get() })
     }
 

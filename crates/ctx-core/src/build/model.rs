@@ -83,6 +83,8 @@ pub(crate) struct Tree {
     pub index: HashMap<String, usize>,
     /// The project's stack and commands, shown in the root's files (empty until set).
     pub project: Project,
+    /// The files ctx writes its section into (`agents.files`; none until set).
+    pub agent_files: rustc_hash::FxHashSet<String>,
 }
 
 /// In how many of a folder's files a definition written alike (the same
@@ -240,7 +242,7 @@ impl Tree {
             });
         }
 
-        let mut tree = Tree { folders, index, project: Project::default() };
+        let mut tree = Tree { folders, index, project: Project::default(), agent_files: Default::default() };
         tree.compute_digests();
         let below = code_below(&tree.folders);
         for (folder, code) in tree.folders.iter_mut().zip(below) {
@@ -498,10 +500,13 @@ pub(crate) fn assemble(tree: &Tree, i: usize, tier: Tier) -> ContextDoc {
             && paths::PathRole::of(&paths::join(&folder.path, name)) == paths::PathRole::Test
     };
     let detailed = matches!(tier, Tier::Full | Tier::Deep);
-    // The root's AGENTS.md or CLAUDE.md with nothing outside ctx's section (the
-    // summary is what is outside it): the agent reads it already, and ctx wrote it.
+    // An agent file (AGENTS.md, CLAUDE.md, any of `agents.files`) with nothing outside
+    // ctx's section (a Markdown file's summary is what is outside it): the agent reads
+    // it already, and ctx wrote it.
     let only_ctx_s = |f: &FileData| {
-        folder.parent.is_none() && matches!(f.name.as_str(), "AGENTS.md" | "CLAUDE.md") && f.summary.is_none()
+        f.lang.as_deref() == Some("markdown")
+            && f.summary.is_none()
+            && tree.agent_files.contains(&paths::join(&folder.path, &f.name))
     };
     let files = folder
         .files
