@@ -690,6 +690,10 @@ fn purpose_order(purpose: &str) -> usize {
 /// sibling's name sorts between (`axum/src` before `axum-core`, as `-` sorts
 /// before `/`).
 fn tree(paths: &[String], depth: usize) -> Vec<TreeEntry> {
+    // Every folder is at level 1 or deeper.
+    if depth == 0 {
+        return Vec::new();
+    }
     // Every folder: the files below it, whether it holds one of its own, its subfolders.
     let mut counts: BTreeMap<Vec<&str>, usize> = BTreeMap::new();
     let mut holds_files: BTreeSet<Vec<&str>> = BTreeSet::new();

@@ -133,11 +133,12 @@ fn task_map(
     // The graph weighs the query's names: the definers of what the task names lead its PageRank.
     let graph = Graph::cached(ws, &indexed.files, &focus.names);
     let paths: Vec<String> = ws.source_files()?.into_iter().map(|f| f.path).collect();
-    // The structure reads a few files while the plan's PageRank holds one core.
+    // The structure reads a few files while the plan's PageRank holds one core. A
+    // task's map shows no tree ([`render`]): none is made.
     let (root, detector) = (ws.root(), ws.detector());
     let (plan, structure) = rayon::join(
         || plan_task(&graph, &indexed, &focus, query, options.tokens, root),
-        || structure::detect(root, &paths, TREE_DEPTH, detector),
+        || structure::detect(root, &paths, 0, detector),
     );
     let map = render(&indexed.files, &plan, structure, options.tokens, tok, indexed.stats.clone());
     index::drop_in_background((indexed, plan));
