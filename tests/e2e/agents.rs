@@ -346,21 +346,30 @@ fn init_warns_when_git_ignores_what_agents_find_ctx_through() {
     }
 }
 
+/// `agent` (holding ctx's section) with `own` written above the section, the
+/// tree scanned and built: the context file `context` then.
+fn with_own_text(repo: &Repo, agent: &str, own: &str, context: &str) -> String {
+    let section = String::from_utf8(bytes(repo, agent)).unwrap();
+    assert!(section.contains(BEGIN), "{section}");
+    repo.write(agent, &format!("{own}\n\n{section}"));
+    repo.ok(&["scan"]);
+    repo.ok(&["build"]);
+    std::fs::read_to_string(repo.path(&format!(".ctx/context/{context}"))).unwrap()
+}
+
 #[test]
 fn the_root_context_lists_an_agent_file_only_for_what_is_outside_ctx_s_section() {
     let repo = Repo::with_files(TREE);
     repo.ok(&["init"]);
-    let root = || std::fs::read_to_string(repo.path(".ctx/context/_root.standard.md")).unwrap();
-    let made = root();
+    let made = std::fs::read_to_string(repo.path(".ctx/context/_root.standard.md")).unwrap();
     assert!(!made.contains("AGENTS.md") && !made.contains("CLAUDE.md"), "ctx's own files listed:\n{made}");
     // The project's own words in it make it one of the project's files again.
-    let section = String::from_utf8(bytes(&repo, "AGENTS.md")).unwrap();
-    repo.write("AGENTS.md", &format!("Run the linter before each commit.\n\n{section}"));
-    repo.ok(&["scan"]);
-    repo.ok(&["build"]);
-    let theirs = root();
+    let theirs = with_own_text(&repo, "AGENTS.md", "Run the linter before each commit.", "_root.standard.md");
     assert!(theirs.contains("`AGENTS.md`: Run the linter before each commit."), "{theirs}");
     assert!(!theirs.contains("CLAUDE.md"), "{theirs}");
+    // A list of rules is the project's own words too, though it makes no summary.
+    let theirs = with_own_text(&repo, "CLAUDE.md", "- Never push to main.", "_root.standard.md");
+    assert!(theirs.contains("`CLAUDE.md`"), "{theirs}");
 }
 
 #[test]
@@ -370,15 +379,10 @@ fn an_agent_file_of_the_config_is_listed_only_for_what_is_outside_ctx_s_section(
     repo.ok(&["init"]);
     repo.write(".ctx/config.toml", "[agents]\nfiles = [\"AGENTS.md\", \"docs/AGENT-NOTES.md\"]\n");
     repo.ok(&["update"]);
-    assert!(String::from_utf8(bytes(&repo, "docs/AGENT-NOTES.md")).unwrap().contains(BEGIN));
     repo.ok(&["build"]);
-    let docs = || std::fs::read_to_string(repo.path(".ctx/context/docs.standard.md")).unwrap();
-    let made = docs();
+    let made = std::fs::read_to_string(repo.path(".ctx/context/docs.standard.md")).unwrap();
     assert!(made.contains("usage.md") && !made.contains("AGENT-NOTES.md"), "ctx's own file listed:\n{made}");
-    let section = String::from_utf8(bytes(&repo, "docs/AGENT-NOTES.md")).unwrap();
-    repo.write("docs/AGENT-NOTES.md", &format!("Sign every release by hand.\n\n{section}"));
-    repo.ok(&["scan"]);
-    repo.ok(&["build"]);
-    let theirs = docs();
+    let theirs =
+        with_own_text(&repo, "docs/AGENT-NOTES.md", "Sign every release by hand.", "docs.standard.md");
     assert!(theirs.contains("`AGENT-NOTES.md`: Sign every release by hand."), "{theirs}");
 }

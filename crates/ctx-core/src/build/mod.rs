@@ -140,6 +140,18 @@ pub(crate) struct Inputs {
     tokenizer: &'static dyn Tokenizer,
 }
 
+/// The agent files (`agents`, repository-relative) that hold ctx's section and
+/// nothing else but blank lines: ctx wrote them, and the agent reads them
+/// already. A few small files, read from the disk: the scan keeps no more
+/// of their text than a summary, which a list of rules has none of.
+fn ctx_only_files(root: &Path, agents: &[String]) -> rustc_hash::FxHashSet<String> {
+    let only_ctx_s = |bytes: &[u8]| {
+        crate::agents::section::outside_section(bytes)
+            .is_some_and(|rest| rest.iter().all(u8::is_ascii_whitespace))
+    };
+    agents.iter().filter(|rel| crate::read_within(root, rel).is_ok_and(|b| only_ctx_s(&b))).cloned().collect()
+}
+
 impl Inputs {
     /// Read the inputs; `conn` is in a transaction, so the tree is one moment's.
     pub fn load(conn: &Connection, site: Site) -> Result<Inputs> {
@@ -154,7 +166,7 @@ impl Inputs {
         // No tree below: the stack and commands are the context's, not the map's.
         let found = structure::detect(site.root, &tree.readable_paths(), 0, site.detector);
         tree.project = Project { stack: found.stack, commands: found.commands };
-        tree.agent_files = site.agent_files.iter().cloned().collect();
+        tree.ctx_only_files = ctx_only_files(site.root, site.agent_files);
         Ok(Inputs { tree, templates, tokenizer: site.config.tokenizer.get() })
     }
 

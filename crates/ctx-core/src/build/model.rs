@@ -83,8 +83,9 @@ pub(crate) struct Tree {
     pub index: HashMap<String, usize>,
     /// The project's stack and commands, shown in the root's files (empty until set).
     pub project: Project,
-    /// The files ctx writes its section into (`agents.files`; none until set).
-    pub agent_files: rustc_hash::FxHashSet<String>,
+    /// The agent files (`agents.files`) holding nothing but ctx's section, which
+    /// no context file lists (none until set).
+    pub ctx_only_files: rustc_hash::FxHashSet<String>,
 }
 
 /// In how many of a folder's files a definition written alike (the same
@@ -242,7 +243,8 @@ impl Tree {
             });
         }
 
-        let mut tree = Tree { folders, index, project: Project::default(), agent_files: Default::default() };
+        let mut tree =
+            Tree { folders, index, project: Project::default(), ctx_only_files: Default::default() };
         tree.compute_digests();
         let below = code_below(&tree.folders);
         for (folder, code) in tree.folders.iter_mut().zip(below) {
@@ -501,13 +503,8 @@ pub(crate) fn assemble(tree: &Tree, i: usize, tier: Tier) -> ContextDoc {
     };
     let detailed = matches!(tier, Tier::Full | Tier::Deep);
     // An agent file (AGENTS.md, CLAUDE.md, any of `agents.files`) with nothing outside
-    // ctx's section (a Markdown file's summary is what is outside it): the agent reads
-    // it already, and ctx wrote it.
-    let only_ctx_s = |f: &FileData| {
-        f.lang.as_deref() == Some("markdown")
-            && f.summary.is_none()
-            && tree.agent_files.contains(&paths::join(&folder.path, &f.name))
-    };
+    // ctx's section: the agent reads it already, and ctx wrote it.
+    let only_ctx_s = |f: &FileData| tree.ctx_only_files.contains(&paths::join(&folder.path, &f.name));
     let files = folder
         .files
         .iter()
