@@ -23,6 +23,9 @@ const APPLICATION_ID: i32 = 0x6374_7821;
 
 /// How long a writer waits for another writer before giving up.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(60);
+/// How much of the database file SQLite may map into memory (more than ctx's
+/// stores hold: all of it). Address space, not memory: pages are read as touched.
+const MMAP_SIZE: i64 = 1 << 30;
 
 /// The migrations, in order; migration `i` brings the schema to version `i + 1`.
 /// A shipped migration is never edited: add a new file instead.
@@ -123,6 +126,9 @@ impl Store {
         // Statement journals (an INSERT OR IGNORE that fires the FTS
         // triggers needs one per row) in memory, not in a temporary file.
         self.conn.pragma_update(None, "temp_store", "MEMORY")?;
+        // Reads straight from the mapped file, not a system call and a copy a
+        // page: a warm map reads ~11 MB of cached tags (rust-crates, 3 ms of 110).
+        self.conn.pragma_update(None, "mmap_size", MMAP_SIZE)?;
         // The lexical channel's ranking function (memory/rank.rs).
         crate::memory::rank::register(&self.conn)?;
         Ok(())
