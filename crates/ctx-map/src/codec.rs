@@ -2,7 +2,7 @@
 //! decodes every file's tags). Little-endian `u32`s and length-prefixed
 //! UTF-8; anything that does not decode is treated as not cached.
 
-use crate::tags::{Def, DefaultExport, FileTags, Kind, Ref};
+use crate::tags::{Def, DefaultExport, FileTags, Kind, Name, Ref};
 
 const KINDS: [Kind; 12] = [
     Kind::Function,
@@ -88,7 +88,7 @@ pub fn decode(bytes: &[u8]) -> Option<FileTags> {
     let n = r.u32()? as usize;
     let mut defs = Vec::with_capacity(n.min(bytes.len()));
     for _ in 0..n {
-        let name = r.str()?;
+        let name = r.name()?;
         let byte = r.byte()?;
         let (kind, deprecated) = (*KINDS.get((byte & !DEPRECATED) as usize)?, byte & DEPRECATED != 0);
         let (line, end_line) = (r.u32()?, r.u32()?);
@@ -100,7 +100,7 @@ pub fn decode(bytes: &[u8]) -> Option<FileTags> {
     let n = r.u32()? as usize;
     let mut refs = Vec::with_capacity(n.min(bytes.len()));
     for _ in 0..n {
-        let (name, count, bare, method, exported) = (r.str()?, r.u32()?, r.u32()?, r.u32()?, r.u32()?);
+        let (name, count, bare, method, exported) = (r.name()?, r.u32()?, r.u32()?, r.u32()?, r.u32()?);
         let from = Some(r.str()?).filter(|from| !from.is_empty());
         let alias = Some(r.str()?).filter(|alias| !alias.is_empty());
         let default_import = match r.byte()? {
@@ -108,7 +108,7 @@ pub fn decode(bytes: &[u8]) -> Option<FileTags> {
             1 => true,
             _ => return None,
         };
-        let owners = (0..r.u32()?).map(|_| Some((r.str()?, r.u32()?))).collect::<Option<Vec<_>>>()?;
+        let owners = (0..r.u32()?).map(|_| Some((r.name()?, r.u32()?))).collect::<Option<Vec<_>>>()?;
         refs.push(Ref { name, count, bare, method, exported, from, alias, default_import, owners });
     }
     let private_modules = (0..r.u32()?).map(|_| r.str()).collect::<Option<Vec<_>>>()?;
@@ -164,6 +164,12 @@ impl Reader<'_> {
     fn str(&mut self) -> Option<String> {
         let n = self.u32()? as usize;
         String::from_utf8(self.take(n)?.to_vec()).ok()
+    }
+
+    /// A name: on the stack when short, no allocation.
+    fn name(&mut self) -> Option<Name> {
+        let n = self.u32()? as usize;
+        Name::from_utf8(self.take(n)?).ok()
     }
 }
 

@@ -230,7 +230,7 @@ mod tests {
     fn hidden(path: &str, lang: Lang, source: &str) -> Vec<String> {
         let file = IndexedFile::parsed(path, lang, source);
         let Some(module) = JsModule::of(&file) else { return Vec::new() };
-        file.tags.defs.iter().filter(|d| module.hides(d)).map(|d| d.name.clone()).collect()
+        file.tags.defs.iter().filter(|d| module.hides(d)).map(|d| d.name.to_string()).collect()
     }
 
     #[test]

@@ -83,7 +83,7 @@ pub fn extract(source: &str) -> FileTags {
         if let Some((name, kind)) = definition(line.trim_start()) {
             let signature: String = line.trim().trim_end_matches('{').trim_end().chars().take(160).collect();
             defs.push(Def {
-                name,
+                name: name.into(),
                 kind,
                 line: row as u32 + 1,
                 end_line: row as u32 + 1,
@@ -140,7 +140,7 @@ mod tests {
     fn top_level_definitions_of_unparsed_languages() {
         let go = "package pool\n\ntype Pool struct {\n}\n\nfunc New() *Pool {\n}\n\nfunc (p *Pool) Get(ctx Context) (*Conn, error) {\n\tif x { return nil }\n}\n";
         let names: Vec<(String, Kind, u32)> =
-            extract(go).defs.into_iter().map(|d| (d.name, d.kind, d.line)).collect();
+            extract(go).defs.into_iter().map(|d| (d.name.into(), d.kind, d.line)).collect();
         assert_eq!(
             names,
             [
@@ -150,21 +150,21 @@ mod tests {
             ]
         );
         let ruby = "class Cart\n  def self.empty\n  end\n  def add(item)\n  end\nend\n";
-        let names: Vec<String> = extract(ruby).defs.into_iter().map(|d| d.name).collect();
+        let names: Vec<String> = extract(ruby).defs.into_iter().map(|d| d.name.into()).collect();
         assert_eq!(names, ["Cart", "empty", "add"]);
         assert!(extract("x = 1\n        def deep():\n").defs.is_empty());
         let kotlin =
             "fun String.shout() = uppercase()\nfun <T> List<T>.second(): T = this[1]\nfun main() {\n}\n";
-        let names: Vec<String> = extract(kotlin).defs.into_iter().map(|d| d.name).collect();
+        let names: Vec<String> = extract(kotlin).defs.into_iter().map(|d| d.name.into()).collect();
         assert_eq!(names, ["shout", "second", "main"]);
         // Shell functions, with or without `function`; a call is none.
         let shell = "_http_complete() {\n    local cur\n}\nbuild-docs ()\n{\n}\nfunction greet {\n}\nmain()\nx=$(f())\n";
-        let names: Vec<String> = extract(shell).defs.into_iter().map(|d| d.name).collect();
+        let names: Vec<String> = extract(shell).defs.into_iter().map(|d| d.name.into()).collect();
         assert_eq!(names, ["_http_complete", "build-docs", "greet", "main"]);
         // Cython: Python's `def` and `class`, and their C kin.
         let cython = "cdef class _Quoter:\n    def __init__(self, *, bint safe=False):\n        pass\n\
                       cpdef str quote(str val):\n    pass\ndef _unquote(val):\n    pass\n";
-        let names: Vec<String> = extract(cython).defs.into_iter().map(|d| d.name).collect();
+        let names: Vec<String> = extract(cython).defs.into_iter().map(|d| d.name.into()).collect();
         assert_eq!(names, ["_Quoter", "__init__", "_unquote"]);
     }
 }

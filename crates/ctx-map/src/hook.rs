@@ -610,7 +610,9 @@ fn file_line(
         // A trait impl's `type Error = crate::Error;` defines no `Error` of its own.
         .filter(|(d, _)| !(matches!(d.kind, Kind::Type | Kind::Constant) && d.implements_trait(all)))
         .filter(|(d, _)| d.kind.defines_name() && !d.is_local(all) && !(in_code && d.is_test(all)))
-        .map(|(d, body)| ((code.contains(&d.name), said(&d.name) + body, owner(d).map_or(0.0, said)), d))
+        .map(|(d, body)| {
+            ((code.contains(d.name.as_str()), said(&d.name) + body, owner(d).map_or(0.0, said)), d)
+        })
         .filter(|((_, n, _), _)| *n > 0.0)
         .collect();
     defs.sort_by(|(a, da), (b, db)| {
@@ -641,7 +643,7 @@ fn file_line(
             let name = match (trait_impl, owner(d)) {
                 (Some((tr, ty)), _) => format!("<{ty} as {tr}>::{}", d.name),
                 (None, Some(owner)) => format!("{owner}{separator}{}", d.name),
-                (None, None) => assigned_to(d).unwrap_or_else(|| d.name.clone()),
+                (None, None) => assigned_to(d).unwrap_or_else(|| d.name.to_string()),
             };
             // A setter beside its getter says which it is: `set body (l. 135)`.
             let setter = if d.is_setter() { "set " } else { "" };
@@ -793,7 +795,7 @@ fn writes_defined_code(files: &[IndexedFile], prompt: &str) -> bool {
     let mut definers: HashMap<&str, usize> = HashMap::default();
     for file in files.iter().filter(|f| !PathRole::of(&f.path).is_auxiliary()) {
         let mut seen = HashSet::default();
-        for def in file.tags.defs.iter().filter(|d| d.kind.defines_name() && code.contains(&d.name)) {
+        for def in file.tags.defs.iter().filter(|d| d.kind.defines_name() && code.contains(d.name.as_str())) {
             if seen.insert(def.name.as_str()) {
                 *definers.entry(def.name.as_str()).or_default() += 1;
             }

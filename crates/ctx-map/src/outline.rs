@@ -420,7 +420,8 @@ fn constant_families(picked: &mut Vec<Candidate>, defs: &[Def]) -> HashMap<usize
         }
         let members = start..start + run;
         folded.extend(members.clone());
-        let mut others: Vec<String> = members.filter(|&k| k != c.d).map(|k| defs[k].name.clone()).collect();
+        let mut others: Vec<String> =
+            members.filter(|&k| k != c.d).map(|k| defs[k].name.to_string()).collect();
         if others.len() > FAMILY_NAMES {
             let more = others.len() - FAMILY_NAMES;
             others.truncate(FAMILY_NAMES);
@@ -540,7 +541,7 @@ fn outline_def(file: &IndexedFile, def: &Def, users: usize) -> OutlineDef {
     let kind = serde_json::to_value(def.kind).ok().and_then(|v| v.as_str().map(str::to_string));
     OutlineDef {
         kind: kind.unwrap_or_default(),
-        name: def.name.clone(),
+        name: def.name.to_string(),
         signature: one_line(&def.signature) + def.deprecation_note(&file.lang),
         line: def.line,
         parent: def.parent(defs).map(parent_label),
@@ -555,7 +556,7 @@ fn outline_def(file: &IndexedFile, def: &Def, users: usize) -> OutlineDef {
 /// "in `Url`" had said `as_str` was `Url`'s own method, "in `S`" nothing.
 fn parent_label(parent: &Def) -> String {
     if parent.kind != Kind::Impl {
-        return parent.name.clone();
+        return parent.name.to_string();
     }
     let line = one_line(&parent.signature);
     let line = line.split(" where ").next().unwrap_or(&line).trim();

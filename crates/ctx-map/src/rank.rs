@@ -567,7 +567,7 @@ mod tests {
             file.tags.defs = names
                 .iter()
                 .map(|n| crate::tags::Def {
-                    name: n.to_string(),
+                    name: (*n).into(),
                     kind: crate::tags::Kind::Function,
                     line: 1,
                     end_line: 1,

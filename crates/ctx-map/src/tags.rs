@@ -10,6 +10,11 @@
 
 use serde::{Deserialize, Serialize};
 
+/// A definition's or reference's name: kept inline when short (nearly all
+/// are), so decoding a repository's cached tags allocates for signatures,
+/// not for its hundreds of thousands of names.
+pub type Name = compact_str::CompactString;
+
 pub use default_export::DefaultExport;
 pub use extract::extract;
 
@@ -74,7 +79,7 @@ pub(crate) fn private_by_name(name: &str) -> bool {
 /// A definition.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Def {
-    pub name: String,
+    pub name: Name,
     pub kind: Kind,
     /// First and last line of the whole definition, 1-based.
     pub line: u32,
@@ -233,7 +238,7 @@ const VISIBILITY_ATTRIBUTES: [&str; 2] = ["#[macro_export]", "#[doc(hidden)]"];
 /// A name one file references.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Ref {
-    pub name: String,
+    pub name: Name,
     /// How many times.
     pub count: u32,
     /// How many of those uses name it on its own or on a module (`f()`,
@@ -259,7 +264,7 @@ pub struct Ref {
     /// The types its method uses call it on by name, each with how many
     /// (`ProgressBar` ×3 for Rust's `ProgressBar::new()`, `Path` for Python's
     /// `Path.home()`), by type name: the method of that type, not every `new`.
-    pub owners: Vec<(String, u32)>,
+    pub owners: Vec<(Name, u32)>,
 }
 
 /// What one file defines and references.

@@ -88,7 +88,7 @@ pub(super) fn changed_defs(files: &[IndexedFile], touched: &Touched) -> Vec<Chan
                     })
             });
             if changed {
-                out.push(ChangedDef { path: file.path.clone(), line: def.line, name: def.name.clone() });
+                out.push(ChangedDef { path: file.path.clone(), line: def.line, name: def.name.to_string() });
             }
         }
     }

@@ -664,7 +664,7 @@ const seen = new Set()
         let base = Base::build(files);
         let id = base.slot_names[edge.slot as usize];
         let defs = files.iter().flat_map(|f| &f.tags.defs);
-        defs.zip(&base.def_names).find(|(_, n)| **n == id).map(|(d, _)| d.name.clone()).unwrap_or_default()
+        defs.zip(&base.def_names).find(|(_, n)| **n == id).map(|(d, _)| d.name.to_string()).unwrap_or_default()
     }
 
     #[test]

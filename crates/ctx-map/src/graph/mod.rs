@@ -328,7 +328,7 @@ impl<'a> Graph<'a> {
                 if !def.kind.defines_name() || (by_id && self.named.get(id as usize) != Some(&true)) {
                     continue;
                 }
-                if let Some(name) = names.get(&def.name) {
+                if let Some(name) = names.get(def.name.as_str()) {
                     let list = definers.entry(name.as_str()).or_default();
                     if list.last() != Some(&(i as u32)) {
                         list.push(i as u32);
@@ -546,7 +546,7 @@ fn name_ids(files: &[IndexedFile], base: &Base, names: &HashSet<String>) -> Vec<
     let defs = files.iter().flat_map(|f| &f.tags.defs);
     for (def, &id) in defs.zip(&base.def_names).filter(|&(_, &id)| id != NONE) {
         if !std::mem::replace(&mut seen[id as usize], true) {
-            named[id as usize] = names.contains(&def.name);
+            named[id as usize] = names.contains(def.name.as_str());
         }
     }
     named

@@ -7,7 +7,7 @@ fn file(path: &str, defs: &[&str]) -> IndexedFile {
     let defs = defs
         .iter()
         .map(|name| crate::tags::Def {
-            name: name.to_string(),
+            name: (*name).into(),
             kind: crate::tags::Kind::Function,
             line: 1,
             end_line: 1,

@@ -573,7 +573,8 @@ fn shown_defs<'a>(
     boilerplate: &'a HashSet<&str>,
 ) -> impl Iterator<Item = usize> + 'a {
     let defs = &file.tags.defs;
-    let mut seen: HashSet<(Option<u32>, &str, bool)> = HashSet::default();
+    let mut seen: HashSet<(Option<u32>, &str, bool)> =
+        HashSet::with_capacity_and_hasher(defs.len(), Default::default());
     let repeated: Vec<bool> = defs
         .iter()
         .map(|d| d.kind != Kind::Impl && !seen.insert((d.parent, d.name.as_str(), d.is_setter())))

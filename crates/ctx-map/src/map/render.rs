@@ -249,7 +249,7 @@ fn render_symbols(
                 .map(|(d, score)| {
                     let def = &tags.defs[d];
                     MapDef {
-                        name: def.name.clone(),
+                        name: def.name.to_string(),
                         kind: def.kind,
                         line: def.line,
                         signature: plan.signature(file, f, d).to_string(),

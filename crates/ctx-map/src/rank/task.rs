@@ -222,9 +222,10 @@ pub(super) fn defines_named(files: &[IndexedFile], query: &str) -> Vec<f64> {
     for (i, file) in files.iter().enumerate() {
         let test = matches!(PathRole::of(&file.path), PathRole::Test | PathRole::Fixture);
         let mut defined: Vec<(&str, bool)> = Vec::new();
-        for def in file.tags.defs.iter().filter(|d| d.kind.defines_name() && code.contains(&d.name)) {
-            let qualified =
-                qualifiers.get(&def.name).is_some_and(|qs| qs.iter().any(|q| qualified_by(file, def, q)));
+        for def in file.tags.defs.iter().filter(|d| d.kind.defines_name() && code.contains(d.name.as_str())) {
+            let qualified = qualifiers
+                .get(def.name.as_str())
+                .is_some_and(|qs| qs.iter().any(|q| qualified_by(file, def, q)));
             defined.push((def.name.as_str(), qualified));
         }
         // A file defining a name both ways counts as qualified.

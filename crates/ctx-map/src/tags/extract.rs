@@ -9,7 +9,7 @@ use rustc_hash::FxHashMap as HashMap;
 use tree_sitter::{Node, Parser, QueryCursor, StreamingIterator};
 
 use super::imports::{import_source, in_pub_use, node_is_import, renamed_import, renamed_to};
-use super::{Def, FileTags, Kind, Ref, default_export, imports};
+use super::{Def, FileTags, Kind, Name, Ref, default_export, imports};
 use crate::attributes::is_overload;
 use crate::lang::Lang;
 use crate::signature::signature;
@@ -267,7 +267,7 @@ pub fn extract(lang: Lang, source: &str) -> Result<FileTags, String> {
         };
         let (shown, left_out) = signature(source, def.first, kind, def.overloads);
         defs.push(Def {
-            name: def.name.clone(),
+            name: def.name.as_str().into(),
             kind,
             line: def.first.start_position().row as u32 + 1,
             end_line: def.node.end_position().row as u32 + 1,
@@ -345,13 +345,14 @@ pub fn extract(lang: Lang, source: &str) -> Result<FileTags, String> {
             let from = sources.remove(&name);
             let alias = aliases.remove(&name).filter(|_| !unrenamed.contains(&name));
             let default_import = whole.contains(&name);
-            let mut owners: Vec<(String, u32)> = owners
+            let mut owners: Vec<(Name, u32)> = owners
                 .remove(&name)
                 .unwrap_or_default()
                 .into_iter()
-                .map(|(o, n)| (o.to_string(), n))
+                .map(|(o, n)| (Name::from(o), n))
                 .collect();
             owners.sort();
+            let name = Name::from(name);
             Ref { name, count, bare, method, exported, from, alias, default_import, owners }
         })
         .collect();
@@ -381,7 +382,7 @@ pub fn extract(lang: Lang, source: &str) -> Result<FileTags, String> {
 /// `impl<Tz: TimeZone> Date<Tz>`): an agent shown `Date::and_hms_opt` as API
 /// calls what its maintainers are taking away.
 fn deprecated_with_their_type(defs: &mut [Def]) {
-    let types: Vec<String> = defs
+    let types: Vec<Name> = defs
         .iter()
         .filter(|d| d.deprecated && d.parent.is_none() && d.kind.defines_name() && d.kind != Kind::Function)
         .map(|d| d.name.clone())

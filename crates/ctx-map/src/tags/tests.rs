@@ -5,13 +5,13 @@ use super::*;
 use crate::lang::Lang;
 
 fn defs(lang: Lang, source: &str) -> Vec<(String, Kind, u32, Option<u32>)> {
-    extract(lang, source).unwrap().defs.into_iter().map(|d| (d.name, d.kind, d.line, d.parent)).collect()
+    extract(lang, source).unwrap().defs.into_iter().map(|d| (d.name.into(), d.kind, d.line, d.parent)).collect()
 }
 
 #[test]
 fn an_imported_name_remembers_the_module_it_comes_from() {
     let from = |lang: Lang, source: &str| -> Vec<(String, Option<String>)> {
-        extract(lang, source).unwrap().refs.into_iter().map(|r| (r.name, r.from)).collect()
+        extract(lang, source).unwrap().refs.into_iter().map(|r| (r.name.into(), r.from)).collect()
     };
     let some = |name: &str, from: &str| (name.to_string(), Some(from.to_string()));
     let python =
@@ -61,7 +61,7 @@ fn a_class_field_holding_a_function_is_a_method() {
 fn a_method_use_naming_its_type_remembers_the_type() {
     let owners = |lang: Lang, source: &str, name: &str| -> Vec<(String, u32)> {
         let tags = extract(lang, source).unwrap();
-        tags.refs.into_iter().find(|r| r.name == name).map(|r| r.owners).unwrap_or_default()
+        tags.refs.into_iter().find(|r| r.name == name).map(|r| r.owners.into_iter().map(|(o, n)| (o.into(), n)).collect()).unwrap_or_default()
     };
     let rust = "fn f() {
 ProgressBar::new(1);
@@ -181,7 +181,7 @@ fn rust_methods_sit_in_their_impl() {
 
 /// Per name: (uses, bare, on a value).
 fn uses(lang: Lang, source: &str) -> Vec<(String, u32, u32, u32)> {
-    extract(lang, source).unwrap().refs.into_iter().map(|r| (r.name, r.count, r.bare, r.method)).collect()
+    extract(lang, source).unwrap().refs.into_iter().map(|r| (r.name.into(), r.count, r.bare, r.method)).collect()
 }
 
 #[test]
@@ -272,7 +272,7 @@ fn a_property_descriptor_s_accessors_are_named_for_their_property() {
 fn a_python_module_s_demo_under_its_main_guard_defines_nothing() {
     let py = "class RichRenderable:\n    pass\n\nif __name__ == \"__main__\":\n    class Foo:\n        pass\n\n\
               \x20   def divide():\n        pass\n\nif __name__ == '__main__' and DEBUG:\n    def kept():\n        pass\n";
-    let names: Vec<String> = extract(Lang::Python, py).unwrap().defs.into_iter().map(|d| d.name).collect();
+    let names: Vec<String> = extract(Lang::Python, py).unwrap().defs.into_iter().map(|d| d.name.into()).collect();
     assert_eq!(names, ["RichRenderable", "kept"]);
 }
 
@@ -287,7 +287,7 @@ fn syntax_errors_still_yield_what_parses() {
 fn a_use_passed_on_is_counted_as_exported() {
     let exported = |lang: Lang, source: &str| -> Vec<(String, u32)> {
         let refs = extract(lang, source).unwrap().refs.into_iter();
-        refs.filter(|r| r.exported > 0).map(|r| (r.name, r.exported)).collect()
+        refs.filter(|r| r.exported > 0).map(|r| (r.name.into(), r.exported)).collect()
     };
     let rust = "pub use self::into_response::IntoResponse;\npub(crate) use self::sealed::Sealed;\n\
                 use a::{B, C};\npub use x::{Y, z::W};\nfn f(r: IntoResponse) {}\n";
