@@ -62,7 +62,7 @@ pub fn build(ws: &mut Workspace, options: &BuildOptions) -> Result<BuildReport> 
 /// the store unless the graph changed (an edit inside a body leaves it, so
 /// the ranking, as it was), else ranked and kept.
 pub fn overview_ranking(ws: &mut Workspace, files: &[IndexedFile]) -> ([u8; 32], Ranking) {
-    let digest = graph::digest(files);
+    let digest = graph::digest_cached(ws, files);
     let ranking = Ranking::kept(ws, &digest, files).unwrap_or_else(|| {
         let ranking =
             Graph::cached_with_digest(ws, files, &Default::default(), digest).rank(&Focus::default());

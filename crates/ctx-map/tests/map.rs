@@ -386,6 +386,42 @@ fn the_stored_graph_ranks_as_a_fresh_one_and_follows_the_files() {
     assert_ne!(changed, first);
 }
 
+/// The graph's digest of the files as they are now: (from the store if
+/// their contents are those it was kept for, made afresh).
+fn digests(ws: &mut Workspace) -> ([u8; 32], [u8; 32]) {
+    let (files, _) = ctxkeep_map::index::index(ws, None).unwrap();
+    (ctxkeep_map::graph::digest_cached(ws, &files), ctxkeep_map::graph::digest(&files))
+}
+
+#[test]
+fn the_stored_digest_is_the_one_made_afresh_and_follows_the_contents() {
+    let dir = tree(SHOP);
+    let cache = tempfile::tempdir().unwrap();
+    let mut ws = open(dir.path(), cache.path());
+    let (kept, first) = digests(&mut ws);
+    assert_eq!(kept, first);
+    // Kept after the contents' own digest: what is kept is what is served for them.
+    let stored = ws.derived_bytes("graph-digest", |bytes| bytes.to_vec()).unwrap().unwrap();
+    assert_eq!(stored.len(), 64);
+    assert_eq!(stored[32..], first);
+    let planted = [&stored[..32], &[9; 32][..]].concat();
+    ws.save_derived_bytes("graph-digest", &planted).unwrap();
+    assert_eq!(digests(&mut ws), ([9; 32], first));
+    // A comment: other contents, the same names, the same digest.
+    let cart = dir.path().join("shop/cart.py");
+    let body = std::fs::read_to_string(&cart)
+        .unwrap()
+        .replace("sum_prices(self.items)", "sum_prices(self.items)  # all of them");
+    std::fs::write(&cart, body).unwrap();
+    assert_eq!(digests(&mut ws), (first, first));
+    // A new reference: another digest, served as made.
+    let admin = "from shop.cart import Cart\n\ndef render_dashboard():\n    return Cart().total()\n";
+    std::fs::write(dir.path().join("shop/admin.py"), admin).unwrap();
+    let (kept, fresh) = digests(&mut ws);
+    assert_eq!(kept, fresh);
+    assert_ne!(fresh, first);
+}
+
 /// `ctx rank`'s ranking, the counts of the task's words read from the
 /// store's postings, against the ranking on term tables made afresh from the
 /// files: (path, score, lexical) of each.

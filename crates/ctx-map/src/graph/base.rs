@@ -418,6 +418,44 @@ pub(crate) fn digest(files: &[IndexedFile]) -> [u8; 32] {
     *hasher.finalize().as_bytes()
 }
 
+/// [`digest`] of `files`, read from the store when their contents are those
+/// it was last made from: hashing every file's shape is ~25M instructions on
+/// a large repository (rust-crates), hashing its contents' hashes a hundredth
+/// of that. The tags of a content follow from its bytes and language under
+/// one extractor, so the same contents have the same shapes.
+pub(crate) fn digest_cached(ws: &mut Workspace, files: &[IndexedFile]) -> [u8; 32] {
+    let contents = contents_digest(files);
+    let known = ws.derived_bytes(DIGEST_KEY, |bytes| {
+        bytes.strip_prefix(&contents).and_then(|shapes| <[u8; 32]>::try_from(shapes).ok())
+    });
+    if let Ok(Some(Some(shapes))) = known {
+        return shapes;
+    }
+    let shapes = digest(files);
+    // Keeping it only saves the next run some work: a read-only store must not cost the answer.
+    let _ = ws.save_derived_bytes(DIGEST_KEY, &[contents, shapes].concat());
+    shapes
+}
+
+/// Where [`digest_cached`] keeps the digest of the contents it was made from, then the digest.
+const DIGEST_KEY: &str = "graph-digest";
+
+/// Every file's path, language and content hash, under these versions of
+/// what the [`digest`] depends on.
+fn contents_digest(files: &[IndexedFile]) -> [u8; 32] {
+    let mut hasher = blake3::Hasher::new();
+    hasher
+        .update(b"contents")
+        .update(&VERSION.to_le_bytes())
+        .update(&crate::tags::TAGS_VERSION.to_le_bytes());
+    hasher.update(&ctxkeep_core::paths::ROLE_RULES_VERSION.to_le_bytes());
+    for file in files {
+        hasher.update(file.path.as_bytes()).update(b"\0").update(file.lang.as_bytes()).update(b"\0");
+        hasher.update(&file.hash);
+    }
+    *hasher.finalize().as_bytes()
+}
+
 /// What of one file's tags the graph reads, hashed: laid out in one buffer
 /// first, as one update per name costs blake3 more than the bytes do.
 fn shape(file: &IndexedFile) -> blake3::Hash {
@@ -664,7 +702,10 @@ const seen = new Set()
         let base = Base::build(files);
         let id = base.slot_names[edge.slot as usize];
         let defs = files.iter().flat_map(|f| &f.tags.defs);
-        defs.zip(&base.def_names).find(|(_, n)| **n == id).map(|(d, _)| d.name.to_string()).unwrap_or_default()
+        defs.zip(&base.def_names)
+            .find(|(_, n)| **n == id)
+            .map(|(d, _)| d.name.to_string())
+            .unwrap_or_default()
     }
 
     #[test]

@@ -128,6 +128,11 @@ pub fn digest(files: &[IndexedFile]) -> [u8; 32] {
     base::digest(files)
 }
 
+/// [`digest`], from the store when the files' contents are those it was last made from.
+pub fn digest_cached(ws: &mut Workspace, files: &[IndexedFile]) -> [u8; 32] {
+    base::digest_cached(ws, files)
+}
+
 /// The identifiers a task mentions: its words of three characters or more,
 /// as written (`url_for`, `Session`).
 pub fn query_names(query: &str) -> HashSet<String> {
@@ -247,7 +252,8 @@ impl<'a> Graph<'a> {
     /// [`Graph::new`], its task-independent part read from `ws`'s store when
     /// it was made from these files (and kept there when it was not).
     pub fn cached(ws: &mut Workspace, files: &'a [IndexedFile], mentioned: &HashSet<String>) -> Graph<'a> {
-        Graph::cached_with_digest(ws, files, mentioned, digest(files))
+        let digest = digest_cached(ws, files);
+        Graph::cached_with_digest(ws, files, mentioned, digest)
     }
 
     /// [`Graph::cached`] for files whose [`digest`] is known.

@@ -5,7 +5,12 @@ use super::*;
 use crate::lang::Lang;
 
 fn defs(lang: Lang, source: &str) -> Vec<(String, Kind, u32, Option<u32>)> {
-    extract(lang, source).unwrap().defs.into_iter().map(|d| (d.name.into(), d.kind, d.line, d.parent)).collect()
+    extract(lang, source)
+        .unwrap()
+        .defs
+        .into_iter()
+        .map(|d| (d.name.into(), d.kind, d.line, d.parent))
+        .collect()
 }
 
 #[test]
@@ -61,7 +66,11 @@ fn a_class_field_holding_a_function_is_a_method() {
 fn a_method_use_naming_its_type_remembers_the_type() {
     let owners = |lang: Lang, source: &str, name: &str| -> Vec<(String, u32)> {
         let tags = extract(lang, source).unwrap();
-        tags.refs.into_iter().find(|r| r.name == name).map(|r| r.owners.into_iter().map(|(o, n)| (o.into(), n)).collect()).unwrap_or_default()
+        tags.refs
+            .into_iter()
+            .find(|r| r.name == name)
+            .map(|r| r.owners.into_iter().map(|(o, n)| (o.into(), n)).collect())
+            .unwrap_or_default()
     };
     let rust = "fn f() {
 ProgressBar::new(1);
@@ -181,7 +190,12 @@ fn rust_methods_sit_in_their_impl() {
 
 /// Per name: (uses, bare, on a value).
 fn uses(lang: Lang, source: &str) -> Vec<(String, u32, u32, u32)> {
-    extract(lang, source).unwrap().refs.into_iter().map(|r| (r.name.into(), r.count, r.bare, r.method)).collect()
+    extract(lang, source)
+        .unwrap()
+        .refs
+        .into_iter()
+        .map(|r| (r.name.into(), r.count, r.bare, r.method))
+        .collect()
 }
 
 #[test]
@@ -272,7 +286,8 @@ fn a_property_descriptor_s_accessors_are_named_for_their_property() {
 fn a_python_module_s_demo_under_its_main_guard_defines_nothing() {
     let py = "class RichRenderable:\n    pass\n\nif __name__ == \"__main__\":\n    class Foo:\n        pass\n\n\
               \x20   def divide():\n        pass\n\nif __name__ == '__main__' and DEBUG:\n    def kept():\n        pass\n";
-    let names: Vec<String> = extract(Lang::Python, py).unwrap().defs.into_iter().map(|d| d.name.into()).collect();
+    let names: Vec<String> =
+        extract(Lang::Python, py).unwrap().defs.into_iter().map(|d| d.name.into()).collect();
     assert_eq!(names, ["RichRenderable", "kept"]);
 }
 
