@@ -102,6 +102,38 @@ fn touching_a_file_without_changing_it_marks_nothing() {
     assert!(repo.stale().is_empty(), "{:?}", repo.stale());
 }
 
+/// Set back by a minute the mtime of every file of `dir` outside `.ctx/`.
+fn age_files(dir: &std::path::Path) {
+    let minute_ago = SystemTime::now() - Duration::from_secs(60);
+    for entry in std::fs::read_dir(dir).unwrap().map(Result::unwrap) {
+        let path = entry.path();
+        if path.is_dir() && entry.file_name() != ".ctx" {
+            age_files(&path);
+        } else if path.is_file() {
+            std::fs::File::options().write(true).open(&path).unwrap().set_modified(minute_ago).unwrap();
+        }
+    }
+}
+
+#[test]
+fn a_map_or_rank_of_the_tree_as_stored_writes_nothing() {
+    let repo = Repo::init_without_agents(TREE);
+    // Files written within a second of the scan that stored them are read
+    // again ("racily clean"): these are older.
+    age_files(repo.root());
+    repo.ok(&["map", "--query", "pool size"]);
+    let (before, at) = (db_bytes(&repo), repo.json(&["status"])["last_scan_at"].clone());
+    repo.ok(&["map", "--query", "the pool's size"]);
+    repo.ok(&["rank", "--query", "auth hooks"]);
+    assert!(db_bytes(&repo) == before, "scanning an unchanged tree wrote to the store");
+    // The last scan that changed what the store knows.
+    assert_eq!(repo.json(&["status"])["last_scan_at"], at);
+    // An edit is news, kept.
+    repo.write("src/db/pool.rs", "pub struct Pool { size: usize }\n");
+    repo.ok(&["map", "--query", "pool size"]);
+    assert!(db_bytes(&repo) != before);
+}
+
 #[test]
 fn a_same_size_rewrite_right_after_a_scan_is_still_seen() {
     // "Racily clean": the rewrite keeps size and mtime, so only the content can tell.

@@ -87,7 +87,8 @@ pub struct Status {
     /// inputs that changed since, or edited): what `ctx build` would rewrite
     /// and `ctx validate` reports, by the same judgement; sorted.
     pub stale_folders: Vec<String>,
-    /// ISO-8601 time of the last scan; `None` before the first.
+    /// ISO-8601 time of the last scan that changed what the store knows (a
+    /// scan that finds the tree as stored writes nothing); `None` before the first.
     pub last_scan_at: Option<String>,
     pub last_scan_ms: Option<u64>,
     pub db_bytes: u64,

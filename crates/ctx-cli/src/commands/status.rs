@@ -22,8 +22,8 @@ pub fn run(env: &Env) -> anyhow::Result<()> {
     writeln!(out, "folders: {} ({} stale)", status.folders, status.stale_folders.len())?;
     writeln!(out, "decisions: {}", status.decisions)?;
     match (&status.last_scan_at, status.last_scan_ms) {
-        (Some(at), Some(ms)) => writeln!(out, "last scan: {at} ({ms} ms)")?,
-        (Some(at), None) => writeln!(out, "last scan: {at}")?,
+        (Some(at), Some(ms)) => writeln!(out, "last scan with changes: {at} ({ms} ms)")?,
+        (Some(at), None) => writeln!(out, "last scan with changes: {at}")?,
         _ => writeln!(out, "last scan: never (run `ctx scan`)")?,
     }
     writeln!(out, "database: {} (schema v{})", output::human_bytes(status.db_bytes), status.schema_version)?;
