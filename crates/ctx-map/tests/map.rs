@@ -101,6 +101,40 @@ fn broken_and_unsupported_files_still_show_and_a_second_run_parses_nothing() {
     assert_eq!((third.index.parsed, third.index.cached), (1, 6));
 }
 
+#[test]
+fn the_index_follows_the_tree_and_parses_only_contents_never_cached() {
+    let dir = tree(SHOP);
+    let cache = tempfile::tempdir().unwrap();
+    let mut ws = open(dir.path(), cache.path());
+    ctxkeep_map::index::index(&mut ws, None).unwrap();
+    // A content changed, one new, one gone, and a new file of a content the cache holds.
+    let shop = dir.path().join("shop");
+    std::fs::write(shop.join("cart.py"), "class Cart:\n    def clear(self):\n        pass\n").unwrap();
+    std::fs::write(shop.join("coupons.py"), "def apply_coupon(code):\n    return code\n").unwrap();
+    std::fs::remove_file(shop.join("admin.py")).unwrap();
+    std::fs::copy(shop.join("models.py"), shop.join("models_copy.py")).unwrap();
+    let (warm, stats) = ctxkeep_map::index::index(&mut ws, None).unwrap();
+    assert_eq!((stats.parsed, stats.cached), (2, 6), "{stats:?}");
+    let other_cache = tempfile::tempdir().unwrap();
+    let (fresh, _) = ctxkeep_map::index::index(&mut open(dir.path(), other_cache.path()), None).unwrap();
+    let seen = |files: &[ctxkeep_map::index::IndexedFile]| -> Vec<_> {
+        files.iter().map(|f| (f.path.clone(), f.hash, f.tags.clone())).collect()
+    };
+    assert_eq!(seen(&warm), seen(&fresh));
+    assert!(
+        warm.iter().any(|f| f.path == "shop/coupons.py") && !warm.iter().any(|f| f.path == "shop/admin.py")
+    );
+    // A content the cache holds, though the last scan (`ctx scan`, which
+    // parses nothing) saw another: an edit undone.
+    let coupons = std::fs::read(shop.join("coupons.py")).unwrap();
+    std::fs::write(shop.join("coupons.py"), "def apply_coupon(code, user):\n    return code\n").unwrap();
+    ws.scan_files().unwrap();
+    std::fs::write(shop.join("coupons.py"), coupons).unwrap();
+    let (again, stats) = ctxkeep_map::index::index(&mut ws, None).unwrap();
+    assert_eq!((stats.parsed, stats.cached), (0, 8), "{stats:?}");
+    assert_eq!(seen(&again), seen(&fresh));
+}
+
 /// A map's JSON but for its index figures (how it was come by).
 fn made(map: &RepoMap) -> serde_json::Value {
     let mut json = serde_json::to_value(map).unwrap();
