@@ -722,8 +722,13 @@ fn write_in<T>(
     f: impl FnOnce(&rusqlite::Connection) -> Result<T>,
 ) -> Result<T> {
     let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    let before = tx.total_changes();
     let value = f(&tx)?;
-    tx.commit()?;
+    // A commit of nothing still makes SQLite write and sync its log (and
+    // fold it back on close): what changed nothing is rolled back instead.
+    if tx.total_changes() != before {
+        tx.commit()?;
+    }
     Ok(value)
 }
 

@@ -104,6 +104,28 @@ fn scanned(files: &[(&str, &str)]) -> (tempfile::TempDir, Workspace) {
 }
 
 #[test]
+fn a_scan_of_an_unchanged_tree_commits_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "src/a.py", "def a(): pass\n");
+    // Older than the scan that records it by more than a timestamp's tick: trusted by its stat.
+    let minute_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(60);
+    let file = std::fs::File::options().write(true).open(dir.path().join("src/a.py")).unwrap();
+    file.set_modified(minute_ago).unwrap();
+    let (mut ws, _) = Workspace::init(dir.path()).unwrap();
+    ws.scan().unwrap();
+    // Another connection's `data_version` moves with every commit but its own.
+    let other = rusqlite::Connection::open(dir.path().join(".ctx/ctx.db")).unwrap();
+    let version = || other.query_row("PRAGMA data_version", [], |row| row.get::<_, i64>(0)).unwrap();
+    let before = version();
+    ws.scan().unwrap();
+    ws.scan_files().unwrap();
+    assert_eq!(version(), before, "a scan of an unchanged tree committed");
+    write(dir.path(), "src/b.py", "def b(): pass\n");
+    ws.scan().unwrap();
+    assert_ne!(version(), before);
+}
+
+#[test]
 fn a_renamed_folder_keeps_its_files() {
     let (dir, mut ws) = scanned(&[("feature/a.py", "def a(): pass\n"), ("feature/b.py", "def b(): pass\n")]);
     let root = dir.path();
