@@ -107,8 +107,8 @@ pub use memory::{
 pub use memory::{TranscriptIngestReport, TranscriptRead};
 pub use records::{Decision, NewDecision};
 pub use scan::{
-    ChangedFiles, EarlierScans, FileKind, ScanIssue, ScanPhases, ScanReport, language, secret_by_content,
-    secret_by_name,
+    ChangedFiles, EarlierScans, FileKind, ScanIssue, ScanPhases, ScanReport, generated_notice, language,
+    secret_by_content, secret_by_name,
 };
 pub use secrets::{Detector, Finding, HiddenFile, SecretFinding, SecretsConfig, SecretsReport};
 pub use sources::{Outline, OutlineDef, SourceFile, default_cache_dir};

@@ -44,7 +44,10 @@ impl IndexedFile {
             lang: lang.name().into(),
             size: source.len() as u64,
             hash: *blake3::hash(source.as_bytes()).as_bytes(),
-            tags: crate::tags::extract(lang, source).unwrap(),
+            tags: FileTags {
+                generated: ctxkeep_core::generated_notice(source),
+                ..crate::tags::extract(lang, source).unwrap()
+            },
         }
     }
 }
@@ -285,6 +288,7 @@ fn index_scanned_parsing(
                 // A constant's signature line carries its value: never a secret one,
                 // in the map or in the cache.
                 let tags = tags.map(|mut tags| {
+                    tags.generated = ctxkeep_core::generated_notice(&text);
                     for def in &mut tags.defs {
                         if let std::borrow::Cow::Owned(redacted) =
                             detector.redact_in(&source.path, &def.signature)

@@ -57,6 +57,9 @@ pub struct MapFile {
     pub path: String,
     pub rank: f64,
     pub definitions: Vec<MapDef>,
+    /// Its top says a tool wrote it: a change goes to what generates it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub generated: bool,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]

@@ -32,6 +32,7 @@ use serde::Serialize;
 
 pub use inspect::{FileKind, language, secret_by_content, secret_by_name};
 use inspect::{Inspection, inspect};
+pub use summary::generated_notice;
 pub(crate) use summary::says_generated;
 pub(crate) use unreported::Reporting;
 use unreported::SAMPLE;

@@ -512,7 +512,9 @@ const CODE: f64 = 1.0;
 /// Each file's weight: [`PathRole::is_auxiliary`] files get `factor` unless the
 /// task points there: a focus or named file of the same role under the same
 /// top folder, or a word of the query that names the role (`tests`, `example`;
-/// `types` for type declarations).
+/// `types` for type declarations). A file a tool wrote
+/// ([`FileTags::generated`](crate::tags::FileTags::generated)) is weighed as a
+/// build's output unless the task focuses on it or names it.
 pub(crate) fn demotion(files: &[IndexedFile], focus: &Focus, factor: f64) -> Vec<f64> {
     let top = |path: &str| path.split('/').next().unwrap_or(path).to_string();
     let named_roles: HashSet<PathRole> =
@@ -527,12 +529,16 @@ pub(crate) fn demotion(files: &[IndexedFile], focus: &Focus, factor: f64) -> Vec
         .map(|f| (PathRole::of(&f.path), top(&f.path)))
         .collect();
     let about_types = crate::exports::about_types(focus.names.iter().map(String::as_str));
+    let chosen: HashSet<usize> = focus.files.iter().chain(&focus.named_files).copied().collect();
     files
         .iter()
-        .map(|f| {
+        .enumerate()
+        .map(|(i, f)| {
             let role = PathRole::of(&f.path);
             let pointed = named_roles.contains(&role) || pointed.contains(&(role, top(&f.path)));
             match role {
+                // A file a tool wrote, as a build's output, unless the task points at it.
+                _ if f.tags.generated.is_some() && !chosen.contains(&i) => factor.min(AUXILIARY),
                 // Type declarations (`index.d.ts`, and again as `index.d.cts`; a Python
                 // stub) repeat what the code defines: after it, like a test, unless the
                 // task is about them ("fix(types): export CJS types").

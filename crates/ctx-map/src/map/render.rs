@@ -258,6 +258,7 @@ fn render_symbols(
                     }
                 })
                 .collect(),
+            generated: tags.generated.is_some(),
         });
     }
     (out, shown)
@@ -278,8 +279,13 @@ fn write_block(out: &mut String, plan: &Plan, file: &IndexedFile, f: usize, defs
     }
     lines.sort_by_key(|&i| (tags.defs[i].line, i));
     lines.dedup();
-    let none = if defs.is_empty() { nothing_shown(file) } else { String::new() };
-    let _ = writeln!(out, "{}:{none}", display_name(&file.path));
+    // A file a tool wrote says so first: an agent edits what generates it, not the file.
+    let note = match (tags.generated.is_some(), defs.is_empty()) {
+        (true, _) => " (generated)".to_string(),
+        (false, true) => nothing_shown(file),
+        (false, false) => String::new(),
+    };
+    let _ = writeln!(out, "{}:{note}", display_name(&file.path));
     let mut at = 0;
     while at < lines.len() {
         let i = lines[at];

@@ -370,6 +370,8 @@ pub fn extract(lang: Lang, source: &str) -> Result<FileTags, String> {
         defs,
         refs,
         syntax_errors: root.has_error(),
+        // Said by the file's top, not its syntax: set where files are read (`index`).
+        generated: None,
         private_modules,
         public_modules,
         default_export,

@@ -9,9 +9,11 @@
 
 mod code;
 
+pub use self::code::generated_notice;
+
 use self::code::{
-    generated_notice, js_leading_comment, js_type_docs, json_description, python_class_docstring,
-    python_docstring, rust_inner_docs, rust_type_docs, toml_description,
+    js_leading_comment, js_type_docs, json_description, python_class_docstring, python_docstring,
+    rust_inner_docs, rust_type_docs, toml_description,
 };
 
 /// Longest summary kept, in characters; longer ones are cut at a word.
@@ -132,10 +134,13 @@ pub(crate) fn summarize(name: &str, lang: Option<&str>, bytes: &[u8]) -> Option<
         ("package.json", _) => json_description(text),
         (_, Some("markdown" | "rst")) => markdown_paragraph(text),
         // Cython opens as Python does: a module docstring.
-        (_, Some("python" | "cython")) => python_docstring(text)
-            .or_else(|| generated_notice(text))
+        // That a tool wrote the file comes first: its source is elsewhere.
+        (_, Some("python" | "cython")) => generated_notice(text)
+            .or_else(|| python_docstring(text))
             .or_else(|| python_class_docstring(name, text)),
-        (_, Some("rust")) => rust_inner_docs(text).or_else(|| rust_type_docs(name, text)),
+        (_, Some("rust")) => {
+            generated_notice(text).or_else(|| rust_inner_docs(text)).or_else(|| rust_type_docs(name, text))
+        }
         (_, Some("typescript" | "tsx" | "javascript")) => {
             js_leading_comment(text).or_else(|| js_type_docs(name, text))
         }
