@@ -55,8 +55,8 @@ use crate::terms::{FileTerms, TaskTerms, task_terms, visit_terms};
 
 mod task;
 
+use self::task::{FilesByName, defines_named, named_in_query, shared};
 pub(crate) use self::task::{GENERIC_STEMS, in_task_area, named_by_path};
-use self::task::{defines_named, named_in_query, shared};
 
 /// BM25 parameters.
 const K1: f64 = 1.2;
@@ -340,13 +340,15 @@ fn rank_with(
 /// build/build-validation.js": that script). A tool from elsewhere
 /// (`ucd-generate`) names none.
 fn generators(files: &[IndexedFile]) -> Vec<(usize, Vec<usize>)> {
+    let mut by_name = None;
     files
         .iter()
         .enumerate()
         .filter_map(|(i, file)| {
             let notice = file.tags.generated.as_deref()?;
+            let by_name = by_name.get_or_insert_with(|| FilesByName::new(files));
             let named: Vec<usize> =
-                named_by_path(files, notice).into_iter().flatten().filter(|&g| g != i).collect();
+                by_name.named_by_path(files, notice).into_iter().flatten().filter(|&g| g != i).collect();
             (!named.is_empty()).then_some((i, named))
         })
         .collect()

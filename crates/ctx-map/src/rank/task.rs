@@ -160,27 +160,55 @@ pub(crate) fn in_task_area(files: &[IndexedFile], query: &str) -> Vec<f64> {
 /// those whose path ends with the longest tail of it that any path ends with
 /// (at a folder's boundary; a file name alone only when the word is one).
 pub(crate) fn named_by_path(files: &[IndexedFile], query: &str) -> Vec<Vec<usize>> {
-    let ends_with = |long: &str, short: &str| {
-        long.strip_suffix(short).is_some_and(|head| head.is_empty() || head.ends_with('/'))
-    };
-    let fits = |word: &str| -> Vec<usize> {
-        let mut tail = word;
-        loop {
-            let fit: Vec<usize> = (0..files.len()).filter(|&i| ends_with(&files[i].path, tail)).collect();
-            match tail.split_once('/') {
-                _ if !fit.is_empty() => return fit,
-                Some((_, rest)) if rest.contains('/') => tail = rest,
-                _ => return fit,
-            }
-        }
-    };
+    // Most tasks give no path: then the files' names are not worth reading.
+    match path_words(query).next() {
+        Some(_) => FilesByName::new(files).named_by_path(files, query),
+        None => Vec::new(),
+    }
+}
+
+/// The words of `query` that may give a file: a path or a name with its extension.
+fn path_words(query: &str) -> impl Iterator<Item = &str> {
     query
         .split(|c: char| c.is_whitespace() || "`'\"()[]{},;<>".contains(c))
         .map(place_in_file)
         .filter(|w| w.len() >= 4 && w.contains(['/', '.']))
-        .map(fits)
-        .filter(|fit| !fit.is_empty())
-        .collect()
+}
+
+/// The files by their file name (`pool.rs`): where a path a text gives can end.
+pub(crate) struct FilesByName<'f>(HashMap<&'f str, Vec<usize>>);
+
+impl<'f> FilesByName<'f> {
+    pub(crate) fn new(files: &'f [IndexedFile]) -> FilesByName<'f> {
+        let mut by_name: HashMap<&str, Vec<usize>> = HashMap::default();
+        for (i, file) in files.iter().enumerate() {
+            by_name.entry(file.path.rsplit('/').next().unwrap_or(&file.path)).or_default().push(i);
+        }
+        FilesByName(by_name)
+    }
+
+    /// [`named_by_path`], with the files' names read once for many texts.
+    pub(crate) fn named_by_path(&self, files: &[IndexedFile], query: &str) -> Vec<Vec<usize>> {
+        let ends_with = |long: &str, short: &str| {
+            long.strip_suffix(short).is_some_and(|head| head.is_empty() || head.ends_with('/'))
+        };
+        let fits = |word: &str| -> Vec<usize> {
+            // Only a file of the word's file name can end with any tail of it.
+            let name = word.rsplit('/').next().unwrap_or(word);
+            let Some(candidates) = self.0.get(name) else { return Vec::new() };
+            let mut tail = word;
+            loop {
+                let fit: Vec<usize> =
+                    candidates.iter().copied().filter(|&i| ends_with(&files[i].path, tail)).collect();
+                match tail.split_once('/') {
+                    _ if !fit.is_empty() => return fit,
+                    Some((_, rest)) if rest.contains('/') => tail = rest,
+                    _ => return fit,
+                }
+            }
+        };
+        path_words(query).map(fits).filter(|fit| !fit.is_empty()).collect()
+    }
 }
 
 /// The file a word names, without what may come around it: `./`, a link's
