@@ -7,6 +7,8 @@ use super::{one_line, prose_paragraph, says_generated};
 /// How many of a file's first lines its header may take: the comments a tool
 /// that wrote the file puts at its top.
 const HEADER_LINES: usize = 40;
+/// A longer line is no header's (a minified bundle on one line).
+const MAX_HEADER_LINE: usize = 1000;
 
 /// The notice at a file's top that a tool wrote it, from its leading comments
 /// (`#`, `//`, `/* */`; past a shebang, an encoding line, a `'use strict'`,
@@ -21,7 +23,7 @@ const HEADER_LINES: usize = 40;
 pub fn generated_notice(text: &str) -> Option<String> {
     let mut paragraphs: Vec<Vec<&str>> = vec![Vec::new()];
     let mut in_block = false;
-    // A blank line, or a comment's, ends a paragraph.
+    // A blank line, or a comment's, ends a paragraph, and so does a block comment's end.
     fn push<'t>(line: &'t str, paragraphs: &mut Vec<Vec<&'t str>>) {
         match line.trim() {
             "" => paragraphs.push(Vec::new()),
@@ -29,18 +31,36 @@ pub fn generated_notice(text: &str) -> Option<String> {
         }
     }
     for line in text.trim_start_matches('\u{feff}').lines().map(str::trim).take(HEADER_LINES) {
+        if line.len() > MAX_HEADER_LINE {
+            break;
+        }
         if in_block {
             let (inside, closed) = line.split_once("*/").map_or((line, false), |(inside, _)| (inside, true));
             push(inside.trim_start_matches('*'), &mut paragraphs);
             in_block = !closed;
+            if closed {
+                push("", &mut paragraphs);
+            }
         } else if line.is_empty() {
             push("", &mut paragraphs);
         } else if line.starts_with("#!") || line.starts_with("'use ") || line.starts_with("\"use ") {
             // A shebang, a Rust inner attribute, a directive: not the header, not its end.
         } else if let Some(rest) = line.strip_prefix("/*") {
-            let (inside, closed) = rest.split_once("*/").map_or((rest, false), |(inside, _)| (inside, true));
+            let (inside, after) =
+                rest.split_once("*/").map_or((rest, None), |(inside, after)| (inside, Some(after)));
             push(inside.trim_start_matches('*'), &mut paragraphs);
-            in_block = !closed;
+            in_block = after.is_none();
+            // A block comment is a paragraph of its own.
+            if !in_block {
+                push("", &mut paragraphs);
+            }
+            // After it on its line, a comment goes on (`/* eslint-disable */ // @generated`);
+            // code (`/*! v3 */!function(e){…}`) ends the header.
+            match after.map(str::trim) {
+                Some(comment) if comment.starts_with("//") => push(&comment[2..], &mut paragraphs),
+                Some(code) if !code.is_empty() => break,
+                _ => {}
+            }
         } else if let Some(rest) = line.strip_prefix("//") {
             push(rest.trim_start_matches(['/', '!']), &mut paragraphs);
         } else if let Some(rest) = line.strip_prefix('#').filter(|_| !line.starts_with("#[")) {
