@@ -467,10 +467,16 @@ class MapDefinition(_MapDefinitionBase, total=False):
     deprecated: bool
 
 
-class MapFile(TypedDict):
+class _MapFileBase(TypedDict):
     path: str
     rank: float
     definitions: List[MapDefinition]
+
+
+class MapFile(_MapFileBase, total=False):
+    """A file the map shows; `generated` (only ever true) when its top says a tool wrote it."""
+
+    generated: bool
 
 
 class IndexStats(TypedDict):
