@@ -790,7 +790,8 @@ pub struct TodoFolder {
 
 /// Folders nobody has described, the most important first: the code (then
 /// docs, examples, benches, folders of no code such as `.github/` or
-/// `screenshots/`, vendored code; tests and fixtures last), by how much of
+/// `screenshots/`, vendored code and folders whose code a tool wrote;
+/// tests and fixtures last), by how much of
 /// the repository depends on it; deepest first among equals (a parent's
 /// describer can read its children's descriptions), then by path.
 pub(crate) fn todo(conn: &Connection) -> Result<Vec<TodoFolder>> {
@@ -802,6 +803,18 @@ pub(crate) fn todo(conn: &Connection) -> Result<Vec<TodoFolder>> {
         .folders
         .iter()
         .filter(|f| f.path == crate::paths::ROOT || f.files.iter().any(|file| file.outline.is_some()))
+        .map(|f| f.path.as_str())
+        .collect();
+    // Folders whose every file of code says a tool wrote it (date-fns' `src/fp/*/`,
+    // regex's `unicode_tables/`): their notices describe them, and nobody edits them.
+    let generated: rustc_hash::FxHashSet<&str> = tree
+        .folders
+        .iter()
+        .filter(|f| {
+            let mut code = f.files.iter().filter(|file| file.outline.is_some()).peekable();
+            code.peek().is_some()
+                && code.all(|file| file.summary.as_deref().is_some_and(crate::scan::says_generated))
+        })
         .map(|f| f.path.as_str())
         .collect();
     let mut todo: Vec<TodoFolder> = tree
@@ -819,6 +832,7 @@ pub(crate) fn todo(conn: &Connection) -> Result<Vec<TodoFolder>> {
         })
         .collect();
     let last = |folder: &TodoFolder| match folder.role {
+        PathRole::Source | PathRole::Example if generated.contains(folder.path.as_str()) => 5,
         PathRole::Source if coded.contains(folder.path.as_str()) => 0,
         PathRole::Docs => 1,
         PathRole::Example => 2,
