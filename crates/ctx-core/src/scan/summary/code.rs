@@ -23,7 +23,7 @@ const MAX_HEADER_LINE: usize = 1000;
 pub fn generated_notice(text: &str) -> Option<String> {
     let mut paragraphs: Vec<Vec<&str>> = vec![Vec::new()];
     let mut in_block = false;
-    // A blank line, or a comment's, ends a paragraph, and so does a block comment's end.
+    // A blank line, or a comment's, ends a paragraph; a block comment is one of its own.
     fn push<'t>(line: &'t str, paragraphs: &mut Vec<Vec<&'t str>>) {
         match line.trim() {
             "" => paragraphs.push(Vec::new()),
@@ -46,11 +46,11 @@ pub fn generated_notice(text: &str) -> Option<String> {
         } else if line.starts_with("#!") || line.starts_with("'use ") || line.starts_with("\"use ") {
             // A shebang, a Rust inner attribute, a directive: not the header, not its end.
         } else if let Some(rest) = line.strip_prefix("/*") {
+            push("", &mut paragraphs);
             let (inside, after) =
                 rest.split_once("*/").map_or((rest, None), |(inside, after)| (inside, Some(after)));
             push(inside.trim_start_matches('*'), &mut paragraphs);
             in_block = after.is_none();
-            // A block comment is a paragraph of its own.
             if !in_block {
                 push("", &mut paragraphs);
             }
