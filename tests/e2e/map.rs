@@ -123,10 +123,16 @@ fn a_file_a_tool_wrote_says_so_and_yields_to_what_writes_it() {
     let cache = tempfile::tempdir().unwrap();
     // Twice: the notice is kept with the cached tags, not only where the file was parsed.
     for _ in 0..2 {
-        // The task's words are the generated file's; what writes it comes first.
+        // The task names what the generated file defines: it and the script that writes it lead.
         let task = "validate10 rejects a zero keepAliveTimeout";
         let ranked = stdout(&ctx(&repo, &cache, &["rank", "--query", task, "-k", "2"]));
-        assert_eq!(ranked, "build/build-validation.js\nlib/config-validator.js\n");
+        let mut first: Vec<&str> = ranked.lines().collect();
+        first.sort_unstable();
+        assert_eq!(first, ["build/build-validation.js", "lib/config-validator.js"], "{ranked}");
+        // Its words alone, not its name: the script comes before it.
+        let ranked = stdout(&ctx(&repo, &cache, &["rank", "--query", "reject a zero keep alive timeout"]));
+        let at = |path: &str| ranked.lines().position(|l| l == path).unwrap();
+        assert!(at("build/build-validation.js") < at("lib/config-validator.js"), "{ranked}");
         // Shown, it says that a tool wrote it, in the text and in the JSON.
         let map =
             stdout(&ctx(&repo, &cache, &["map", "--focus", "lib/config-validator.js", "--tokens", "400"]));
