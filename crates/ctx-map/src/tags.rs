@@ -19,7 +19,7 @@ pub use default_export::DefaultExport;
 pub use extract::extract;
 
 /// Bumped when what extraction yields changes: cached tags are re-parsed.
-pub const TAGS_VERSION: u32 = 81;
+pub const TAGS_VERSION: u32 = 82;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]

@@ -52,7 +52,7 @@ use crate::{fsutil, time};
 const RACY_WINDOW_NS: i64 = 1_000_000_000;
 
 /// Bumped when classification or summary rules change, so stored rows get re-inspected.
-const SCAN_RULES_VERSION: u32 = 41;
+const SCAN_RULES_VERSION: u32 = 42;
 
 /// What a scan did. Stable JSON (fields are only ever added).
 #[derive(Debug, Clone, Default, Serialize)]

@@ -61,8 +61,11 @@ pub fn generated_notice(text: &str) -> Option<String> {
                 Some(code) if !code.is_empty() => break,
                 _ => {}
             }
+        } else if line.starts_with("///") {
+            // Rust's docs of the item below: never the file's header.
+            break;
         } else if let Some(rest) = line.strip_prefix("//") {
-            push(rest.trim_start_matches(['/', '!']), &mut paragraphs);
+            push(rest.trim_start_matches('!'), &mut paragraphs);
         } else if let Some(rest) = line.strip_prefix('#').filter(|_| !line.starts_with("#[")) {
             if !rest.contains("coding:") {
                 push(rest.trim_start_matches('#'), &mut paragraphs);

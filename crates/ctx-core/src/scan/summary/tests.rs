@@ -121,6 +121,8 @@ fn rust_inner_docs_and_js_comments() {
     let below =
         "use std::fmt;\n\n/// Shell with auto-generated completion script available.\npub enum Shell {}\n";
     assert_eq!(super::generated_notice(below), None);
+    let first_item = "/// Shell with auto-generated completion script available.\npub enum Shell {}\n";
+    assert_eq!(super::generated_notice(first_item), None);
     assert_eq!(
         sum("shell.rs", below).as_deref(),
         Some("Shell with auto-generated completion script available.")
