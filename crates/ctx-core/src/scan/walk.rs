@@ -50,6 +50,8 @@ pub(super) fn walk(
     Ok(collected.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner()))
 }
 
+/// What every walker thread's visitor reads, and where it hands over what it found.
+#[derive(Clone, Copy)]
 struct VisitorBuilder<'s> {
     root: &'s Path,
     config: &'s ScanConfig,
@@ -60,31 +62,20 @@ struct VisitorBuilder<'s> {
 
 impl<'s> ParallelVisitorBuilder<'s> for VisitorBuilder<'s> {
     fn build(&mut self) -> Box<dyn ParallelVisitor + 's> {
-        Box::new(Visitor {
-            root: self.root,
-            config: self.config,
-            detector: self.detector,
-            snapshot: self.snapshot,
-            collected: self.collected,
-            local: Walked::default(),
-        })
+        Box::new(Visitor { walk: *self, local: Walked::default() })
     }
 }
 
 /// One walker thread's visitor: collects locally, hands over once when dropped.
 struct Visitor<'s> {
-    root: &'s Path,
-    config: &'s ScanConfig,
-    detector: &'s Detector,
-    snapshot: Option<&'s Snapshot>,
-    collected: &'s Mutex<Walked>,
+    walk: VisitorBuilder<'s>,
     local: Walked,
 }
 
 impl Drop for Visitor<'_> {
     fn drop(&mut self) {
         let local = std::mem::take(&mut self.local);
-        let mut all = self.collected.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut all = self.walk.collected.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         all.folders.extend(local.folders);
         all.files.extend(local.files);
         all.issues.extend(local.issues);
@@ -97,7 +88,7 @@ impl ParallelVisitor for Visitor<'_> {
         let entry = match entry {
             Ok(entry) => entry,
             Err(err) => {
-                let issue = walk_issue(self.root, &err);
+                let issue = walk_issue(self.walk.root, &err);
                 if let Some(key) = issue.key.clone() {
                     self.local.unreadable.push(key);
                 }
@@ -112,8 +103,8 @@ impl ParallelVisitor for Visitor<'_> {
             return WalkState::Continue;
         };
         let is_dir = file_type.is_dir();
-        let rel = entry.path().strip_prefix(self.root).unwrap_or(entry.path());
-        let Some(key) = rel.to_str().map(|rel| stored_key(self.detector, key_of(rel))) else {
+        let rel = entry.path().strip_prefix(self.walk.root).unwrap_or(entry.path());
+        let Some(key) = rel.to_str().map(|rel| stored_key(self.walk.detector, key_of(rel))) else {
             self.local.issues.push(ScanIssue {
                 path: rel.to_string_lossy().into_owned(),
                 message: "name is not valid UTF-8; skipped".into(),
@@ -123,10 +114,10 @@ impl ParallelVisitor for Visitor<'_> {
         // A followed link must resolve inside the workspace, whatever the
         // configuration says: a repository could link to the home directory.
         let mut target = None;
-        if self.config.follow_symlinks && entry.path_is_symlink() {
+        if self.walk.config.follow_symlinks && entry.path_is_symlink() {
             let skip = if is_dir { WalkState::Skip } else { WalkState::Continue };
             match std::fs::canonicalize(entry.path()) {
-                Ok(real) if real.starts_with(self.root) => target = Some(real),
+                Ok(real) if real.starts_with(self.walk.root) => target = Some(real),
                 Ok(_) => {
                     let message = "links outside the workspace; skipped".to_string();
                     self.local.issues.push(ScanIssue { path: key, message });
@@ -150,7 +141,7 @@ impl ParallelVisitor for Visitor<'_> {
         let name = key.rsplit('/').next().unwrap_or(&key);
         if target.is_none() && file_type.is_symlink() && summary::is_readme(name) {
             match std::fs::canonicalize(entry.path()) {
-                Ok(real) if real.starts_with(self.root) && real.is_file() => target = Some(real),
+                Ok(real) if real.starts_with(self.walk.root) && real.is_file() => target = Some(real),
                 _ => return WalkState::Continue,
             }
         }
@@ -177,11 +168,18 @@ impl ParallelVisitor for Visitor<'_> {
         let size = metadata.len();
         let mtime_ns = metadata.modified().map(time::unix_nanos).unwrap_or(0);
         let mut file = SeenFile { key, size, mtime_ns, state: FileState::Unchanged };
-        if self.snapshot.is_some_and(|snapshot| !snapshot.trusts(&file)) {
+        if self.walk.snapshot.is_some_and(|snapshot| !snapshot.trusts(&file)) {
             // Never through a link: a file swapped for one since the walk saw it is not read.
             let path = target.as_deref().unwrap_or(entry.path());
             let open = || fsutil::open_no_symlink(path);
-            file.state = read_file(open, size, self.config, self.detector, &mut self.local.issues, &file.key);
+            file.state = read_file(
+                open,
+                size,
+                self.walk.config,
+                self.walk.detector,
+                &mut self.local.issues,
+                &file.key,
+            );
             if let FileState::Read(inspection) = &mut file.state
                 && file.key.contains(REDACTED_MARK)
             {
